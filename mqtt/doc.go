@@ -1,0 +1,21 @@
+// Package mqtt publishes a tridboard game over MQTT and receives commands.
+//
+// The daemon uses four pieces:
+//
+//   - Broker (broker.go): an embedded mochi-mqtt broker for when no external
+//     broker is configured, with a TCP listener on loopback and an optional
+//     websocket listener for browser displays.
+//   - Client (client.go): the daemon's own connection (paho), which keeps
+//     reconnecting, publishes availability, retained state, events and Home
+//     Assistant discovery, and answers commands.
+//   - Outbox (outbox.go): a durable, ordered, checksummed queue of moves in
+//     the state directory. A move enqueued is published (QoS 1, one at a time,
+//     waiting for each PUBACK) until the broker acknowledges it, across broker
+//     outages and daemon restarts.
+//   - Handler (commands.go): the interface the daemon implements to act on
+//     the commands received on <prefix>/<board>/set/<command>.
+//
+// Topics and payloads are described in docs/mqtt.md. Publishing never blocks
+// the caller on the network: Enqueue appends and fsyncs a record, and
+// PublishState and PublishEvent only store the payload for a goroutine.
+package mqtt

@@ -1,0 +1,152 @@
+package mqtt
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Move is the payload of <base>/move: one move of a game, published after the
+// game journal holds it. Seq counts the game's moves from 1 and never repeats
+// within a game (after a take-back the next move gets the next seq), so a
+// consumer drops a message whose (Game, Seq) it has already seen.
+type Move struct {
+	Seq      int       `json:"seq"`
+	Game     string    `json:"game"`
+	Move     string    `json:"move"`     // long (machine) form, "b2W-b4N"
+	SAN      string    `json:"san"`      // Meder notation with + or #
+	Position string    `json:"position"` // position string after the move
+	Time     time.Time `json:"ts"`       // RFC 3339
+}
+
+func (m Move) check() error {
+	switch {
+	case m.Game == "":
+		return fmt.Errorf("move seq %d: empty game id", m.Seq)
+	case m.Seq < 1:
+		return fmt.Errorf("game %q: seq %d: must be 1 or more", m.Game, m.Seq)
+	case m.Move == "":
+		return fmt.Errorf("game %q seq %d: empty move", m.Game, m.Seq)
+	}
+	return nil
+}
+
+// Board statuses of State.Board.Status.
+const (
+	BoardInSync         = "in_sync"          // the pieces match the position
+	BoardMoveInProgress = "move_in_progress" // pieces are lifted, the move is not complete
+	BoardMismatch       = "mismatch"         // the pieces do not match the position (Cells)
+	BoardNeedsChoice    = "needs_choice"     // a promotion or ambiguity waits for a choice (Choices)
+	BoardSensorFault    = "sensor_fault"     // the sensors cannot be trusted (Fault)
+)
+
+// Board is what the sensors say about the set.
+type Board struct {
+	Status string `json:"status"` // one of the Board* constants
+	// Cells are the cells involved: lifted while a move is in progress,
+	// wrong when in mismatch.
+	Cells []string `json:"cells,omitempty"`
+	// Choices are what the player must choose from when Status is
+	// BoardNeedsChoice: piece letters for a promotion, long moves otherwise.
+	Choices []string `json:"choices,omitempty"`
+	// Fault describes a sensor fault.
+	Fault string `json:"fault,omitempty"`
+}
+
+// LastMove is the last move of State.
+type LastMove struct {
+	Seq  int    `json:"seq"`
+	Move string `json:"move"`
+	SAN  string `json:"san"`
+}
+
+// Results of State.Result, as in PGN.
+const (
+	ResultOngoing   = "*"
+	ResultWhiteWins = "1-0"
+	ResultBlackWins = "0-1"
+	ResultDraw      = "1/2-1/2"
+)
+
+// State is the retained payload of <base>/state: everything a display needs
+// to draw the game after subscribing.
+type State struct {
+	Game       string      `json:"game"`
+	Variant    string      `json:"variant"`
+	Position   string      `json:"position"`
+	Turn       rules.Color `json:"-"`
+	Board      Board       `json:"board"`
+	LastMove   *LastMove   `json:"last_move"` // nil before the first move
+	MoveNumber int         `json:"move_number"`
+	Check      bool        `json:"check"`
+	Result     string      `json:"result"`                // a Result* constant
+	Reason     string      `json:"termination,omitempty"` // "checkmate", "resignation", ...
+	Time       time.Time   `json:"ts"`
+}
+
+// MarshalJSON writes Turn as "white" or "black".
+func (s State) MarshalJSON() ([]byte, error) {
+	type plain State
+	return json.Marshal(struct {
+		plain
+		Turn string `json:"turn"`
+	}{plain(s), s.Turn.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *State) UnmarshalJSON(b []byte) error {
+	type plain State
+	var v struct {
+		plain
+		Turn string `json:"turn"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	c, err := parseColor(v.Turn)
+	if err != nil {
+		return err
+	}
+	*s = State(v.plain)
+	s.Turn = c
+	return nil
+}
+
+func parseColor(s string) (rules.Color, error) {
+	switch s {
+	case "white":
+		return rules.White, nil
+	case "black":
+		return rules.Black, nil
+	}
+	return 0, fmt.Errorf("side %q: want \"white\" or \"black\"", s)
+}
+
+// Event types of Event.Type.
+const (
+	EventLift      = "lift"      // a piece or board left Cell
+	EventPlace     = "place"     // a piece or board reached Cell
+	EventIllegal   = "illegal"   // the pieces moved in a way no legal move explains
+	EventMismatch  = "mismatch"  // the pieces do not match the position (Cells)
+	EventCheck     = "check"     // the side to move is in check (Cell: its king)
+	EventGameOver  = "game_over" // Result and Detail
+	EventFault     = "fault"     // a sensor or I/O fault (Detail)
+	EventTakeBack  = "take_back" // the last move was taken back (Move)
+	EventDrawOffer = "draw_offer"
+	EventNewGame   = "new_game"
+)
+
+// Event is the payload of <base>/event (not retained): what happens on the
+// set between moves.
+type Event struct {
+	Type   string    `json:"type"` // an Event* constant
+	Game   string    `json:"game,omitempty"`
+	Cell   string    `json:"cell,omitempty"`
+	Cells  []string  `json:"cells,omitempty"`
+	Move   string    `json:"move,omitempty"`
+	Result string    `json:"result,omitempty"`
+	Detail string    `json:"detail,omitempty"`
+	Time   time.Time `json:"ts"`
+}

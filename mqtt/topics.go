@@ -1,0 +1,95 @@
+package mqtt
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Topic suffixes under <prefix>/<board>/.
+const (
+	TopicState        = "state"
+	TopicMove         = "move"
+	TopicEvent        = "event"
+	TopicAvailability = "availability"
+	TopicSet          = "set"
+	TopicResponse     = "response"
+)
+
+// Availability payloads, as Home Assistant expects them by default.
+const (
+	Online  = "online"
+	Offline = "offline"
+)
+
+// Topics names the topics of one board.
+type Topics struct {
+	// Base is "<prefix>/<board>".
+	Base string
+}
+
+// NewTopics checks prefix and board and returns their topics. The prefix may
+// hold several levels ("home/chess"); the board id is one level. Neither may
+// hold wildcards, NUL, leading or trailing slashes, or empty levels.
+func NewTopics(prefix, board string) (Topics, error) {
+	if err := checkLevels(prefix); err != nil {
+		return Topics{}, fmt.Errorf("mqtt: topic prefix %q: %w", prefix, err)
+	}
+	if err := checkLevels(board); err != nil {
+		return Topics{}, fmt.Errorf("mqtt: board id %q: %w", board, err)
+	}
+	if strings.Contains(board, "/") {
+		return Topics{}, fmt.Errorf("mqtt: board id %q: must be one topic level, without '/'", board)
+	}
+	return Topics{Base: prefix + "/" + board}, nil
+}
+
+func checkLevels(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty")
+	}
+	if strings.ContainsAny(s, "+#\x00") {
+		return fmt.Errorf("holds a wildcard or NUL")
+	}
+	if strings.HasPrefix(s, "$") {
+		return fmt.Errorf("starts with '$', reserved for brokers")
+	}
+	for _, l := range strings.Split(s, "/") {
+		if l == "" {
+			return fmt.Errorf("has an empty level")
+		}
+	}
+	return nil
+}
+
+// State is the retained state topic.
+func (t Topics) State() string { return t.Base + "/" + TopicState }
+
+// Move is the topic of moves.
+func (t Topics) Move() string { return t.Base + "/" + TopicMove }
+
+// Event is the topic of events.
+func (t Topics) Event() string { return t.Base + "/" + TopicEvent }
+
+// Availability is the retained online/offline topic (the last will).
+func (t Topics) Availability() string { return t.Base + "/" + TopicAvailability }
+
+// Set is the topic of a command.
+func (t Topics) Set(command string) string { return t.Base + "/" + TopicSet + "/" + command }
+
+// SetFilter is the subscription filter for every command.
+func (t Topics) SetFilter() string { return t.Base + "/" + TopicSet + "/+" }
+
+// Response is the topic of a command's replies.
+func (t Topics) Response(command string) string {
+	return t.Base + "/" + TopicResponse + "/" + command
+}
+
+// command returns the command name of a set topic, or false.
+func (t Topics) command(topic string) (string, bool) {
+	p := t.Base + "/" + TopicSet + "/"
+	if !strings.HasPrefix(topic, p) {
+		return "", false
+	}
+	c := topic[len(p):]
+	return c, c != "" && !strings.Contains(c, "/")
+}
