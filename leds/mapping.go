@@ -1,0 +1,185 @@
+package leds
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// Driver names of a Mapping.
+const (
+	DriverHT16K33 = "ht16k33"
+	DriverAPA102  = "apa102"
+	DriverMemory  = "memory"
+)
+
+// HT16K33LEDs is the number of LEDs an HT16K33 drives (16 rows x 8 commons).
+const HT16K33LEDs = 128
+
+// Mapping is the LED part of the configuration: the driver and the LED index
+// of every cell.
+type Mapping struct {
+	// Driver is "ht16k33", "apa102" or "memory".
+	Driver string `yaml:"driver"`
+	// Addr is the I²C address of an HT16K33 (0x70..0x77).
+	Addr uint16 `yaml:"addr,omitempty"`
+	// Port is the SPI port of an APA102 strip, as periph names it
+	// ("SPI0.0"); empty means the first port.
+	Port string `yaml:"port,omitempty"`
+	// LEDs is the number of LEDs of the driver: the length of an APA102
+	// strip or of a memory display. An HT16K33 always has 128.
+	LEDs int `yaml:"leds,omitempty"`
+	// Brightness is in percent, 1..100; 0 means 100.
+	Brightness int `yaml:"brightness,omitempty"`
+	// Style is "mono" or "rgb"; empty means mono for an HT16K33 and rgb
+	// for the others.
+	Style string `yaml:"style,omitempty"`
+	// Cells gives the LED index (0-based) of each cell, by cell name.
+	Cells map[string]int `yaml:"cells"`
+}
+
+// ReferenceMapping is the reference build (hardware.md): one HT16K33 at 0x71
+// with the LED of cell i (st3d.CellNames order) on index i, that is COM i/16,
+// row i%16: W on COM0, N on COM1, B on COM2, the attack-board squares on
+// COM3..COM5 and the 12 pins on COM6.
+func ReferenceMapping() *Mapping {
+	m := &Mapping{Driver: DriverHT16K33, Addr: 0x71, Cells: map[string]int{}}
+	for i, name := range st3d.CellNames() {
+		m.Cells[name] = i
+	}
+	return m
+}
+
+// Device names the driver for messages, such as "ht16k33 0x71".
+func (m *Mapping) Device() string {
+	switch m.Driver {
+	case DriverHT16K33:
+		return fmt.Sprintf("%s %#x", m.Driver, m.Addr)
+	case DriverAPA102:
+		if m.Port != "" {
+			return DriverAPA102 + " " + m.Port
+		}
+	}
+	return m.Driver
+}
+
+// NumLEDs is the number of LEDs of the driver.
+func (m *Mapping) NumLEDs() int {
+	if m.Driver == DriverHT16K33 && m.LEDs == 0 {
+		return HT16K33LEDs
+	}
+	return m.LEDs
+}
+
+// StyleOf is the style the mapping asks for.
+func (m *Mapping) StyleOf() *Style {
+	if m.Style == "rgb" || (m.Style == "" && m.Driver != DriverHT16K33) {
+		return &RGBStyle
+	}
+	return &MonoStyle
+}
+
+// Layout is a checked Mapping: the LED index of each cell of one game
+// system.
+type Layout struct {
+	n     int
+	cells int
+	led   [256]int16 // by rules.Cell; -1: no LED
+}
+
+// NumLEDs is the number of LEDs of the driver.
+func (l *Layout) NumLEDs() int { return l.n }
+
+// LED is the LED index of cell c, or -1.
+func (l *Layout) LED(c int) int {
+	if c < 0 || c >= len(l.led) {
+		return -1
+	}
+	return int(l.led[c])
+}
+
+// Layout checks m against the cell list of a game system (rules.System's
+// Cells) and returns the LED index of each cell. It refuses an unknown
+// driver, bad settings, unknown cell names, indexes out of the driver's
+// range, two cells on one LED and cells without an LED, naming each.
+func (m *Mapping) Layout(cells []string) (*Layout, error) {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("leds: "+format, a...)) }
+	dev := m.Device()
+	n := m.NumLEDs()
+	switch m.Driver {
+	case DriverHT16K33:
+		if m.Addr < 0x70 || m.Addr > 0x77 {
+			bad("%s: address %#x outside the HT16K33 range 0x70..0x77", dev, m.Addr)
+		}
+		if n != HT16K33LEDs {
+			bad("%s: has %d LEDs, not %d", dev, HT16K33LEDs, n)
+		}
+	case DriverAPA102, DriverMemory:
+		if n <= 0 || n > MaxLEDs {
+			bad("%s: leds %d outside 1..%d", dev, n, MaxLEDs)
+		}
+	default:
+		return nil, fmt.Errorf("leds: driver %q unknown (want %s, %s or %s)", m.Driver, DriverHT16K33, DriverAPA102, DriverMemory)
+	}
+	if m.Brightness < 0 || m.Brightness > 100 {
+		bad("%s: brightness %d outside 0..100 (percent)", dev, m.Brightness)
+	}
+	if m.Style != "" && m.Style != "mono" && m.Style != "rgb" {
+		bad("%s: style %q unknown (want mono or rgb)", dev, m.Style)
+	}
+	if len(cells) > 256 {
+		return nil, fmt.Errorf("leds: %d cells, more than 256", len(cells))
+	}
+	l := &Layout{n: n, cells: len(cells)}
+	for i := range l.led {
+		l.led[i] = -1
+	}
+	index := make(map[string]int, len(cells))
+	for i, c := range cells {
+		index[c] = i
+	}
+	names := make([]string, 0, len(m.Cells))
+	for name := range m.Cells {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	byLED := map[int]string{}
+	for _, name := range names {
+		i := m.Cells[name]
+		c, ok := index[name]
+		switch {
+		case !ok:
+			bad("cell %s: not a cell of the set", name)
+			continue
+		case i < 0:
+			bad("cell %s: index %d is negative", name, i)
+			continue
+		case i >= n:
+			bad("cell %s: index %d beyond the %d LEDs of %s", name, i, n, dev)
+			continue
+		}
+		if other, dup := byLED[i]; dup {
+			bad("cells %s and %s: both on LED %d", other, name, i)
+			continue
+		}
+		byLED[i] = name
+		l.led[c] = int16(i)
+	}
+	var missing []string
+	for i, c := range cells {
+		if _, ok := m.Cells[c]; !ok {
+			missing = append(missing, cells[i])
+		}
+	}
+	if len(missing) > 0 {
+		bad("%d cells without an LED: %s", len(missing), strings.Join(missing, " "))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return l, nil
+}

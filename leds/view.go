@@ -1,0 +1,103 @@
+package leds
+
+import (
+	"strconv"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// View is what the LEDs should say, as sets of cells of the game system. The
+// zero value lights nothing. A cell in several sets shows the signal of the
+// highest priority (see Signal).
+type View struct {
+	// Targets are the cells a lifted piece may legally move to, on every
+	// level (hint).
+	Targets rules.CellSet
+	// Captures are the targets where the lifted piece captures (hint); they
+	// show as captures even when also in Targets.
+	Captures rules.CellSet
+	// Pins are the presence cells of the pins a lifted attack board may
+	// legally move to (hint).
+	Pins rules.CellSet
+	// Check holds the cell of a king in check (hint).
+	Check rules.CellSet
+	// LastMove holds the from and to cells of the last move. It is not shown
+	// while targets, captures or pins are shown.
+	LastMove rules.CellSet
+	// RemoteFrom and RemoteTo are the from and to cells of a move to execute
+	// on the board that came from elsewhere (a remote opponent, an engine).
+	RemoteFrom, RemoteTo rules.CellSet
+	// GameOver holds the cells that show the end of the game (such as the
+	// king of the side that cannot move); Draw says the game was drawn.
+	GameOver rules.CellSet
+	Draw     bool
+	// Fix holds the cells whose occupancy differs from what the game
+	// expects: the pieces or boards to put back, add or take away.
+	Fix rules.CellSet
+	// NoHints hides the hints (Targets, Captures, Pins, Check), as in
+	// tournament play. The other signals stay.
+	NoHints bool
+}
+
+// Signal is what a cell shows. A cell shows one signal, the highest: Fix,
+// RemoteFrom and RemoteTo, GameOver or Draw, Check, Capture, Pin, Target,
+// LastMove (the constants run from lowest to highest).
+type Signal uint8
+
+// Signals, lowest priority first.
+const (
+	None Signal = iota
+	LastMove
+	Target
+	Pin
+	Capture
+	Check
+	GameOver
+	Draw
+	RemoteTo
+	RemoteFrom
+	Fix
+	// NumSignals is the number of signals, None included.
+	NumSignals
+)
+
+var signalNames = [NumSignals]string{"none", "last move", "target", "pin", "capture", "check", "game over", "draw", "remote to", "remote from", "fix"}
+
+func (s Signal) String() string {
+	if s < NumSignals {
+		return signalNames[s]
+	}
+	return "Signal(" + strconv.Itoa(int(s)) + ")"
+}
+
+// layers returns, for each signal, the cells that show it (each cell in at
+// most one set) under hints (hints shown or not) and the style's rules.
+func (v *View) layers(fixHidesHints bool) (out [NumSignals]rules.CellSet) {
+	var taken rules.CellSet
+	put := func(s Signal, set rules.CellSet) {
+		set = set.Minus(taken)
+		out[s] = set
+		taken = taken.Union(set)
+	}
+	hints := !v.NoHints && !(fixHidesHints && !v.Fix.Empty())
+	put(Fix, v.Fix)
+	put(RemoteFrom, v.RemoteFrom)
+	put(RemoteTo, v.RemoteTo)
+	if v.Draw {
+		put(Draw, v.GameOver)
+	} else {
+		put(GameOver, v.GameOver)
+	}
+	lifted := false
+	if hints {
+		put(Check, v.Check)
+		put(Capture, v.Captures)
+		put(Pin, v.Pins)
+		put(Target, v.Targets)
+		lifted = !(v.Captures.Empty() && v.Pins.Empty() && v.Targets.Empty())
+	}
+	if !lifted {
+		put(LastMove, v.LastMove)
+	}
+	return out
+}

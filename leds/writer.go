@@ -1,0 +1,241 @@
+package leds
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// WriterOpts are the options of a Writer.
+type WriterOpts struct {
+	// Style says how signals look; nil means MonoStyle.
+	Style *Style
+	// RetryMin and RetryMax bound the backoff between tries of a failing
+	// driver: it starts at RetryMin and doubles up to RetryMax.
+	RetryMin, RetryMax time.Duration
+	// OnError, if set, is called from the writer's goroutine with each
+	// failure of the driver. It must not block.
+	OnError func(err error)
+}
+
+// DefaultWriterOpts retries after 50 ms, then up to every 5 s.
+var DefaultWriterOpts = WriterOpts{Style: &MonoStyle, RetryMin: 50 * time.Millisecond, RetryMax: 5 * time.Second}
+
+// Stats counts what a Writer did.
+type Stats struct {
+	// Writes is the number of frames written.
+	Writes uint64
+	// Unchanged is the number of frames composed but not written because
+	// the LEDs already showed them.
+	Unchanged uint64
+	// Errors is the number of failed writes; Failing is true while the
+	// last write failed.
+	Errors  uint64
+	Failing bool
+	// LastError is the last failure and LastErrorAt its time.
+	LastError   error
+	LastErrorAt time.Time
+	// Latency is the time from the last Show (or ShowFrame) that changed
+	// the view to the end of
+	// the first write that showed it; MaxLatency the largest so far.
+	Latency, MaxLatency time.Duration
+}
+
+// Writer shows views on a driver from its own goroutine: Show never blocks
+// and the latest view wins. It writes only frames that changed, recomposes
+// the frame while something blinks, and retries a failing driver with
+// backoff.
+type Writer struct {
+	d     Driver
+	l     *Layout
+	o     WriterOpts
+	wake  chan struct{}
+	quit  chan struct{}
+	done  chan struct{}
+	close sync.Once
+	err   error
+
+	mu       sync.Mutex
+	view     View
+	frame    Frame // shown instead of view when useFrame
+	useFrame bool
+	shownAt  time.Time // when the view or frame last changed: the patterns' start
+	changed  uint64    // counts the changes of view or frame
+	stats    Stats
+}
+
+// NewWriter starts a writer that shows views on d with the LED indexes of
+// l. It shows nothing until the first Show or ShowFrame.
+func NewWriter(d Driver, l *Layout, o *WriterOpts) *Writer {
+	if o == nil {
+		o = &DefaultWriterOpts
+	}
+	w := &Writer{
+		d:    d,
+		l:    l,
+		o:    *o,
+		wake: make(chan struct{}, 1),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	if w.o.Style == nil {
+		w.o.Style = &MonoStyle
+	}
+	if w.o.RetryMin <= 0 {
+		w.o.RetryMin = DefaultWriterOpts.RetryMin
+	}
+	if w.o.RetryMax < w.o.RetryMin {
+		w.o.RetryMax = w.o.RetryMin
+	}
+	go w.run()
+	return w
+}
+
+// Show hands v to the writer, which shows it as soon as it can. It does not
+// block; a view not shown yet is replaced.
+func (w *Writer) Show(v *View) {
+	w.mu.Lock()
+	if w.useFrame || w.view != *v {
+		w.view = *v
+		w.useFrame = false
+		w.shownAt = time.Now()
+		w.changed++
+	}
+	w.mu.Unlock()
+	w.poke()
+}
+
+// ShowFrame hands the writer a frame to show as it is (a lamp test, a
+// display of its own), until the next Show or ShowFrame.
+func (w *Writer) ShowFrame(f *Frame) {
+	w.mu.Lock()
+	w.frame = *f
+	w.useFrame = true
+	w.shownAt = time.Now()
+	w.changed++
+	w.mu.Unlock()
+	w.poke()
+}
+
+func (w *Writer) poke() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Stats returns what the writer did so far.
+func (w *Writer) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
+
+// Close stops the writer and turns the LEDs off (Driver.Halt), returning
+// the error of Halt.
+func (w *Writer) Close() error {
+	w.close.Do(func() {
+		close(w.quit)
+		<-w.done
+		w.err = w.d.Halt()
+	})
+	return w.err
+}
+
+func (w *Writer) run() {
+	defer close(w.done)
+	var (
+		cur, last Frame
+		layers    [NumSignals]rules.CellSet
+		valid     bool   // last is on the LEDs
+		measured  uint64 // the change whose latency was measured last
+		backoff   time.Duration
+		retryAt   time.Time
+		timer     = time.NewTimer(time.Hour)
+	)
+	timer.Stop()
+	defer timer.Stop()
+	s := w.o.Style
+	for {
+		w.mu.Lock()
+		gen, at, useFrame := w.changed, w.shownAt, w.useFrame
+		blinking := false
+		if useFrame {
+			cur = w.frame
+			cur.N = w.l.n
+			clear(cur.LED[cur.N:])
+		} else if gen > 0 {
+			layers = w.view.layers(s.FixHidesHints)
+		}
+		w.mu.Unlock()
+		now := time.Now()
+		if !useFrame && gen > 0 {
+			paint(&cur, &layers, w.l, s, now.Sub(at))
+			blinking = s.blinks(&layers)
+		}
+		var next time.Time
+		switch {
+		case gen == 0:
+			// Nothing to show yet.
+		case valid && cur == last:
+			w.mu.Lock()
+			w.stats.Unchanged++
+			w.mu.Unlock()
+		case now.Before(retryAt):
+			next = retryAt
+		default:
+			err := w.d.Write(&cur)
+			end := time.Now()
+			w.mu.Lock()
+			if err != nil {
+				valid = false
+				w.stats.Errors++
+				w.stats.Failing = true
+				w.stats.LastError = err
+				w.stats.LastErrorAt = end
+				if backoff == 0 {
+					backoff = w.o.RetryMin
+				} else if backoff *= 2; backoff > w.o.RetryMax {
+					backoff = w.o.RetryMax
+				}
+				retryAt = end.Add(backoff)
+				next = retryAt
+			} else {
+				last, valid = cur, true
+				backoff, retryAt = 0, time.Time{}
+				w.stats.Writes++
+				w.stats.Failing = false
+				if gen != measured {
+					w.stats.Latency = end.Sub(at)
+					w.stats.MaxLatency = max(w.stats.MaxLatency, w.stats.Latency)
+					measured = gen
+				}
+			}
+			w.mu.Unlock()
+			if err != nil && w.o.OnError != nil {
+				w.o.OnError(err)
+			}
+		}
+		if blinking {
+			// Wake at the next slot boundary of the patterns.
+			t := time.Since(at)
+			b := at.Add((t/Slot + 1) * Slot)
+			if next.IsZero() || b.Before(next) {
+				next = b
+			}
+		}
+		if !next.IsZero() {
+			timer.Reset(time.Until(next))
+		}
+		select {
+		case <-w.wake:
+			if !next.IsZero() {
+				timer.Stop()
+			}
+		case <-timer.C:
+		case <-w.quit:
+			return
+		}
+	}
+}
