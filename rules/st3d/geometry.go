@@ -90,6 +90,8 @@ func init() {
 		sqName[s] = fmt.Sprintf("%c%d%s", fileNames[f], r, levelName(lv))
 		sqByKey[sqName[s]] = Square(s)
 	}
+	initTables()
+	initStart()
 }
 
 func levelName(lv int) string {

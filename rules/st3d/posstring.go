@@ -1,0 +1,231 @@
+package st3d
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// StartString is the start position (st3d.md, "Start position").
+const StartString = "QL1:w,QL6:b,KL1:w,KL6:b " +
+	"Na1W,Bb1W,Bc1W,Nd1W,Pa2W,Pb2W,Pc2W,Pd2W,pa7B,pb7B,pc7B,pd7B,na8B,bb8B,bc8B,nd8B," +
+	"Rz0QL1,Qa0QL1,Pz1QL1,Pa1QL1,pz8QL6,pa8QL6,rz9QL6,qa9QL6,Kd0KL1,Re0KL1,Pd1KL1,Pe1KL1,pd8KL6,pe8KL6,kd9KL6,re9KL6 " +
+	"w KQkq - a2W,b2W,c2W,d2W,a7B,b7B,c7B,d7B,z1QL1,a1QL1,z8QL6,a8QL6,d1KL1,e1KL1,d8KL6,e8KL6 0 1"
+
+// startPos is parsed once the tables exist (geometry's init).
+var startPos Position
+
+func initStart() {
+	p, err := Parse(StartString)
+	if err != nil {
+		panic(err)
+	}
+	startPos = p
+}
+
+// StartPosition returns the start position.
+func StartPosition() Position { return startPos }
+
+// Parse reads a position string (st3d.md, "Position string"). Lists may come
+// in any order; the position is refused, with the reason, when it could not
+// arise under the rules' own bookkeeping (see st3d.md).
+func Parse(s string) (Position, error) {
+	var p Position
+	if err := p.parse(s); err != nil {
+		return Position{}, fmt.Errorf("st3d: position string: %w", err)
+	}
+	return p, nil
+}
+
+func (p *Position) parse(s string) error {
+	fields := strings.Split(s, " ")
+	if len(fields) != 8 {
+		return fmt.Errorf("%d fields, want 8 separated by single spaces", len(fields))
+	}
+	p.ep = NoSquare
+	p.king = [2]Square{NoSquare, NoSquare}
+	for _, b := range strings.Split(fields[0], ",") {
+		name, owner, ok := strings.Cut(b, ":")
+		q, err := ParsePin(name)
+		if !ok || err != nil || (owner != "w" && owner != "b") {
+			return fmt.Errorf("board %q: want PIN:w or PIN:b, such as QL1:w", b)
+		}
+		if p.hasPin(q) {
+			return fmt.Errorf("two boards on pin %s", q)
+		}
+		p.pins |= 1 << uint(q)
+		if owner == "b" {
+			p.black |= 1 << uint(q)
+		}
+	}
+	if fields[1] != "-" {
+		for _, f := range strings.Split(fields[1], ",") {
+			if len(f) < 2 || strings.IndexByte("PNBRQKpnbrqk", f[0]) < 0 {
+				return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kd0KL1", f)
+			}
+			sq, err := ParseSquare(f[1:])
+			if err != nil {
+				return fmt.Errorf("piece %q: %v", f, err)
+			}
+			if !p.exists(sq) {
+				return fmt.Errorf("piece %q: square %s does not exist without a board on %s", f, sq, sq.Pin())
+			}
+			if p.board[sq] != 0 {
+				return fmt.Errorf("two pieces on %s", sq)
+			}
+			pc := Piece(strings.IndexByte(pieceLetters, f[0]&^0x20))
+			if f[0] >= 'a' {
+				pc |= blackBit
+			}
+			if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
+				return fmt.Errorf("more than one %s king", pc.Color())
+			}
+			if pc.Kind() == Pawn && sqRank[sq] == p.furthest(pc.Color(), sqFile[sq]) {
+				return fmt.Errorf("pawn %q stands on its furthest rank (D9)", f)
+			}
+			p.put(sq, pc)
+		}
+	}
+	switch fields[2] {
+	case "w":
+		p.side = rules.White
+	case "b":
+		p.side = rules.Black
+	default:
+		return fmt.Errorf("side to move %q: want w or b", fields[2])
+	}
+	if fields[3] != "-" {
+		for _, c := range fields[3] {
+			i := strings.IndexRune("KQkq", c)
+			if i < 0 || p.castle&(1<<uint(i)) != 0 {
+				return fmt.Errorf("castling field %q: want a subset of KQkq or -", fields[3])
+			}
+			p.castle |= 1 << uint(i)
+		}
+	}
+	if fields[4] != "-" {
+		sq, err := ParseSquare(fields[4])
+		if err != nil {
+			return fmt.Errorf("en passant: %v", err)
+		}
+		if p.board[sq] != pieceOf(p.side.Other(), Pawn) {
+			return fmt.Errorf("en passant square %s holds no %s pawn (the side that just moved)", sq, p.side.Other())
+		}
+		p.ep = sq
+	}
+	if fields[5] != "-" {
+		for _, f := range strings.Split(fields[5], ",") {
+			sq, err := ParseSquare(f)
+			if err != nil {
+				return fmt.Errorf("double-step: %v", err)
+			}
+			if p.board[sq].Kind() != Pawn {
+				return fmt.Errorf("double-step square %s holds no pawn", sq)
+			}
+			p.ds.set(sq)
+		}
+	}
+	var err error
+	if p.half, err = strconv.Atoi(fields[6]); err != nil || p.half < 0 {
+		return fmt.Errorf("halfmove clock %q: want a number >= 0", fields[6])
+	}
+	if p.full, err = strconv.Atoi(fields[7]); err != nil || p.full < 1 {
+		return fmt.Errorf("fullmove number %q: want a number >= 1", fields[7])
+	}
+	if p.inCheck(p.side.Other()) {
+		return errors.New("the side not to move is in check")
+	}
+	return nil
+}
+
+// String writes the canonical position string. Square numbers follow the
+// writer's order (level W, N, B, QL1..QL6, KL1..KL6, then rank, then file),
+// so walking them in order sorts the lists.
+func (p Position) String() string {
+	var b strings.Builder
+	b.Grow(400)
+	first := true
+	for q := Pin(0); q < NumPins; q++ {
+		if !p.hasPin(q) {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(q.String())
+		if p.black&(1<<uint(q)) != 0 {
+			b.WriteString(":b")
+		} else {
+			b.WriteString(":w")
+		}
+	}
+	b.WriteByte(' ')
+	p.writeKey(&b)
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(p.half))
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(p.full))
+	return b.String()
+}
+
+// writeKey writes the fields between boards and clocks.
+func (p *Position) writeKey(b *strings.Builder) {
+	first := true
+	for s := Square(0); s < NumSquares; s++ {
+		if pc := p.board[s]; pc != 0 {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteByte(pc.Letter())
+			b.WriteString(s.String())
+		}
+	}
+	if first {
+		b.WriteByte('-')
+	}
+	if p.side == rules.White {
+		b.WriteString(" w ")
+	} else {
+		b.WriteString(" b ")
+	}
+	if p.castle == 0 {
+		b.WriteByte('-')
+	}
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<uint(i)) != 0 {
+			b.WriteByte("KQkq"[i])
+		}
+	}
+	b.WriteByte(' ')
+	b.WriteString(p.ep.String())
+	b.WriteByte(' ')
+	first = true
+	for s := Square(0); s < NumSquares; s++ {
+		if p.ds.has(s) {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteString(s.String())
+		}
+	}
+	if first {
+		b.WriteByte('-')
+	}
+}
+
+// Key identifies the position for repetition (st3d.md, "Draws and
+// records"): pieces, boards and markings, side to move, castling rights, en
+// passant and double-step rights; not the clocks.
+func (p Position) Key() string {
+	s := p.String()
+	// Drop the two clocks.
+	i := strings.LastIndexByte(s, ' ')
+	i = strings.LastIndexByte(s[:i], ' ')
+	return s[:i]
+}

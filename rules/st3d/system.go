@@ -1,0 +1,160 @@
+package st3d
+
+import (
+	"math/bits"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// System is Star Trek 3D chess under the tournament rules (st3d.md).
+var System rules.System = system{}
+
+type system struct{}
+
+func (system) Name() string          { return "st3d" }
+func (system) Cells() []string       { return cellNames }
+func (system) Start() rules.Position { p := startPos; return &p }
+func (system) ParsePosition(s string) (rules.Position, error) {
+	p, err := Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Start returns the start position as a rules.Position.
+func Start() rules.Position { return System.Start() }
+
+// The methods below make *Position a rules.Position.
+
+// System is the ST3D system.
+func (p *Position) System() rules.System { return System }
+
+// LegalMoves appends the legal moves to buf and returns it. It allocates
+// nothing when buf has room for them.
+func (p *Position) LegalMoves(buf []rules.Move) []rules.Move { return p.legalMoves(buf) }
+
+// Play returns the position after m; p does not change.
+func (p *Position) Play(m rules.Move) rules.Position {
+	n := *p
+	n.make(m)
+	return &n
+}
+
+// Make plays m in place (m must be legal here).
+func (p *Position) Make(m rules.Move) { p.make(m) }
+
+// InCheck reports whether the side to move is in check, and its king's cell.
+func (p *Position) InCheck() (bool, rules.Cell) {
+	k := p.king[p.side]
+	if k == NoSquare {
+		return false, rules.NoCell
+	}
+	return p.inCheck(p.side), SquareCell(k)
+}
+
+// Status tells whether the game is over: checkmate, stalemate or a dead
+// position (1.3: K v K, K+B v K, K+N v K, and kings with bishops all on one
+// colour).
+func (p *Position) Status() rules.Status {
+	var buf [256]rules.Move
+	if len(p.legalMoves(buf[:0])) == 0 {
+		if p.inCheck(p.side) {
+			return rules.Checkmate
+		}
+		return rules.Stalemate
+	}
+	if p.dead() {
+		return rules.DeadPosition
+	}
+	return rules.Ongoing
+}
+
+func (p *Position) dead() bool {
+	count := func(k Piece) int {
+		n := 0
+		for c := 0; c < 2; c++ {
+			n += bits.OnesCount64(p.bb[c][k][0]) + bits.OnesCount64(p.bb[c][k][1])
+		}
+		return n
+	}
+	if count(Pawn)+count(Rook)+count(Queen) > 0 {
+		return false
+	}
+	knights, bishops := count(Knight), count(Bishop)
+	if knights+bishops <= 1 {
+		return true
+	}
+	if knights > 0 {
+		return false
+	}
+	// Only bishops besides the kings: dead when all stand on one colour (D3).
+	var dark, light int
+	for c := 0; c < 2; c++ {
+		for s := Square(0); s < NumSquares; s++ {
+			if p.bb[c][Bishop].has(s) {
+				if s.Dark() {
+					dark++
+				} else {
+					light++
+				}
+			}
+		}
+	}
+	return dark == 0 || light == 0
+}
+
+// Info says which cells m touches.
+func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	from, to := mFrom(m), mTo(m)
+	in := rules.MoveInfo{Captured: rules.NoCell, Promoted: rules.NoCell}
+	if k := mPromo(m); k != 0 {
+		in.Promotion = true
+		in.PromoteTo = pieceLetters[k]
+	}
+	switch mKind(m) {
+	case kindBoard:
+		q, o := Pin(from), Pin(to)
+		in.Board = true
+		in.From, in.To = PinCell(q), PinCell(o)
+		in.Touched.Add(in.From)
+		if cs := p.carried(q); cs != NoSquare {
+			in.Touched.Add(SquareCell(cs))
+		}
+		own, opp := p.boardPromotions(q, o)
+		if own != NoSquare {
+			in.Promoted = SquareCell(own)
+		} else if opp != NoSquare {
+			in.Promotion = true
+			in.PromoteTo = 'Q'
+			in.Promoted = SquareCell(opp)
+		}
+		return in
+	case kindCastleK:
+		in.Castle = true
+	case kindCastleQ:
+		in.Castle = true
+		if p.side == rules.White {
+			in.Touched.Add(SquareCell(sqZ0QL1))
+		} else {
+			in.Touched.Add(SquareCell(sqZ9QL6))
+		}
+	case kindEP:
+		in.Captured = SquareCell(p.ep)
+	}
+	in.From, in.To = SquareCell(Square(from)), SquareCell(Square(to))
+	in.Touched.Add(in.From)
+	if mKind(m) == kindCastleK || mCapture(m) && mKind(m) != kindEP {
+		in.Touched.Add(in.To)
+		if mKind(m) != kindCastleK {
+			in.Captured = in.To
+		}
+	}
+	if in.Captured != rules.NoCell {
+		in.Touched.Add(in.Captured)
+	}
+	if in.Promotion {
+		in.Promoted = in.To
+	}
+	return in
+}
