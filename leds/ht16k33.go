@@ -2,6 +2,7 @@ package leds
 
 import (
 	"fmt"
+	"time"
 
 	"periph.io/x/conn/v3/i2c"
 )
@@ -20,10 +21,15 @@ type HT16K33Opts struct {
 	Addr uint16
 	// Dimming is the brightness, 0 (1/16 duty) to 15 (full).
 	Dimming uint8
+	// Resetup makes Write set the chip up again (three 1-byte writes)
+	// when its last setup is older, so that a chip reset by a brown-out
+	// (standby, display off) lights again; 0 never does.
+	Resetup time.Duration
 }
 
-// DefaultHT16K33Opts is the reference build: address 0x71, full brightness.
-var DefaultHT16K33Opts = HT16K33Opts{Addr: 0x71, Dimming: 15}
+// DefaultHT16K33Opts is the reference build: address 0x71, full brightness,
+// set up again every 10 s.
+var DefaultHT16K33Opts = HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time.Second}
 
 // HT16K33 drives the 128 single-colour LEDs of a Holtek HT16K33 (16 rows x
 // 8 commons). LED index i is row i%16 of COM i/16, that is bit i%8 of
@@ -36,7 +42,9 @@ type HT16K33 struct {
 	bus   i2c.Bus
 	opts  HT16K33Opts
 	buf   [17]byte // htRAM + 16 bytes of display RAM
+	one   [1]byte  // a command
 	setup bool     // the chip is set up (oscillator, display on, dimming)
+	setAt time.Time // when it was set up
 	name  string
 }
 
@@ -77,12 +85,29 @@ func (d *HT16K33) init() error {
 	if err := d.cmd(htDimming|d.opts.Dimming, "dimming"); err != nil {
 		return err
 	}
-	d.setup = true
+	d.setup, d.setAt = true, time.Now()
+	return nil
+}
+
+// resetup sends the setup commands again, without clearing the RAM (the
+// frame that follows rewrites it).
+func (d *HT16K33) resetup() error {
+	for _, c := range [...]struct {
+		b    byte
+		what string
+	}{{htSystemSetup | 1, "oscillator on"}, {htDisplaySetup | 1, "display on"}, {htDimming | d.opts.Dimming, "dimming"}} {
+		d.one[0] = c.b
+		if err := d.tx(d.one[:], c.what); err != nil {
+			return err
+		}
+	}
+	d.setAt = time.Now()
 	return nil
 }
 
 func (d *HT16K33) cmd(c byte, what string) error {
-	return d.tx([]byte{c}, what)
+	d.one[0] = c
+	return d.tx(d.one[:], what)
 }
 
 func (d *HT16K33) tx(w []byte, what string) error {
@@ -97,6 +122,10 @@ func (d *HT16K33) tx(w []byte, what string) error {
 func (d *HT16K33) Write(f *Frame) error {
 	if !d.setup {
 		if err := d.init(); err != nil {
+			return err
+		}
+	} else if d.opts.Resetup > 0 && time.Since(d.setAt) >= d.opts.Resetup {
+		if err := d.resetup(); err != nil {
 			return err
 		}
 	}

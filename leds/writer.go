@@ -14,13 +14,18 @@ type WriterOpts struct {
 	// RetryMin and RetryMax bound the backoff between tries of a failing
 	// driver: it starts at RetryMin and doubles up to RetryMax.
 	RetryMin, RetryMax time.Duration
+	// Refresh rewrites the frame shown when nothing was written for that
+	// long, so that an LED driver that lost its state comes back; 0
+	// never does.
+	Refresh time.Duration
 	// OnError, if set, is called from the writer's goroutine with each
 	// failure of the driver. It must not block.
 	OnError func(err error)
 }
 
-// DefaultWriterOpts retries after 50 ms, then up to every 5 s.
-var DefaultWriterOpts = WriterOpts{Style: &MonoStyle, RetryMin: 50 * time.Millisecond, RetryMax: 5 * time.Second}
+// DefaultWriterOpts retries after 50 ms, then up to every 5 s, and
+// refreshes every 10 s.
+var DefaultWriterOpts = WriterOpts{Style: &MonoStyle, RetryMin: 50 * time.Millisecond, RetryMax: 5 * time.Second, Refresh: 10 * time.Second}
 
 // Stats counts what a Writer did.
 type Stats struct {
@@ -149,6 +154,7 @@ func (w *Writer) run() {
 		cur, last Frame
 		layers    [NumSignals]rules.CellSet
 		valid     bool   // last is on the LEDs
+		writtenAt time.Time
 		measured  uint64 // the change whose latency was measured last
 		backoff   time.Duration
 		retryAt   time.Time
@@ -178,7 +184,7 @@ func (w *Writer) run() {
 		switch {
 		case gen == 0:
 			// Nothing to show yet.
-		case valid && cur == last:
+		case valid && cur == last && (w.o.Refresh <= 0 || now.Sub(writtenAt) < w.o.Refresh):
 			w.mu.Lock()
 			w.stats.Unchanged++
 			w.mu.Unlock()
@@ -202,7 +208,7 @@ func (w *Writer) run() {
 				retryAt = end.Add(backoff)
 				next = retryAt
 			} else {
-				last, valid = cur, true
+				last, valid, writtenAt = cur, true, end
 				backoff, retryAt = 0, time.Time{}
 				w.stats.Writes++
 				w.stats.Failing = false
@@ -219,11 +225,10 @@ func (w *Writer) run() {
 		}
 		if blinking {
 			// Wake at the next slot boundary of the patterns.
-			t := time.Since(at)
-			b := at.Add((t/Slot + 1) * Slot)
-			if next.IsZero() || b.Before(next) {
-				next = b
-			}
+			next = earliest(next, at.Add((time.Since(at)/Slot+1)*Slot))
+		}
+		if valid && w.o.Refresh > 0 {
+			next = earliest(next, writtenAt.Add(w.o.Refresh))
 		}
 		if !next.IsZero() {
 			timer.Reset(time.Until(next))
@@ -238,4 +243,12 @@ func (w *Writer) run() {
 			return
 		}
 	}
+}
+
+// earliest is the earlier of a and b, a zero time meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
 }
