@@ -41,9 +41,9 @@ var DefaultHT16K33Opts = HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time
 type HT16K33 struct {
 	bus   i2c.Bus
 	opts  HT16K33Opts
-	buf   [17]byte // htRAM + 16 bytes of display RAM
-	one   [1]byte  // a command
-	setup bool     // the chip is set up (oscillator, display on, dimming)
+	buf   [17]byte  // htRAM + 16 bytes of display RAM
+	one   [1]byte   // a command
+	setup bool      // the chip is set up (oscillator, display on, dimming)
 	setAt time.Time // when it was set up
 	name  string
 }

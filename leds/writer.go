@@ -153,7 +153,7 @@ func (w *Writer) run() {
 	var (
 		cur, last Frame
 		layers    [NumSignals]rules.CellSet
-		valid     bool   // last is on the LEDs
+		valid     bool // last is on the LEDs
 		writtenAt time.Time
 		measured  uint64 // the change whose latency was measured last
 		backoff   time.Duration
