@@ -229,13 +229,21 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 			})
 			return cands, false, nil
 		}
+		// A piece letter may lead the long form ("Nd8B-c6B"); it must fit.
+		var kind Piece
+		if len(a) > 3 && strings.IndexByte("KQRBN", a[0]) >= 0 {
+			kind = Piece(strings.IndexByte(pieceLetters, a[0]))
+			a = a[1:]
+		}
+		b = strings.TrimPrefix(strings.TrimPrefix(b, "x"), ":")
 		fs, err1 := ParseSquare(a)
 		ts, err2 := ParseSquare(b)
 		if err1 != nil || err2 != nil {
 			return nil, false, fmt.Errorf("long form must be SQUARE-SQUARE or PIN-PIN")
 		}
 		add(func(m rules.Move) bool {
-			return mKind(m) < kindCastleK && Square(mFrom(m)) == fs && Square(mTo(m)) == ts && promoOK(m)
+			return mKind(m) < kindCastleK && Square(mFrom(m)) == fs && Square(mTo(m)) == ts && promoOK(m) &&
+				(kind == 0 || p.board[fs].Kind() == kind)
 		})
 		return cands, false, nil
 	}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/record"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+func init() {
+	register("perft", "count the leaf nodes of the legal move tree", runPerft)
+	register("moves", "list the legal moves of a position in long form", runMoves)
+	register("replay", "replay a game record, printing each move's long form and the final position", runReplay)
+}
+
+// systems are the rule systems by name (--variant).
+var systems = map[string]rules.System{
+	"st3d": st3d.System,
+}
+
+// newFlags makes a flag set whose --help prints usage to stdout.
+func newFlags(name, args, summary string, stdout, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: tridboard %s %s\n\n%s\n\nflags:\n", name, args, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; done is true when the command must return code.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (done bool, code int) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return true, exitOK
+		}
+		return true, exitUsage
+	}
+	return false, 0
+}
+
+type positionFlags struct {
+	variant  *string
+	position *string
+}
+
+func addPositionFlags(fs *flag.FlagSet) positionFlags {
+	return positionFlags{
+		variant:  fs.String("variant", "st3d", "rule system: st3d"),
+		position: fs.String("position", "", "position string (default: the start position)"),
+	}
+}
+
+func (pf positionFlags) load() (rules.System, rules.Position, error) {
+	sys, ok := systems[*pf.variant]
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown variant %q", *pf.variant)
+	}
+	if *pf.position == "" {
+		return sys, sys.Start(), nil
+	}
+	p, err := sys.ParsePosition(*pf.position)
+	return sys, p, err
+}
+
+func runPerft(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("perft", "[--variant V] [--position STR] [--divide] DEPTH",
+		"Counts the leaf nodes of the legal move tree; the last line is the bare count.", stdout, stderr)
+	pf := addPositionFlags(fs)
+	divide := fs.Bool("divide", false, "print '<long move> <count>' for every root move first")
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "tridboard perft: want one DEPTH argument")
+		return exitUsage
+	}
+	depth, err := strconv.Atoi(fs.Arg(0))
+	if err != nil || depth < 0 {
+		fmt.Fprintf(stderr, "tridboard perft: depth %q: want a number >= 0\n", fs.Arg(0))
+		return exitUsage
+	}
+	_, pos, err := pf.load()
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard perft: %v\n", err)
+		return exitFailure
+	}
+	if *divide {
+		var total uint64
+		for _, e := range divideAny(pos, depth) {
+			fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
+			total += e.Nodes
+		}
+		fmt.Fprintln(stdout, total)
+		return exitOK
+	}
+	fmt.Fprintln(stdout, perftAny(pos, depth))
+	return exitOK
+}
+
+// perftAny uses a system's fast perft when it has one.
+func perftAny(pos rules.Position, depth int) uint64 {
+	if f, ok := pos.(interface{ Perft(int) uint64 }); ok {
+		return f.Perft(depth)
+	}
+	if depth == 0 {
+		return 1
+	}
+	var n uint64
+	for _, m := range pos.LegalMoves(nil) {
+		if depth == 1 {
+			n++
+			continue
+		}
+		n += perftAny(pos.Play(m), depth-1)
+	}
+	return n
+}
+
+func divideAny(pos rules.Position, depth int) []st3d.DivideEntry {
+	var out []st3d.DivideEntry
+	if depth <= 0 {
+		return out
+	}
+	for _, m := range pos.LegalMoves(nil) {
+		out = append(out, st3d.DivideEntry{Move: pos.Long(m), Nodes: perftAny(pos.Play(m), depth-1)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Move < out[j].Move })
+	return out
+}
+
+func runMoves(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("moves", "[--variant V] [--position STR]",
+		"Prints the legal moves in long form, one a line, sorted.", stdout, stderr)
+	pf := addPositionFlags(fs)
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "tridboard moves: no arguments expected")
+		return exitUsage
+	}
+	_, pos, err := pf.load()
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard moves: %v\n", err)
+		return exitFailure
+	}
+	var longs []string
+	for _, m := range pos.LegalMoves(nil) {
+		longs = append(longs, pos.Long(m))
+	}
+	sort.Strings(longs)
+	for _, l := range longs {
+		fmt.Fprintln(stdout, l)
+	}
+	return exitOK
+}
+
+func runReplay(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("replay", "[--variant V] FILE",
+		"Reads a game record in short notation and prints each move's long form,\nthen the final position string. FILE - reads standard input.", stdout, stderr)
+	variant := fs.String("variant", "st3d", "rule system: st3d")
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "tridboard replay: want one FILE argument")
+		return exitUsage
+	}
+	sys, ok := systems[*variant]
+	if !ok {
+		fmt.Fprintf(stderr, "tridboard replay: unknown variant %q\n", *variant)
+		return exitUsage
+	}
+	var in io.Reader = os.Stdin
+	if fs.Arg(0) != "-" {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintf(stderr, "tridboard replay: %v\n", err)
+			return exitFailure
+		}
+		defer f.Close()
+		in = f
+	}
+	rec, err := record.Read(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard replay: %s: %v\n", fs.Arg(0), err)
+		return exitFailure
+	}
+	pos := sys.Start()
+	if fen := rec.Tag("Position"); fen != "" {
+		if pos, err = sys.ParsePosition(fen); err != nil {
+			fmt.Fprintf(stderr, "tridboard replay: %s: Position tag: %v\n", fs.Arg(0), err)
+			return exitFailure
+		}
+	}
+	g := rules.NewGame(pos)
+	for _, tok := range rec.Moves {
+		p := g.Position()
+		m, note, err := g.PlayNotation(tok)
+		if err != nil {
+			side := "white"
+			if p.Turn() == rules.Black {
+				side = "black"
+			}
+			fmt.Fprintf(stderr, "tridboard replay: %s: move %d (%s) %s: %v\n", fs.Arg(0), p.FullmoveNumber(), side, tok,
+				strings.TrimPrefix(err.Error(), "st3d: "))
+			return exitFailure
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "tridboard replay: move %d: %s\n", p.FullmoveNumber(), note)
+		}
+		fmt.Fprintln(stdout, p.Long(m))
+	}
+	fmt.Fprintln(stdout, g.Position().String())
+	return exitOK
+}
