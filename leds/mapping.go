@@ -46,9 +46,12 @@ type Mapping struct {
 // row i%16: W on COM0, N on COM1, B on COM2, the attack-board squares on
 // COM3..COM5 and the 12 pins on COM6.
 func ReferenceMapping() *Mapping {
-	m := &Mapping{Driver: DriverHT16K33, Addr: 0x71, Cells: map[string]int{}}
-	for i, name := range st3d.CellNames() {
-		m.Cells[name] = i
+	m := &Mapping{Driver: DriverHT16K33, Addr: 0x71, Cells: make(map[string]int, st3d.NumCells)}
+	for s := range st3d.NumSquares {
+		m.Cells[st3d.Square(s).String()] = int(st3d.SquareCell(st3d.Square(s)))
+	}
+	for p := range st3d.NumPins {
+		m.Cells[st3d.Pin(p).String()] = int(st3d.PinCell(st3d.Pin(p)))
 	}
 	return m
 }
@@ -176,7 +179,11 @@ func (m *Mapping) Layout(cells []string) (*Layout, error) {
 		}
 	}
 	if len(missing) > 0 {
-		bad("%d cells without an LED: %s", len(missing), strings.Join(missing, " "))
+		noun := "cells"
+		if len(missing) == 1 {
+			noun = "cell"
+		}
+		bad("%d %s without an LED: %s", len(missing), noun, strings.Join(missing, " "))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

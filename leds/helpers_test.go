@@ -1,0 +1,105 @@
+package leds_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// cellNames is the ST3D cell list built from the geometry's own names.
+//
+// st3d.CellNames() is not used here: its table is built by a package
+// variable initializer that runs before the geometry's init, so its 96
+// square names are empty at the time of writing (reported to rules/st3d).
+func cellNames() []string {
+	out := make([]string, st3d.NumCells)
+	for s := range st3d.NumSquares {
+		out[st3d.SquareCell(st3d.Square(s))] = st3d.Square(s).String()
+	}
+	for p := range st3d.NumPins {
+		out[st3d.PinCell(st3d.Pin(p))] = st3d.Pin(p).String()
+	}
+	return out
+}
+
+var names = cellNames()
+
+// cells is the set of the named cells.
+func cells(t testing.TB, list ...string) rules.CellSet {
+	t.Helper()
+	var s rules.CellSet
+	for _, n := range list {
+		i := slices.Index(names, n)
+		if i < 0 {
+			t.Fatalf("no cell %q", n)
+		}
+		s.Add(rules.Cell(i))
+	}
+	return s
+}
+
+// refLayout is the layout of the reference mapping.
+func refLayout(t testing.TB) *leds.Layout {
+	t.Helper()
+	l, err := leds.ReferenceMapping().Layout(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// litCells lists, sorted by name, the cells whose LED is lit for which
+// lit(i) is true under layout l.
+func litCells(l *leds.Layout, lit func(i int) bool) []string {
+	var out []string
+	for c, n := range names {
+		if i := l.LED(c); i >= 0 && lit(i) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sorted returns the names sorted (a copy).
+func sorted(list ...string) []string {
+	out := slices.Clone(list)
+	slices.Sort(out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func sameNames(got, want []string) bool {
+	if len(got) == 0 && len(want) == 0 {
+		return true
+	}
+	return slices.Equal(got, want)
+}
+
+// position parses an ST3D position string.
+func position(t testing.TB, s string) rules.Position {
+	t.Helper()
+	p, err := st3d.System.ParsePosition(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// eventually waits up to 2 s for cond.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
