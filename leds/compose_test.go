@@ -12,7 +12,7 @@ func TestComposeMono(t *testing.T) {
 	ms := time.Millisecond
 	type view struct {
 		targets, captures, pins, check, last, from, to, over, fix []string
-		draw, noHints                                           bool
+		draw, noHints                                             bool
 	}
 	cases := []struct {
 		name string
