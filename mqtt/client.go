@@ -1,0 +1,719 @@
+package mqtt
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// Opts configures a Client.
+type Opts struct {
+	// Broker is the broker's URL: tcp://, ssl://, ws:// or wss:// (mqtt://,
+	// mqtts:// and tls:// are accepted too). Use Broker.URL() for the
+	// embedded broker.
+	Broker string
+	// Username and Password authenticate with the broker.
+	Username, Password string
+	// CAFile is a PEM file of the CAs to trust for ssl:// and wss://;
+	// empty means the system's.
+	CAFile string
+	// CertFile and KeyFile are an optional PEM client certificate and key.
+	CertFile, KeyFile string
+
+	// ClientID is the MQTT client id; empty means "tridboard-<BoardID>".
+	ClientID string
+	// Prefix is the first level(s) of every topic.
+	Prefix string
+	// BoardID names this set: topics are <Prefix>/<BoardID>/...
+	BoardID string
+	// StateDir holds the outbox (OutboxFile). Required.
+	StateDir string
+	// CommandToken, if set, must be given as "token" in every command.
+	CommandToken string
+	// Discovery is the Home Assistant discovery prefix, or "" for none.
+	Discovery string
+	// Version is the daemon's version, shown in Home Assistant.
+	Version string
+
+	// KeepAlive is the MQTT keep-alive interval.
+	KeepAlive time.Duration
+	// ConnectTimeout bounds one connection attempt.
+	ConnectTimeout time.Duration
+	// RetryMin and RetryMax bound the delay between connection attempts,
+	// which doubles after every failure.
+	RetryMin, RetryMax time.Duration
+	// AckTimeout is how long a publication waits for its PUBACK before it
+	// is sent again.
+	AckTimeout time.Duration
+	// EventBuffer is how many events wait for a connection; the oldest are
+	// dropped beyond it.
+	EventBuffer int
+
+	// Logger receives connection changes and failures; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultOpts returns the defaults: the embedded broker's default address,
+// prefix "tridboard", board "board", Home Assistant discovery under
+// "homeassistant". StateDir must still be set.
+func DefaultOpts() Opts {
+	return Opts{
+		Broker:         "tcp://127.0.0.1:1883",
+		Prefix:         "tridboard",
+		BoardID:        "board",
+		Discovery:      "homeassistant",
+		KeepAlive:      30 * time.Second,
+		ConnectTimeout: 10 * time.Second,
+		RetryMin:       500 * time.Millisecond,
+		RetryMax:       30 * time.Second,
+		AckTimeout:     10 * time.Second,
+		EventBuffer:    64,
+	}
+}
+
+// Client is the daemon's connection to the broker. It connects in the
+// background and keeps reconnecting; while connected it publishes
+// availability "online" (with "offline" as its last will), the Home
+// Assistant discovery configs, the latest state (retained), events, and the
+// outbox's moves one at a time in order, and it answers commands.
+//
+// All methods are safe for concurrent use; none waits for the network
+// except WaitConnected and Close.
+type Client struct {
+	opts    Opts
+	topics  Topics
+	outbox  *Outbox
+	handler Handler
+	tls     *tls.Config
+	log     *slog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	cur      *conn         // the connection while it is up, else nil
+	up       chan struct{} // closed while connected
+	lastErr  error
+	state    []byte // latest state payload
+	stateGen int    // bumped by PublishState
+	statePub int    // stateGen last published
+	events   [][]byte
+	dropped  int
+	moves    int // moves acknowledged by the broker since New
+	closed   bool
+	live     chan struct{}
+	cmds     chan paho.Message
+}
+
+// conn is one connection to the broker.
+type conn struct {
+	cli  paho.Client
+	down chan struct{} // closed when the connection is lost
+}
+
+// New checks opts, opens the outbox in opts.StateDir and starts connecting
+// to opts.Broker in the background. Commands go to h; a nil h means the
+// client does not subscribe to commands.
+func New(opts Opts, h Handler) (*Client, error) {
+	if opts.Broker == "" {
+		return nil, errors.New("mqtt: no broker URL")
+	}
+	u, err := url.Parse(opts.Broker)
+	if err != nil {
+		return nil, fmt.Errorf("mqtt: broker %q: %w", opts.Broker, err)
+	}
+	switch u.Scheme {
+	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
+	default:
+		return nil, fmt.Errorf("mqtt: broker %s: scheme %q: want tcp, ssl, ws or wss", opts.Broker, u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("mqtt: broker %s: no host", opts.Broker)
+	}
+	topics, err := NewTopics(opts.Prefix, opts.BoardID)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Discovery != "" {
+		if err := checkLevels(opts.Discovery); err != nil {
+			return nil, fmt.Errorf("mqtt: discovery prefix %q: %w", opts.Discovery, err)
+		}
+	}
+	d := DefaultOpts()
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = d.KeepAlive
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = d.ConnectTimeout
+	}
+	if opts.RetryMin <= 0 {
+		opts.RetryMin = d.RetryMin
+	}
+	if opts.RetryMax < opts.RetryMin {
+		opts.RetryMax = max(d.RetryMax, opts.RetryMin)
+	}
+	if opts.AckTimeout <= 0 {
+		opts.AckTimeout = d.AckTimeout
+	}
+	if opts.EventBuffer <= 0 {
+		opts.EventBuffer = d.EventBuffer
+	}
+	if opts.ClientID == "" {
+		opts.ClientID = "tridboard-" + opts.BoardID
+	}
+	tc, err := tlsConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	ob, err := OpenOutbox(opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ob.Recovered(); err != nil {
+		log.Warn("mqtt outbox damaged", "err", err)
+	}
+	c := &Client{
+		opts:    opts,
+		topics:  topics,
+		outbox:  ob,
+		handler: h,
+		tls:     tc,
+		log:     log.With("broker", opts.Broker),
+		up:      make(chan struct{}),
+		live:    make(chan struct{}, 1),
+		cmds:    make(chan paho.Message, 32),
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.wg.Add(3)
+	go c.connectLoop()
+	go c.outboxLoop()
+	go c.liveLoop()
+	if h != nil {
+		c.wg.Add(1)
+		go c.commandLoop()
+	}
+	return c, nil
+}
+
+func tlsConfig(o Opts) (*tls.Config, error) {
+	if o.CAFile == "" && o.CertFile == "" && o.KeyFile == "" {
+		return nil, nil
+	}
+	tc := &tls.Config{MinVersion: tls.VersionTLS12}
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("mqtt: broker %s: CA file: %w", o.Broker, err)
+		}
+		tc.RootCAs = x509.NewCertPool()
+		if !tc.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("mqtt: broker %s: CA file %s: no PEM certificate in it", o.Broker, o.CAFile)
+		}
+	}
+	if (o.CertFile == "") != (o.KeyFile == "") {
+		return nil, fmt.Errorf("mqtt: broker %s: client certificate: set both a certificate file and a key file", o.Broker)
+	}
+	if o.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("mqtt: broker %s: client certificate %s: %w", o.Broker, o.CertFile, err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	return tc, nil
+}
+
+// Topics returns the client's topics.
+func (c *Client) Topics() Topics { return c.topics }
+
+// Enqueue makes m durable in the outbox (append and fsync) and wakes the
+// publisher. Call it after the game journal holds the move. Enqueueing a
+// (game, seq) already enqueued is a no-op.
+func (c *Client) Enqueue(m Move) error { return c.outbox.Enqueue(m) }
+
+// Recovered reports damage found in the outbox when it was opened (see
+// OpenOutbox), or nil.
+func (c *Client) Recovered() error { return c.outbox.Recovered() }
+
+// PublishState replaces the state to publish (retained, QoS 1). Only the
+// latest state is kept; it is published again after every reconnection.
+func (c *Client) PublishState(s State) {
+	if s.Time.IsZero() {
+		s.Time = time.Now()
+	}
+	s.Time = s.Time.UTC()
+	if s.Result == "" {
+		s.Result = ResultOngoing
+	}
+	b, err := json.Marshal(s)
+	if err != nil { // cannot happen: State holds only strings, numbers and times
+		c.log.Error("mqtt: state: marshal", "err", err)
+		return
+	}
+	c.mu.Lock()
+	c.state = b
+	c.stateGen++
+	c.mu.Unlock()
+	c.wake()
+}
+
+// PublishEvent queues e (QoS 1, not retained). Events wait for a
+// connection in a buffer of Opts.EventBuffer, dropping the oldest.
+func (c *Client) PublishEvent(e Event) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	e.Time = e.Time.UTC()
+	b, err := json.Marshal(e)
+	if err != nil {
+		c.log.Error("mqtt: event: marshal", "err", err)
+		return
+	}
+	c.mu.Lock()
+	if len(c.events) >= c.opts.EventBuffer {
+		c.events = c.events[1:]
+		c.dropped++
+	}
+	c.events = append(c.events, b)
+	c.mu.Unlock()
+	c.wake()
+}
+
+func (c *Client) wake() {
+	select {
+	case c.live <- struct{}{}:
+	default:
+	}
+}
+
+// Stats describes the client's progress.
+type Stats struct {
+	Connected     bool
+	PendingMoves  int   // in the outbox, not acknowledged by the broker
+	MovesAcked    int   // acknowledged by the broker since New
+	EventsDropped int   // dropped because the event buffer was full
+	LastError     error // the last connection error, nil once connected
+}
+
+// Stats returns the client's statistics.
+func (c *Client) Stats() Stats {
+	n := len(c.outbox.Pending())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{c.cur != nil, n, c.moves, c.dropped, c.lastErr}
+}
+
+// WaitConnected waits until the client is connected. When ctx ends first it
+// returns the last connection error ("mqtt: broker tcp://...: connect: ..."),
+// or ctx's error if no attempt failed.
+func (c *Client) WaitConnected(ctx context.Context) error {
+	c.mu.Lock()
+	up := c.up
+	c.mu.Unlock()
+	select {
+	case <-up:
+		return nil
+	case <-c.ctx.Done():
+		return ErrClosed
+	case <-ctx.Done():
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.lastErr != nil {
+			return c.lastErr
+		}
+		return ctx.Err()
+	}
+}
+
+// connection returns the current connection, waiting for one; nil when
+// the client closes.
+func (c *Client) connection() *conn {
+	for {
+		c.mu.Lock()
+		cur, up := c.cur, c.up
+		c.mu.Unlock()
+		if cur != nil {
+			return cur
+		}
+		select {
+		case <-up:
+		case <-c.ctx.Done():
+			return nil
+		}
+	}
+}
+
+func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
+	var once sync.Once
+	o := paho.NewClientOptions().
+		AddBroker(c.opts.Broker).
+		SetClientID(c.opts.ClientID).
+		SetUsername(c.opts.Username).
+		SetPassword(c.opts.Password).
+		SetCleanSession(true).
+		// The outbox, not paho, resends moves: paho's reconnection would
+		// resend its in-flight messages in map order and leave tokens hanging.
+		SetAutoReconnect(false).
+		SetConnectRetry(false).
+		SetKeepAlive(c.opts.KeepAlive).
+		SetPingTimeout(c.opts.ConnectTimeout).
+		SetConnectTimeout(c.opts.ConnectTimeout).
+		SetWriteTimeout(c.opts.AckTimeout).
+		SetWill(c.topics.Availability(), Offline, 1, true).
+		SetConnectionLostHandler(func(_ paho.Client, err error) {
+			c.log.Warn("mqtt: connection lost", "err", err)
+			once.Do(func() { close(down) })
+		})
+	if c.tls != nil {
+		o.SetTLSConfig(c.tls)
+	}
+	return o
+}
+
+// wait waits for t, at most d. It returns false when the client closes.
+func (c *Client) wait(t paho.Token, d time.Duration) (ok bool, err error) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.Done():
+		return true, t.Error()
+	case <-timer.C:
+		return true, fmt.Errorf("no acknowledgement within %v", d)
+	case <-c.ctx.Done():
+		return false, ErrClosed
+	}
+}
+
+func (c *Client) connectLoop() {
+	defer c.wg.Done()
+	delay := c.opts.RetryMin
+	var lastLogged string
+	for c.ctx.Err() == nil {
+		down := make(chan struct{})
+		cli := paho.NewClient(c.pahoOpts(down))
+		err := c.connect(cli)
+		if err != nil {
+			cli.Disconnect(0)
+			err = fmt.Errorf("mqtt: broker %s: %w", c.opts.Broker, err)
+			c.mu.Lock()
+			c.lastErr = err
+			c.mu.Unlock()
+			if err.Error() != lastLogged {
+				c.log.Warn("mqtt: cannot connect; retrying", "err", err)
+				lastLogged = err.Error()
+			}
+			select {
+			case <-time.After(delay):
+			case <-c.ctx.Done():
+				return
+			}
+			delay = min(2*delay, c.opts.RetryMax)
+			continue
+		}
+		c.log.Info("mqtt: connected")
+		lastLogged = ""
+		delay = c.opts.RetryMin
+		cn := &conn{cli: cli, down: down}
+		c.mu.Lock()
+		c.cur = cn
+		c.lastErr = nil
+		c.statePub = 0 // publish the state again: the broker may have lost it
+		close(c.up)
+		c.mu.Unlock()
+		c.wake()
+		select {
+		case <-down:
+		case <-c.ctx.Done():
+			return // Close publishes "offline" and disconnects c.cur.
+		}
+		c.mu.Lock()
+		c.cur = nil
+		c.up = make(chan struct{})
+		c.mu.Unlock()
+	}
+}
+
+// connect connects cli, subscribes to commands and publishes availability
+// and discovery.
+func (c *Client) connect(cli paho.Client) error {
+	if ok, err := c.wait(cli.Connect(), c.opts.ConnectTimeout+time.Second); !ok || err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	if c.handler != nil {
+		ok, err := c.wait(cli.Subscribe(c.topics.SetFilter(), 1, c.onCommand), c.opts.AckTimeout)
+		if !ok || err != nil {
+			return fmt.Errorf("subscribe %s: %w", c.topics.SetFilter(), err)
+		}
+	}
+	for _, m := range append(discoveryMessages(c.topics, c.opts, c.handler != nil), message{c.topics.Availability(), []byte(Online)}) {
+		if ok, err := c.wait(cli.Publish(m.topic, 1, true, m.payload), c.opts.AckTimeout); !ok || err != nil {
+			return fmt.Errorf("publish %s: %w", m.topic, err)
+		}
+	}
+	return nil
+}
+
+type message struct {
+	topic   string
+	payload []byte
+}
+
+// outboxLoop publishes the outbox's moves one at a time, in order, waiting
+// for each PUBACK before the next; after a failure it sends the first
+// unacknowledged move again on the next connection.
+func (c *Client) outboxLoop() {
+	defer c.wg.Done()
+	for {
+		m, ok := c.outbox.Next()
+		if !ok {
+			select {
+			case <-c.outbox.Notify():
+				continue
+			case <-c.ctx.Done():
+				return
+			}
+		}
+		cn := c.connection()
+		if cn == nil {
+			return
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			c.log.Error("mqtt: move: marshal", "game", m.Game, "seq", m.Seq, "err", err)
+			return
+		}
+		ok, err = c.wait(cn.cli.Publish(c.topics.Move(), 1, false, b), c.opts.AckTimeout)
+		if !ok {
+			return
+		}
+		if err != nil {
+			c.log.Warn("mqtt: move not acknowledged; will send it again", "game", m.Game, "seq", m.Seq, "err", err)
+			select { // wait for a new connection, or retry on this one
+			case <-cn.down:
+			case <-time.After(c.opts.RetryMin):
+			case <-c.ctx.Done():
+				return
+			}
+			continue
+		}
+		if err := c.outbox.Ack(m.Game, m.Seq); err != nil {
+			c.log.Error("mqtt: outbox: ack", "err", err)
+			select {
+			case <-time.After(c.opts.RetryMin):
+			case <-c.ctx.Done():
+				return
+			}
+			continue
+		}
+		c.mu.Lock()
+		c.moves++
+		c.mu.Unlock()
+	}
+}
+
+// liveLoop publishes events and the latest state.
+func (c *Client) liveLoop() {
+	defer c.wg.Done()
+	for {
+		select {
+		case <-c.live:
+		case <-c.ctx.Done():
+			return
+		}
+		for {
+			cn := c.connection()
+			if cn == nil {
+				return
+			}
+			if !c.publishLive(cn) {
+				break
+			}
+		}
+	}
+}
+
+// publishLive publishes the queued events and the state if it changed. It
+// returns true when it should be called again (more to do after a failure
+// or after new data arrived), false when everything is published.
+func (c *Client) publishLive(cn *conn) bool {
+	c.mu.Lock()
+	events := c.events
+	c.events = nil
+	state, gen := c.state, c.stateGen
+	if gen == c.statePub {
+		state = nil
+	}
+	c.mu.Unlock()
+	for i, e := range events {
+		ok, err := c.wait(cn.cli.Publish(c.topics.Event(), 1, false, e), c.opts.AckTimeout)
+		if !ok {
+			return false
+		}
+		if err != nil {
+			c.log.Warn("mqtt: event not published; will retry", "err", err)
+			c.requeue(events[i:])
+			return c.retryLater(cn)
+		}
+	}
+	if state != nil {
+		ok, err := c.wait(cn.cli.Publish(c.topics.State(), 1, true, state), c.opts.AckTimeout)
+		if !ok {
+			return false
+		}
+		if err != nil {
+			c.log.Warn("mqtt: state not published; will retry", "err", err)
+			return c.retryLater(cn)
+		}
+		c.mu.Lock()
+		if c.cur == cn && c.statePub < gen {
+			c.statePub = gen
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.events) > 0 || c.stateGen != c.statePub
+}
+
+// requeue puts events that were not published back before newer ones,
+// dropping the oldest beyond the buffer.
+func (c *Client) requeue(events [][]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	all := append(append([][]byte(nil), events...), c.events...)
+	if n := len(all) - c.opts.EventBuffer; n > 0 {
+		all = all[n:]
+		c.dropped += n
+	}
+	c.events = all
+}
+
+func (c *Client) retryLater(cn *conn) bool {
+	select {
+	case <-cn.down:
+	case <-time.After(c.opts.RetryMin):
+	case <-c.ctx.Done():
+		return false
+	}
+	return true
+}
+
+// onCommand runs in paho's router: it must not block.
+func (c *Client) onCommand(_ paho.Client, m paho.Message) {
+	select {
+	case c.cmds <- m:
+	default:
+		name, _ := c.topics.command(m.Topic())
+		c.log.Warn("mqtt: command dropped: too many waiting", "command", name)
+	}
+}
+
+func (c *Client) commandLoop() {
+	defer c.wg.Done()
+	for {
+		var m paho.Message
+		select {
+		case m = <-c.cmds:
+		case <-c.ctx.Done():
+			return
+		}
+		name, ok := c.topics.command(m.Topic())
+		if !ok {
+			continue
+		}
+		var r Response
+		if m.Retained() {
+			// A retained command would run again at every connection.
+			r = Response{Status: StatusError, Reason: "retained command ignored: publish commands without the retain flag"}
+		} else {
+			r = dispatch(c.ctx, c.handler, c.opts.CommandToken, name, m.Payload())
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			b, _ = json.Marshal(Response{Transaction: r.Transaction, Status: StatusError, Reason: "result: " + err.Error()})
+		}
+		cn := c.connection()
+		if cn == nil {
+			return
+		}
+		if ok, err := c.wait(cn.cli.Publish(c.topics.Response(name), 1, false, b), c.opts.AckTimeout); ok && err != nil {
+			c.log.Warn("mqtt: command reply not published", "command", name, "err", err)
+		}
+	}
+}
+
+// Close publishes the last state given to PublishState and "offline",
+// waits until ctx ends for the outbox to drain, disconnects and closes the
+// outbox. Moves still pending stay in the outbox for the next start.
+func (c *Client) Close(ctx context.Context) error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+
+	// Let the outbox and the live publisher finish while connected.
+	for {
+		c.mu.Lock()
+		connected := c.cur != nil
+		idle := len(c.events) == 0 && c.stateGen == c.statePub
+		c.mu.Unlock()
+		_, pending := c.outbox.Next()
+		if !connected || (!pending && idle) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	c.cancel()
+	c.wg.Wait()
+
+	var errs []error
+	c.mu.Lock()
+	cn, state, dirty := c.cur, c.state, c.stateGen != c.statePub
+	c.mu.Unlock()
+	if cn != nil {
+		final := []message{{c.topics.Availability(), []byte(Offline)}}
+		if dirty && state != nil {
+			final = append([]message{{c.topics.State(), state}}, final...)
+		}
+		for _, m := range final {
+			t := cn.cli.Publish(m.topic, 1, true, m.payload)
+			select {
+			case <-t.Done():
+				if err := t.Error(); err != nil {
+					errs = append(errs, fmt.Errorf("mqtt: broker %s: publish %s: %w", c.opts.Broker, m.topic, err))
+				}
+			case <-ctx.Done():
+				errs = append(errs, fmt.Errorf("mqtt: broker %s: publish %s: %w", c.opts.Broker, m.topic, ctx.Err()))
+			}
+		}
+		cn.cli.Disconnect(250)
+	}
+	if err := c.outbox.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

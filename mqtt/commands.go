@@ -1,0 +1,260 @@
+package mqtt
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Command names: the last level of <base>/set/<command> and <base>/response/<command>.
+const (
+	CmdNewGame   = "new_game"
+	CmdPromotion = "promotion"
+	CmdTakeBack  = "take_back"
+	CmdResign    = "resign"
+	CmdDraw      = "draw"
+	CmdResync    = "resync"
+)
+
+// Command is one of the typed commands: NewGame, Promotion, TakeBack,
+// Resign, Draw, Resync.
+type Command interface {
+	// Name is the command's name, a Cmd* constant.
+	Name() string
+	validate() error
+}
+
+// NewGame starts a new game of Variant ("st3d", ...), from Position if it is
+// not empty, else from the variant's start position.
+type NewGame struct {
+	Variant  string `json:"variant"`
+	Position string `json:"position,omitempty"`
+}
+
+// Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'.
+type Promotion struct {
+	Piece byte `json:"-"`
+}
+
+// TakeBack takes the last move back.
+type TakeBack struct{}
+
+// Resign resigns the game for Side.
+type Resign struct {
+	Side rules.Color `json:"-"`
+}
+
+// Draw actions.
+const (
+	DrawOffer   = "offer"
+	DrawAccept  = "accept"
+	DrawDecline = "decline"
+	DrawClaim   = "claim" // threefold repetition or the 50-move rule
+)
+
+// Draw offers, accepts, declines or claims a draw for Side.
+type Draw struct {
+	Action string      `json:"action"`
+	Side   rules.Color `json:"-"`
+}
+
+// Resync asks the daemon to re-read the sensors and compare them with the
+// position again, after the players fixed a mismatch.
+type Resync struct{}
+
+func (NewGame) Name() string   { return CmdNewGame }
+func (Promotion) Name() string { return CmdPromotion }
+func (TakeBack) Name() string  { return CmdTakeBack }
+func (Resign) Name() string    { return CmdResign }
+func (Draw) Name() string      { return CmdDraw }
+func (Resync) Name() string    { return CmdResync }
+
+func (c NewGame) validate() error {
+	if c.Variant == "" {
+		return errors.New(`"variant" is required`)
+	}
+	return nil
+}
+func (Promotion) validate() error { return nil }
+func (TakeBack) validate() error  { return nil }
+func (Resign) validate() error    { return nil }
+func (Resync) validate() error    { return nil }
+func (c Draw) validate() error {
+	switch c.Action {
+	case DrawOffer, DrawAccept, DrawDecline, DrawClaim:
+		return nil
+	}
+	return fmt.Errorf(`"action" %q: want "offer", "accept", "decline" or "claim"`, c.Action)
+}
+
+type sideJSON struct {
+	Side string `json:"side"`
+}
+
+func (c *Promotion) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Piece string `json:"piece"`
+	}
+	if err := strictDecode(b, &v); err != nil {
+		return err
+	}
+	switch p := strings.ToUpper(v.Piece); p {
+	case "Q", "R", "B", "N":
+		c.Piece = p[0]
+		return nil
+	}
+	return fmt.Errorf(`"piece" %q: want "Q", "R", "B" or "N"`, v.Piece)
+}
+
+func (c *Resign) UnmarshalJSON(b []byte) error {
+	var v sideJSON
+	if err := strictDecode(b, &v); err != nil {
+		return err
+	}
+	s, err := parseColor(v.Side)
+	c.Side = s
+	return err
+}
+
+func (c *Draw) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Action string `json:"action"`
+		Side   string `json:"side"`
+	}
+	if err := strictDecode(b, &v); err != nil {
+		return err
+	}
+	s, err := parseColor(v.Side)
+	c.Action, c.Side = v.Action, s
+	return err
+}
+
+func strictDecode(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+// Handler acts on commands; the daemon implements it. Command is called from
+// one goroutine, one command at a time, with a context that ends when the
+// client closes. The result, if not nil, is sent back as the "data" of the
+// reply; an error is sent back as its "reason".
+type Handler interface {
+	Command(ctx context.Context, c Command) (result any, err error)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, c Command) (any, error)
+
+// Command calls f.
+func (f HandlerFunc) Command(ctx context.Context, c Command) (any, error) { return f(ctx, c) }
+
+// Response statuses.
+const (
+	StatusOK    = "ok"
+	StatusError = "error"
+)
+
+// Response is the payload of <base>/response/<command>.
+type Response struct {
+	// Transaction echoes the command's "transaction" (a string or number),
+	// or is absent.
+	Transaction json.RawMessage `json:"transaction,omitempty"`
+	Status      string          `json:"status"`
+	Reason      string          `json:"reason,omitempty"`
+	Data        any             `json:"data,omitempty"`
+}
+
+// ParseCommand reads the payload of <base>/set/<name>: a JSON object with the
+// command's fields, an optional "transaction" (string or number, echoed in
+// the reply) and an optional "token". Unknown fields are errors.
+func ParseCommand(name string, payload []byte) (cmd Command, transaction json.RawMessage, token string, err error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &fields); err != nil || fields == nil {
+		return nil, nil, "", errors.New("malformed payload: want a JSON object")
+	}
+	if t, ok := fields["transaction"]; ok {
+		delete(fields, "transaction")
+		if len(t) == 0 || (t[0] != '"' && t[0] != '-' && (t[0] < '0' || t[0] > '9')) {
+			return nil, nil, "", errors.New(`"transaction" must be a string or a number`)
+		}
+		transaction = t
+	}
+	if t, ok := fields["token"]; ok {
+		delete(fields, "token")
+		if err := json.Unmarshal(t, &token); err != nil {
+			return nil, transaction, "", errors.New(`"token" must be a string`)
+		}
+	}
+	switch name {
+	case CmdNewGame:
+		cmd = &NewGame{}
+	case CmdPromotion:
+		cmd = &Promotion{}
+	case CmdTakeBack:
+		cmd = &TakeBack{}
+	case CmdResign:
+		cmd = &Resign{}
+	case CmdDraw:
+		cmd = &Draw{}
+	case CmdResync:
+		cmd = &Resync{}
+	default:
+		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
+	}
+	rest, err := json.Marshal(fields)
+	if err != nil {
+		return nil, transaction, token, err
+	}
+	if err := strictDecode(rest, cmd); err != nil {
+		return nil, transaction, token, fmt.Errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	// Hand out values, not pointers.
+	switch c := cmd.(type) {
+	case *NewGame:
+		cmd = *c
+	case *Promotion:
+		cmd = *c
+	case *TakeBack:
+		cmd = *c
+	case *Resign:
+		cmd = *c
+	case *Draw:
+		cmd = *c
+	case *Resync:
+		cmd = *c
+	}
+	if err := cmd.validate(); err != nil {
+		return nil, transaction, token, fmt.Errorf("%s: %v", name, err)
+	}
+	return cmd, transaction, token, nil
+}
+
+// dispatch parses a command, checks its token when wantToken is not empty,
+// and calls h. Malformed, unknown and unauthorised commands never reach h.
+func dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {
+	cmd, tr, token, err := ParseCommand(name, payload)
+	if err != nil {
+		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
+	}
+	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
+		return Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	}
+	res, err := h.Command(ctx, cmd)
+	if err != nil {
+		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
+	}
+	return Response{Transaction: tr, Status: StatusOK, Data: res}
+}
