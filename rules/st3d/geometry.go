@@ -90,6 +90,7 @@ func init() {
 		sqName[s] = fmt.Sprintf("%c%d%s", fileNames[f], r, levelName(lv))
 		sqByKey[sqName[s]] = Square(s)
 	}
+	initCells()
 	initTables()
 	initStart()
 }
@@ -180,16 +181,18 @@ func SquareCell(s Square) rules.Cell { return rules.Cell(s) }
 // PinCell is the presence cell of a pin.
 func PinCell(p Pin) rules.Cell { return rules.Cell(NumSquares + int(p)) }
 
-var cellNames = func() []string {
-	out := make([]string, NumCells)
+var cellNames []string
+
+// initCells names the cells once the squares have names.
+func initCells() {
+	cellNames = make([]string, NumCells)
 	for s := 0; s < NumSquares; s++ {
-		out[s] = Square(s).String()
+		cellNames[s] = Square(s).String()
 	}
 	for p := 0; p < NumPins; p++ {
-		out[NumSquares+p] = Pin(p).String()
+		cellNames[NumSquares+p] = Pin(p).String()
 	}
-	return out
-}()
+}
 
 // CellNames lists the 108 sensing cells of the set (hardware.md): the 96
 // squares, then the 12 pin presence switches. The slice must not be changed.
