@@ -66,7 +66,7 @@ func MoveCells(p rules.Position, m rules.Move) rules.CellSet {
 }
 
 // ViewFor is the view of position p while the cells in lifted are lifted:
-// their hints, the king in check, and the end of the game (the king of the
+// Lifted, their hints, the king in check, and the end of the game (the king of the
 // side to move when it is mated, or on stalemate or a dead position, then a
 // draw). The caller adds LastMove, the remote move, Fix and NoHints.
 func ViewFor(p rules.Position, lifted rules.CellSet) View {
@@ -75,14 +75,14 @@ func ViewFor(p rules.Position, lifted rules.CellSet) View {
 	return v
 }
 
-// SetPosition sets the hints, Check, GameOver and Draw of v from position p
+// SetPosition sets Lifted, the hints, Check, GameOver and Draw of v from position p
 // and the lifted cells, as ViewFor does, using buf as scratch for the legal
 // moves; it returns buf for reuse, so that a caller keeping buf does not
 // allocate.
 func (v *View) SetPosition(p rules.Position, lifted rules.CellSet, buf []rules.Move) []rules.Move {
 	var h Hints
 	h, buf = HintsFor(p, lifted, buf)
-	v.Targets, v.Captures, v.Pins = h.Targets, h.Captures, h.Pins
+	v.Lifted, v.Targets, v.Captures, v.Pins = lifted, h.Targets, h.Captures, h.Pins
 	v.Check, v.GameOver, v.Draw = rules.CellSet{}, rules.CellSet{}, false
 	check, king := p.InCheck()
 	st := p.Status()

@@ -19,10 +19,14 @@ type View struct {
 	// Pins are the presence cells of the pins a lifted attack board may
 	// legally move to (hint).
 	Pins rules.CellSet
+	// Lifted holds the cells lifted by hand (not shown). While any is, the
+	// check and the last move are not shown, so that a lift lights exactly
+	// its targets.
+	Lifted rules.CellSet
 	// Check holds the cell of a king in check (hint).
 	Check rules.CellSet
 	// LastMove holds the from and to cells of the last move. It is not shown
-	// while targets, captures or pins are shown.
+	// while something is lifted or targets, captures or pins are shown.
 	LastMove rules.CellSet
 	// RemoteFrom and RemoteTo are the from and to cells of a move to execute
 	// on the board that came from elsewhere (a remote opponent, an engine).
@@ -88,13 +92,15 @@ func (v *View) layers(fixHidesHints bool) (out [NumSignals]rules.CellSet) {
 	} else {
 		put(GameOver, v.GameOver)
 	}
-	lifted := false
+	lifted := !v.Lifted.Empty()
 	if hints {
-		put(Check, v.Check)
+		if !lifted {
+			put(Check, v.Check)
+		}
 		put(Capture, v.Captures)
 		put(Pin, v.Pins)
 		put(Target, v.Targets)
-		lifted = !(v.Captures.Empty() && v.Pins.Empty() && v.Targets.Empty())
+		lifted = lifted || !(v.Captures.Empty() && v.Pins.Empty() && v.Targets.Empty())
 	}
 	if !lifted {
 		put(LastMove, v.LastMove)
