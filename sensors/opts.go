@@ -1,0 +1,56 @@
+package sensors
+
+import (
+	"errors"
+	"time"
+)
+
+// Opts are the options of a Scanner.
+type Opts struct {
+	// Cells is the cell list of the game system (rules.System.Cells()): bit
+	// i of a snapshot's sets is Cells[i]. At most 256.
+	Cells []string
+	// Period is the scan period of Run.
+	Period time.Duration
+	// Debounce is how long a cell's reading must stay the same before the
+	// cell changes state (0: at once).
+	Debounce time.Duration
+	// RetryMin and RetryMax bound the backoff before a failing expander is
+	// tried again: RetryMin after the first failure, doubling up to
+	// RetryMax.
+	RetryMin, RetryMax time.Duration
+	// Verify is how often each expander's configuration is read back to
+	// catch a chip that reset without missing a transaction (0: never; at
+	// most one expander is checked per scan). Independently of it, a
+	// reading that changed since the last check is checked before it
+	// counts, so a reset chip's floating inputs never make a change.
+	Verify time.Duration
+}
+
+// DefaultOpts are the options used when New is given nil.
+var DefaultOpts = Opts{
+	Cells:    ST3DCells,
+	Period:   5 * time.Millisecond,
+	Debounce: 30 * time.Millisecond,
+	RetryMin: 10 * time.Millisecond,
+	RetryMax: time.Second,
+	Verify:   time.Second,
+}
+
+func (o *Opts) check() error {
+	switch {
+	case len(o.Cells) == 0:
+		return errors.New("sensors: no cells given")
+	case len(o.Cells) > 256:
+		return errors.New("sensors: more than 256 cells")
+	case o.Period <= 0:
+		return errors.New("sensors: scan period must be positive")
+	case o.Debounce < 0:
+		return errors.New("sensors: negative debounce")
+	case o.RetryMin <= 0 || o.RetryMax < o.RetryMin:
+		return errors.New("sensors: retry backoff needs 0 < RetryMin <= RetryMax")
+	case o.Verify < 0:
+		return errors.New("sensors: negative verify period")
+	}
+	return nil
+}
