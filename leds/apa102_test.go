@@ -80,8 +80,8 @@ func TestAPA102Frame(t *testing.T) {
 		px[i] = [4]byte{0xFF, 0, 0, 0}
 	}
 	g, c := leds.RGBStyle.Looks[leds.Target].Color, leds.RGBStyle.Looks[leds.Capture].Color
-	px[l.LED(int(cells(t, "b3W").Cells(nil)[0]))] = [4]byte{0xFF, g.B, g.G, g.R}
-	px[l.LED(int(cells(t, "b3N").Cells(nil)[0]))] = [4]byte{0xFF, c.B, c.G, c.R}
+	px[l.LED(cell(t, "b3W"))] = [4]byte{0xFF, g.B, g.G, g.R}
+	px[l.LED(cell(t, "b3N"))] = [4]byte{0xFF, c.B, c.G, c.R}
 	if got, want := port.Ops[len(port.Ops)-1].W, apaStream(px...); !bytes.Equal(got, want) {
 		t.Errorf("transfer\n% x\nwant\n% x", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/rules"
 )
 
 func TestComposeMono(t *testing.T) {
@@ -67,8 +68,12 @@ func TestComposeMono(t *testing.T) {
 			if want := sorted(tc.want...); !sameNames(got, want) {
 				t.Errorf("lit %v, want %v", got, want)
 			}
-			for i := range f.N {
-				if f.Lit(i) && l.LED(i) < 0 && i >= len(names) {
+			mapped := map[int]bool{}
+			for c := range names {
+				mapped[l.LED(rules.Cell(c))] = true
+			}
+			for i := range leds.MaxLEDs {
+				if f.Lit(i) && !mapped[i] {
 					t.Errorf("LED %d of no cell lit", i)
 				}
 			}
@@ -109,7 +114,7 @@ func TestComposeRGB(t *testing.T) {
 		"c2W":   leds.RGBStyle.Looks[leds.Fix].Color,
 	}
 	for c, n := range names {
-		i := l.LED(c)
+		i := l.LED(rules.Cell(c))
 		if i != 119-c {
 			t.Fatalf("cell %s on LED %d, want %d", n, i, 119-c)
 		}
@@ -125,10 +130,10 @@ func TestComposeRGB(t *testing.T) {
 	// Draw shows in its own colour; with FixHidesHints the hints go.
 	v.Draw = true
 	leds.Compose(&f, &v, l, &leds.RGBStyle, 0)
-	if got, want := f.LED[l.LED(int(cells(t, "d9KL6").Cells(nil)[0]))], leds.RGBStyle.Looks[leds.Draw].Color; got != want {
+	if got, want := f.LED[l.LED(cell(t, "d9KL6"))], leds.RGBStyle.Looks[leds.Draw].Color; got != want {
 		t.Errorf("draw: %v, want %v", got, want)
 	}
-	if f.LED[l.LED(int(cells(t, "b3W").Cells(nil)[0]))] != (leds.Color{}) {
+	if f.LED[l.LED(cell(t, "b3W"))] != (leds.Color{}) {
 		t.Error("a target is lit while a cell is to be fixed")
 	}
 }

@@ -39,7 +39,7 @@ func Example() {
 		time.Sleep(time.Millisecond)
 	}
 	for c, name := range cells {
-		if chip.LED(layout.LED(c)) {
+		if chip.LED(layout.LED(rules.Cell(c))) {
 			fmt.Println(name)
 		}
 	}

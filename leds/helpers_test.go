@@ -42,6 +42,16 @@ func cells(t testing.TB, list ...string) rules.CellSet {
 	return s
 }
 
+// cell is the named cell.
+func cell(t testing.TB, name string) rules.Cell {
+	t.Helper()
+	i := slices.Index(names, name)
+	if i < 0 {
+		t.Fatalf("no cell %q", name)
+	}
+	return rules.Cell(i)
+}
+
 // refLayout is the layout of the reference mapping.
 func refLayout(t testing.TB) *leds.Layout {
 	t.Helper()
@@ -57,7 +67,7 @@ func refLayout(t testing.TB) *leds.Layout {
 func litCells(l *leds.Layout, lit func(i int) bool) []string {
 	var out []string
 	for c, n := range names {
-		if i := l.LED(c); i >= 0 && lit(i) {
+		if i := l.LED(rules.Cell(c)); i >= 0 && lit(i) {
 			out = append(out, n)
 		}
 	}

@@ -120,8 +120,8 @@ func TestMismatchShowsDifferingCells(t *testing.T) {
 	l := refLayout(t)
 	p := st3d.Start()
 	sensed := p.Occupancy()
-	sensed.Remove(cells(t, "b2W").Cells(nil)[0])
-	sensed.Add(cells(t, "b3W").Cells(nil)[0])
+	sensed.Remove(cell(t, "b2W"))
+	sensed.Add(cell(t, "b3W"))
 	for _, tc := range []struct {
 		name    string
 		noHints bool

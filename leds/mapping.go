@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
@@ -96,9 +97,10 @@ type Layout struct {
 // NumLEDs is the number of LEDs of the driver.
 func (l *Layout) NumLEDs() int { return l.n }
 
-// LED is the LED index of cell c, or -1.
-func (l *Layout) LED(c int) int {
-	if c < 0 || c >= len(l.led) {
+// LED is the LED index of cell c, or -1 when c is not a cell of the
+// system.
+func (l *Layout) LED(c rules.Cell) int {
+	if int(c) >= l.cells {
 		return -1
 	}
 	return int(l.led[c])

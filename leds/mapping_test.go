@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/rules"
 )
 
 func TestReferenceMapping(t *testing.T) {
@@ -24,11 +25,11 @@ func TestReferenceMapping(t *testing.T) {
 		t.Errorf("NumLEDs %d", l.NumLEDs())
 	}
 	for c, n := range names {
-		if got := l.LED(c); got != c {
+		if got := l.LED(rules.Cell(c)); got != c {
 			t.Errorf("cell %s on LED %d, want %d", n, got, c)
 		}
 	}
-	if l.LED(108) != -1 || l.LED(-1) != -1 || l.LED(300) != -1 {
+	if l.LED(108) != -1 || l.LED(rules.NoCell) != -1 {
 		t.Error("LED of a cell beyond the list")
 	}
 	if m.StyleOf() != &leds.MonoStyle {

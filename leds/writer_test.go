@@ -173,7 +173,7 @@ func TestWriterBlinks(t *testing.T) {
 	w.Show(&v)
 	eventually(t, "three frames", func() bool { return w.Stats().Writes >= 3 })
 	f, _ := mem.Frame()
-	if !f.Lit(l.LED(int(cells(t, "c3W").Cells(nil)[0]))) {
+	if !f.Lit(l.LED(cell(t, "c3W"))) {
 		t.Error("the steady target went dark")
 	}
 	if st := w.Stats(); st.Unchanged == 0 {
