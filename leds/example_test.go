@@ -15,7 +15,7 @@ import (
 // targets light, on two levels. The LEDs are the reference build's HT16K33,
 // here the simulator's.
 func Example() {
-	cells := cellNames() // the system's cell list: st3d.System.Cells()
+	cells := st3d.System.Cells()
 	layout, err := leds.ReferenceMapping().Layout(cells)
 	if err != nil {
 		log.Fatal(err)

@@ -10,23 +10,8 @@ import (
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
-// cellNames is the ST3D cell list built from the geometry's own names.
-//
-// st3d.CellNames() is not used here: its table is built by a package
-// variable initializer that runs before the geometry's init, so its 96
-// square names are empty at the time of writing (reported to rules/st3d).
-func cellNames() []string {
-	out := make([]string, st3d.NumCells)
-	for s := range st3d.NumSquares {
-		out[st3d.SquareCell(st3d.Square(s))] = st3d.Square(s).String()
-	}
-	for p := range st3d.NumPins {
-		out[st3d.PinCell(st3d.Pin(p))] = st3d.Pin(p).String()
-	}
-	return out
-}
-
-var names = cellNames()
+// names is the ST3D cell list, as the daemon gets it (System.Cells).
+var names = st3d.System.Cells()
 
 // cells is the set of the named cells.
 func cells(t testing.TB, list ...string) rules.CellSet {
