@@ -23,14 +23,15 @@ func (s *Scanner) Run(ctx context.Context, fn func(Snapshot, []Event)) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case tick := <-tk.C:
-			if gap := tick.Sub(last); gap > period+period/2 {
+		case <-tk.C:
+			now := time.Now()
+			if gap := now.Sub(last); gap > period+period/2 {
 				s.mu.Lock()
 				s.stats.Skipped += uint64((gap+period/2)/period) - 1
 				s.mu.Unlock()
 			}
-			last = tick
-			if s.Scan(time.Now()) && fn != nil {
+			last = now
+			if s.Scan(now) && fn != nil {
 				fn(s.Snapshot(), s.events)
 			}
 		}
