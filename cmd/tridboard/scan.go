@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sim"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2creg"
+	"periph.io/x/host/v3"
+)
+
+func init() {
+	register("scan", "live view of the sensing cells (for wiring a board)", runScan)
+}
+
+func runScan(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	useSim := fs.Bool("sim", false, "scan the simulated reference board instead of the I²C bus")
+	config := fs.String("config", "", "wiring `file` (YAML; default: the reference wiring of hardware.md)")
+	once := fs.Bool("once", false, "print one settled frame and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: tridboard scan [--sim] [--config FILE] [--once]")
+		fmt.Fprintln(fs.Output(), "\nShows every sensing cell (# closed, . open, ? unknown) laid out like the boards,")
+		fmt.Fprintln(fs.Output(), "the scan rate and the errors of each expander. Ctrl-C stops it.")
+		fmt.Fprintln(fs.Output())
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tridboard scan: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+
+	w := sensors.ReferenceWiring()
+	if *config != "" {
+		var err error
+		if w, err = sensors.LoadWiring(*config); err != nil {
+			fmt.Fprintln(stderr, "tridboard scan:", err)
+			return exitFailure
+		}
+	}
+	if err := w.Validate(sensors.ST3DCells); err != nil {
+		fmt.Fprintf(stderr, "tridboard scan: %s\n", err)
+		return exitFailure
+	}
+
+	var (
+		bus   i2c.Bus
+		board *sim.Board
+		title string
+	)
+	if *useSim {
+		var err error
+		if board, err = sim.New(w); err != nil {
+			fmt.Fprintln(stderr, "tridboard scan:", err)
+			return exitFailure
+		}
+		bus, title = board.Bus, "simulated board"
+	} else {
+		state, err := host.Init()
+		if err != nil {
+			fmt.Fprintln(stderr, "tridboard scan: periph host:", err)
+			return exitFailure
+		}
+		for _, f := range state.Failed {
+			fmt.Fprintf(stderr, "tridboard scan: driver %s\n", f)
+		}
+		bc, err := i2creg.Open("")
+		if err != nil {
+			fmt.Fprintln(stderr, "tridboard scan: open I²C bus:", err)
+			return exitFailure
+		}
+		defer bc.Close()
+		bus, title = bc, "I²C bus "+bc.String()
+	}
+	sc, err := sensors.New(bus, w, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "tridboard scan:", err)
+		return exitFailure
+	}
+	title = fmt.Sprintf("%s, %d expanders", title, len(w.Expanders))
+
+	if *once {
+		// Scan until the debounce window has passed (simulated time on
+		// the simulator, real time on the bus).
+		p := sensors.DefaultOpts.Period
+		n := int(sensors.DefaultOpts.Debounce/p) + 2
+		for i := 0; i < n; i++ {
+			if board != nil {
+				sc.Scan(board.Clock.Advance(p))
+			} else {
+				sc.Scan(time.Now())
+				time.Sleep(p)
+			}
+		}
+		renderScan(stdout, title, 0, sc)
+		if sc.Snapshot().Unknown.Empty() {
+			return exitOK
+		}
+		return exitFailure
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go sc.Run(ctx, nil)
+	tty := isTerminal(stdout)
+	refresh := 200 * time.Millisecond
+	if !tty {
+		refresh = time.Second
+	}
+	tk := time.NewTicker(refresh)
+	defer tk.Stop()
+	last, lastScans := time.Now(), uint64(0)
+	for {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(stdout)
+			return exitOK
+		case now := <-tk.C:
+			scans := sc.Stats().Scans
+			rate := float64(scans-lastScans) / now.Sub(last).Seconds()
+			last, lastScans = now, scans
+			if tty {
+				fmt.Fprint(stdout, "\x1b[H\x1b[2J")
+			}
+			renderScan(stdout, title, rate, sc)
+		}
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// renderScan prints one frame: the three main boards, the twelve pins, the
+// buttons and the health of each expander.
+func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) {
+	snap := sc.Snapshot()
+	index := map[string]rules.Cell{}
+	for i, n := range sc.Cells() {
+		index[n] = rules.Cell(i)
+	}
+	mark := func(name string) byte {
+		c, ok := index[name]
+		switch {
+		case !ok || snap.Unknown.Has(c):
+			return '?'
+		case snap.Closed.Has(c):
+			return '#'
+		}
+		return '.'
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "tridboard scan: %s", title)
+	if rate > 0 {
+		fmt.Fprintf(&b, ", %.0f scans/s", rate)
+	}
+	fmt.Fprintf(&b, "  (# closed  . open  ? unknown)\n\n")
+
+	// Main boards side by side, highest rank on top.
+	b.WriteString("       W             N             B\n")
+	for row := 3; row >= 0; row-- {
+		for lv, level := range []string{"W", "N", "B"} {
+			rank := 1 + 2*lv + row
+			fmt.Fprintf(&b, "  %d ", rank)
+			for _, f := range "abcd" {
+				fmt.Fprintf(&b, " %c", mark(fmt.Sprintf("%c%d%s", f, rank, level)))
+			}
+			if lv < 2 {
+				b.WriteString("   ")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("     a b c d       a b c d       a b c d\n\n")
+
+	// Pins: name and presence, then the 2x2 board, upper rank on top.
+	for side := 0; side < 2; side++ {
+		pins := make([]st3d.Pin, 6)
+		for i := range pins {
+			pins[i] = st3d.Pin(6*side + i)
+		}
+		for _, p := range pins {
+			fmt.Fprintf(&b, "  %s %c ", p, mark(p.String()))
+		}
+		b.WriteByte('\n')
+		for _, half := range [][2]int{{2, 3}, {0, 1}} {
+			for _, p := range pins {
+				sq := p.Squares()
+				fmt.Fprintf(&b, "   %c %c  ", mark(sq[half[0]].String()), mark(sq[half[1]].String()))
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+
+	if buttons := sc.Buttons(); len(buttons) > 0 {
+		b.WriteString("buttons:")
+		for i, n := range buttons {
+			state := "up"
+			if snap.Buttons&(1<<i) != 0 {
+				state = "DOWN"
+			}
+			fmt.Fprintf(&b, "  %s %s", strings.TrimPrefix(n, sensors.ButtonPrefix), state)
+		}
+		b.WriteString("\n\n")
+	}
+
+	b.WriteString("expanders:\n")
+	for _, h := range sc.Health(nil) {
+		state := "ok"
+		if !h.OK {
+			state = "FAIL"
+		}
+		fmt.Fprintf(&b, "  %-26s %-4s  reads %-8d errors %-4d resets %d", h.Expander, state, h.Reads, h.Failures, h.Resets)
+		if !h.OK && !h.Retry.IsZero() {
+			fmt.Fprintf(&b, "  retry in %v", h.Retry.Sub(snap.Time).Round(time.Millisecond))
+		}
+		b.WriteByte('\n')
+		if h.LastErr != nil {
+			fmt.Fprintf(&b, "      last error: %v\n", h.LastErr)
+		}
+	}
+	// No trailing blanks: the frame is also compared in tests.
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	io.WriteString(out, strings.Join(lines, "\n"))
+}
