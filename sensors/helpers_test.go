@@ -1,6 +1,7 @@
 package sensors_test
 
 import (
+	"github.com/tridboard/tridboard/rules/st3d"
 	"sort"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func (r *rig) do(err error) {
 }
 
 func closedNames(s sensors.Snapshot) string {
-	n := s.Closed.Names(sensors.ST3DCells)
+	n := s.Closed.Names(st3d.CellNames())
 	sort.Strings(n)
 	return strings.Join(n, " ")
 }
@@ -72,7 +73,7 @@ func startNames() string {
 func cellSet(names ...string) rules.CellSet {
 	var s rules.CellSet
 	for _, n := range names {
-		for i, c := range sensors.ST3DCells {
+		for i, c := range st3d.CellNames() {
 			if c == n {
 				s.Add(rules.Cell(i))
 			}

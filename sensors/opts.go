@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"errors"
+	"github.com/tridboard/tridboard/rules/st3d"
 	"time"
 )
 
@@ -29,7 +30,7 @@ type Opts struct {
 
 // DefaultOpts are the options used when New is given nil.
 var DefaultOpts = Opts{
-	Cells:    ST3DCells,
+	Cells:    st3d.CellNames(),
 	Period:   5 * time.Millisecond,
 	Debounce: 30 * time.Millisecond,
 	RetryMin: 10 * time.Millisecond,

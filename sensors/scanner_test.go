@@ -1,6 +1,7 @@
 package sensors_test
 
 import (
+	"github.com/tridboard/tridboard/rules/st3d"
 	"reflect"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func TestStartPositionAllWirings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, tc.board(), nil)
 			all := rules.CellSet{}
-			for i := range sensors.ST3DCells {
+			for i := range st3d.CellNames() {
 				all.Add(rules.Cell(i))
 			}
 			if got := r.sc.Snapshot(); got.Unknown != all || !got.Closed.Empty() {
@@ -47,7 +48,7 @@ func TestStartPositionAllWirings(t *testing.T) {
 				t.Fatalf("closed %s\nwant   %s", got, startNames())
 			}
 			if !snap.Unknown.Empty() || snap.Time != r.board.Clock.Now() {
-				t.Fatalf("unknown %v time %v", snap.Unknown.Names(sensors.ST3DCells), snap.Time)
+				t.Fatalf("unknown %v time %v", snap.Unknown.Names(st3d.CellNames()), snap.Time)
 			}
 			// An unchanged scan produces nothing, at the wire floor.
 			r.board.Bus.ResetStats()

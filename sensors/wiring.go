@@ -163,7 +163,7 @@ func MatrixWiring(buttons ...string) *Wiring {
 		{Address: 0x20, Mode: Matrix},
 		{Address: 0x21, Mode: Matrix},
 	}}
-	names := append([]string(nil), ST3DCells...)
+	names := append([]string(nil), st3d.CellNames()...)
 	for _, b := range buttons {
 		names = append(names, ButtonPrefix+b)
 	}

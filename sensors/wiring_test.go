@@ -1,6 +1,7 @@
 package sensors_test
 
 import (
+	"github.com/tridboard/tridboard/rules/st3d"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 
 func TestReferenceWiringTable(t *testing.T) {
 	w := sensors.ReferenceWiring("promote", "new", "back")
-	if err := w.Validate(sensors.ST3DCells); err != nil {
+	if err := w.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}
 	// Spot checks of hardware.md's table, expander by expander.
@@ -44,7 +45,7 @@ func TestReferenceWiringTable(t *testing.T) {
 		t.Fatalf("%d expanders", len(w.Expanders))
 	}
 	m := sensors.MatrixWiring("promote")
-	if err := m.Validate(sensors.ST3DCells); err != nil {
+	if err := m.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.Expanders) != 2 || len(m.Expanders[0].Cells) != 64 || len(m.Expanders[1].Cells) != 45 {

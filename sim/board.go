@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/tridboard/tridboard/rules/st3d"
 
 	"github.com/tridboard/tridboard/sensors"
 )
@@ -28,7 +29,7 @@ type Board struct {
 // HT16K33 at LEDAddress, the set in the start position and the clock at
 // Epoch. The wiring must be valid for st3d.CellNames().
 func New(w *sensors.Wiring) (*Board, error) {
-	if err := w.Validate(sensors.ST3DCells); err != nil {
+	if err := w.Validate(st3d.CellNames()); err != nil {
 		return nil, err
 	}
 	b := &Board{

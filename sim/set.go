@@ -13,7 +13,7 @@ import (
 
 // Set is the physical ST3D set: which squares hold a piece, which pins hold
 // an attack board, which buttons are pressed, and the contact bounce in
-// progress. Its cells are sensors.ST3DCells (st3d.CellNames()) followed by the buttons it was
+// progress. Its cells are st3d.CellNames() followed by the buttons it was
 // made with; the switch of a cell reads closed while the cell is occupied
 // (or the button pressed), bounce aside. It is safe for concurrent use.
 type Set struct {
@@ -40,7 +40,7 @@ type bounce struct {
 // clock; buttons are extra cells (full names, with sensors.ButtonPrefix).
 func NewSet(clock *Clock, buttons ...string) *Set {
 	s := &Set{clock: clock, index: map[string]rules.Cell{}}
-	s.names = append(append([]string(nil), sensors.ST3DCells...), buttons...)
+	s.names = append(append([]string(nil), st3d.CellNames()...), buttons...)
 	for i, n := range s.names {
 		s.index[n] = rules.Cell(i)
 	}

@@ -58,7 +58,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 			return exitFailure
 		}
 	}
-	if err := w.Validate(sensors.ST3DCells); err != nil {
+	if err := w.Validate(st3d.CellNames()); err != nil {
 		fmt.Fprintf(stderr, "tridboard scan: %s\n", err)
 		return exitFailure
 	}
