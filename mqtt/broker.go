@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -107,6 +108,22 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.Serve(); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	if b.ws != "" {
+		// mochi serves websockets from a goroutine: wait until it accepts.
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			c, err := net.DialTimeout("tcp", b.ws, 100*time.Millisecond)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				srv.Close()
+				return nil, fmt.Errorf("mqtt: embedded broker: websocket listener %s did not start: %w", b.ws, err)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
 	}
 	return b, nil
 }

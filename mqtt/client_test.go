@@ -1,0 +1,437 @@
+package mqtt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// daemon is a Handler recording the commands it gets.
+type daemon struct {
+	mu  sync.Mutex
+	got []Command
+}
+
+func (d *daemon) Command(_ context.Context, c Command) (any, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.got = append(d.got, c)
+	switch c := c.(type) {
+	case NewGame:
+		return map[string]string{"game": "g2", "variant": c.Variant}, nil
+	case TakeBack:
+		return nil, errors.New("no move to take back")
+	}
+	return nil, nil
+}
+
+func (d *daemon) commands() []Command {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Command(nil), d.got...)
+}
+
+var brokers = []struct {
+	name  string
+	start func(t testing.TB) *testBroker
+}{
+	{"embedded", func(t testing.TB) *testBroker { return embedded(t, false) }},
+	{"mosquitto", func(t testing.TB) *testBroker {
+		return mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}})
+	}},
+}
+
+var testState = State{
+	Game: "g1", Variant: "st3d", Position: "pos-g1-1", Turn: rules.Black,
+	Board:      Board{Status: BoardMismatch, Cells: []string{"b2W", "z2QL3"}},
+	LastMove:   &LastMove{Seq: 1, Move: "e1W-e2W", SAN: "e2"},
+	MoveNumber: 1, Result: ResultOngoing,
+	Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+}
+
+const testStateJSON = `{"game":"g1","variant":"st3d","position":"pos-g1-1","board":{"status":"mismatch","cells":["b2W","z2QL3"]},"last_move":{"seq":1,"move":"e1W-e2W","san":"e2"},"move_number":1,"check":false,"result":"*","ts":"2025-01-02T03:04:05Z","turn":"black"}`
+
+func TestRoundTrip(t *testing.T) {
+	for _, bk := range brokers {
+		t.Run(bk.name, func(t *testing.T) {
+			tb := bk.start(t)
+			d := &daemon{}
+			c := newClient(t, testOpts(tb, t.TempDir()), d)
+			waitConnected(t, c)
+			base := "tridboard/board/"
+
+			c.PublishState(testState)
+			c.PublishEvent(Event{Type: EventIllegal, Game: "g1", Cells: []string{"c3W"}, Detail: "no legal move explains it", Time: testState.Time})
+			if err := c.Enqueue(testMove("g1", 1)); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(testMove("g1", 1))
+			if got := tb.rec.waitCount(t, base+"move", 1); got[0].payload != string(want) {
+				t.Errorf("move %s, want %s", got[0].payload, want)
+			}
+			if got := tb.rec.waitCount(t, base+"event", 1); got[0].payload != `{"type":"illegal","game":"g1","cells":["c3W"],"detail":"no legal move explains it","ts":"2025-01-02T03:04:05Z"}` {
+				t.Errorf("event %s", got[0].payload)
+			}
+			if got := tb.rec.waitCount(t, base+"state", 1); got[0].payload != testStateJSON {
+				t.Errorf("state %s\n want %s", got[0].payload, testStateJSON)
+			}
+			var back State
+			if err := json.Unmarshal([]byte(testStateJSON), &back); err != nil || !reflect.DeepEqual(back, testState) {
+				t.Errorf("state does not read back: %v\n%+v", err, back)
+			}
+
+			// A display arriving late gets the retained state and availability only.
+			late := subscriber(t, tb.url, tb.user, tb.pass, base+"#")
+			late.waitCount(t, base+"state", 1)
+			late.waitCount(t, base+"availability", 1)
+			time.Sleep(100 * time.Millisecond)
+			late.mu.Lock()
+			gotLate := append([]rec(nil), late.msgs...)
+			late.mu.Unlock()
+			sort.Slice(gotLate, func(i, j int) bool { return gotLate[i].topic < gotLate[j].topic })
+			wantLate := []rec{{base + "availability", Online, true}, {base + "state", testStateJSON, true}}
+			if !reflect.DeepEqual(gotLate, wantLate) {
+				t.Errorf("late subscriber got %+v\n want %+v", gotLate, wantLate)
+			}
+
+			// Home Assistant discovery.
+			ha := subscriber(t, tb.url, tb.user, tb.pass, "homeassistant/#")
+			ha.waitFor(t, "homeassistant/button/tridboard_board/resync/config", "resync button", func(m []rec) bool { return len(m) == 1 })
+			for len(ha.on("homeassistant/sensor/tridboard_board/result/config")) == 0 || len(ha.on("homeassistant/sensor/tridboard_board/turn/config")) == 0 {
+				ha.waitCount(t, "homeassistant/sensor/tridboard_board/result/config", 1)
+				ha.waitCount(t, "homeassistant/sensor/tridboard_board/turn/config", 1)
+				ha.waitCount(t, "homeassistant/sensor/tridboard_board/move_number/config", 1)
+				ha.waitCount(t, "homeassistant/sensor/tridboard_board/last_move/config", 1)
+			}
+			const wantBoard = `{"name":"Board","unique_id":"tridboard_board_board","icon":"mdi:checkerboard","state_topic":"tridboard/board/state","value_template":"{{ value_json.board.status }}","json_attributes_topic":"tridboard/board/state","availability_topic":"tridboard/board/availability","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["tridboard_board"],"name":"tridboard board","manufacturer":"tridboard","model":"Star Trek 3D chess set","sw_version":"test"}}`
+			if got := ha.waitCount(t, "homeassistant/sensor/tridboard_board/board/config", 1); got[0].payload != wantBoard || !got[0].retained {
+				t.Errorf("discovery %s retained=%v\n want %s", got[0].payload, got[0].retained, wantBoard)
+			}
+			ha.mu.Lock()
+			if n := len(ha.msgs); n != 6 {
+				t.Errorf("%d discovery configs, want 6", n)
+			}
+			ha.mu.Unlock()
+
+			// Commands.
+			pub := publisher(t, tb.url, tb.user, tb.pass)
+			cmds := []struct {
+				cmd, payload string
+				retain       bool
+				reply        string
+			}{
+				{CmdNewGame, `{"transaction":"t1","variant":"st3d"}`, false, `{"transaction":"t1","status":"ok","data":{"game":"g2","variant":"st3d"}}`},
+				{CmdTakeBack, `{"transaction":2}`, false, `{"transaction":2,"status":"error","reason":"no move to take back"}`},
+				{CmdResync, `{"transaction":"t3"`, false, `{"status":"error","reason":"malformed payload: want a JSON object"}`},
+				{"castle", `{"transaction":"t4"}`, false, `{"transaction":"t4","status":"error","reason":"unknown command \"castle\""}`},
+				{CmdResign, `{"transaction":"t5","side":"blue"}`, false, `{"transaction":"t5","status":"error","reason":"resign: side \"blue\": want \"white\" or \"black\""}`},
+				// A retained command reaches the subscribed client as a live one (MQTT
+				// clears the flag for existing subscriptions): it runs once.
+				{CmdResign, `{"transaction":"t6","side":"black"}`, true, `{"transaction":"t6","status":"ok"}`},
+				{CmdDraw, `{"transaction":"t7","action":"offer","side":"white"}`, false, `{"transaction":"t7","status":"ok"}`},
+			}
+			for i, cm := range cmds {
+				waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, cm.retain, cm.payload), "publish command")
+				got := tb.rec.waitFor(t, base+"response/"+cm.cmd, "reply "+cm.payload, func(m []rec) bool {
+					n := 0
+					for _, c := range cmds[:i+1] {
+						if c.cmd == cm.cmd {
+							n++
+						}
+					}
+					return len(m) >= n
+				})
+				if last := got[len(got)-1]; last.payload != cm.reply {
+					t.Errorf("set/%s %s: reply %s\n want %s", cm.cmd, cm.payload, last.payload, cm.reply)
+				}
+				if cm.retain {
+					// A client connecting later gets it with the retain flag:
+					// it must not run again at every connection.
+					before := len(tb.rec.on(base + "response/" + cm.cmd))
+					d2 := &daemon{}
+					o2 := testOpts(tb, t.TempDir())
+					o2.ClientID = "second"
+					c2 := newClient(t, o2, d2)
+					waitConnected(t, c2)
+					got := tb.rec.waitCount(t, base+"response/"+cm.cmd, before+1)
+					if want := `{"status":"error","reason":"retained command ignored: publish commands without the retain flag"}`; got[before].payload != want {
+						t.Errorf("retained set/%s at connection: reply %s\n want %s", cm.cmd, got[before].payload, want)
+					}
+					c2.Close(context.Background())
+					if got := d2.commands(); len(got) != 0 {
+						t.Errorf("retained command ran at connection: %#v", got)
+					}
+					waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, true, ""), "clear retained")
+				}
+			}
+			wantCmds := []Command{NewGame{Variant: "st3d"}, TakeBack{}, Resign{Side: rules.Black}, Draw{Action: DrawOffer, Side: rules.White}}
+			if got := d.commands(); !reflect.DeepEqual(got, wantCmds) {
+				t.Errorf("handler got %#v\n want %#v", got, wantCmds)
+			}
+
+			// Shutdown: final state, then offline.
+			final := testState
+			final.Result, final.Reason = ResultWhiteWins, "resignation"
+			c.PublishState(final)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := c.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			av := tb.rec.waitFor(t, base+"availability", "offline", func(m []rec) bool { return len(m) > 0 && m[len(m)-1].payload == Offline })
+			if av[0].payload != Online {
+				t.Errorf("availability %q first, want online", av[0].payload)
+			}
+			after := subscriber(t, tb.url, tb.user, tb.pass, base+"#")
+			st := after.waitCount(t, base+"state", 1)
+			if !strings.Contains(st[0].payload, `"result":"1-0","termination":"resignation"`) {
+				t.Errorf("final state %s", st[0].payload)
+			}
+			if got := after.waitCount(t, base+"availability", 1); got[0].payload != Offline || !got[0].retained {
+				t.Errorf("availability after close: %+v", got[0])
+			}
+		})
+	}
+}
+
+func TestBrokerRestart(t *testing.T) {
+	const n = 30
+	for _, bk := range brokers {
+		t.Run(bk.name, func(t *testing.T) {
+			tb := bk.start(t)
+			c := newClient(t, testOpts(tb, t.TempDir()), nil)
+			waitConnected(t, c)
+			for s := 1; s <= 10; s++ {
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tb.stop(t) // in the middle of publishing
+			for s := 11; s <= 20; s++ {
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+			if st := c.Stats(); st.Connected || st.PendingMoves == 0 || st.LastError == nil {
+				t.Errorf("broker down: stats %+v: want disconnected, moves pending and an error", st)
+			}
+			tb.start(t)
+			waitConnected(t, c)
+			for s := 21; s <= n; s++ {
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := tb.rec.waitSeq(t, n)
+			dups := checkMoves(t, got, "g1", n)
+			t.Logf("%d moves, %d duplicates", n, dups)
+			waitDrained(t, c)
+		})
+	}
+}
+
+func TestDaemonRestart(t *testing.T) {
+	for _, bk := range brokers {
+		t.Run(bk.name, func(t *testing.T) {
+			tb := bk.start(t)
+			dir := t.TempDir()
+			// The outage is a proxy refusing the client, so that the recorder
+			// stays connected and counts exactly what the client published.
+			p := newProxy(t, strings.TrimPrefix(tb.url, "tcp://"))
+			o := testOpts(tb, dir)
+			o.Broker = "tcp://" + p.addr()
+			ctx := context.Background()
+
+			// 1..5 published, 6..10 enqueued while the broker is down, then the
+			// daemon stops: they stay in the outbox.
+			c := newClient(t, o, nil)
+			waitConnected(t, c)
+			for s := 1; s <= 5; s++ {
+				c.Enqueue(testMove("g1", s))
+			}
+			tb.rec.waitCount(t, "tridboard/board/move", 5)
+			waitDrained(t, c) // else 5 may be sent again, rightly, for want of its PUBACK
+			p.pause()
+			for s := 6; s <= 10; s++ {
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			c.Close(short)
+			cancel()
+			p.resume()
+
+			// Restart: the daemon re-enqueues its journal (1..10) as it does at
+			// every start; the outbox publishes 6..10 once.
+			c = newClient(t, o, nil)
+			for s := 1; s <= 10; s++ {
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := tb.rec.waitSeq(t, 10)
+			if dups := checkMoves(t, got, "g1", 10); dups != 0 {
+				t.Errorf("%d duplicates after a clean restart, want 0", dups)
+			}
+			if err := c.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+
+			// A crash between the journal write and the publication: 11 and 12
+			// are in the outbox (fsync'd) but the process died without closing.
+			ob, err := OpenOutbox(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ob.Enqueue(testMove("g1", 11))
+			ob.Enqueue(testMove("g1", 12))
+			ob.f.Close() // no Close: as if the process died
+			c = newClient(t, o, nil)
+			for s := 1; s <= 13; s++ { // journal replay, with 13 never enqueued before
+				if err := c.Enqueue(testMove("g1", s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got = tb.rec.waitSeq(t, 13)
+			if dups := checkMoves(t, got, "g1", 13); dups != 0 {
+				t.Errorf("%d duplicates after a crash, want 0", dups)
+			}
+		})
+	}
+}
+
+func TestWrongCredentials(t *testing.T) {
+	emb := embedded(t, false)
+	mos := mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}})
+	tests := []struct {
+		name       string
+		tb         *testBroker
+		user, pass string
+		want       string
+	}{
+		{"embedded wrong password", emb, testUser, "guess", "connect: not Authorized"},
+		{"embedded no credentials", emb, "", "", "connect: not Authorized"},
+		{"mosquitto wrong password", mos, testUser, "guess", "connect: not Authorized"},
+		{"mosquitto unknown user", mos, "mallory", testPass, "connect: not Authorized"},
+		{"mosquitto no credentials", mos, "", "", "connect: not Authorized"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOpts(tt.tb, t.TempDir())
+			o.Username, o.Password = tt.user, tt.pass
+			c := newClient(t, o, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			err := c.WaitConnected(ctx)
+			if want := "mqtt: broker " + tt.tb.url + ": " + tt.want; err == nil || err.Error() != want {
+				t.Fatalf("WaitConnected: %v, want %s", err, want)
+			}
+			c.Enqueue(testMove("g1", 1))
+			time.Sleep(50 * time.Millisecond)
+			if got := tt.tb.rec.on("tridboard/board/move"); len(got) != 0 {
+				t.Fatalf("a refused client published %d moves", len(got))
+			}
+		})
+	}
+}
+
+// TestLastWill cuts the network under the client: the broker publishes its
+// will, "offline", and the client comes back "online" and goes on.
+func TestLastWill(t *testing.T) {
+	for _, bk := range brokers {
+		t.Run(bk.name, func(t *testing.T) {
+			tb := bk.start(t)
+			p := newProxy(t, strings.TrimPrefix(tb.url, "tcp://"))
+			o := testOpts(tb, t.TempDir())
+			o.Broker = "tcp://" + p.addr()
+			c := newClient(t, o, nil)
+			waitConnected(t, c)
+			c.Enqueue(testMove("g1", 1))
+			tb.rec.waitCount(t, "tridboard/board/move", 1)
+			p.cut()
+			av := tb.rec.waitFor(t, "tridboard/board/availability", "online, offline, online", func(m []rec) bool { return len(m) >= 3 })
+			var got []string
+			for _, m := range av {
+				got = append(got, m.payload)
+			}
+			if want := []string{Online, Offline, Online}; !reflect.DeepEqual(got[:3], want) {
+				t.Fatalf("availability %q, want %q", got, want)
+			}
+			c.Enqueue(testMove("g1", 2))
+			got2 := tb.rec.waitSeq(t, 2)
+			checkMoves(t, got2, "g1", 2)
+		})
+	}
+}
+
+func TestWebsocket(t *testing.T) {
+	for _, bk := range []struct {
+		name  string
+		start func(t testing.TB) *testBroker
+	}{
+		{"embedded", func(t testing.TB) *testBroker { return embedded(t, true) }},
+		{"mosquitto", func(t testing.TB) *testBroker {
+			return mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}, ws: true})
+		}},
+	} {
+		t.Run(bk.name, func(t *testing.T) {
+			tb := bk.start(t)
+			display := subscriber(t, tb.wsURL, tb.user, tb.pass, "tridboard/board/#")
+			o := testOpts(tb, t.TempDir())
+			o.Broker = tb.wsURL
+			c := newClient(t, o, nil)
+			waitConnected(t, c)
+			c.PublishState(testState)
+			c.Enqueue(testMove("g1", 1))
+			checkMoves(t, display.waitCount(t, "tridboard/board/move", 1), "g1", 1)
+			if got := display.waitCount(t, "tridboard/board/state", 1); got[0].payload != testStateJSON {
+				t.Errorf("state over websocket %s", got[0].payload)
+			}
+		})
+	}
+}
+
+func TestTLS(t *testing.T) {
+	files := makeTLS(t)
+	tb := mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}, tls: files})
+	o := testOpts(tb, t.TempDir())
+	o.CAFile, o.CertFile, o.KeyFile = files.ca, files.clientCert, files.clientKey
+	c := newClient(t, o, nil)
+	waitConnected(t, c)
+	c.Enqueue(testMove("g1", 1))
+	checkMoves(t, tb.rec.waitCount(t, "tridboard/board/move", 1), "g1", 1)
+
+	// Without a client certificate, mosquitto (require_certificate) refuses.
+	o = testOpts(tb, t.TempDir())
+	o.CAFile = files.ca
+	o.ClientID = "no-cert"
+	nc := newClient(t, o, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := nc.WaitConnected(ctx)
+	if prefix := "mqtt: broker " + tb.url + ": connect: "; err == nil || !strings.HasPrefix(err.Error(), prefix) {
+		t.Fatalf("without a client certificate: %v, want prefix %q", err, prefix)
+	}
+}
+
+// waitDrained waits until the broker acknowledged every move.
+func waitDrained(t testing.TB, c *Client) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for st := c.Stats(); st.PendingMoves != 0; st = c.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v: want nothing pending", st)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
