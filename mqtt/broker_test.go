@@ -1,0 +1,113 @@
+package mqtt
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestStartBrokerRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		opts BrokerOpts
+		want string
+	}{
+		{"all interfaces without credentials", BrokerOpts{Addr: ":0"}, `mqtt: embedded broker: listener ":0" is reachable beyond loopback: set a username and password`},
+		{"IPv4 any without credentials", BrokerOpts{Addr: "0.0.0.0:1883"}, `mqtt: embedded broker: listener "0.0.0.0:1883" is reachable beyond loopback: set a username and password`},
+		{"IPv6 any without credentials", BrokerOpts{Addr: "[::]:1883"}, `mqtt: embedded broker: listener "[::]:1883" is reachable beyond loopback: set a username and password`},
+		{"LAN address without credentials", BrokerOpts{Addr: "192.168.1.20:1883"}, `mqtt: embedded broker: listener "192.168.1.20:1883" is reachable beyond loopback: set a username and password`},
+		{"host name without credentials", BrokerOpts{Addr: "chess.local:1883"}, `mqtt: embedded broker: listener "chess.local:1883" is reachable beyond loopback: set a username and password`},
+		{"websocket beyond loopback", BrokerOpts{Addr: "127.0.0.1:0", WSAddr: "0.0.0.0:8080"}, `mqtt: embedded broker: listener "0.0.0.0:8080" is reachable beyond loopback: set a username and password`},
+		{"password without user", BrokerOpts{Addr: "0.0.0.0:0", Password: "x"}, `mqtt: embedded broker: set both a username and a password, or neither`},
+		{"no address", BrokerOpts{}, `mqtt: embedded broker: no TCP address`},
+		{"bad address", BrokerOpts{Addr: "1883"}, `mqtt: embedded broker: listener "1883": address 1883: missing port in address`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Logger = quiet
+			b, err := StartBroker(tt.opts)
+			if err == nil {
+				b.Close()
+				t.Fatalf("StartBroker(%+v) started", tt.opts)
+			}
+			if err.Error() != tt.want {
+				t.Fatalf("error %q\n want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStartBrokerListens(t *testing.T) {
+	busy := freeAddr(t)
+	first, err := StartBroker(BrokerOpts{Addr: busy, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	tests := []struct {
+		name    string
+		opts    BrokerOpts
+		wantErr string
+	}{
+		{"loopback without credentials", BrokerOpts{Addr: "127.0.0.1:0"}, ""},
+		{"localhost without credentials", BrokerOpts{Addr: "localhost:0"}, ""},
+		{"any with credentials", BrokerOpts{Addr: "0.0.0.0:0", WSAddr: "0.0.0.0:0", Username: "u", Password: "p"}, ""},
+		{"TCP port busy", BrokerOpts{Addr: busy}, "mqtt: embedded broker: listen tcp " + busy + ": listen tcp " + busy + ": bind: address already in use"},
+		{"websocket port busy", BrokerOpts{Addr: "127.0.0.1:0", WSAddr: busy}, "mqtt: embedded broker: listen websocket " + busy + ": listen tcp " + busy + ": bind: address already in use"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Logger = quiet
+			b, err := StartBroker(tt.opts)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				b.Close()
+			}
+			if got != tt.wantErr {
+				t.Fatalf("error %q\n want %q", got, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "ca.pem")
+	os.WriteFile(notPEM, []byte("not a certificate"), 0o644)
+	tests := []struct {
+		name string
+		edit func(o *Opts)
+		want string
+	}{
+		{"no broker", func(o *Opts) { o.Broker = "" }, "mqtt: no broker URL"},
+		{"bad scheme", func(o *Opts) { o.Broker = "http://example.com:1883" }, `mqtt: broker http://example.com:1883: scheme "http": want tcp, ssl, ws or wss`},
+		{"no host", func(o *Opts) { o.Broker = "tcp://" }, "mqtt: broker tcp://: no host"},
+		{"board with slash", func(o *Opts) { o.BoardID = "a/b" }, `mqtt: board id "a/b": must be one topic level, without '/'`},
+		{"board with wildcard", func(o *Opts) { o.BoardID = "a+" }, `mqtt: board id "a+": holds a wildcard or NUL`},
+		{"empty prefix", func(o *Opts) { o.Prefix = "" }, `mqtt: topic prefix "": empty`},
+		{"prefix with empty level", func(o *Opts) { o.Prefix = "home//chess" }, `mqtt: topic prefix "home//chess": has an empty level`},
+		{"system prefix", func(o *Opts) { o.Prefix = "$SYS" }, `mqtt: topic prefix "$SYS": starts with '$', reserved for brokers`},
+		{"no state dir", func(o *Opts) { o.StateDir = "" }, "mqtt: outbox: no state directory"},
+		{"missing CA", func(o *Opts) { o.CAFile = filepath.Join(dir, "none.pem") }, "mqtt: broker tcp://127.0.0.1:1883: CA file: open " + filepath.Join(dir, "none.pem") + ": no such file or directory"},
+		{"CA not PEM", func(o *Opts) { o.CAFile = notPEM }, "mqtt: broker tcp://127.0.0.1:1883: CA file " + notPEM + ": no PEM certificate in it"},
+		{"cert without key", func(o *Opts) { o.CertFile = notPEM }, "mqtt: broker tcp://127.0.0.1:1883: client certificate: set both a certificate file and a key file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := DefaultOpts()
+			o.StateDir = t.TempDir()
+			o.Logger = quiet
+			tt.edit(&o)
+			c, err := New(o, nil)
+			if err == nil {
+				c.Close(t.Context())
+				t.Fatal("New succeeded")
+			}
+			if err.Error() != tt.want {
+				t.Fatalf("error %q\n want %q", err, tt.want)
+			}
+		})
+	}
+}
