@@ -99,4 +99,3 @@ func BenchmarkMoveThroughput(b *testing.B) {
 		})
 	}
 }
-
