@@ -154,21 +154,70 @@ func (p *Position) unmake(m rules.Move, u undo) {
 	p.castle, p.ep, p.ds, p.half = u.castle, u.ep, u.ds, u.half
 }
 
+// pinnedCols finds the columns whose single piece, of side us, is all that
+// stands between us's king and an enemy slider on one of the eight lines:
+// moving that piece away could expose the king.
+func (p *Position) pinnedCols(us rules.Color) uint64 {
+	k := p.king[us]
+	if k == NoSquare {
+		return 0
+	}
+	kc := sqCol[k]
+	b := &p.bb[us.Other()]
+	rq := b[Rook].or(b[Queen])
+	bq := b[Bishop].or(b[Queen])
+	own := p.bb[us][0]
+	var pinned uint64
+	for d := 0; d < 8; d++ {
+		sl := rq
+		if d >= 4 {
+			sl = bq
+		}
+		if sl.empty() {
+			continue
+		}
+		r := &ray[kc][d]
+		var first int8 = -1
+		for i := int8(0); i < rayLen[kc][d]; i++ {
+			t := r[i]
+			if p.colN[t] == 0 {
+				continue
+			}
+			if first < 0 {
+				if p.colN[t] > 1 || own.and(colMask[t]).empty() {
+					break // still blocked when one piece leaves, or an enemy piece
+				}
+				first = t
+				continue
+			}
+			if !sl.and(colMask[t]).empty() {
+				pinned |= 1 << uint(first)
+			}
+			break
+		}
+	}
+	return pinned
+}
+
 // legal reports whether pseudo-legal m leaves the mover's king safe. Only
-// moves that could expose the king are played out: king moves, castling,
-// en passant, board moves, any move while in check, and moves that leave a
-// column on a line through the king empty.
-func (p *Position) legal(m rules.Move, inCheck bool) bool {
+// moves that could expose the king are played out: castling, en passant,
+// board moves, any move while in check, and moves of a piece that alone
+// shields the king from a slider. King steps test the target column with
+// the king lifted off its own column.
+func (p *Position) legal(m rules.Move, inCheck bool, pinned uint64) bool {
 	us := p.side
 	kind := mKind(m)
-	if !inCheck && (kind == kindNormal || kind == kindDouble) {
+	if kind == kindNormal || kind == kindDouble {
 		from := Square(mFrom(m))
-		if p.board[from].Kind() != King {
-			k := p.king[us]
-			fc := sqCol[from]
-			if k == NoSquare || queenCols[sqCol[k]]&(1<<uint(fc)) == 0 || p.colN[fc] > 1 {
-				return true
-			}
+		fc := sqCol[from]
+		if p.board[from].Kind() == King {
+			p.colN[fc]--
+			ok := !p.attacked(sqCol[mTo(m)], us.Other())
+			p.colN[fc]++
+			return ok
+		}
+		if !inCheck && pinned&(1<<uint(fc)) == 0 {
+			return true
 		}
 	}
 	u := p.make(m)
@@ -188,9 +237,10 @@ func (p *Position) legalMoves(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	buf = p.genPseudo(buf)
 	inCheck := p.inCheck(p.side)
+	pinned := p.pinnedCols(p.side)
 	n := start
 	for _, m := range buf[start:] {
-		if p.legal(m, inCheck) {
+		if p.legal(m, inCheck, pinned) {
 			buf[n] = m
 			n++
 		}

@@ -9,17 +9,42 @@ import (
 // addTargets appends a move from s to every existing square of column c that
 // is empty or holds an enemy piece (D4: the mover chooses the level).
 func (p *Position) addTargets(buf []rules.Move, s Square, c int8, exist, own, enemy sqset) []rules.Move {
-	n := colNSq[c]
-	for i := int8(0); i < n; i++ {
-		t := colSq[c][i]
-		if !exist.has(t) || own.has(t) {
-			continue
+	cand := colMask[c].and(exist).andNot(own)
+	base := newMove(int8(s), 0, kindNormal)
+	for w := 0; w < 2; w++ {
+		word := cand[w]
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			m := base | rules.Move(w*64+b)<<7
+			if enemy[w]&(1<<uint(b)) != 0 {
+				m |= captureBit
+			}
+			buf = append(buf, m)
 		}
-		m := newMove(int8(s), int8(t), kindNormal)
-		if enemy.has(t) {
-			m |= captureBit
+	}
+	return buf
+}
+
+// addPawnMoves appends a pawn move from s to every square of set, as four
+// promotions each when promo is true (D9).
+func addPawnMoves(buf []rules.Move, s Square, set sqset, kind uint32, promo bool) []rules.Move {
+	base := newMove(int8(s), 0, kind)
+	if promo {
+		base = newMove(int8(s), 0, kindNormal) | base&captureBit
+	}
+	for w := 0; w < 2; w++ {
+		word := set[w]
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			m := base | rules.Move(w*64+b)<<7
+			if promo {
+				buf = append(buf, withPromo(m, Queen), withPromo(m, Rook), withPromo(m, Bishop), withPromo(m, Knight))
+			} else {
+				buf = append(buf, m)
+			}
 		}
-		buf = append(buf, m)
 	}
 	return buf
 }
@@ -37,60 +62,50 @@ func (p *Position) genPseudo(buf []rules.Move) []rules.Move {
 		for word != 0 {
 			s := Square(w*64 + bits.TrailingZeros64(word))
 			word &= word - 1
-			c := sqCol[s]
-			switch p.board[s].Kind() {
-			case Pawn:
-				buf = p.genPawn(buf, s, exist, enemy)
-			case Knight:
-				for i := int8(0); i < knightN[c]; i++ {
-					buf = p.addTargets(buf, s, knightCols[c][i], exist, own, enemy)
-				}
-			case King:
-				for i := int8(0); i < kingN[c]; i++ {
-					buf = p.addTargets(buf, s, kingCols[c][i], exist, own, enemy)
-				}
-			case Bishop:
-				buf = p.genSlides(buf, s, c, 4, 8, exist, own, enemy)
-			case Rook:
-				buf = p.genSlides(buf, s, c, 0, 4, exist, own, enemy)
-			case Queen:
-				buf = p.genSlides(buf, s, c, 0, 8, exist, own, enemy)
-			}
+			buf = p.genPiece(buf, s, p.board[s].Kind(), exist, own, enemy)
 		}
 	}
 	buf = p.genCastling(buf)
 	return p.genBoardMoves(buf)
 }
 
+// genPiece appends the pseudo-legal moves of the piece on s.
+func (p *Position) genPiece(buf []rules.Move, s Square, kind Piece, exist, own, enemy sqset) []rules.Move {
+	c := sqCol[s]
+	switch kind {
+	case Pawn:
+		return p.genPawn(buf, s, exist, enemy)
+	case Knight:
+		for i := int8(0); i < knightN[c]; i++ {
+			buf = p.addTargets(buf, s, knightCols[c][i], exist, own, enemy)
+		}
+	case King:
+		for i := int8(0); i < kingN[c]; i++ {
+			buf = p.addTargets(buf, s, kingCols[c][i], exist, own, enemy)
+		}
+	case Bishop:
+		return p.genSlides(buf, s, c, 4, 8, exist, own, enemy)
+	case Rook:
+		return p.genSlides(buf, s, c, 0, 4, exist, own, enemy)
+	case Queen:
+		return p.genSlides(buf, s, c, 0, 8, exist, own, enemy)
+	}
+	return buf
+}
+
+// genSlides appends the moves of a slider on s along directions d0..d1-1.
 func (p *Position) genSlides(buf []rules.Move, s Square, c int8, d0, d1 int, exist, own, enemy sqset) []rules.Move {
 	for d := d0; d < d1; d++ {
 		r := &ray[c][d]
 		for i := int8(0); i < rayLen[c][d]; i++ {
 			t := r[i]
-			if p.colN[t] == 0 {
-				if !colMask[t].and(exist).empty() {
-					buf = p.addTargets(buf, s, t, exist, own, enemy)
-				}
-				continue // an empty column or a void (D5)
-			}
 			buf = p.addTargets(buf, s, t, exist, own, enemy)
-			break
+			if p.colN[t] != 0 {
+				break // a piece on any level blocks; voids do not (D5)
+			}
 		}
 	}
 	return buf
-}
-
-// addPawn appends a pawn move, as four promotions when t is on the pawn's
-// furthest rank (D9).
-func (p *Position) addPawn(buf []rules.Move, m rules.Move, t Square) []rules.Move {
-	pc := p.board[mFrom(m)]
-	if sqRank[t] == p.furthest(pc.Color(), sqFile[t]) {
-		if mKind(m) == kindDouble {
-			m = m &^ (7 << 17)
-		}
-		return append(buf, withPromo(m, Queen), withPromo(m, Rook), withPromo(m, Bishop), withPromo(m, Knight))
-	}
-	return append(buf, m)
 }
 
 func (p *Position) genPawn(buf []rules.Move, s Square, exist, enemy sqset) []rules.Move {
@@ -100,29 +115,18 @@ func (p *Position) genPawn(buf []rules.Move, s Square, exist, enemy sqset) []rul
 		dr = -1
 	}
 	f, r := sqFile[s], sqRank[s]
-	occ := p.occAll()
 	r1 := r + dr
 	if r1 < 0 || r1 >= mapRanks {
 		return buf
 	}
+	free := exist.andNot(p.occAll())
 	c1 := f*10 + r1
 	// Single step: any empty existing square of the next column.
-	for i := int8(0); i < colNSq[c1]; i++ {
-		t := colSq[c1][i]
-		if exist.has(t) && !occ.has(t) {
-			buf = p.addPawn(buf, newMove(int8(s), int8(t), kindNormal), t)
-		}
-	}
+	buf = addPawnMoves(buf, s, colMask[c1].and(free), kindNormal, r1 == p.furthest(us, f))
 	// Double step: the skipped column empty on every level (D5, D7).
 	if p.ds.has(s) && p.colN[c1] == 0 {
 		if r2 := r1 + dr; r2 >= 0 && r2 < mapRanks {
-			c2 := f*10 + r2
-			for i := int8(0); i < colNSq[c2]; i++ {
-				t := colSq[c2][i]
-				if exist.has(t) && !occ.has(t) {
-					buf = p.addPawn(buf, newMove(int8(s), int8(t), kindDouble), t)
-				}
-			}
+			buf = addPawnMoves(buf, s, colMask[f*10+r2].and(free), kindDouble, r2 == p.furthest(us, f))
 		}
 	}
 	// Captures, on any level of a diagonal column; en passant (D8).
@@ -136,19 +140,11 @@ func (p *Position) genPawn(buf []rules.Move, s Square, exist, enemy sqset) []rul
 			continue
 		}
 		c := ff*10 + r1
-		for i := int8(0); i < colNSq[c]; i++ {
-			t := colSq[c][i]
-			if enemy.has(t) && exist.has(t) {
-				buf = p.addPawn(buf, newMove(int8(s), int8(t), kindNormal)|captureBit, t)
-			}
+		if p.colN[c] != 0 {
+			buf = addPawnMoves(buf, s, colMask[c].and(enemy).and(exist), kindNormal|captureBit>>17, r1 == p.furthest(us, ff))
 		}
 		if c == epCol {
-			for i := int8(0); i < colNSq[c]; i++ {
-				t := colSq[c][i]
-				if exist.has(t) && !occ.has(t) {
-					buf = append(buf, newMove(int8(s), int8(t), kindEP)|captureBit)
-				}
-			}
+			buf = addPawnMoves(buf, s, colMask[c].and(free), kindEP|captureBit>>17, false)
 		}
 	}
 	return buf

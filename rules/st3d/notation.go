@@ -128,9 +128,8 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	var buf [256]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := strings.TrimSpace(s)
-	in = strings.TrimSuffix(in, "e.p.")
-	in = strings.TrimSpace(in)
+	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")
+	in = strings.TrimSpace(strings.TrimSuffix(in, "e.p."))
 	in = strings.TrimRight(in, "+#!?")
 	if in == "" {
 		return 0, "", fmt.Errorf("st3d: empty move")
@@ -236,10 +235,13 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 			a = a[1:]
 		}
 		b = strings.TrimPrefix(strings.TrimPrefix(b, "x"), ":")
-		fs, err1 := ParseSquare(a)
-		ts, err2 := ParseSquare(b)
-		if err1 != nil || err2 != nil {
-			return nil, false, fmt.Errorf("long form must be SQUARE-SQUARE or PIN-PIN")
+		fs, err := ParseSquare(a)
+		if err != nil {
+			return nil, false, err
+		}
+		ts, err := ParseSquare(b)
+		if err != nil {
+			return nil, false, err
 		}
 		add(func(m rules.Move) bool {
 			return mKind(m) < kindCastleK && Square(mFrom(m)) == fs && Square(mTo(m)) == ts && promoOK(m) &&

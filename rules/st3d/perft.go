@@ -19,10 +19,10 @@ func (p *Position) Perft(depth int) uint64 {
 }
 
 func (p *Position) perft(depth int, bufs []rules.Move) uint64 {
-	moves := p.legalMoves(bufs[:0:maxMoves])
 	if depth == 1 {
-		return uint64(len(moves))
+		return uint64(p.countLegal(bufs[:0:maxMoves]))
 	}
+	moves := p.legalMoves(bufs[:0:maxMoves])
 	var n uint64
 	for _, m := range moves {
 		u := p.make(m)

@@ -1,0 +1,116 @@
+package st3d
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+func TestShortNotation(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos, long, short string
+	}{
+		{"pawn push", StartString, "b2W-b3W", "b3W"},
+		{"knight with level", StartString, "a1W-b3N", "Nb3N"},
+		{"pawn capture names file and level", "QL1:w,QL6:b,KL1:w,KL6:b Pa3W,pb4W,Kd0KL1,kd9KL6 w - - - 0 10", "a3W-b4W", "aWxb4W"},
+		{"pawn capture onto a board", "QL1:w,KL1:w,KL5:b,KL6:b Pd4W,pe5KL5,Kb1W,kd9KL6 w - - - 0 10", "d4W-e5KL5", "dWxe5KL5"},
+		{"en passant", "QL1:w,QL6:b,KL1:w,KL6:b Pb4W,pc4N,Kd0KL1,kd9KL6 b - b4W - 0 10", "c4N-b3N", "cNxb3N e.p."},
+		{"disambiguation by file", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Nc1W,Kd0KL1,kd9KL6 w - - - 0 10", "a1W-b3W", "Nab3W"},
+		{"disambiguation by rank", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Na5N,Kd0KL1,kd9KL6 w - - - 0 10", "a5N-b3W", "N5b3W"},
+		{"disambiguation by level", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Na1QL1,Kd0KL1,kd9KL6 w - - - 0 10", "a1QL1-b3W", "NQL1b3W"},
+		{"promotion", "QL1:w,QL6:b,KL1:w Kb1W,kc5N,Pb7B w - - - 0 30", "b7B-b8B=Q", "b8BQ"},
+		{"promotion on a board", "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc5N,Pe8KL6 w - - - 0 30", "e8KL6-e9KL6=N", "e9KL6N"},
+		{"board move", "QL1:w,QL6:b,KL1:w,KL6:b Pz1QL1,Kb1W,kc8B w - - - 0 10", "QL1-QL3", "QL3"},
+		{"board move named by departure", "QL1:w,QL6:b,KL1:w,KL5:w,KL6:b Pz1QL1,Pe1KL1,Kb1W,kc8B w - - - 0 10", "KL1-KL3", "KL1-KL3"},
+		{"board move that promotes", "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30", "QL6-QL4=Q", "QL4Q"},
+		{"castling", "QL1:w,QL6:b,KL1:w,KL6:b Rz0QL1,Kd0KL1,Re0KL1,rz9QL6,kd9KL6,re9KL6 w KQkq - - 0 5", "0-0-0", "0-0-0+"}, // the rook on d0KL1 checks d9KL6 over the voids
+		{"check", "QL1:w,QL6:b,KL1:w,KL6:b Ra1W,Kd0KL1,kc8B w - - - 0 10", "a1W-a8B", "Ra8B+"},
+	} {
+		p := mustParse(t, tc.pos)
+		m, _, err := p.ParseMove(tc.long)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := p.Short(m); got != tc.short {
+			t.Errorf("%s: Short(%s) = %q, want %q", tc.name, tc.long, got, tc.short)
+		}
+		back, _, err := p.ParseMove(tc.short)
+		if err != nil || back != m {
+			t.Errorf("%s: ParseMove(%q) = %s, %v; want %s", tc.name, tc.short, p.Long(back), err, tc.long)
+		}
+	}
+}
+
+func TestParseMoveErrors(t *testing.T) {
+	p := StartPosition()
+	for _, tc := range []struct{ in, want string }{
+		{"", "empty move"},
+		{"b2W-b5N", "not legal"},
+		{"b2W-b5W", "not a square of the set"},
+		{"Qd4N", "not legal"},
+		{"QL3", "not legal"},
+		{"b2W-b3W=X", "promotion must be"},
+		{"hello", "no arrival square"},
+		{"Kx", "no arrival square"},
+		{"QL1-XX9", "not a pin"},
+		{"zzb3W", "cannot read"},
+	} {
+		if _, _, err := p.ParseMove(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseMove(%q) err = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestShortRoundTripsInRandomGames(t *testing.T) {
+	rng := newRand(17)
+	for game := 0; game < 40; game++ {
+		p := StartPosition()
+		for ply := 0; ply < 120; ply++ {
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			for _, m := range moves {
+				after := p.Play(m)
+				short := p.Short(m)
+				check, _ := after.InCheck()
+				mate := after.Status() == rules.Checkmate
+				if strings.HasSuffix(short, "#") != mate || strings.HasSuffix(short, "+") != (check && !mate) {
+					t.Fatalf("%s: %s written %q; check %v, mate %v", p.String(), p.Long(m), short, check, mate)
+				}
+				for _, s := range []string{short, p.Long(m)} {
+					back, note, err := p.ParseMove(s)
+					if err != nil || back != m || note != "" {
+						t.Fatalf("%s: %s written %q read back as %s (note %q, err %v)", p.String(), p.Long(m), s, p.Long(back), note, err)
+					}
+				}
+			}
+			p.make(moves[rng.Intn(len(moves))])
+		}
+	}
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"b3W", "Nb3N", "aWxb4W", "QL3", "KL1-KL3", "0-0", "b2W-b4N", "c7B-b8B=Q", "e9KL6N", "QL4-QL6=Q"} {
+		f.Add(s)
+	}
+	positions := []*Position{
+		mustParse(f, StartString),
+		mustParse(f, "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30"),
+		mustParse(f, "QL1:w,QL6:b,KL1:w,KL6:b Pa4W,Pa4N,Kd0KL1,kd9KL6 w - - - 0 10"),
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range positions {
+			m, _, err := p.ParseMove(s)
+			if err != nil {
+				continue
+			}
+			back, _, err := p.ParseMove(p.Long(m))
+			if err != nil || back != m {
+				t.Fatalf("%q read as %s, whose long form reads back as %v (%v)", s, p.Long(m), back, err)
+			}
+		}
+	})
+}
