@@ -3,14 +3,17 @@ module github.com/tridboard/tridboard
 go 1.26.8
 
 require (
-	github.com/eclipse/paho.mqtt.golang v1.5.1 // indirect
-	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/eclipse/paho.mqtt.golang v1.5.1
+	github.com/goccy/go-yaml v1.19.2
+	github.com/mochi-mqtt/server/v2 v2.7.9
+	periph.io/x/conn/v3 v3.7.3
+	periph.io/x/devices/v3 v3.7.1
+	periph.io/x/host/v3 v3.8.5
+)
+
+require (
 	github.com/gorilla/websocket v1.5.3 // indirect
-	github.com/mochi-mqtt/server/v2 v2.7.9 // indirect
 	github.com/rs/xid v1.4.0 // indirect
 	golang.org/x/net v0.44.0 // indirect
 	golang.org/x/sync v0.17.0 // indirect
-	periph.io/x/conn/v3 v3.7.3 // indirect
-	periph.io/x/devices/v3 v3.7.1 // indirect
-	periph.io/x/host/v3 v3.8.5 // indirect
 )
