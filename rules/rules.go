@@ -61,7 +61,9 @@ func (s Status) String() string {
 // recognition and LEDs can work from occupancy alone.
 type MoveInfo struct {
 	// From and To are the cells the moving piece leaves and reaches; for a
-	// board move, the pins (sockets) the board leaves and reaches.
+	// board move, the pins (sockets) the board leaves and reaches. From is
+	// NoCell for a placement (a piece or platform put on the set from
+	// outside it, as in First Contact's placement phase and introductions).
 	From, To Cell
 	// Touched holds every cell whose piece (or board) is lifted at some
 	// point when the move is made by hand: the mover's cells, the captured

@@ -21,11 +21,6 @@ func init() {
 	register("replay", "replay a game record, printing each move's long form and the final position", runReplay)
 }
 
-// systems are the rule systems by name (--variant).
-var systems = map[string]rules.System{
-	"st3d": st3d.System,
-}
-
 // newFlags makes a flag set whose --help prints usage to stdout.
 func newFlags(name, args, summary string, stdout, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
