@@ -905,6 +905,13 @@ var refPositions = []struct{ name, pos string }{
 	// is listed although QL1 is away): QL3-QL1 carries the knight z2QL3 to
 	// z0QL1, White's queenside rook's home square, so Q is lost.
 	{"castling-board-carries-to-home", "QL3:b,KL1:w Kd0KL1,Re0KL1,nz2QL3,kb7B b KQ - - 0 10"},
+	// The king's own square attacked (check from d5N): no castling at all,
+	// although a0QL1 and e0KL1 are not attacked.
+	{"castling-in-check", "QL1:w,KL1:w,KL6:b Rz0QL1,Kd0KL1,Re0KL1,rd5N,kb7B w KQ - - 0 10"},
+	// The rooks see each other along z and e over the voids: 0-0 is
+	// prevented (e0KL1 attacked), 0-0-0 is not (only a0QL1 and d0KL1 count,
+	// not the rook's square z0QL1); rooks captured at home lose the rights.
+	{"castling-rook-attacked", "QL1:w,QL6:b,KL1:w,KL6:b Rz0QL1,Kd0KL1,Re0KL1,rz9QL6,kd9KL6,re9KL6 w KQkq - - 0 10"},
 	// D15: the king e1KL1 is in check along the e-file over voids from e7KL4.
 	// Evasions: KL1-QL1 carries the king away; QL3-KL3 carries the bishop
 	// a3QL3 to e3KL3 into the line; Ba3QL3xe7KL4; KL1-KL2 / KL1-KL3 stay in check.
@@ -915,6 +922,10 @@ var refPositions = []struct{ name, pos string }{
 	// a1W, and its board may move only to pins that keep it on the a-file
 	// between them (QL2, QL5; not QL4 or KL3).
 	{"pins-across-levels", "QL3:w,KL6:b Ka1W,Bc3N,Na3QL3,bd4W,ra6N,kd8B w - - - 0 30"},
+	// QL2 and QL5 both stand (D2): a4 and z4/z5 have two pin squares each;
+	// the rook z4QL2 may land on every free level, the bishop a5QL5 may take
+	// it or land beside it on z4QL5; QL2 and QL5 are not adjacent (D13).
+	{"two-boards-one-column", "QL2:w,QL5:b,KL1:w,KL6:b Kd0KL1,Rz4QL2,ba5QL5,kd9KL6 w - - - 0 20"},
 	// Sliders over voids: the queens z3QL3 and z6QL4 see each other over z4,z5;
 	// z3 sees e8KL6 along the diagonal; z6 sees e1KL1.
 	{"sliders-over-voids", "QL3:w,QL4:b,KL1:w,KL6:b Kd0KL1,Pe1KL1,Ba2W,Qz3QL3,qz6QL4,nb7B,pe8KL6,kd9KL6 w - - - 6 25"},
@@ -926,6 +937,17 @@ var refPositions = []struct{ name, pos string }{
 	{"ep-white", "QL1:w,KL4:b,KL5:w,KL6:b Ka1QL1,Pc5B,Pe5KL5,pd7B,kb8B b - - d7B 3 22"},
 	// En passant right in the position string itself (Black has just played d5N).
 	{"ep-in-string", "QL1:w,KL4:b,KL5:w,KL6:b Ka1QL1,Pc5B,Pe5KL5,pd5N,kb8B w - d5N - 0 23"},
+	// En passant takes the named pawn only: d7B-d5N next to the black pawn
+	// d5B; c5B takes e.p. onto d6N or d6B and removes d5N, not d5B.
+	{"ep-two-pawns-one-column", "KL6:b Ka1W,Pc5B,pd5B,pd7B,kb8B b - - d7B 0 30"},
+	// Double step from an attack board onto another (z1QL1-z3QL3 over
+	// z2QL3), taken en passant by a3N onto z2QL3.
+	{"ep-on-boards", "QL1:w,QL3:w,KL1:w,KL6:b Pz1QL1,Kd0KL1,pa3N,kd9KL6 w - - z1QL1 0 12"},
+	// Promotion by capture, judged on the arrival file: b7B takes a8QL6 (QL6
+	// stands: a's furthest rank is 9, no promotion) or c8B (promotes);
+	// e8KL6 pushes to e9KL6 or takes d9KL6, both promoting. KL6 holds pieces
+	// of both colours and cannot move.
+	{"promotion-captures", "QL6:b,KL6:b Kc2W,Pb7B,nc8B,na8QL6,kz9QL6,Pe8KL6,rd9KL6 w - - - 0 45"},
 	// Promotion on every file type: c7B (b/c: rank 8), d7B with no KL6 board
 	// (rank 8), a7B with QL6 standing (rank 9: a8B/a8QL6 do not promote),
 	// z8QL6 (z/e: rank 9); Black: b2W (rank 1), d2W with no KL1 (rank 1),
@@ -936,6 +958,10 @@ var refPositions = []struct{ name, pos string }{
 	// named piece (QL6-QL4=Q ...); then Black's KL6 carrying the king turns
 	// d8B into a white queen (KL4/KL5 illegal, QL6 depends on a8's piece).
 	{"deferred-own", "QL6:w,KL6:b Kb2W,Pa8B,Pd8B,kd9KL6 w - - - 0 50"},
+	// D10, own pawn with the own king a knight's move from the promotion
+	// square: the knight rule is about the opponent's promoted pawn (an own
+	// knight attacks nothing of its own side), so QL6-QL4=N etc. stay legal.
+	{"deferred-own-king-near", "QL6:w,KL6:b Pa8B,Kc7B,kd9KL6 w - - - 0 50"},
 	// D10, opponent pawn and the knight rule: QL6 leaving makes a8B a queen
 	// that does not see c7B but a knight there would: illegal; KL6 leaving
 	// makes d8B a queen that sees c7B: illegal.
@@ -969,8 +995,13 @@ func TestReferenceAgreesWithEngine(t *testing.T) {
 	for _, tc := range refPositions {
 		t.Run(tc.name, func(t *testing.T) {
 			ref, eng := refPair(t, tc.pos)
-			c := &refChecker{t: t, maxErrs: 12, deadline: time.Now().Add(300 * time.Millisecond)}
-			c.walk(ref, eng, 3, "root")
+			// Depth 2 in full, then as much of depth 3 as the time budget allows.
+			c := &refChecker{t: t, maxErrs: 12, deadline: time.Now().Add(time.Minute)}
+			c.walk(ref, eng, 2, "root")
+			if c.errs == 0 {
+				c.deadline = time.Now().Add(300 * time.Millisecond)
+				c.walk(ref, eng, 3, "root")
+			}
 			t.Logf("%d nodes compared", c.nodes)
 		})
 	}
@@ -1140,6 +1171,29 @@ func TestReferenceHandWorked(t *testing.T) {
 			"QL1:w,QL6:w,KL6:b Kc2W,Pz1QL1,Qa9QL6,kd9KL6 b - - z1QL1 1 30"},
 		{"carried-pawns", []string{"QL1-QL2", "d9KL6-d8B"}, []string{"z5QL2-z6QL4"}, []string{"z5QL2-z7QL4"}, -1, 0,
 			"QL2:w,QL4:w,KL6:b Kc2W,kd8B,Pz5QL2,Pa7QL4 w - - - 2 31"},
+		{"castling-in-check", nil, nil, []string{"0-0", "0-0-0"}, -1, 1, ""},
+		{"castling-rook-attacked", nil, []string{"0-0-0", "z0QL1-z9QL6", "e0KL1-e9KL6"}, []string{"0-0"}, -1, 0, ""},
+		{"castling-rook-attacked", []string{"z0QL1-z9QL6"}, nil, []string{"0-0-0"}, -1, 1,
+			"QL1:w,QL6:b,KL1:w,KL6:b Rz9QL6,Kd0KL1,Re0KL1,kd9KL6,re9KL6 b Kk - - 0 10"},
+		{"castling-rook-attacked", []string{"0-0-0"}, nil, []string{"e9KL6-e0KL1", "0-0", "0-0-0"}, -1, 1,
+			"QL1:w,QL6:b,KL1:w,KL6:b Ka0QL1,rz9QL6,Rd0KL1,Re0KL1,kd9KL6,re9KL6 b kq - - 1 10"},
+		{"castling-rook-attacked", []string{"z0QL1-a0QL1", "e9KL6-e0KL1"}, nil, nil, -1, 1,
+			"QL1:w,QL6:b,KL1:w,KL6:b Ra0QL1,rz9QL6,Kd0KL1,re0KL1,kd9KL6 w q - - 0 11"},
+		{"ep-two-pawns-one-column", []string{"d7B-d5N"}, []string{"c5B-d6N", "c5B-d6B"}, nil, -1, 0, ""},
+		{"ep-two-pawns-one-column", []string{"d7B-d5N", "c5B-d6B"}, nil, nil, -1, 0,
+			"KL6:b Ka1W,pd5B,Pd6B,kb8B b - - - 0 31"},
+		{"ep-on-boards", []string{"z1QL1-z3QL3"}, []string{"a3N-z2QL3"}, nil, -1, 0,
+			"QL1:w,QL3:w,KL1:w,KL6:b pa3N,Pz3QL3,Kd0KL1,kd9KL6 b - z3QL3 - 0 12"},
+		{"ep-on-boards", []string{"z1QL1-z3QL3", "a3N-z2QL3"}, nil, nil, -1, 0,
+			"QL1:w,QL3:w,KL1:w,KL6:b pz2QL3,Kd0KL1,kd9KL6 w - - - 0 13"},
+		{"promotion-captures", nil, []string{"b7B-a8QL6", "b7B-c8B=Q", "b7B-b8B=N", "e8KL6-e9KL6=R", "e8KL6-d9KL6=B"},
+			[]string{"b7B-a8QL6=Q", "b7B-c8B", "KL6-KL4", "KL6-QL6"}, -1, 0, ""},
+		{"promotion-captures", []string{"b7B-a8QL6"}, nil, []string{"KL6-KL4", "KL6-KL5", "QL6-QL4"}, -1, 1, ""},
+		{"deferred-own-king-near", nil, []string{"QL6-QL4=Q", "QL6-QL4=N", "QL6-QL5=N", "QL6-QL5=Q"}, []string{"QL6-KL6=N"}, -1, 0, ""},
+		{"two-boards-one-column", nil, []string{"z4QL2-a4W", "z4QL2-a4N", "z4QL2-a4QL2", "z4QL2-a4QL5", "z4QL2-z5QL2", "z4QL2-z5QL5", "QL2-QL4", "QL2-KL2"},
+			[]string{"z4QL2-z6QL4", "QL2-QL5", "QL2-QL1", "QL2-QL3", "z4QL2-z4QL5"}, -1, 0, ""},
+		{"two-boards-one-column", []string{"d0KL1-c1W"}, []string{"a5QL5-z4QL2", "a5QL5-z4QL5", "QL5-QL3", "QL5-KL5"},
+			[]string{"QL5-QL2", "QL5-QL4", "QL5-QL6"}, -1, 0, ""},
 		{"checkmate", nil, nil, nil, 0, 1, ""},
 		{"board-move-mate", []string{"KL4-KL6"}, nil, nil, 0, 1, ""},
 		{"stalemate", nil, nil, nil, 0, 0, ""},
