@@ -1,0 +1,391 @@
+package game
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Layout of the state directory.
+const (
+	// GamesDir is the directory of the journals, under the state directory.
+	GamesDir = "games"
+	// CurrentFile names the game in progress (its id and a newline).
+	CurrentFile = "current"
+	// JournalExt ends a journal's name: <state>/games/<id>.journal.
+	JournalExt = ".journal"
+)
+
+// FormatVersion is the journal format written in the header record.
+const FormatVersion = 1
+
+// Record framing: one record a line,
+//
+//	LLLLLLLL SP CCCCCCCC SP BODY LF
+//
+// where LLLLLLLL is the length of BODY and CCCCCCCC its CRC-32C, both as 8
+// lower-case hex digits, and BODY is one JSON object (which never holds a
+// raw newline).
+const (
+	frameHead = 18 // "LLLLLLLL CCCCCCCC "
+	maxBody   = 1 << 20
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Record kinds (entry.T).
+const (
+	kindHeader   = "header"
+	kindMove     = "move"
+	kindTakeBack = "takeback"
+	kindOffer    = "offer"
+	kindDecline  = "decline"
+	kindResult   = "result"
+)
+
+// entry is the JSON body of a journal record.
+type entry struct {
+	T string `json:"t"`
+	// header
+	V      int    `json:"v,omitempty"`
+	Game   string `json:"game,omitempty"`
+	System string `json:"system,omitempty"`
+	Start  string `json:"start,omitempty"`
+	Tags   *Tags  `json:"tags,omitempty"`
+	// move (Seq also on takeback: the seq of the move taken back)
+	Seq  int    `json:"seq,omitempty"`
+	Move string `json:"move,omitempty"` // long form
+	SAN  string `json:"san,omitempty"`
+	Pos  string `json:"pos,omitempty"` // position after the move
+	// offer, decline, result: the side acting
+	Side   string    `json:"side,omitempty"`
+	Result string    `json:"result,omitempty"`
+	Reason Reason    `json:"reason,omitempty"`
+	Time   time.Time `json:"time"`
+}
+
+// file is what the journal needs of an *os.File (tests inject failures).
+type file interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+func openFile(name string, flag int) (file, error) { return os.OpenFile(name, flag, 0o644) }
+
+// JournalError is a journal that cannot be used: a record that does not
+// replay, or a bad record followed by good ones.
+type JournalError struct {
+	Path   string
+	Record int   // the record, counted from 1; 0 for the file as a whole
+	Offset int64 // its byte offset
+	Err    error
+}
+
+func (e *JournalError) Error() string {
+	if e.Record == 0 {
+		return fmt.Sprintf("game: journal %s: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("game: journal %s: record %d at offset %d: %v", e.Path, e.Record, e.Offset, e.Err)
+}
+
+func (e *JournalError) Unwrap() error { return e.Err }
+
+// Damage is a torn or corrupt tail that Open found at the end of a journal
+// (a write cut short by a power cut, a bad sector), and what it did: the
+// whole file was copied to Aside and the journal cut back to Offset, the
+// end of the last good record. The game resumes from the records before.
+type Damage struct {
+	Path   string // the journal
+	Record int    // the first bad record, counted from 1
+	Offset int64  // its offset, where the journal now ends
+	Lost   int64  // bytes cut off
+	Reason string // what is wrong with the record
+	What   string // what the lost bytes seem to hold, best effort
+	Aside  string // the copy of the damaged file
+}
+
+func (d *Damage) Error() string {
+	return fmt.Sprintf("game: journal %s: record %d at offset %d: %s: cut %d bytes (%s), copy in %s",
+		d.Path, d.Record, d.Offset, d.Reason, d.Lost, d.What, filepath.Base(d.Aside))
+}
+
+// encode frames e as one record.
+func encode(e *entry) ([]byte, error) {
+	body, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxBody {
+		return nil, fmt.Errorf("record of %d bytes, over %d", len(body), maxBody)
+	}
+	b := make([]byte, 0, frameHead+len(body)+1)
+	b = fmt.Appendf(b, "%08x %08x ", len(body), crc32.Checksum(body, castagnoli))
+	b = append(b, body...)
+	return append(b, '\n'), nil
+}
+
+// frame reads the record at the start of data. It returns the body and the
+// record's size, or why there is no valid record there.
+func frame(data []byte) (body []byte, n int, err error) {
+	if len(data) < frameHead {
+		return nil, 0, fmt.Errorf("truncated record header (%d of %d bytes)", len(data), frameHead)
+	}
+	if data[8] != ' ' || data[17] != ' ' {
+		return nil, 0, errors.New("malformed record header")
+	}
+	size, err1 := strconv.ParseUint(string(data[:8]), 16, 32)
+	sum, err2 := strconv.ParseUint(string(data[9:17]), 16, 32)
+	if err1 != nil || err2 != nil || size > maxBody {
+		return nil, 0, errors.New("malformed record header")
+	}
+	n = frameHead + int(size) + 1
+	if len(data) < n {
+		return nil, 0, fmt.Errorf("truncated record (%d of %d bytes)", len(data), n)
+	}
+	if data[n-1] != '\n' {
+		return nil, 0, errors.New("record does not end where its length says")
+	}
+	body = data[frameHead : n-1]
+	if crc32.Checksum(body, castagnoli) != uint32(sum) {
+		return nil, 0, errors.New("checksum mismatch")
+	}
+	return body, n, nil
+}
+
+// nextValid finds the first offset after from where a valid record starts,
+// or -1. It looks at every byte, so that a damaged length or newline does
+// not hide the records after it.
+func nextValid(data []byte, from int) int {
+	for i := from; i+frameHead < len(data); i++ {
+		if data[i+8] != ' ' || data[i+17] != ' ' {
+			continue
+		}
+		if _, _, err := frame(data[i:]); err == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// rawRecord is a framed record found by scan.
+type rawRecord struct {
+	off  int
+	body []byte
+}
+
+// scan splits data into its valid records. When a bad record ends them, it
+// returns the offset of the first bad byte and why; a bad record followed by
+// a valid one is a *JournalError.
+func scan(path string, data []byte) (recs []rawRecord, good int, bad error, err error) {
+	for good < len(data) {
+		body, n, ferr := frame(data[good:])
+		if ferr != nil {
+			if next := nextValid(data, good+1); next >= 0 {
+				return nil, 0, nil, &JournalError{Path: path, Record: len(recs) + 1, Offset: int64(good),
+					Err: fmt.Errorf("%v, and a valid record follows at offset %d: the journal is corrupt in the middle", ferr, next)}
+			}
+			return recs, good, ferr, nil
+		}
+		recs = append(recs, rawRecord{good, body})
+		good += n
+	}
+	return recs, good, nil, nil
+}
+
+var (
+	lostKind = regexp.MustCompile(`"t":"(\w+)"`)
+	lostSeq  = regexp.MustCompile(`"seq":(\d+)`)
+	lostMove = regexp.MustCompile(`"move":"([^"\\]+)"`)
+)
+
+// describe says what the bytes of a damaged tail seem to hold.
+func describe(tail []byte) string {
+	var parts []string
+	if m := lostKind.FindSubmatch(tail); m != nil {
+		parts = append(parts, "a "+string(m[1])+" record")
+	} else {
+		parts = append(parts, "an unreadable record")
+	}
+	if m := lostSeq.FindSubmatch(tail); m != nil {
+		parts = append(parts, "seq "+string(m[1]))
+	}
+	if m := lostMove.FindSubmatch(tail); m != nil {
+		parts = append(parts, string(m[1]))
+	}
+	if n := bytes.Count(tail, []byte{'\n'}); n > 1 {
+		parts = append(parts, fmt.Sprintf("%d lines", n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// journal is an open journal file, written at its end.
+type journal struct {
+	path    string
+	f       file
+	size    int64 // bytes of valid records
+	records int
+	broken  error
+}
+
+// append writes e and fsyncs it. On failure it cuts the file back to its
+// last good size (and syncs that), so that no partial record stays; if that
+// fails too the journal is broken and refuses every further append.
+func (j *journal) append(e *entry) error {
+	if j.broken != nil {
+		return j.broken
+	}
+	b, err := encode(e)
+	if err != nil {
+		return fmt.Errorf("journal %s: record %d: %w", j.path, j.records+1, err)
+	}
+	_, err = j.f.Write(b)
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err != nil {
+		err = fmt.Errorf("journal %s: record %d at offset %d: %w", j.path, j.records+1, j.size, err)
+		terr := j.f.Truncate(j.size)
+		if terr == nil {
+			terr = j.f.Sync()
+		}
+		if terr != nil {
+			j.broken = fmt.Errorf("%w; cutting back failed too (%v): journal unusable until the game is opened again", err, terr)
+			return j.broken
+		}
+		return err
+	}
+	j.size += int64(len(b))
+	j.records++
+	return nil
+}
+
+func (j *journal) close() error {
+	if err := j.f.Close(); err != nil {
+		return fmt.Errorf("game: journal %s: close: %w", j.path, err)
+	}
+	return nil
+}
+
+// writeFileSync writes a file and fsyncs it.
+func writeFileSync(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeAtomic replaces name by data: temporary file, fsync, rename, fsync
+// of the directory.
+func writeAtomic(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := writeFileSync(tmp, data); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(name))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// idLayout is the time part of a game id; the id adds milliseconds:
+// 20250102-030405-123.
+const idLayout = "20060102-150405"
+
+func formatID(t time.Time) string {
+	t = t.UTC()
+	return fmt.Sprintf("%s-%03d", t.Format(idLayout), t.Nanosecond()/int(time.Millisecond))
+}
+
+func parseID(id string) (time.Time, bool) {
+	if len(id) != len(idLayout)+4 || id[len(idLayout)] != '-' {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(idLayout, id[:len(idLayout)])
+	ms, err2 := strconv.Atoi(id[len(idLayout)+1:])
+	if err != nil || err2 != nil || ms < 0 {
+		return time.Time{}, false
+	}
+	return t.Add(time.Duration(ms) * time.Millisecond), true
+}
+
+// Games lists the ids of the games in the state directory, oldest first.
+func Games(stateDir string) ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(stateDir, GamesDir))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("game: %w", err)
+	}
+	var ids []string
+	for _, e := range ents {
+		id, ok := strings.CutSuffix(e.Name(), JournalExt)
+		if !ok || e.IsDir() {
+			continue
+		}
+		if _, ok := parseID(id); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil // ReadDir sorts by name, which sorts by time
+}
+
+// newID returns an id after every id in games (so that ids sort by creation
+// even when the clock went back, as on a Raspberry Pi without a real-time
+// clock before NTP).
+func newID(now time.Time, games []string) string {
+	t := now.UTC().Truncate(time.Millisecond)
+	if n := len(games); n > 0 {
+		if last, ok := parseID(games[n-1]); ok && !t.After(last) {
+			t = last.Add(time.Millisecond)
+		}
+	}
+	return formatID(t)
+}
+
+// validID refuses ids that could name a file elsewhere.
+func validID(id string) bool {
+	_, ok := parseID(id)
+	return ok
+}
+
+// decode reads a record's body.
+func decode(body []byte) (*entry, error) {
+	var e entry
+	if err := json.Unmarshal(body, &e); err != nil {
+		return nil, fmt.Errorf("body: %w", err)
+	}
+	return &e, nil
+}

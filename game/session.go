@@ -1,0 +1,774 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// Opts are the options of New and Open.
+type Opts struct {
+	// Now is the clock: game ids, the Date tag, move times. nil means
+	// time.Now.
+	Now func() time.Time
+	// Systems are the rule systems a journal may name (Open); nil means
+	// st3d.System alone.
+	Systems []rules.System
+
+	openFile func(name string, flag int) (file, error) // tests
+}
+
+// DefaultOpts returns the defaults: the system clock and st3d.System.
+func DefaultOpts() Opts {
+	return Opts{Now: time.Now, Systems: []rules.System{st3d.System}}
+}
+
+// Tags describe a game, as in a game record.
+type Tags struct {
+	Event string `json:"event,omitempty"`
+	Site  string `json:"site,omitempty"`
+	Date  string `json:"date,omitempty"` // "2025.01.02"; New fills it from the clock when empty
+	Round string `json:"round,omitempty"`
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
+}
+
+// Reason says why a game ended. The values are those of the MQTT state's
+// "termination".
+type Reason string
+
+// Reasons.
+const (
+	ReasonNone         Reason = ""
+	ReasonCheckmate    Reason = "checkmate"
+	ReasonStalemate    Reason = "stalemate"
+	ReasonDeadPosition Reason = "dead position"
+	ReasonResignation  Reason = "resignation"
+	ReasonAgreement    Reason = "agreement"
+	ReasonThreefold    Reason = "threefold repetition"
+	ReasonFiftyMoves   Reason = "50-move rule"
+)
+
+// byPosition reports whether the position itself decided the game.
+func (r Reason) byPosition() bool {
+	return r == ReasonCheckmate || r == ReasonStalemate || r == ReasonDeadPosition
+}
+
+// Claim is what a draw claim invokes.
+type Claim uint8
+
+// Claims.
+const (
+	ClaimAny        Claim = iota // threefold repetition if it holds, else the 50-move rule
+	ClaimThreefold               // the current position has stood three times (5.4)
+	ClaimFiftyMoves              // 50 moves by each side without capture or pawn move (5.5)
+)
+
+func (c Claim) String() string {
+	switch c {
+	case ClaimAny:
+		return "any"
+	case ClaimThreefold:
+		return "threefold repetition"
+	case ClaimFiftyMoves:
+		return "50-move rule"
+	}
+	return fmt.Sprintf("Claim(%d)", uint8(c))
+}
+
+// Move is an accepted move as the daemon publishes it. Its fields are those
+// of mqtt.Move, so mqtt.Move(m) converts it.
+type Move struct {
+	Seq      int       // counts the game's moves from 1, never repeats
+	Game     string    // the game id
+	Move     string    // long form, "b2W-b4N"
+	SAN      string    // Meder notation with + or #
+	Position string    // position string after the move
+	Time     time.Time // when it was played (UTC)
+}
+
+// Errors a Session returns, wrapped in errors that say more.
+var (
+	// ErrNoGame: Open found no current game in the state directory.
+	ErrNoGame = errors.New("no current game")
+	// ErrGameOver: the game has a result and refuses the command.
+	ErrGameOver = errors.New("game over")
+	// ErrClosed: the session was closed.
+	ErrClosed = errors.New("session closed")
+)
+
+// Session is one game: its history, result, pending draw offer and journal.
+// Every change is appended to the journal and fsync'd before it takes effect
+// and before the method returns, so whatever a method returned may be
+// published. A refused command (bad input, a game over) changes nothing.
+// A Session is safe for concurrent use.
+type Session struct {
+	mu      sync.Mutex
+	opts    Opts
+	dir     string
+	id      string
+	sys     rules.System
+	tags    Tags
+	created time.Time
+
+	g       *rules.Game
+	line    []Move // the moves of g, as published
+	all     []Move // every move accepted, taken back or not, by seq
+	result  rules.Result
+	reason  Reason
+	by      rules.Color // who resigned, accepted or claimed
+	offered bool
+	offerBy rules.Color
+	j       *journal
+	damage  *Damage
+	closed  bool
+}
+
+func (o *Opts) fill() Opts {
+	d := DefaultOpts()
+	if o == nil {
+		return d
+	}
+	r := *o
+	if r.Now == nil {
+		r.Now = d.Now
+	}
+	if r.Systems == nil {
+		r.Systems = d.Systems
+	}
+	return r
+}
+
+func (o *Opts) open(name string, flag int) (file, error) {
+	if o.openFile != nil {
+		return o.openFile(name, flag)
+	}
+	return openFile(name, flag)
+}
+
+func (o *Opts) now() time.Time { return o.Now().UTC() }
+
+// New starts a game of sys in the state directory stateDir, from start (a
+// position string; "" is the system's start position), and makes it the
+// current game. Its id is the time (20250102-030405-123), later than every
+// game already there. An empty tags.Date is set to today.
+func New(stateDir string, sys rules.System, start string, tags Tags, opts *Opts) (*Session, error) {
+	o := opts.fill()
+	if sys == nil {
+		return nil, errors.New("game: new: no rule system")
+	}
+	pos := sys.Start()
+	if start != "" {
+		var err error
+		if pos, err = sys.ParsePosition(start); err != nil {
+			return nil, fmt.Errorf("game: new: start position: %w", err)
+		}
+	}
+	gdir := filepath.Join(stateDir, GamesDir)
+	if err := os.MkdirAll(gdir, 0o755); err != nil {
+		return nil, fmt.Errorf("game: new: %w", err)
+	}
+	now := o.now()
+	if tags.Date == "" {
+		tags.Date = now.Format("2006.01.02")
+	}
+	ids, err := Games(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		id   string
+		path string
+		f    file
+	)
+	for range 100 {
+		id = newID(now, ids)
+		path = filepath.Join(gdir, id+JournalExt)
+		f, err = o.open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL)
+		if !errors.Is(err, os.ErrExist) {
+			break
+		}
+		ids = append(ids, id) // another daemon took it: go past it
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game: new: %w", err)
+	}
+	s := &Session{opts: o, dir: stateDir, j: &journal{path: path, f: f}}
+	h := &entry{T: kindHeader, V: FormatVersion, Game: id, System: sys.Name(), Start: pos.String(), Tags: &tags, Time: now}
+	s.header(h, sys, pos)
+	if err := s.j.append(h); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("game: new: %w", err)
+	}
+	if err := syncDir(gdir); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("game: new: %s: %w", gdir, err)
+	}
+	if err := writeAtomic(filepath.Join(stateDir, CurrentFile), []byte(id+"\n")); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("game: new %s: making it current: %w", id, err)
+	}
+	return s, nil
+}
+
+// header sets the session up from its header record.
+func (s *Session) header(h *entry, sys rules.System, pos rules.Position) {
+	s.id, s.sys, s.created = h.Game, sys, h.Time
+	if h.Tags != nil {
+		s.tags = *h.Tags
+	}
+	s.g = rules.NewGame(pos)
+	s.result = rules.NoResult
+	s.outcome()
+}
+
+// Open resumes the current game of stateDir: it reads the game's journal
+// and replays every record through the rules. It returns an error wrapping
+// ErrNoGame when there is no current game, and a *JournalError when a record
+// does not replay or a bad record is followed by good ones.
+//
+// A torn or corrupt tail is not an error: the game resumes from the records
+// before it, the damaged file is copied aside (<id>.journal.damaged-<time>)
+// and the journal cut back. Recovered reports it.
+func Open(stateDir string, opts *Opts) (*Session, error) {
+	o := opts.fill()
+	cur := filepath.Join(stateDir, CurrentFile)
+	b, err := os.ReadFile(cur)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("game: open %s: %w", stateDir, ErrNoGame)
+		}
+		return nil, fmt.Errorf("game: open: %w", err)
+	}
+	id := strings.TrimSpace(string(b))
+	if !validID(id) {
+		return nil, fmt.Errorf("game: open: %s: %q is not a game id", cur, id)
+	}
+	path := filepath.Join(stateDir, GamesDir, id+JournalExt)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("game: open: %w", err)
+	}
+	recs, good, bad, err := scan(path, data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{opts: o, dir: stateDir}
+	if err := s.replay(path, id, recs); err != nil {
+		return nil, err
+	}
+	f, err := o.open(path, os.O_RDWR|os.O_APPEND)
+	if err != nil {
+		return nil, fmt.Errorf("game: open: %w", err)
+	}
+	s.j = &journal{path: path, f: f, size: int64(good), records: len(recs)}
+	if bad != nil {
+		if err := s.cutTail(data, good, len(recs)+1, bad); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// cutTail saves the damaged file aside and cuts the journal back to good.
+func (s *Session) cutTail(data []byte, good, record int, bad error) error {
+	path := s.j.path
+	aside := fmt.Sprintf("%s.damaged-%s", path, formatID(s.opts.now()))
+	d := &Damage{Path: path, Record: record, Offset: int64(good), Lost: int64(len(data) - good),
+		Reason: bad.Error(), What: describe(data[good:]), Aside: aside}
+	if err := writeFileSync(aside, data); err != nil {
+		return fmt.Errorf("%v; saving it aside: %w", d, err)
+	}
+	if err := s.j.f.Truncate(int64(good)); err != nil {
+		return fmt.Errorf("%v; cutting it back: %w", d, err)
+	}
+	if err := s.j.f.Sync(); err != nil {
+		return fmt.Errorf("%v; cutting it back: %w", d, err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("%v; %w", d, err)
+	}
+	s.damage = d
+	return nil
+}
+
+// replay rebuilds the session from the records of a journal.
+func (s *Session) replay(path, id string, recs []rawRecord) error {
+	if len(recs) == 0 {
+		return &JournalError{Path: path, Err: errors.New("no header record")}
+	}
+	for i, r := range recs {
+		fail := func(err error) error {
+			return &JournalError{Path: path, Record: i + 1, Offset: int64(r.off), Err: err}
+		}
+		e, err := decode(r.body)
+		if err != nil {
+			return fail(err)
+		}
+		if i == 0 {
+			if err := s.replayHeader(id, e); err != nil {
+				return fail(err)
+			}
+			continue
+		}
+		if err := s.replayEntry(e); err != nil {
+			return fail(fmt.Errorf("%s: %w", e.T, err))
+		}
+	}
+	return nil
+}
+
+func (s *Session) replayHeader(id string, h *entry) error {
+	switch {
+	case h.T != kindHeader:
+		return fmt.Errorf("%q record where the header should be", h.T)
+	case h.V != FormatVersion:
+		return fmt.Errorf("format version %d, want %d", h.V, FormatVersion)
+	case h.Game != id:
+		return fmt.Errorf("header names game %q, the file game %q", h.Game, id)
+	}
+	i := slices.IndexFunc(s.opts.Systems, func(sys rules.System) bool { return sys.Name() == h.System })
+	if i < 0 {
+		return fmt.Errorf("unknown rule system %q", h.System)
+	}
+	sys := s.opts.Systems[i]
+	pos, err := sys.ParsePosition(h.Start)
+	if err != nil {
+		return fmt.Errorf("start position: %w", err)
+	}
+	s.header(h, sys, pos)
+	return nil
+}
+
+// replayEntry checks a record against the game so far and applies it, as
+// the method that wrote it did.
+func (s *Session) replayEntry(e *entry) error {
+	switch e.T {
+	case kindMove:
+		if err := s.canMove(); err != nil {
+			return err
+		}
+		if e.Seq != len(s.all)+1 {
+			return fmt.Errorf("seq %d, want %d", e.Seq, len(s.all)+1)
+		}
+		pos := s.g.Position()
+		m, _, err := pos.ParseMove(e.Move)
+		if err != nil {
+			return fmt.Errorf("seq %d: %w", e.Seq, err)
+		}
+		if l := pos.Long(m); l != e.Move {
+			return fmt.Errorf("seq %d: %q is not a long form (%s)", e.Seq, e.Move, l)
+		}
+		if after := pos.Play(m).String(); after != e.Pos {
+			return fmt.Errorf("seq %d %s: the rules give %q, the journal %q", e.Seq, e.Move, after, e.Pos)
+		}
+		s.apply(e, m)
+		return nil
+	case kindTakeBack:
+		last, err := s.canTakeBack()
+		if err != nil {
+			return err
+		}
+		if e.Seq != last.Seq {
+			return fmt.Errorf("takes back seq %d, the last move is seq %d", e.Seq, last.Seq)
+		}
+	case kindOffer, kindDecline, kindResult:
+		side, err := parseSide(e.Side)
+		if err != nil {
+			return err
+		}
+		switch {
+		case e.T == kindOffer:
+			err = s.canOffer(side)
+		case e.T == kindDecline:
+			err = s.canAnswer(side)
+		case e.Reason == ReasonResignation:
+			err = s.canMove()
+		case e.Reason == ReasonAgreement:
+			err = s.canAnswer(side)
+		case e.Reason == ReasonThreefold:
+			_, err = s.canClaim(ClaimThreefold)
+		case e.Reason == ReasonFiftyMoves:
+			_, err = s.canClaim(ClaimFiftyMoves)
+		default:
+			err = fmt.Errorf("unknown reason %q", e.Reason)
+		}
+		if err != nil {
+			return err
+		}
+		if e.T == kindResult {
+			if want := resultOf(e.Reason, side); string(want) != e.Result {
+				return fmt.Errorf("result %q, want %q for %s by %s", e.Result, want, e.Reason, side)
+			}
+		}
+	default:
+		return fmt.Errorf("unknown record kind")
+	}
+	s.apply(e, 0)
+	return nil
+}
+
+// apply makes a checked record take effect.
+func (s *Session) apply(e *entry, m rules.Move) {
+	switch e.T {
+	case kindMove:
+		mover := s.g.Position().Turn()
+		s.g.Play(m)
+		mv := Move{Seq: e.Seq, Game: s.id, Move: e.Move, SAN: e.SAN, Position: e.Pos, Time: e.Time}
+		s.all = append(s.all, mv)
+		s.line = append(s.line, mv)
+		if s.offered && s.offerBy != mover {
+			s.offered = false // moving declines the opponent's offer
+		}
+		s.outcome()
+	case kindTakeBack:
+		s.g.TakeBack()
+		s.line = s.line[:len(s.line)-1]
+		s.offered = false
+		s.result, s.reason = rules.NoResult, ReasonNone
+	case kindOffer:
+		s.offered, s.offerBy = true, sideOf(e.Side)
+	case kindDecline:
+		s.offered = false
+	case kindResult:
+		s.result, s.reason, s.by = rules.Result(e.Result), e.Reason, sideOf(e.Side)
+		s.offered = false
+	}
+}
+
+// outcome ends the game when the position decides it.
+func (s *Session) outcome() {
+	r, why := s.g.Outcome()
+	if r == rules.NoResult {
+		return
+	}
+	s.result = r
+	switch why {
+	case "checkmate":
+		s.reason = ReasonCheckmate
+	case "stalemate":
+		s.reason = ReasonStalemate
+	default:
+		s.reason = ReasonDeadPosition
+	}
+}
+
+// do journals e, then applies it.
+func (s *Session) do(e *entry, m rules.Move) error {
+	if err := s.j.append(e); err != nil {
+		return fmt.Errorf("game %s: %w", s.id, err)
+	}
+	s.apply(e, m)
+	return nil
+}
+
+func (s *Session) usable() error {
+	if s.closed {
+		return fmt.Errorf("game %s: %w", s.id, ErrClosed)
+	}
+	return nil
+}
+
+func (s *Session) canMove() error {
+	if s.result != rules.NoResult {
+		return fmt.Errorf("%w (%s, %s)", ErrGameOver, s.result, s.reason)
+	}
+	return nil
+}
+
+func (s *Session) canTakeBack() (Move, error) {
+	if len(s.line) == 0 {
+		return Move{}, errors.New("no move to take back")
+	}
+	if s.result != rules.NoResult && !s.reason.byPosition() {
+		return Move{}, fmt.Errorf("%w (%s, %s)", ErrGameOver, s.result, s.reason)
+	}
+	return s.line[len(s.line)-1], nil
+}
+
+func (s *Session) canOffer(side rules.Color) error {
+	if err := s.canMove(); err != nil {
+		return err
+	}
+	if s.offered {
+		if s.offerBy == side {
+			return fmt.Errorf("%s has already offered a draw", side)
+		}
+		return fmt.Errorf("%s's draw offer is pending: accept or decline it", s.offerBy)
+	}
+	return nil
+}
+
+// canAnswer checks that side may accept or decline a draw offer.
+func (s *Session) canAnswer(side rules.Color) error {
+	if err := s.canMove(); err != nil {
+		return err
+	}
+	if !s.offered || s.offerBy == side {
+		return fmt.Errorf("%s has no draw offer to answer", side)
+	}
+	return nil
+}
+
+func (s *Session) canClaim(c Claim) (Reason, error) {
+	if err := s.canMove(); err != nil {
+		return ReasonNone, err
+	}
+	three, fifty := s.g.CanClaimThreefold(), s.g.CanClaimFiftyMoves()
+	switch {
+	case three && (c == ClaimAny || c == ClaimThreefold):
+		return ReasonThreefold, nil
+	case fifty && (c == ClaimAny || c == ClaimFiftyMoves):
+		return ReasonFiftyMoves, nil
+	}
+	whyThree := fmt.Sprintf("the position has stood %d times, 3 are needed", s.g.Repetitions())
+	whyFifty := fmt.Sprintf("the halfmove clock is %d, 100 are needed", s.g.Position().HalfmoveClock())
+	switch c {
+	case ClaimThreefold:
+		return ReasonNone, fmt.Errorf("no draw by threefold repetition: %s", whyThree)
+	case ClaimFiftyMoves:
+		return ReasonNone, fmt.Errorf("no draw by the 50-move rule: %s", whyFifty)
+	case ClaimAny:
+		return ReasonNone, fmt.Errorf("no draw to claim: %s; %s", whyThree, whyFifty)
+	}
+	return ReasonNone, fmt.Errorf("unknown claim %v", c)
+}
+
+func resultOf(r Reason, side rules.Color) rules.Result {
+	if r == ReasonResignation {
+		if side == rules.White {
+			return rules.BlackWins
+		}
+		return rules.WhiteWins
+	}
+	return rules.Draw
+}
+
+func parseSide(s string) (rules.Color, error) {
+	switch s {
+	case "white":
+		return rules.White, nil
+	case "black":
+		return rules.Black, nil
+	}
+	return 0, fmt.Errorf("side %q: want \"white\" or \"black\"", s)
+}
+
+func sideOf(s string) rules.Color {
+	c, _ := parseSide(s)
+	return c
+}
+
+// refuse wraps why a command was refused.
+func (s *Session) refuse(what string, err error) error {
+	return fmt.Errorf("game %s: %s: %w", s.id, what, err)
+}
+
+// Play plays m, which must be one of the current position's legal moves,
+// and returns the move to publish.
+func (s *Session) Play(m rules.Move) (Move, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Move{}, err
+	}
+	pos := s.g.Position()
+	if err := s.canMove(); err != nil {
+		return Move{}, s.refuse("play", err)
+	}
+	var buf [256]rules.Move
+	if !slices.Contains(pos.LegalMoves(buf[:0]), m) {
+		return Move{}, s.refuse("play", fmt.Errorf("move %#x is not legal in %s", uint32(m), pos))
+	}
+	return s.play(pos, m)
+}
+
+func (s *Session) play(pos rules.Position, m rules.Move) (Move, error) {
+	e := &entry{T: kindMove, Seq: len(s.all) + 1, Move: pos.Long(m), SAN: pos.Short(m),
+		Pos: pos.Play(m).String(), Time: s.opts.now()}
+	if err := s.do(e, m); err != nil {
+		return Move{}, err
+	}
+	return s.all[len(s.all)-1], nil
+}
+
+// PlayNotation plays a move given in long form or short notation. The note
+// is non-empty when the notation was ambiguous and read by a stated
+// convention (D17).
+func (s *Session) PlayNotation(move string) (Move, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Move{}, "", err
+	}
+	if err := s.canMove(); err != nil {
+		return Move{}, "", s.refuse("play "+move, err)
+	}
+	pos := s.g.Position()
+	m, note, err := pos.ParseMove(move)
+	if err != nil {
+		return Move{}, "", s.refuse("play", err)
+	}
+	mv, err := s.play(pos, m)
+	if err != nil {
+		return Move{}, "", err
+	}
+	return mv, note, nil
+}
+
+// TakeBack takes the last move back and returns it. The next move gets the
+// next seq, never this one's. A game decided by its position (checkmate,
+// stalemate, dead position) goes on again; one ended by resignation,
+// agreement or claim refuses.
+func (s *Session) TakeBack() (Move, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Move{}, err
+	}
+	last, err := s.canTakeBack()
+	if err != nil {
+		return Move{}, s.refuse("take back", err)
+	}
+	if err := s.do(&entry{T: kindTakeBack, Seq: last.Seq, Time: s.opts.now()}, 0); err != nil {
+		return Move{}, err
+	}
+	return last, nil
+}
+
+// Resign ends the game: side loses.
+func (s *Session) Resign(side rules.Color) error {
+	return s.command("resign", side, func() error { return s.canMove() },
+		&entry{T: kindResult, Result: string(resultOf(ReasonResignation, side)), Reason: ReasonResignation})
+}
+
+// OfferDraw records side's draw offer. It stands until the opponent accepts
+// or declines it, or plays a move (which declines it), or a move is taken
+// back.
+func (s *Session) OfferDraw(side rules.Color) error {
+	return s.command("offer a draw", side, func() error { return s.canOffer(side) }, &entry{T: kindOffer})
+}
+
+// AcceptDraw accepts the opponent's draw offer: the game is drawn.
+func (s *Session) AcceptDraw(side rules.Color) error {
+	return s.command("accept a draw", side, func() error { return s.canAnswer(side) },
+		&entry{T: kindResult, Result: string(rules.Draw), Reason: ReasonAgreement})
+}
+
+// DeclineDraw declines the opponent's draw offer.
+func (s *Session) DeclineDraw(side rules.Color) error {
+	return s.command("decline a draw", side, func() error { return s.canAnswer(side) }, &entry{T: kindDecline})
+}
+
+// ClaimDraw claims a draw for side by threefold repetition or the 50-move
+// rule, in the current position, and returns the reason granted. Either
+// side may claim (on a sensor board the move that repeats is already on
+// it). It is refused, with the reason, unless the claim holds.
+func (s *Session) ClaimDraw(side rules.Color, c Claim) (Reason, error) {
+	e := &entry{T: kindResult, Result: string(rules.Draw)}
+	err := s.command("claim a draw", side, func() (err error) { e.Reason, err = s.canClaim(c); return err }, e)
+	if err != nil {
+		return ReasonNone, err
+	}
+	return e.Reason, nil
+}
+
+// command runs a command on behalf of side: check, then journal e (with
+// the side and the time), then apply.
+func (s *Session) command(what string, side rules.Color, check func() error, e *entry) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if side != rules.White && side != rules.Black {
+		return s.refuse(what, fmt.Errorf("side %d: want white or black", side))
+	}
+	if err := check(); err != nil {
+		return s.refuse(side.String()+": "+what, err)
+	}
+	e.Side, e.Time = side.String(), s.opts.now()
+	return s.do(e, 0)
+}
+
+// Result is the game's result and why; rules.NoResult and ReasonNone while
+// it goes on.
+func (s *Session) Result() (rules.Result, Reason) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.result, s.reason
+}
+
+// DrawOffer reports the side whose draw offer is pending, if any.
+func (s *Session) DrawOffer() (rules.Color, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offerBy, s.offered
+}
+
+// ID is the game id.
+func (s *Session) ID() string { return s.id }
+
+// System is the game's rule system.
+func (s *Session) System() rules.System { return s.sys }
+
+// Tags are the game's tags.
+func (s *Session) Tags() Tags { return s.tags }
+
+// Path is the journal's file.
+func (s *Session) Path() string { return s.j.path }
+
+// Start is the position the game started from.
+func (s *Session) Start() rules.Position {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.g.Start()
+}
+
+// Position is the current position.
+func (s *Session) Position() rules.Position {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.g.Position()
+}
+
+// Moves are the moves of the game as it stands (without those taken back),
+// with their seqs, in order.
+func (s *Session) Moves() []Move {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.line)
+}
+
+// Published are every move accepted in this game, taken back or not, in seq
+// order (1, 2, 3, ...): what was handed out for publication. The daemon
+// enqueues them again at start-up; the MQTT outbox wants seqs without gaps.
+func (s *Session) Published() []Move {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.all)
+}
+
+// Recovered reports the damaged tail Open cut off the journal, or nil.
+func (s *Session) Recovered() *Damage { return s.damage }
+
+// Close closes the journal. Every change is already on disk.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.j.close()
+}
