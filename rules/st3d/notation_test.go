@@ -114,3 +114,22 @@ func FuzzParseMove(f *testing.F) {
 		}
 	})
 }
+
+func TestExtends(t *testing.T) {
+	p := mustParse(t, "QL1:w,QL6:b,KL1:w,KL6:b Ra1W,Na2W,Pb2W,Kd0KL1,kd9KL6 w - - b2W 0 10")
+	for _, tc := range []struct {
+		m, further string
+		want       bool
+	}{
+		{"a1W-b1W", "a1W-c1W", true},    // a rook slides on
+		{"a1W-b1W", "a1W-d1KL1", true},  // onto another level of a further column
+		{"a1W-c1W", "a1W-b1W", false},   // backward along the line is not further
+		{"a1W-b1W", "a1W-a0QL1", false}, // another line
+		{"b2W-b3W", "b2W-b4N", true},    // a pawn's double step passes its single step
+		{"a2W-c3N", "a2W-b4W", false},   // knights leap
+	} {
+		if got := p.Extends(mustMove(t, p, tc.m), mustMove(t, p, tc.further)); got != tc.want {
+			t.Errorf("Extends(%s, %s) = %v, want %v", tc.m, tc.further, got, tc.want)
+		}
+	}
+}

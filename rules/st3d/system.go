@@ -158,3 +158,33 @@ func (p *Position) Info(m rules.Move) rules.MoveInfo {
 	}
 	return in
 }
+
+// Extends reports whether further is a move of the same piece as m that
+// goes on along m's line beyond m's target (a slider sliding on, a pawn's
+// double step past its single step): the piece set down on m's target
+// could still be on its way. Move recognition waits longer for such moves.
+func (p *Position) Extends(m, further rules.Move) bool {
+	if mFrom(m) != mFrom(further) || mKind(m) >= kindCastleK || mKind(further) >= kindCastleK {
+		return false
+	}
+	from := Square(mFrom(m))
+	switch p.board[from].Kind() {
+	case Pawn, Bishop, Rook, Queen:
+	default:
+		return false
+	}
+	df1, dr1 := int(sqFile[mTo(m)]-sqFile[from]), int(sqRank[mTo(m)]-sqRank[from])
+	df2, dr2 := int(sqFile[mTo(further)]-sqFile[from]), int(sqRank[mTo(further)]-sqRank[from])
+	sign := func(x int) int {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return 0
+	}
+	abs := func(x int) int { return x * sign(x) }
+	return df1*dr2 == dr1*df2 && sign(df1) == sign(df2) && sign(dr1) == sign(dr2) &&
+		max(abs(df2), abs(dr2)) > max(abs(df1), abs(dr1))
+}

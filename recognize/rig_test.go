@@ -1,0 +1,138 @@
+package recognize
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sim"
+)
+
+// rig is a simulated set read by the real scanner over the simulated I2C
+// bus, feeding a recognizer, all in simulated time.
+type rig struct {
+	t     testing.TB
+	board *sim.Board
+	sc    *sensors.Scanner
+	rec   *Recognizer
+	moves []string // long forms of the recognized moves, "takeback" for take-backs
+	log   []Event
+	// lastChange is the simulated time of the last action on the set.
+	lastChange time.Time
+	// latencies of recognized moves: from the last action to the event.
+	latencies []time.Duration
+}
+
+const scanPeriod = 5 * time.Millisecond
+
+func newRig(t testing.TB, pos string, opts Opts) *rig {
+	t.Helper()
+	p, err := st3d.System.ParsePosition(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sim.NewReference()
+	occ := p.Occupancy()
+	for i, name := range st3d.CellNames() {
+		if err := b.Set.SetCell(name, occ.Has(rules.Cell(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := sensors.New(b.Bus, b.Wiring, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, board: b, sc: sc, rec: New(p, opts)}
+	r.wait(200 * time.Millisecond)
+	if st := r.rec.Status().State; st != InSync {
+		t.Fatalf("rig: board not in sync after start: %v", r.rec.Status())
+	}
+	return r
+}
+
+// wait runs the scan loop for d of simulated time.
+func (r *rig) wait(d time.Duration) {
+	for end := r.board.Clock.Now().Add(d); r.board.Clock.Now().Before(end); {
+		now := r.board.Clock.Advance(scanPeriod)
+		r.sc.Scan(now)
+		s := r.sc.Snapshot()
+		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
+			r.record(e, now)
+		}
+	}
+}
+
+func (r *rig) record(e Event, now time.Time) {
+	r.log = append(r.log, e)
+	switch e.Kind {
+	case Moved:
+		r.moves = append(r.moves, e.Before.Long(e.Move))
+		r.latencies = append(r.latencies, now.Sub(r.lastChange))
+	case TookBack:
+		r.moves = append(r.moves, "takeback")
+	}
+}
+
+// do carries out actions; waits run the scan loop.
+func (r *rig) do(actions ...sim.Action) {
+	r.t.Helper()
+	for _, a := range actions {
+		if a.Op == sim.OpWait {
+			r.wait(a.Wait)
+			continue
+		}
+		if err := r.board.Set.Do(a); err != nil {
+			r.t.Fatalf("%s: %v", a, err)
+		}
+		r.lastChange = r.board.Clock.Now()
+	}
+}
+
+// script runs lines such as "lift b2W", "place b4N", "wait 100".
+func (r *rig) script(lines ...string) {
+	r.t.Helper()
+	for _, l := range lines {
+		a, ok, err := sim.ParseAction(l)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if ok {
+			r.do(a)
+		}
+	}
+}
+
+// play makes a move on the set the plain way, then lets it settle.
+func (r *rig) play(long string) {
+	r.t.Helper()
+	p := r.rec.Position()
+	m, _, err := p.ParseMove(long)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.do(sim.Gestures(p, m, sim.PlainStyle)...)
+	r.wait(400 * time.Millisecond)
+}
+
+func (r *rig) wantMoves(want ...string) {
+	r.t.Helper()
+	if len(r.moves) != len(want) {
+		r.t.Fatalf("recognized %q, want %q", r.moves, want)
+	}
+	for i := range want {
+		if r.moves[i] != want[i] {
+			r.t.Fatalf("recognized %q, want %q", r.moves, want)
+		}
+	}
+}
+
+func (r *rig) wantState(s State) {
+	r.t.Helper()
+	if got := r.rec.Status(); got.State != s {
+		r.t.Fatalf("state %v (%+v), want %v", got.State, got, s)
+	}
+}
+
+func names(s rules.CellSet) []string { return s.Names(st3d.CellNames()) }

@@ -1,0 +1,127 @@
+package recognize
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// State is what the board is doing, as far as the recognizer can tell.
+type State uint8
+
+const (
+	// InSync: the board shows the expected position.
+	InSync State = iota
+	// MoveInProgress: pieces or boards are lifted, or placed where a move
+	// is not yet complete.
+	MoveInProgress
+	// NeedsChoice: a promotion was made; the piece can still be chosen
+	// (Choose) until the next move starts. A queen stands otherwise.
+	NeedsChoice
+	// Mismatch: the board differs from the expected position (at start, after
+	// an external change, or after an illegal result); Status.Fix names the
+	// cells to set right.
+	Mismatch
+	// SensorFault: some cells read unknown; nothing is guessed through them.
+	SensorFault
+)
+
+func (s State) String() string {
+	switch s {
+	case InSync:
+		return "in sync"
+	case MoveInProgress:
+		return "move in progress"
+	case NeedsChoice:
+		return "needs choice"
+	case Mismatch:
+		return "mismatch"
+	case SensorFault:
+		return "sensor fault"
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// Status is the recognizer's view of the board.
+type Status struct {
+	State State
+	// Lifted holds the cells the expected position has closed that read
+	// open (pieces or boards in the air); Placed the cells it has open that
+	// read closed.
+	Lifted, Placed rules.CellSet
+	// Fix holds, in Mismatch, every cell that differs from the expected
+	// position: a piece to put back (in Lifted) or to take away (in Placed).
+	Fix rules.CellSet
+	// Unknown holds the cells that cannot be read (SensorFault).
+	Unknown rules.CellSet
+	// FirstLifted is the first cell lifted since the board was last in sync
+	// (Article 4.3, touch-move), or rules.NoCell.
+	FirstLifted rules.Cell
+	// Choices lists, in NeedsChoice, the promotion moves to choose from;
+	// the first is the one that stands if no choice is made.
+	Choices []rules.Move
+	// Reason says why, for Mismatch and SensorFault.
+	Reason string
+}
+
+func (s *Status) equal(o *Status) bool {
+	if s.State != o.State || s.Lifted != o.Lifted || s.Placed != o.Placed || s.Fix != o.Fix ||
+		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || len(s.Choices) != len(o.Choices) {
+		return false
+	}
+	for i := range s.Choices {
+		if s.Choices[i] != o.Choices[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Kind is the kind of an Event.
+type Kind uint8
+
+const (
+	// Moved: a move was recognized (Move, Before, After).
+	Moved Kind = iota + 1
+	// TookBack: the previous position was put back; Move is the move taken
+	// back, Before the position it led to, After the one restored.
+	TookBack
+	// StatusChanged: Status is the new status.
+	StatusChanged
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Moved:
+		return "moved"
+	case TookBack:
+		return "took back"
+	case StatusChanged:
+		return "status changed"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Event is something the recognizer saw.
+type Event struct {
+	Kind Kind
+	// At is the time of the reading that completed it.
+	At time.Time
+	// Move, Before and After describe Moved and TookBack events.
+	Move          rules.Move
+	Before, After rules.Position
+	// Status is the status after the event.
+	Status Status
+}
+
+// String describes the event in a line.
+func (e Event) String() string {
+	switch e.Kind {
+	case Moved:
+		return "moved " + e.Before.Long(e.Move)
+	case TookBack:
+		return "took back " + e.After.Long(e.Move)
+	}
+	return "status: " + e.Status.State.String()
+}
