@@ -1,0 +1,325 @@
+package firstcontact
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Position string (first-contact.md, "Notation and positions"): st3d's
+// eight fields with boards written "QL3u:-" (platforms have no owner), then
+// a ninth field for the reserves and a tenth for the platform that may not
+// move next:
+//
+//	<platforms> <pieces> <side> <castling> <en-passant> <double-step> <halfmove> <fullmove> <reserves> <ban>
+//
+// First Contact has no castling, en passant or double step: those three
+// fields are always "-". An empty platform or piece list is "-". The
+// reserves are written "QRRBBNNPPPPPPPP/qrrbbnnpppppppp" (White's half in
+// upper case, in the order Q R B N P; an empty half "-"); a reader takes
+// the letters of a half in any order.
+
+// StartString is the start position: an empty set, full reserves, White to
+// place a platform.
+const StartString = "- - w - - - 0 1 QRRBBNNPPPPPPPP/qrrbbnnpppppppp -"
+
+var startPos Position
+
+func initStart() {
+	p, err := Parse(StartString)
+	if err != nil {
+		panic(err)
+	}
+	startPos = p
+}
+
+// StartPosition returns the start position.
+func StartPosition() Position { return startPos }
+
+// Parse reads a position string of the full system. Lists may come in any
+// order; the position is refused, with the reason, when it could not arise.
+func Parse(s string) (Position, error) { return parse(s, false) }
+
+// ParseUpOnly reads a position string for UpOnly, which refuses `d`
+// positions (F6).
+func ParseUpOnly(s string) (Position, error) { return parse(s, true) }
+
+func parse(s string, up bool) (Position, error) {
+	var p Position
+	if err := p.parse(s, up); err != nil {
+		return Position{}, fmt.Errorf("first-contact: position string: %w", err)
+	}
+	return p, nil
+}
+
+// reserveOrder is the order of a written reserve half.
+var reserveOrder = [5]Piece{Queen, Rook, Bishop, Knight, Pawn}
+
+func (p *Position) parse(s string, up bool) error {
+	fields := strings.Split(s, " ")
+	if len(fields) != 10 {
+		return fmt.Errorf("%d fields, want 10 separated by single spaces", len(fields))
+	}
+	p.up = up
+	p.exist = fixedMask
+	p.king = [2]Square{NoSquare, NoSquare}
+	p.ban = NoSlot
+	if fields[0] != "-" {
+		for _, b := range strings.Split(fields[0], ",") {
+			name, owner, ok := strings.Cut(b, ":")
+			sl, err := ParseSlot(name)
+			if !ok || err != nil || owner != "-" {
+				return fmt.Errorf("platform %q: want POSITION:-, such as QL3u:-", b)
+			}
+			if up && sl.Inverted() {
+				return fmt.Errorf("platform %q: this set senses upright platforms only (F6)", b)
+			}
+			if p.hasPlatform(sl) {
+				return fmt.Errorf("two platforms at %s", sl)
+			}
+			p.addPlatform(sl)
+		}
+		if n := bits.OnesCount32(p.plats); n > 4 {
+			return fmt.Errorf("%d platforms, the set has 4", n)
+		}
+	}
+	if fields[1] != "-" {
+		for _, f := range strings.Split(fields[1], ",") {
+			if len(f) < 2 || strings.IndexByte("PNBRQKpnbrqk", f[0]) < 0 {
+				return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kc1W", f)
+			}
+			sq, err := ParseSquare(f[1:])
+			if err != nil {
+				return fmt.Errorf("piece %q: %v", f, err)
+			}
+			if !p.exist.has(sq) {
+				return fmt.Errorf("piece %q: square %s does not exist without a platform at %s", f, sq, sq.Slot())
+			}
+			if p.board[sq] != 0 {
+				return fmt.Errorf("two pieces on %s", sq)
+			}
+			pc := Piece(strings.IndexByte(pieceLetters, f[0]&^0x20))
+			if f[0] >= 'a' {
+				pc |= blackBit
+			}
+			if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
+				return fmt.Errorf("more than one %s king", pc.Color())
+			}
+			p.put(sq, pc)
+		}
+	}
+	switch fields[2] {
+	case "w":
+		p.side = rules.White
+	case "b":
+		p.side = rules.Black
+	default:
+		return fmt.Errorf("side to move %q: want w or b", fields[2])
+	}
+	for i, name := range []string{"castling", "en-passant", "double-step"} {
+		if fields[3+i] != "-" {
+			return fmt.Errorf("%s field %q: First Contact has none, want -", name, fields[3+i])
+		}
+	}
+	var err error
+	if p.half, err = strconv.Atoi(fields[6]); err != nil || p.half < 0 {
+		return fmt.Errorf("halfmove clock %q: want a number >= 0", fields[6])
+	}
+	if p.full, err = strconv.Atoi(fields[7]); err != nil || p.full < 1 {
+		return fmt.Errorf("fullmove number %q: want a number >= 1", fields[7])
+	}
+	if err := p.parseReserves(fields[8]); err != nil {
+		return err
+	}
+	if fields[9] != "-" {
+		sl, err := ParseSlot(fields[9])
+		if err != nil {
+			return fmt.Errorf("move ban: %v", err)
+		}
+		if !p.hasPlatform(sl) {
+			return fmt.Errorf("move ban %s: no platform stands there", sl)
+		}
+		p.ban = sl
+	}
+	return p.checkPhase()
+}
+
+// parseReserves reads the ninth field and checks that no side has more
+// pieces of a kind, on the set and in reserve, than a standard army.
+func (p *Position) parseReserves(f string) error {
+	halves := strings.Split(f, "/")
+	if len(halves) != 2 {
+		return fmt.Errorf("reserves %q: want WHITE/BLACK, such as QRRBBNNPPPPPPPP/qrrbbnnpppppppp", f)
+	}
+	for c, h := range halves {
+		if h == "-" {
+			continue
+		}
+		if h == "" {
+			return fmt.Errorf("reserves %q: an empty half is written -", f)
+		}
+		for i := 0; i < len(h); i++ {
+			l := h[i]
+			if c == 1 {
+				l -= 'a' - 'A'
+			}
+			k := strings.IndexByte(" PNBRQ", l)
+			if k <= 0 {
+				return fmt.Errorf("reserves %q: %q is not a %s piece letter (QRBNP, %s)", f, h[i], rules.Color(c),
+					map[int]string{0: "upper case", 1: "lower case"}[c])
+			}
+			p.reserve[c][k]++
+		}
+	}
+	for c := 0; c < 2; c++ {
+		for k := Pawn; k <= King; k++ {
+			n := 0
+			if k < King {
+				n = int(p.reserve[c][k])
+			}
+			for s := Square(0); s < NumSquares; s++ {
+				if p.board[s] == pieceOf(rules.Color(c), k) {
+					n++
+				}
+			}
+			max := 1
+			if k < King {
+				max = int(army[k])
+			}
+			if n > max {
+				return fmt.Errorf("%s has %d %c on the set and in reserve, a standard army has %d",
+					rules.Color(c), n, pieceLetters[k], max)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPhase refuses what the placement order or the rules rule out.
+func (p *Position) checkPhase() error {
+	fullReserve := p.reserve == [2][King]uint8{army, army}
+	nplats := bits.OnesCount32(p.plats)
+	pieces := 0
+	for c := 0; c < 2; c++ {
+		for _, w := range p.occ[c] {
+			pieces += bits.OnesCount64(w)
+		}
+	}
+	phase := p.phase()
+	if phase != phasePlay {
+		want := rules.Color(nplats % 2)
+		switch phase {
+		case phasePlatforms:
+			if pieces > 0 {
+				return fmt.Errorf("pieces on the set while %d of the 4 platforms are placed", nplats)
+			}
+		case phaseWhiteKing:
+			want = rules.White
+			if pieces > 0 {
+				return errors.New("pieces on the set before White's king is placed")
+			}
+		case phaseBlackKing:
+			want = rules.Black
+			if pieces > 1 {
+				return errors.New("pieces on the set before Black's king is placed")
+			}
+		}
+		if p.side != want {
+			return fmt.Errorf("%s to move in the placement phase, where it is %s's turn", p.side, want)
+		}
+		if !fullReserve {
+			return errors.New("reserves not full in the placement phase")
+		}
+		if p.ban != NoSlot {
+			return errors.New("a move ban in the placement phase (placements do not count)")
+		}
+		return nil
+	}
+	if p.inCheck(p.side.Other()) {
+		return errors.New("the side not to move is in check")
+	}
+	return nil
+}
+
+// String writes the canonical position string. Square numbers follow the
+// writer's order (W, N, B, then the platform positions QL1u .. KL6d, each
+// by rank then file), so walking them in order sorts the list.
+func (p *Position) String() string {
+	var b strings.Builder
+	b.Grow(300)
+	p.writeKey(&b, true)
+	return b.String()
+}
+
+// Key identifies the position for repetition: platforms, pieces, side to
+// move, reserves and the move ban; not the clocks.
+func (p *Position) Key() string {
+	var b strings.Builder
+	b.Grow(300)
+	p.writeKey(&b, false)
+	return b.String()
+}
+
+func (p *Position) writeKey(b *strings.Builder, clocks bool) {
+	first := true
+	for sl := Slot(0); sl < NumSlots; sl++ {
+		if p.hasPlatform(sl) {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteString(sl.String())
+			b.WriteString(":-")
+		}
+	}
+	if first {
+		b.WriteByte('-')
+	}
+	b.WriteByte(' ')
+	first = true
+	for s := Square(0); s < NumSquares; s++ {
+		if pc := p.board[s]; pc != 0 {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteByte(pc.Letter())
+			b.WriteString(s.String())
+		}
+	}
+	if first {
+		b.WriteByte('-')
+	}
+	if p.side == rules.White {
+		b.WriteString(" w - - - ")
+	} else {
+		b.WriteString(" b - - - ")
+	}
+	if clocks {
+		b.WriteString(strconv.Itoa(p.half))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(p.full))
+		b.WriteByte(' ')
+	}
+	for c := 0; c < 2; c++ {
+		if c == 1 {
+			b.WriteByte('/')
+		}
+		n := 0
+		for _, k := range reserveOrder {
+			for i := uint8(0); i < p.reserve[c][k]; i++ {
+				b.WriteByte(pieceOf(rules.Color(c), k).Letter())
+				n++
+			}
+		}
+		if n == 0 {
+			b.WriteByte('-')
+		}
+	}
+	b.WriteByte(' ')
+	b.WriteString(p.ban.String())
+}

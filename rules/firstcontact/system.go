@@ -1,0 +1,127 @@
+package firstcontact
+
+import "github.com/tridboard/tridboard/rules"
+
+// System is First Contact on a set that senses platforms both up and
+// inverted: all 24 platform positions, 168 cells (F6).
+var System rules.System = system{name: "first-contact"}
+
+// UpOnly is First Contact for a set whose sockets sense upright platforms
+// only (the reference socket, F6): it offers no `d` position (placements,
+// inversions, position strings), so an empty platform can never move, and
+// its cell list is the 108 cells without them.
+var UpOnly rules.System = system{name: "first-contact-up", up: true}
+
+type system struct {
+	name string
+	up   bool
+}
+
+func (s system) Name() string { return s.name }
+
+func (s system) Cells() []string {
+	if s.up {
+		return upCells.names
+	}
+	return fullCells.names
+}
+
+func (s system) Start() rules.Position {
+	p := startPos
+	p.up = s.up
+	return &p
+}
+
+func (s system) ParsePosition(str string) (rules.Position, error) {
+	p, err := parse(str, s.up)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// The methods below make *Position a rules.Position.
+
+// System is the system the position was made under (System or UpOnly).
+func (p *Position) System() rules.System {
+	if p.up {
+		return UpOnly
+	}
+	return System
+}
+
+// LegalMoves appends the legal moves to buf and returns it. It allocates
+// nothing when buf has room for them.
+func (p *Position) LegalMoves(buf []rules.Move) []rules.Move { return p.legalMoves(buf) }
+
+// Play returns the position after m; p does not change.
+func (p *Position) Play(m rules.Move) rules.Position {
+	n := *p
+	n.make(m)
+	return &n
+}
+
+// Make plays m in place (m must be legal here).
+func (p *Position) Make(m rules.Move) { p.make(m) }
+
+// InCheck reports whether the side to move is in check, and its king's
+// cell. In First Contact a side in check has lost (see Status).
+func (p *Position) InCheck() (bool, rules.Cell) {
+	k := p.king[p.side]
+	if k == NoSquare {
+		return false, rules.NoCell
+	}
+	return p.inCheck(p.side), p.cells().sq[k]
+}
+
+// Status tells whether the game is over. Giving check wins at once, so a
+// side to move that is in check has lost: that is reported as
+// rules.Checkmate (rules.Game then scores it for the other side) although
+// the checked side might have had an escape in chess. A side with no legal
+// move that is not in check is stalemated: a draw (F5). No position is
+// dead.
+func (p *Position) Status() rules.Status {
+	if p.phase() != phasePlay {
+		return rules.Ongoing
+	}
+	if p.inCheck(p.side) {
+		return rules.Checkmate
+	}
+	var buf [maxMoves]rules.Move
+	if len(p.legalMoves(buf[:0])) == 0 {
+		return rules.Stalemate
+	}
+	return rules.Ongoing
+}
+
+// Info says which cells m touches. A drop (introduction or king placement)
+// and a platform placement come from outside the set: From is NoCell and
+// Touched is empty. A platform move goes from presence cell to presence
+// cell (Board is true) and touches the pawn it carries.
+func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	cm := p.cells()
+	in := rules.MoveInfo{From: rules.NoCell, Captured: rules.NoCell, Promoted: rules.NoCell}
+	from, to := mFrom(m), mTo(m)
+	switch mKind(m) {
+	case kindPlace:
+		in.Board = true
+		in.To = cm.slot[to]
+	case kindDrop:
+		in.To = cm.sq[to]
+	case kindPlatform:
+		in.Board = true
+		in.From, in.To = cm.slot[from], cm.slot[to]
+		in.Touched.Add(in.From)
+		if cs, _ := p.carried(Slot(from)); cs != NoSquare {
+			in.Touched.Add(cm.sq[cs])
+		}
+	default:
+		in.From, in.To = cm.sq[from], cm.sq[to]
+		in.Touched.Add(in.From)
+		if mCapture(m) {
+			in.Captured = in.To
+			in.Touched.Add(in.To)
+		}
+	}
+	return in
+}
