@@ -532,6 +532,9 @@ func (s *Session) canClaim(c Claim) (Reason, error) {
 		return ReasonFiftyMoves, nil
 	}
 	whyThree := fmt.Sprintf("the position has stood %d times, 3 are needed", s.g.Repetitions())
+	if s.g.Repetitions() == 1 {
+		whyThree = "the position has stood once, 3 times are needed"
+	}
 	whyFifty := fmt.Sprintf("the halfmove clock is %d, 100 are needed", s.g.Position().HalfmoveClock())
 	switch c {
 	case ClaimThreefold:
