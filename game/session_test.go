@@ -191,8 +191,8 @@ func TestDraws(t *testing.T) {
 func TestOutcomeByPosition(t *testing.T) {
 	for _, tc := range []struct {
 		name, start, move string
-		want             rules.Result
-		why              Reason
+		want              rules.Result
+		why               Reason
 	}{
 		{"mate in one", mateInOne, "Rb5N", rules.WhiteWins, ReasonCheckmate},
 		{"stalemate", stalemateInOne, "Qd9KL6", rules.Draw, ReasonStalemate},
