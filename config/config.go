@@ -1,0 +1,390 @@
+// Package config reads tridboard's one configuration file (YAML).
+//
+// Decoding is strict: an unknown key or a value of the wrong type is refused
+// with the file, line and key. Every field has a default that describes the
+// reference board (../shared/spec/hardware.md), so a board wired as the
+// reference needs almost no configuration. Secrets can come from the
+// environment (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN).
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/sensors"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	// BoardID names the set in MQTT topics; default: the host name.
+	BoardID string `yaml:"board_id"`
+	// StateDir holds the game journals and the MQTT outbox.
+	StateDir string `yaml:"state_dir"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
+	// Variant is the rule system: st3d.
+	Variant string `yaml:"variant"`
+
+	I2C         I2C         `yaml:"i2c"`
+	Sensors     Sensors     `yaml:"sensors"`
+	Recognition Recognition `yaml:"recognition"`
+	LEDs        LEDs        `yaml:"leds"`
+	MQTT        MQTT        `yaml:"mqtt"`
+	Buttons     Buttons     `yaml:"buttons"`
+}
+
+// Duration is a time.Duration written as "5ms" or "1.5s". A value that is
+// not a duration is kept and refused by the checks, which know its key and
+// line.
+type Duration struct {
+	d   time.Duration
+	bad string
+}
+
+// Dur makes a Duration.
+func Dur(d time.Duration) Duration { return Duration{d: d} }
+
+// UnmarshalYAML reads a duration string.
+func (d *Duration) UnmarshalYAML(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		*d = Duration{bad: s}
+		return nil
+	}
+	*d = Duration{d: v}
+	return nil
+}
+
+// MarshalYAML writes the duration as a string.
+func (d Duration) MarshalYAML() ([]byte, error) { return []byte(d.d.String()), nil }
+
+// D is the duration as a time.Duration.
+func (d Duration) D() time.Duration { return d.d }
+
+// I2C is the bus the expanders and the HT16K33 hang on.
+type I2C struct {
+	// Bus is the periph bus name ("" = the first, /dev/i2c-1 on a Pi).
+	Bus string `yaml:"bus"`
+	// SpeedHz is the bus clock the scan budget is planned for.
+	SpeedHz int `yaml:"speed_hz"`
+}
+
+// Sensors configures scanning.
+type Sensors struct {
+	Period   Duration `yaml:"period"`
+	Debounce Duration `yaml:"debounce"`
+	// Wiring is "reference", "matrix", or a table (see docs/sensors.md).
+	Preset string          `yaml:"preset"`
+	Wiring *sensors.Wiring `yaml:"wiring"`
+}
+
+// Recognition configures move recognition.
+type Recognition struct {
+	Settle         Duration `yaml:"settle"`
+	SettleExtended Duration `yaml:"settle_extended"`
+	MismatchAfter  Duration `yaml:"mismatch_after"`
+	TakeBacks      bool     `yaml:"take_backs"`
+}
+
+// LEDs configures the lights.
+type LEDs struct {
+	// Hints lights legal targets and pins (off for tournament play; error
+	// signals stay).
+	Hints bool `yaml:"hints"`
+	// Mapping is the driver and the cell -> LED table; nil: the reference
+	// HT16K33 at 0x71. Driver "none" turns the LEDs off.
+	Mapping *leds.Mapping `yaml:"mapping"`
+	// SPIPort is the SPI port of an APA102 strip ("" = the first).
+	SPIPort string `yaml:"spi_port"`
+}
+
+// MQTT configures publishing.
+type MQTT struct {
+	// Broker is an external broker's URL; empty runs the embedded broker.
+	Broker string `yaml:"broker"`
+	// Listen is the embedded broker's TCP address.
+	Listen string `yaml:"listen"`
+	// WebSocket is the embedded broker's websocket address ("" = none).
+	WebSocket string `yaml:"websocket"`
+	Username  string `yaml:"username"`
+	// Password; TRIDBOARD_MQTT_PASSWORD overrides it.
+	Password string `yaml:"password"`
+	CAFile   string `yaml:"ca_file"`
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+	Prefix   string `yaml:"prefix"`
+	// Discovery is the Home Assistant discovery prefix ("" = none).
+	Discovery string `yaml:"discovery"`
+	// CommandToken must accompany every command when set;
+	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
+	CommandToken string `yaml:"command_token"`
+}
+
+// Buttons names the push buttons wired as cells (hardware.md: bit 15 of
+// 0x23..0x26). Each is the button's cell name, "button:..." or "".
+type Buttons struct {
+	Queen  string `yaml:"queen"`
+	Rook   string `yaml:"rook"`
+	Bishop string `yaml:"bishop"`
+	Knight string `yaml:"knight"`
+}
+
+// Default returns the configuration of the reference board.
+func Default() *Config {
+	return &Config{
+		BoardID:  defaultBoardID(),
+		StateDir: DefaultStateDir(),
+		LogLevel: "info",
+		Variant:  "st3d",
+		I2C:      I2C{SpeedHz: 400000},
+		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
+		Recognition: Recognition{Settle: Dur(60 * time.Millisecond), SettleExtended: Dur(250 * time.Millisecond),
+			MismatchAfter: Dur(1500 * time.Millisecond), TakeBacks: true},
+		LEDs: LEDs{Hints: true},
+		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+	}
+}
+
+func defaultBoardID() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "tridboard"
+	}
+	if i := strings.IndexByte(h, '.'); i > 0 {
+		h = h[:i]
+	}
+	return h
+}
+
+// DefaultStateDir is $STATE_DIRECTORY (set by systemd's StateDirectory=),
+// /var/lib/tridboard for an installed binary (under /usr), and otherwise
+// tridboard/ in the user's state directory.
+func DefaultStateDir() string {
+	if d := os.Getenv("STATE_DIRECTORY"); d != "" {
+		return strings.Split(d, ":")[0]
+	}
+	if exe, err := os.Executable(); err == nil && strings.HasPrefix(exe, "/usr/") {
+		return "/var/lib/tridboard"
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "tridboard")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "state", "tridboard")
+	}
+	return "tridboard-state"
+}
+
+// Load reads a configuration file over the defaults. An empty path gives the
+// defaults. Secrets from the environment are applied.
+func Load(path string) (*Config, error) {
+	c := Default()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		if err := c.parse(path, data); err != nil {
+			return nil, err
+		}
+	}
+	c.fromEnv()
+	return c, nil
+}
+
+// Parse reads configuration text over the defaults; name is used in errors.
+func Parse(name string, data []byte) (*Config, error) {
+	c := Default()
+	if err := c.parse(name, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) fromEnv() {
+	if v := os.Getenv("TRIDBOARD_MQTT_PASSWORD"); v != "" {
+		c.MQTT.Password = v
+	}
+	if v := os.Getenv("TRIDBOARD_MQTT_COMMAND_TOKEN"); v != "" {
+		c.MQTT.CommandToken = v
+	}
+}
+
+func (c *Config) parse(name string, data []byte) error {
+	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return fmt.Errorf("config %s: %s", name, yaml.FormatError(err, false, false))
+	}
+	file, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return fmt.Errorf("config %s: %w", name, err)
+	}
+	if errs := c.check(); len(errs) > 0 {
+		var b strings.Builder
+		for i, e := range errs {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "config %s", name)
+			if line := lineOf(file, e.key); line > 0 {
+				fmt.Fprintf(&b, ":%d", line)
+			}
+			fmt.Fprintf(&b, ": %s: %s", e.key, e.msg)
+		}
+		return errors.New(b.String())
+	}
+	return nil
+}
+
+// keyError is a bad value of one key ("sensors.period").
+type keyError struct{ key, msg string }
+
+// check validates values that decoding cannot (ranges, names, combinations).
+func (c *Config) check() []keyError {
+	var errs []keyError
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, keyError{key, fmt.Sprintf(format, args...)})
+	}
+	if c.BoardID == "" || strings.ContainsAny(c.BoardID, "/+#") {
+		bad("board_id", "%q: want a non-empty name without / + #", c.BoardID)
+	}
+	if _, err := ParseLevel(c.LogLevel); err != nil {
+		bad("log_level", "%v", err)
+	}
+	if c.Variant != "st3d" {
+		bad("variant", "%q: the daemon plays st3d (other systems: perft, moves and replay only)", c.Variant)
+	}
+	if c.I2C.SpeedHz < 10000 || c.I2C.SpeedHz > 3400000 {
+		bad("i2c.speed_hz", "%d: want 10000 to 3400000", c.I2C.SpeedHz)
+	}
+	between := func(key string, d Duration, lo, hi time.Duration) {
+		if d.bad != "" {
+			bad(key, "%q is not a duration (such as 5ms or 1.5s)", d.bad)
+		} else if d.D() < lo || d.D() > hi {
+			bad(key, "%v: want %v to %v", d.D(), lo, hi)
+		}
+	}
+	r := c.Recognition
+	between("sensors.period", c.Sensors.Period, time.Millisecond, time.Second)
+	between("sensors.debounce", c.Sensors.Debounce, 0, time.Second)
+	between("recognition.settle", r.Settle, 0, 5*time.Second)
+	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
+	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
+	switch c.Sensors.Preset {
+	case "reference", "matrix":
+		if c.Sensors.Wiring != nil {
+			bad("sensors.preset", "%q and a wiring table: give one", c.Sensors.Preset)
+		}
+	case "":
+		if c.Sensors.Wiring == nil {
+			bad("sensors.wiring", "missing: give a table or a preset (reference, matrix)")
+		}
+	default:
+		bad("sensors.preset", "%q: want reference or matrix", c.Sensors.Preset)
+	}
+	if c.MQTT.Broker == "" && c.MQTT.Listen == "" {
+		bad("mqtt.listen", "empty and no external broker: give one")
+	}
+	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "+#") {
+		bad("mqtt.prefix", "%q: want a topic prefix without + #", c.MQTT.Prefix)
+	}
+	if (c.MQTT.CertFile == "") != (c.MQTT.KeyFile == "") {
+		bad("mqtt.cert_file", "cert_file and key_file go together")
+	}
+	seen := map[string]string{}
+	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
+		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight} {
+		if b == "" {
+			continue
+		}
+		if !strings.HasPrefix(b, sensors.ButtonPrefix) {
+			bad(key, "%q: a button's cell name starts with %q", b, sensors.ButtonPrefix)
+		}
+		if o, dup := seen[b]; dup {
+			bad(key, "%q is also %s", b, o)
+		}
+		seen[b] = key
+	}
+	return errs
+}
+
+// Wiring is the sensor wiring the configuration describes, validated
+// against the system's cells.
+func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
+	var w *sensors.Wiring
+	buttons := c.ButtonCells()
+	switch {
+	case c.Sensors.Wiring != nil:
+		w = c.Sensors.Wiring
+	case c.Sensors.Preset == "matrix":
+		w = sensors.MatrixWiring(buttons...)
+	default:
+		w = sensors.ReferenceWiring(buttons...)
+	}
+	if err := w.Validate(cells); err != nil {
+		return nil, fmt.Errorf("config: sensors.wiring: %w", err)
+	}
+	return w, nil
+}
+
+// ButtonCells lists the configured buttons' cells, in the order queen,
+// rook, bishop, knight (empty ones left out).
+func (c *Config) ButtonCells() []string {
+	var out []string
+	for _, b := range []string{c.Buttons.Queen, c.Buttons.Rook, c.Buttons.Bishop, c.Buttons.Knight} {
+		if b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// LEDMapping is the LED mapping, the reference one by default, or nil when
+// the LEDs are off ("driver: none").
+func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error) {
+	m := c.LEDs.Mapping
+	if m == nil {
+		m = leds.ReferenceMapping()
+	}
+	if m.Driver == "none" {
+		return nil, nil, nil
+	}
+	l, err := m.Layout(cells)
+	if err != nil {
+		return nil, nil, fmt.Errorf("config: leds.mapping: %w", err)
+	}
+	return m, l, nil
+}
+
+// ParseLevel reads a log level name.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("log level %q: want debug, info, warn or error", s)
+	}
+	return l, nil
+}
+
+// lineOf finds the line of a dotted key in a YAML file, or 0.
+func lineOf(file *ast.File, key string) int {
+	p, err := yaml.PathString("$." + key)
+	if err != nil {
+		return 0
+	}
+	for _, doc := range file.Docs {
+		if n, err := p.FilterNode(doc.Body); err == nil && n != nil {
+			return n.GetToken().Position.Line
+		}
+	}
+	return 0
+}

@@ -1,0 +1,115 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
+)
+
+func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Wiring(st3d.CellNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(w, sensors.ReferenceWiring()) {
+		t.Errorf("default wiring is not the reference wiring")
+	}
+	m, l, err := c.LEDMapping(st3d.CellNames())
+	if err != nil || m.Driver != "ht16k33" || m.Addr != 0x71 || l.NumLEDs() != 128 {
+		t.Errorf("default LEDs: %+v, %v", m, err)
+	}
+	if c.Sensors.Period.D() != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+func TestExampleFiles(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		wiring *sensors.Wiring
+		driver string
+	}{
+		{"../deploy/reference.yaml", sensors.ReferenceWiring("button:queen", "button:rook", "button:bishop", "button:knight"), "ht16k33"},
+		{"../deploy/matrix.yaml", sensors.MatrixWiring("button:queen", "button:knight"), "ht16k33"},
+		{"../deploy/apa102.yaml", sensors.ReferenceWiring(), "apa102"},
+	} {
+		c, err := Load(tc.file)
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		w, err := c.Wiring(st3d.CellNames())
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		if !reflect.DeepEqual(w, tc.wiring) {
+			t.Errorf("%s: wiring differs from the one it documents", tc.file)
+		}
+		m, _, err := c.LEDMapping(st3d.CellNames())
+		if err != nil || m.Driver != tc.driver {
+			t.Errorf("%s: LEDs %v, %v; want %s", tc.file, m, err, tc.driver)
+		}
+	}
+}
+
+func TestRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "board_id: a\nsensors:\n  perod: 5ms\n", `config t.yaml: [3:3] unknown field "perod"`},
+		{"not a duration", "sensors:\n  period: fast\n", `config t.yaml:2: sensors.period: "fast" is not a duration`},
+		{"out of range", "recognition:\n  settle: 10s\n", "config t.yaml:2: recognition.settle: 10s: want 0s to 5s"},
+		{"wrong type", "i2c:\n  speed_hz: fast\n", "config t.yaml: [2:13]"},
+		{"bad log level", "log_level: loud\n", `config t.yaml:1: log_level: log level "loud"`},
+		{"bad board id", "board_id: a/b\n", `config t.yaml:1: board_id: "a/b"`},
+		{"preset and table", "sensors:\n  preset: matrix\n  wiring: {expanders: []}\n", `config t.yaml:2: sensors.preset: "matrix" and a wiring table`},
+		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want reference or matrix`},
+		{"button name", "buttons:\n  queen: q\n", `config t.yaml:2: buttons.queen: "q": a button's cell name starts with "button:"`},
+		{"half a client certificate", "mqtt:\n  cert_file: c.pem\n", "config t.yaml:2: mqtt.cert_file: cert_file and key_file go together"},
+		{"other variant", "variant: millennium\n", `config t.yaml:1: variant: "millennium"`},
+		{"settle_extended below settle", "recognition:\n  settle: 300ms\n", "config t.yaml: recognition.settle_extended: 250ms: want 300ms to 5s"},
+	} {
+		_, err := Parse("t.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestWiringRefusedWithCells(t *testing.T) {
+	c, err := Parse("t.yaml", []byte("sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Wiring(st3d.CellNames()); err == nil || !strings.Contains(err.Error(), "wired twice") {
+		t.Errorf("duplicate bit: err = %v", err)
+	}
+}
+
+func TestSecretsFromTheEnvironment(t *testing.T) {
+	t.Setenv("TRIDBOARD_MQTT_PASSWORD", "s3cret")
+	t.Setenv("TRIDBOARD_MQTT_COMMAND_TOKEN", "tok")
+	c, err := Load("../deploy/reference.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MQTT.Password != "s3cret" || c.MQTT.CommandToken != "tok" {
+		t.Errorf("secrets: %q %q", c.MQTT.Password, c.MQTT.CommandToken)
+	}
+}
+
+func TestStateDirFromSystemd(t *testing.T) {
+	t.Setenv("STATE_DIRECTORY", "/var/lib/tridboard:/other")
+	if got := DefaultStateDir(); got != "/var/lib/tridboard" {
+		t.Errorf("DefaultStateDir() = %q", got)
+	}
+}
