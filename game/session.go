@@ -262,6 +262,13 @@ func Open(stateDir string, opts *Opts) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(recs) == 0 {
+		err := errors.New("no header record")
+		if bad != nil {
+			err = fmt.Errorf("no header record: %v", bad)
+		}
+		return nil, &JournalError{Path: path, Err: err}
+	}
 	s := &Session{opts: o, dir: stateDir}
 	if err := s.replay(path, id, recs); err != nil {
 		return nil, err
@@ -304,9 +311,6 @@ func (s *Session) cutTail(data []byte, good, record int, bad error) error {
 
 // replay rebuilds the session from the records of a journal.
 func (s *Session) replay(path, id string, recs []rawRecord) error {
-	if len(recs) == 0 {
-		return &JournalError{Path: path, Err: errors.New("no header record")}
-	}
 	for i, r := range recs {
 		fail := func(err error) error {
 			return &JournalError{Path: path, Record: i + 1, Offset: int64(r.off), Err: err}
