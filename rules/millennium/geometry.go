@@ -106,14 +106,14 @@ func init() {
 // bset is a set of squares: word l holds level l, bit rank*8+file.
 type bset [3]uint64
 
-func (b *bset) set(s Square)       { b[s>>6] |= 1 << (s & 63) }
-func (b *bset) clear(s Square)     { b[s>>6] &^= 1 << (s & 63) }
-func (b bset) has(s Square) bool   { return b[s>>6]&(1<<(s&63)) != 0 }
-func (b bset) empty() bool         { return b[0]|b[1]|b[2] == 0 }
-func (b bset) or(o bset) bset      { return bset{b[0] | o[0], b[1] | o[1], b[2] | o[2]} }
-func (b bset) and(o bset) bset     { return bset{b[0] & o[0], b[1] & o[1], b[2] & o[2]} }
-func (b bset) andNot(o bset) bset  { return bset{b[0] &^ o[0], b[1] &^ o[1], b[2] &^ o[2]} }
-func (b bset) meets(o bset) bool   { return b[0]&o[0]|b[1]&o[1]|b[2]&o[2] != 0 }
+func (b *bset) set(s Square)      { b[s>>6] |= 1 << (s & 63) }
+func (b *bset) clear(s Square)    { b[s>>6] &^= 1 << (s & 63) }
+func (b bset) has(s Square) bool  { return b[s>>6]&(1<<(s&63)) != 0 }
+func (b bset) empty() bool        { return b[0]|b[1]|b[2] == 0 }
+func (b bset) or(o bset) bset     { return bset{b[0] | o[0], b[1] | o[1], b[2] | o[2]} }
+func (b bset) and(o bset) bset    { return bset{b[0] & o[0], b[1] & o[1], b[2] & o[2]} }
+func (b bset) andNot(o bset) bset { return bset{b[0] &^ o[0], b[1] &^ o[1], b[2] &^ o[2]} }
+func (b bset) meets(o bset) bool  { return b[0]&o[0]|b[1]&o[1]|b[2]&o[2] != 0 }
 func (b bset) count() int {
 	return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) + bits.OnesCount64(b[2])
 }
