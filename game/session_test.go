@@ -388,3 +388,29 @@ func TestOpenNoGame(t *testing.T) {
 		t.Errorf("Open created games/: %v", err)
 	}
 }
+
+// TestConcurrent: commands and readers from several goroutines (run with
+// -race).
+func TestConcurrent(t *testing.T) {
+	s, _ := newGame(t, "")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			s.Moves()
+			s.Published()
+			s.Position()
+			s.Result()
+			s.DrawOffer()
+			var b strings.Builder
+			if err := s.Export(&b); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	playAll(t, s, shuffle...)
+	<-done
+	if got := len(s.Published()); got != len(shuffle) {
+		t.Errorf("%d moves published, want %d", got, len(shuffle))
+	}
+}
