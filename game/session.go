@@ -240,7 +240,6 @@ func (s *Session) header(h *entry, sys rules.System, pos rules.Position) {
 // before it, the damaged file is copied aside (<id>.journal.damaged-<time>)
 // and the journal cut back. Recovered reports it.
 func Open(stateDir string, opts *Opts) (*Session, error) {
-	o := opts.fill()
 	cur := filepath.Join(stateDir, CurrentFile)
 	b, err := os.ReadFile(cur)
 	if err != nil {
@@ -252,6 +251,16 @@ func Open(stateDir string, opts *Opts) (*Session, error) {
 	id := strings.TrimSpace(string(b))
 	if !validID(id) {
 		return nil, fmt.Errorf("game: open: %s: %q is not a game id", cur, id)
+	}
+	return OpenGame(stateDir, id, opts)
+}
+
+// OpenGame opens the game id of stateDir (one of Games), current or not,
+// as Open does: to export a finished game, say. It does not make it current.
+func OpenGame(stateDir, id string, opts *Opts) (*Session, error) {
+	o := opts.fill()
+	if !validID(id) {
+		return nil, fmt.Errorf("game: open: %q is not a game id", id)
 	}
 	path := filepath.Join(stateDir, GamesDir, id+JournalExt)
 	data, err := os.ReadFile(path)

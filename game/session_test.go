@@ -414,3 +414,29 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("%d moves published, want %d", got, len(shuffle))
 	}
 }
+
+func TestOpenGame(t *testing.T) {
+	s, dir := newGame(t, "")
+	playAll(t, s, "Nc3W")
+	old := s.ID()
+	s.Close()
+	n, err := New(dir, st3d.System, "", Tags{}, testOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Close()
+	g, err := OpenGame(dir, old, testOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if got := longs(g.Moves()); !reflect.DeepEqual(got, []string{"d1W-c3W"}) {
+		t.Errorf("old game's moves = %v", got)
+	}
+	if got := string(readFile(t, dir+"/current")); got != n.ID()+"\n" {
+		t.Errorf("current = %q, want %q", got, n.ID())
+	}
+	if _, err := OpenGame(dir, "../../etc/passwd", nil); err == nil || err.Error() != `game: open: "../../etc/passwd" is not a game id` {
+		t.Errorf("OpenGame of a path: %v", err)
+	}
+}
