@@ -45,7 +45,7 @@ func refFrom(p *Position) refPos {
 	return r
 }
 
-func (r *refPos) at(c refCell) byte { return r.b[c.l][c.r][c.f] }
+func (r *refPos) at(c refCell) byte     { return r.b[c.l][c.r][c.f] }
 func (r *refPos) set(c refCell, v byte) { r.b[c.l][c.r][c.f] = v }
 
 func isWhite(x byte) bool { return x >= 'A' && x <= 'Z' }
@@ -299,7 +299,7 @@ func (r refPos) play(m refMove) refPos {
 		}
 		for dl := -1; dl <= 1; dl++ {
 			v := m.to.add(0, f, dl)
-			o := m.to.add(0, -f, -dl) // its start
+			o := m.to.add(0, -f, -dl)  // its start
 			home := refCell{2, 6, o.f} // a black pawn's start
 			if !r.white {
 				home = refCell{0, 1, o.f}
