@@ -36,9 +36,12 @@
 // record followed by good ones. A bad tail (a torn write, zeros after a power
 // cut) is cut off: the file is copied to <id>.journal.damaged-<time>, the
 // journal is cut back to its last good record, and Recovered reports a
-// *Damage (offset, bytes lost, what they seem to hold).
+// *Damage (offset, bytes lost, what they seem to hold). A record torn by a
+// power cut was never fully fsync'd, so its method never returned and its
+// move was never published: the next move takes its seq again.
 //
 // Game ids are UTC times to the millisecond, 20250102-030405-123, later than
 // every game in the directory, so they sort by creation even when the clock
-// went back. Finished games stay in the directory (Games lists them).
+// went back. Finished games stay in the directory: Games lists them and
+// OpenGame opens one by id (to export it, say).
 package game
