@@ -480,10 +480,15 @@ func diff(a, b []string) []string {
 }
 
 // TestReferenceTables compares the engine with the reference at every node
-// of the perft table's positions to depth 2.
+// of the perft table's positions to depth 2, or 3 where that is under ten
+// thousand nodes (unless -short).
 func TestReferenceTables(t *testing.T) {
 	for _, tc := range perftTable {
-		compareTree(t, mustParse(t, tc.pos), 2)
+		depth := 2
+		if !testing.Short() && len(tc.nodes) > 2 && tc.nodes[2] < 10000 {
+			depth = 3
+		}
+		compareTree(t, tc.position(t), depth)
 	}
 }
 
