@@ -1,0 +1,129 @@
+package firstcontact
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNotation(t *testing.T) {
+	const kings = "QL3u:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B"
+	for _, tc := range []struct {
+		name, pos, long, short string
+	}{
+		{"platform placement", StartString, "@QL3u", "@QL3u"},
+		{"king placement", perftTable[2].pos, "K@c1W", "K@c1W"},
+		{"introduction", far + " Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -", "N@a1W", "N@a1W"},
+		{"black introduction, upper-case letter", far + " Kc1W,kb8B b - - - 0 10 -/n -", "N@c6B", "N@c6B"},
+		{"pawn step", far + " Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -", "b3W-b4W", "b4W"},
+		{"pawn capture names the file", far + " Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -", "b3W-c4W", "bxc4W"},
+		{"king", far + " Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -", "c1W-d1W", "Kd1W"},
+		{"onto a platform", "QL1u:-,QL3d:-,KL5u:-,KL6u:- Ka1W,kd8B w - - - 0 10 -/- -", "a1W-z2QL3d", "Kz2QL3d"},
+		{"knights by file", kings + ",Na1W,Nc1W w - - - 0 10 -/- -", "a1W-b3W", "Nab3W"},
+		{"knights by rank", kings + ",Na1W,Na3W w - - - 0 10 -/- -", "a3W-c2W", "N3c2W"},
+		{"rooks by level", "QL3d:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B,Ra3W,Ra3N w - - - 0 10 -/- -", "a3N-a3QL3d", "RNa3QL3d"},
+		{"rooks by platform level", "QL3d:-,QL3u:-,KL2u:-,KL6u:- Kd1W,kd8B,Ra3QL3d,Ra3QL3u w - - - 0 10 -/- -", "a3QL3u-a3N", "RQL3ua3N"},
+		{"platform move by arrival", perftTable[4].pos, "QL2u-QL2d", "QL2d"},
+		{"platform move, two could go there", perftTable[4].pos, "KL1u-KL2d", "KL1u-KL2d"},
+		{"platform move with a pawn", kings + ",Pa2QL3u w - - - 0 10 -/- -", "QL3u-QL5u", "QL5u"},
+		{"a platform move that gives check wins", perftTable[12].pos, "QL1u-QL2u", "QL2u#"},
+		{"a capture that gives check wins", perftTable[8].pos, "a2W-a4W", "Rxa4W#"},
+	} {
+		p := mustParse(t, tc.pos)
+		m, _, err := p.ParseMove(tc.long)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := p.Long(m); got != tc.long {
+			t.Errorf("%s: Long = %q, want %q", tc.name, got, tc.long)
+		}
+		if got := p.Short(m); got != tc.short {
+			t.Errorf("%s: Short(%s) = %q, want %q", tc.name, tc.long, got, tc.short)
+		}
+		back, note, err := p.ParseMove(tc.short)
+		if err != nil || back != m || note != "" {
+			t.Errorf("%s: ParseMove(%q) = %s, %q, %v; want %s", tc.name, tc.short, p.Long(back), note, err, tc.long)
+		}
+	}
+}
+
+func TestParseMoveErrors(t *testing.T) {
+	p := mustParse(t, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B,Na1W,Na3W w - - - 0 10 RP/- -")
+	for _, tc := range []struct{ in, want string }{
+		{"", "empty move"},
+		{"  #", "empty move"},
+		{"a1W-a2W", "not legal"},
+		{"a1W-b0W", "not a square"},
+		{"Nc2W", "ambiguous: a1W-c2W, a3W-c2W"},
+		{"Qc2W", "not legal"},
+		{"@QL3u", "not legal"}, // the placement phase is over
+		{"@QL9u", "not a platform position"},
+		{"Z@b2W", "not a piece letter"},
+		{"NN@b2W", "not a piece letter"},
+		{"N@b9W", "not a square"},
+		{"Q@b2W", "not legal"}, // not in reserve
+		{"R@b5B", "not legal"}, // not White's level
+		{"QL3u-QL9u", "not a platform position"},
+		{"QL3u-QL5u", "not legal"}, // empty: it may only invert
+		{"hello", "no arrival square"},
+		{"zzb3W", "cannot read"},
+	} {
+		if _, _, err := p.ParseMove(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseMove(%q) err = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// Long forms with a piece letter, "x" and marks are read too.
+	for _, in := range []string{"Na1W-b3W", "a1W-b3W!", "Nab3W+", "a1W-xb3W"} {
+		if _, _, err := p.ParseMove(in); err != nil {
+			t.Errorf("ParseMove(%q): %v", in, err)
+		}
+	}
+}
+
+// TestNotationRoundTrip reads back the long and short form of every legal
+// move along random games and in crowded random positions.
+func TestNotationRoundTrip(t *testing.T) {
+	check := func(p *Position) {
+		for _, m := range p.LegalMoves(nil) {
+			for _, s := range []string{p.Long(m), p.Short(m)} {
+				back, _, err := p.ParseMove(s)
+				if err != nil || back != m {
+					t.Fatalf("%s: %s read back as %s, %v", p, s, p.Long(back), err)
+				}
+			}
+		}
+	}
+	rng := newRand(8)
+	for g := 0; g < 6; g++ {
+		randomGame(StartPosition(), rng, 80, check)
+	}
+	for i := 0; i < 60; i++ {
+		p := randomPosition(rng, i%4 == 0)
+		check(&p)
+	}
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"@QL3u", "K@c1W", "N@b2W", "b2W-b3W", "QL3u-QL5u", "QL5u", "Nab3W", "RQL3ua3N", "bxc4W", "a2QL3u", "x", "@", "-", "QL"} {
+		f.Add(s)
+	}
+	positions := []*Position{}
+	for _, tc := range perftTable {
+		if !tc.up {
+			positions = append(positions, mustParse(f, tc.pos))
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range positions {
+			m, _, err := p.ParseMove(s)
+			if err != nil {
+				continue
+			}
+			for _, form := range []string{p.Long(m), p.Short(m)} {
+				if back, _, err := p.ParseMove(form); err != nil || back != m {
+					t.Fatalf("%s: %q read as %s, whose form %q reads back as %v, %v", p, s, p.Long(m), form, back, err)
+				}
+			}
+		}
+	})
+}
