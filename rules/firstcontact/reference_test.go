@@ -496,9 +496,9 @@ func TestReferenceTables(t *testing.T) {
 // seeded random games from positions with platforms up and inverted.
 func TestReferenceRandomGames(t *testing.T) {
 	rng := newRand(3)
-	games := 40
+	games := 12
 	if testing.Short() {
-		games = 8
+		games = 4
 	}
 	for g := 0; g < games; g++ {
 		randomGame(StartPosition(), rng, 120, func(p *Position) { compareTree(t, p, 1) })
