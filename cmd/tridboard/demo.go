@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/sim"
+)
+
+func init() {
+	register("demo", "play a built-in game on the simulated board, through the whole pipeline", runDemo)
+}
+
+// demoGame is the built-in game: a double step, a pawn climbing to Black's
+// board, kingside castling (which leaves the occupancy as it was: it is
+// recognized from the lifts), captures, and a knight's mate.
+var demoGame = strings.Fields(`
+	c2W-c4W d7B-d6B c4W-c5B d8B-c6B 0-0 c6B-b4W a1W-c2W d9KL6-d8B
+	a2W-a3W a9QL6-d9KL6 a1QL1-a3N b4W-a2W c5B-c6N a2W-c1W`)
+
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("demo", "[--pause MS] [--log-level L]",
+		"Plays a built-in game on the simulated board with the lifts and placements a\n"+
+			"person would make. Each move goes through the scanner, the recognizer, the\n"+
+			"game journal and the embedded MQTT broker, and is printed as a subscriber\n"+
+			"receives it. Needs no hardware and nothing installed.", stdout, stderr)
+	pause := fs.Int("pause", 150, "milliseconds between two hand actions")
+	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	if _, err := config.ParseLevel(*logLevel); err != nil || fs.NArg() != 0 || *pause < 0 {
+		fmt.Fprintln(stderr, "usage: tridboard demo [--pause MS] [--log-level L]")
+		return exitUsage
+	}
+	dir, err := os.MkdirTemp("", "tridboard-demo-")
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
+		return exitFailure
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.Default()
+	cfg.StateDir, cfg.BoardID, cfg.LogLevel = dir, "demo", *logLevel
+	cfg.MQTT.Listen = "127.0.0.1:0" // a free port: never in the way of a running broker
+	cfg.MQTT.Discovery = ""
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	fmt.Fprintln(stdout, "tridboard demo: a Star Trek 3D chess set, simulated down to the I2C registers.")
+	fmt.Fprintln(stdout, "A hand lifts and places pieces; the scanner reads seven MCP23017 expanders,")
+	fmt.Fprintln(stdout, "the recognizer turns occupancy into moves, the game journals them, and the")
+	fmt.Fprintln(stdout, "embedded MQTT broker publishes them. Each move below is printed when an MQTT")
+	fmt.Fprintln(stdout, "subscriber receives it.")
+	fmt.Fprintln(stdout)
+
+	var (
+		mu       sync.Mutex
+		received []mqtt.Move
+		got      = make(chan struct{}, len(demoGame))
+		failed   = false
+	)
+	o := daemonOpts{cfg: cfg, sim: true, log: newLogger(stderr, cfg.LogLevel)}
+	o.onReady = func(d *daemon) {
+		topic := cfg.MQTT.Prefix + "/" + cfg.BoardID + "/move"
+		sub := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("tridboard-demo-display"))
+		if t := sub.Connect(); !t.WaitTimeout(5*time.Second) || t.Error() != nil {
+			fmt.Fprintf(stderr, "tridboard demo: subscriber: connect %s: %v\n", d.broker.URL(), t.Error())
+			failed = true
+			cancel()
+			return
+		}
+		t := sub.Subscribe(topic, 1, func(_ paho.Client, msg paho.Message) {
+			var m mqtt.Move
+			if err := json.Unmarshal(msg.Payload(), &m); err != nil {
+				fmt.Fprintf(stderr, "tridboard demo: bad move payload %q: %v\n", msg.Payload(), err)
+				return
+			}
+			mu.Lock()
+			received = append(received, m)
+			mu.Unlock()
+			fmt.Fprintf(stdout, "  published  seq %-2d %-14s %-12s (%s)\n", m.Seq, m.Move, m.SAN, topic)
+			got <- struct{}{}
+		})
+		if !t.WaitTimeout(5*time.Second) || t.Error() != nil {
+			fmt.Fprintf(stderr, "tridboard demo: subscribe %s: %v\n", topic, t.Error())
+			failed = true
+			cancel()
+			return
+		}
+		go func() {
+			defer sub.Disconnect(100)
+			defer cancel()
+			select {
+			case <-d.synced:
+			case <-ctx.Done():
+				return
+			}
+			if !playDemo(ctx, d, stdout, time.Duration(*pause)*time.Millisecond, got) {
+				failed = true
+			}
+		}()
+	}
+	code := serve(ctx, o)
+	mu.Lock()
+	defer mu.Unlock()
+	ok := !failed && code == exitOK && len(received) == len(demoGame)
+	for i := 0; ok && i < len(received); i++ {
+		ok = received[i].Seq == i+1 && received[i].Move == demoGame[i]
+	}
+	if !ok {
+		fmt.Fprintf(stdout, "\ndemo FAILED: %d of %d moves arrived in order\n", len(received), len(demoGame))
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "\nAll %d moves were recognized, journaled and published in order.\n", len(demoGame))
+	return exitOK
+}
+
+// playDemo makes the built-in game's moves by hand on the simulated set and
+// waits for each to be published.
+func playDemo(ctx context.Context, d *daemon, out io.Writer, pause time.Duration, got <-chan struct{}) bool {
+	style := sim.PlainStyle
+	style.Pause = pause
+	pos := d.sess.Start()
+	for i, long := range demoGame {
+		m, _, err := pos.ParseMove(long)
+		if err != nil {
+			fmt.Fprintf(out, "demo: move %d %s: %v\n", i+1, long, err)
+			return false
+		}
+		gestures := sim.Gestures(pos, m, style)
+		var hand []string
+		for _, a := range gestures {
+			if a.Op != sim.OpWait {
+				hand = append(hand, a.String())
+			}
+		}
+		fmt.Fprintf(out, "hand: %s\n", strings.Join(hand, ", "))
+		for _, a := range gestures {
+			if a.Op == sim.OpWait {
+				if !sleep(ctx, a.Wait) {
+					return false
+				}
+				continue
+			}
+			if err := d.board.Set.Do(a); err != nil {
+				fmt.Fprintf(out, "demo: %s: %v\n", a, err)
+				return false
+			}
+		}
+		select {
+		case <-got:
+		case <-time.After(5 * time.Second):
+			fmt.Fprintf(out, "demo: %s was not published within 5 s\n", long)
+			return false
+		case <-ctx.Done():
+			return false
+		}
+		pos = pos.Play(m)
+	}
+	res := pos.Status()
+	if res == rules.Checkmate {
+		fmt.Fprintf(out, "\nCheckmate: %s wins.\n", pos.Turn().Other())
+	}
+	return sleep(ctx, 300*time.Millisecond)
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}

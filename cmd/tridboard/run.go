@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/sim"
+)
+
+func init() {
+	register("run", "run the daemon: sensors -> recognition -> game -> LEDs and MQTT", runRun)
+}
+
+// daemonFlags are the flags every daemon mode takes; they win over the
+// configuration file.
+type daemonFlags struct {
+	config, stateDir, boardID, listen, broker, logLevel *string
+}
+
+func addDaemonFlags(fs *flag.FlagSet) daemonFlags {
+	return daemonFlags{
+		config:   fs.String("config", "", "configuration file (YAML)"),
+		stateDir: fs.String("state-dir", "", "directory of the game journals and the MQTT outbox (default "+config.DefaultStateDir()+")"),
+		boardID:  fs.String("board-id", "", "name of this set in MQTT topics (default: the host name)"),
+		listen:   fs.String("listen", "", "TCP address of the embedded MQTT broker (default 127.0.0.1:1883)"),
+		broker:   fs.String("broker", "", "URL of an external MQTT broker; no embedded broker then"),
+		logLevel: fs.String("log-level", "", "debug, info, warn or error (default info)"),
+	}
+}
+
+// load reads the configuration and applies the flags over it.
+func (f daemonFlags) load() (*config.Config, error) {
+	c, err := config.Load(*f.config)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range []struct{ flag, dst *string }{
+		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
+		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel},
+	} {
+		if *o.flag != "" {
+			*o.dst = *o.flag
+		}
+	}
+	if _, err := config.ParseLevel(c.LogLevel); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	l, _ := config.ParseLevel(level)
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("run", "[--sim] [flags]",
+		"Runs the daemon. With --sim it runs on a simulated board whose pieces are\n"+
+			"moved by lines on standard input: lift SQUARE|PIN, place SQUARE|PIN,\n"+
+			"wait MS, bounce CELL; blank lines and # comments are ignored. End of\n"+
+			"input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
+	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
+	df := addDaemonFlags(fs)
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "tridboard run: no arguments expected")
+		return exitUsage
+	}
+	cfg, err := df.load()
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard run: %v\n", err)
+		return exitUsage
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, log: log}
+	if *simFlag {
+		o.onReady = func(d *daemon) {
+			go func() {
+				// A person starts once the set is in sync.
+				select {
+				case <-d.synced:
+				case <-ctx.Done():
+					return
+				}
+				feedActions(ctx, os.Stdin, d.board, log)
+			}()
+		}
+	}
+	return serve(ctx, o)
+}
+
+// serve runs a daemon until ctx ends and shuts it down.
+func serve(ctx context.Context, o daemonOpts) int {
+	d, err := newDaemon(o)
+	if err != nil {
+		o.log.Error("cannot start", "err", err)
+		return exitFailure
+	}
+	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
+	err = d.run(ctx)
+	o.log.Info("shutting down")
+	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d.close(cctx)
+	if err != nil {
+		o.log.Error("stopped", "err", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// feedActions reads simulator actions, one a line, and carries them out in
+// real time. A bad line is reported and skipped.
+func feedActions(ctx context.Context, r io.Reader, b *sim.Board, log *slog.Logger) {
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		a, ok, err := sim.ParseAction(sc.Text())
+		if err != nil {
+			log.Error("simulator input", "line", n, "err", err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if a.Op == sim.OpWait {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(a.Wait):
+			}
+			continue
+		}
+		if err := b.Set.Do(a); err != nil {
+			log.Error("simulator input", "line", n, "err", err)
+		}
+	}
+	log.Info("simulator input ended; running until a signal")
+}
