@@ -1,6 +1,9 @@
 package mqtt
 
 import (
+	"github.com/mochi-mqtt/server/v2/hooks/storage/bolt"
+	"go.etcd.io/bbolt"
+
 	"bytes"
 	"crypto/subtle"
 	"errors"
@@ -27,6 +30,11 @@ type BrokerOpts struct {
 	Username, Password string
 	// Logger receives the broker's log; nil means slog.Default().
 	Logger *slog.Logger
+	// StorePath, when set, is a bbolt file where the broker keeps its
+	// sessions, subscriptions, in-flight and retained messages, so that a
+	// display with a persistent session (clean session off, QoS 1) misses
+	// nothing across a restart of the daemon and its broker.
+	StorePath string
 
 	// onServe, for tests, runs just before the listeners start.
 	onServe func(*mochi.Server) error
@@ -76,6 +84,12 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true})
 	if err := srv.AddHook(&authHook{user: []byte(opts.Username), pass: []byte(opts.Password)}, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	if opts.StorePath != "" {
+		h := new(bolt.Hook)
+		if err := srv.AddHook(h, &bolt.Options{Path: opts.StorePath, Options: &bbolt.Options{Timeout: 2 * time.Second}}); err != nil {
+			return nil, fmt.Errorf("mqtt: embedded broker: store %s: %w", opts.StorePath, err)
+		}
 	}
 	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr})
 	if err := srv.AddListener(tcp); err != nil {

@@ -3,7 +3,11 @@ package mqtt
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 func TestStartBrokerRefuses(t *testing.T) {
@@ -109,5 +113,61 @@ func TestNewRefuses(t *testing.T) {
 				t.Fatalf("error %q\n want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestBrokerStoreKeepsSessions: with StorePath, a display's persistent
+// session survives a restart of the broker, and a QoS 1 message published
+// while the display is away reaches it when it comes back.
+func TestBrokerStoreKeepsSessions(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "broker.db")
+	start := func(addr string) *Broker {
+		b, err := StartBroker(BrokerOpts{Addr: addr, StorePath: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b := start("127.0.0.1:0")
+	addr := strings.TrimPrefix(b.URL(), "tcp://")
+	got := make(chan string, 4)
+	display := func() paho.Client {
+		o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("display").SetCleanSession(false).
+			SetAutoReconnect(false)
+		o.SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) })
+		c := paho.NewClient(o)
+		if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("connect: %v", tok.Error())
+		}
+		return c
+	}
+	c := display()
+	if tok := c.Subscribe("t/move", 1, nil); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	c.Disconnect(100)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	b = start(addr)
+	defer b.Close()
+	pub := paho.NewClient(paho.NewClientOptions().AddBroker(b.URL()).SetClientID("daemon"))
+	if tok := pub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	if tok := pub.Publish("t/move", 1, false, "seq 7"); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("publish: %v", tok.Error())
+	}
+	pub.Disconnect(100)
+	c = display()
+	defer c.Disconnect(100)
+	select {
+	case m := <-got:
+		if m != "seq 7" {
+			t.Fatalf("got %q", m)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the message published while the display was away never arrived")
 	}
 }

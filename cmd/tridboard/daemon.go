@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -218,7 +219,8 @@ func (d *daemon) openMQTT() error {
 	opts.Broker = cfg.Broker
 	if cfg.Broker == "" {
 		b, err := mqtt.StartBroker(mqtt.BrokerOpts{Addr: cfg.Listen, WSAddr: cfg.WebSocket,
-			Username: cfg.Username, Password: cfg.Password, Logger: d.log})
+			Username: cfg.Username, Password: cfg.Password, Logger: d.log,
+			StorePath: filepath.Join(d.o.cfg.StateDir, "broker.db")})
 		if err != nil {
 			return err
 		}
