@@ -209,8 +209,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 			if p.Turn() == rules.Black {
 				side = "black"
 			}
-			fmt.Fprintf(stderr, "tridboard replay: %s: move %d (%s) %s: %v\n", fs.Arg(0), p.FullmoveNumber(), side, tok,
-				strings.TrimPrefix(err.Error(), "st3d: "))
+			msg := strings.TrimPrefix(err.Error(), sys.Name()+": ")
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("move %q: ", tok))
+			fmt.Fprintf(stderr, "tridboard replay: %s: move %d (%s) %s: %s\n", fs.Arg(0), p.FullmoveNumber(), side, tok, msg)
 			return exitFailure
 		}
 		if note != "" {
