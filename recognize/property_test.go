@@ -131,3 +131,39 @@ func BenchmarkRecognitionLatency(b *testing.B) {
 	report("settle", short)
 	report("extended", long)
 }
+
+// BenchmarkObserveIdle is the recognizer's cost per scan while nothing
+// moves: the case it spends nearly all its time in.
+func BenchmarkObserveIdle(b *testing.B) {
+	p := st3d.Start()
+	r := New(p, DefaultOpts())
+	occ := p.Occupancy()
+	now := time.Unix(0, 0)
+	r.Observe(now, occ, rules.CellSet{})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(5 * time.Millisecond)
+		r.Observe(now, occ, rules.CellSet{})
+	}
+}
+
+// BenchmarkObserveLift is the cost of a scan whose reading changed (a lift).
+func BenchmarkObserveLift(b *testing.B) {
+	p := st3d.Start()
+	r := New(p, DefaultOpts())
+	occ := p.Occupancy()
+	lifted := occ
+	lifted.Remove(rules.Cell(5)) // b2W
+	now := time.Unix(0, 0)
+	r.Observe(now, occ, rules.CellSet{})
+	r.Observe(now.Add(100*time.Millisecond), occ, rules.CellSet{})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		now = now.Add(5 * time.Millisecond)
+		if i%2 == 0 {
+			r.Observe(now, lifted, rules.CellSet{})
+		} else {
+			r.Observe(now, occ, rules.CellSet{})
+		}
+	}
+}

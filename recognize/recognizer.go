@@ -64,10 +64,16 @@ type Recognizer struct {
 	liftedAt        [256]time.Time
 	firstLifted     rules.Cell
 
-	pending []candidate // a promotion awaiting its piece
-	status  Status
-	evs     []Event
-	buf     []rules.Move
+	pending    []candidate // a promotion awaiting its piece
+	choiceList []rules.Move
+	status     Status
+	// best's answer for the current reading and lifts (valid while fresh).
+	group     []candidate
+	ambiguous string
+	fresh     bool
+	fault     string
+	evs       []Event
+	buf       []rules.Move
 }
 
 // New returns a recognizer expecting pos. It waits for the board to match
@@ -110,6 +116,7 @@ func (r *Recognizer) load() {
 func (r *Recognizer) resetLifts() {
 	r.lifted = r.expected.Minus(r.closed).Minus(r.unknown)
 	r.firstLifted = rules.NoCell
+	r.fresh = false
 }
 
 // Observe feeds one debounced reading: the closed cells and the unknown
@@ -133,6 +140,10 @@ func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Eve
 		}
 		r.lifted = r.lifted.Union(newly)
 		r.closed, r.unknown, r.haveReading = closed, unknown, true
+		r.fresh = false
+		if !unknown.Empty() {
+			r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
+		}
 	}
 	r.step(now)
 	return r.evs
@@ -173,7 +184,7 @@ func (r *Recognizer) step(now time.Time) {
 	}
 	stable := now.Sub(r.changedAt)
 	if !r.unknown.Empty() {
-		r.setStatus(now, Status{State: SensorFault, Reason: "cannot read " + strings.Join(r.unknown.Names(r.cells), " ")})
+		r.setStatus(now, Status{State: SensorFault, Reason: r.fault})
 		return
 	}
 	if len(r.pending) > 0 {
@@ -184,7 +195,7 @@ func (r *Recognizer) step(now time.Time) {
 			diff.Remove(p)
 		}
 		if diff.Empty() {
-			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choices()})
+			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 			return
 		}
 		r.accept(now, r.pending[0])
@@ -199,7 +210,11 @@ func (r *Recognizer) step(now time.Time) {
 		r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
 		return
 	}
-	group, ambiguous := r.best()
+	if !r.fresh {
+		r.group, r.ambiguous = r.best()
+		r.fresh = true
+	}
+	group, ambiguous := r.group, r.ambiguous
 	if len(group) > 0 {
 		if stable >= r.settleFor(group[0]) {
 			r.accept(now, group...)
@@ -247,6 +262,7 @@ func (r *Recognizer) choices() []rules.Move {
 // cells), then the one whose cells were lifted last. Promotions to
 // different pieces come back together, the queen first.
 func (r *Recognizer) best() (group []candidate, ambiguous string) {
+	group = r.group[:0]
 	var top *candidate
 	var topN int
 	var topAt time.Time
@@ -324,8 +340,9 @@ func (r *Recognizer) settleFor(c candidate) time.Duration {
 // accept plays the move (or, for a promotion with a choice, waits for it).
 func (r *Recognizer) accept(now time.Time, group ...candidate) {
 	if len(group) > 1 {
-		r.pending = group
-		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choices()})
+		r.pending = append(r.pending[:0:0], group...)
+		r.choiceList = r.choices()
+		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 		return
 	}
 	c := group[0]
