@@ -20,10 +20,11 @@ const (
 	CmdResign    = "resign"
 	CmdDraw      = "draw"
 	CmdResync    = "resync"
+	CmdMove      = "move"
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
-// Resign, Draw, Resync.
+// Resign, Draw, Resync, PlayMove.
 type Command interface {
 	// Name is the command's name, a Cmd* constant.
 	Name() string
@@ -64,6 +65,13 @@ type Draw struct {
 	Side   rules.Color `json:"-"`
 }
 
+// PlayMove plays a move made elsewhere (a remote opponent, an engine), in
+// long form or short notation; the board's LEDs then show it until the
+// players make it on the set.
+type PlayMove struct {
+	Move string `json:"move"`
+}
+
 // Resync asks the daemon to re-read the sensors and compare them with the
 // position again, after the players fixed a mismatch.
 type Resync struct{}
@@ -74,6 +82,7 @@ func (TakeBack) Name() string  { return CmdTakeBack }
 func (Resign) Name() string    { return CmdResign }
 func (Draw) Name() string      { return CmdDraw }
 func (Resync) Name() string    { return CmdResync }
+func (PlayMove) Name() string  { return CmdMove }
 
 func (c NewGame) validate() error {
 	if c.Variant == "" {
@@ -85,6 +94,12 @@ func (Promotion) validate() error { return nil }
 func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
+func (c PlayMove) validate() error {
+	if strings.TrimSpace(c.Move) == "" {
+		return errors.New(`"move" is required`)
+	}
+	return nil
+}
 func (c Draw) validate() error {
 	switch c.Action {
 	case DrawOffer, DrawAccept, DrawDecline, DrawClaim:
@@ -211,6 +226,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = &Draw{}
 	case CmdResync:
 		cmd = &Resync{}
+	case CmdMove:
+		cmd = &PlayMove{}
 	default:
 		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
 	}
@@ -234,6 +251,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case *Draw:
 		cmd = *c
 	case *Resync:
+		cmd = *c
+	case *PlayMove:
 		cmd = *c
 	}
 	if err := cmd.validate(); err != nil {

@@ -33,6 +33,8 @@ func TestDispatch(t *testing.T) {
 	}{
 		{"new game", CmdNewGame, `{"transaction":"t1","variant":"st3d"}`, "", cmdRecorder{}, NewGame{Variant: "st3d"}, `{"transaction":"t1","status":"ok"}`},
 		{"new game from a position", CmdNewGame, `{"variant":"st3d","position":"P"}`, "", cmdRecorder{res: map[string]string{"game": "g2"}}, NewGame{Variant: "st3d", Position: "P"}, `{"status":"ok","data":{"game":"g2"}}`},
+		{"move from elsewhere", CmdMove, `{"transaction":"m1","move":"b2W-b4N"}`, "", cmdRecorder{}, PlayMove{Move: "b2W-b4N"}, `{"transaction":"m1","status":"ok"}`},
+		{"move without a move", CmdMove, `{"transaction":"m2"}`, "", cmdRecorder{}, nil, `{"transaction":"m2","status":"error","reason":"move: \"move\" is required"}`},
 		{"numeric transaction", CmdResync, `{"transaction":42}`, "", cmdRecorder{}, Resync{}, `{"transaction":42,"status":"ok"}`},
 		{"promotion", CmdPromotion, `{"piece":"n"}`, "", cmdRecorder{}, Promotion{Piece: 'N'}, `{"status":"ok"}`},
 		{"take back", CmdTakeBack, `{}`, "", cmdRecorder{}, TakeBack{}, `{"status":"ok"}`},

@@ -60,6 +60,8 @@ type daemon struct {
 	view     leds.View
 	moveBuf  []rules.Move
 	lastMove rules.CellSet
+	// remoteFrom/To show a move made elsewhere until the set shows it.
+	remoteFrom, remoteTo rules.CellSet
 	buttons  []byte // promotion piece of each scanner button
 	pressed  uint64
 	health   []sensors.Health
@@ -257,6 +259,7 @@ func (d *daemon) run(ctx context.Context) error {
 	period := d.o.cfg.Sensors.Period.D()
 	tk := time.NewTicker(period)
 	defer tk.Stop()
+	d.showLEDs()
 	if d.o.onReady != nil {
 		d.o.onReady(d)
 	}
@@ -403,6 +406,7 @@ func (d *daemon) statusChanged(e recognize.Event) {
 		"fix", st.Fix.Names(names), "reason", st.Reason)
 	switch st.State {
 	case recognize.InSync:
+		d.remoteFrom, d.remoteTo = rules.CellSet{}, rules.CellSet{}
 		if !d.syncedOnce {
 			d.syncedOnce = true
 			close(d.synced)
@@ -468,8 +472,11 @@ func (d *daemon) showLEDs() {
 	d.moveBuf = d.view.SetPosition(pos, st.Lifted, d.moveBuf)
 	d.view.LastMove = d.lastMove
 	d.view.Fix = rules.CellSet{}
+	d.view.RemoteFrom, d.view.RemoteTo = d.remoteFrom, d.remoteTo
 	if st.State == recognize.Mismatch {
-		d.view.Fix = st.Fix
+		// Cells the remote move explains are shown as that move, not as
+		// errors.
+		d.view.Fix = st.Fix.Minus(d.remoteFrom).Minus(d.remoteTo)
 	}
 	d.view.Check = rules.CellSet{}
 	if check, king := pos.InCheck(); check {
@@ -563,6 +570,36 @@ func (d *daemon) command(c mqtt.Command) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+	case mqtt.PlayMove:
+		if st := d.rec.Status().State; st != recognize.InSync {
+			return nil, fmt.Errorf("the board is not in sync (%s): finish or fix the move on the set first", st)
+		}
+		before := d.sess.Position()
+		m, note, err := before.ParseMove(c.Move)
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			d.log.Info("remote move", "note", note)
+		}
+		rec, err := d.sess.Play(m)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.client.Enqueue(mqtt.Move(rec)); err != nil {
+			d.log.Error("MQTT outbox", "err", err)
+		}
+		in := before.Info(m)
+		d.remoteFrom = in.Touched.Minus(rules.CellSetOf(in.To))
+		d.remoteTo = rules.CellSetOf(in.To)
+		d.lastMove = leds.MoveCells(before, m)
+		d.rec.SetPosition(d.sess.Position(), "make "+rec.Move+" on the set")
+		if d.o.out != nil {
+			fmt.Fprintf(d.o.out, "%6s %-14s %-14s seq %d (remote)\n", "", rec.Move, rec.SAN, rec.Seq)
+		}
+		d.publishState()
+		d.showLEDs()
+		return map[string]any{"seq": rec.Seq, "move": rec.Move, "san": rec.SAN}, nil
 	case mqtt.Resync:
 		d.rec.SetPosition(d.sess.Position(), "resync: set up the position")
 		d.publishState()

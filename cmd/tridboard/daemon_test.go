@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sim"
+)
+
+// startInProcess runs a daemon on the simulated board in this process and
+// returns it once the set is in sync, with an MQTT client on its broker.
+func startInProcess(t *testing.T) (*daemon, paho.Client, mqtt.Topics) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.StateDir, cfg.BoardID = t.TempDir(), "unit"
+	cfg.MQTT.Listen, cfg.MQTT.Discovery = "127.0.0.1:0", ""
+	ready := make(chan *daemon, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	o := daemonOpts{cfg: cfg, sim: true, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		onReady: func(d *daemon) { ready <- d }}
+	go func() { done <- serve(ctx, o) }()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("daemon exit %d", code)
+		}
+	})
+	var d *daemon
+	select {
+	case d = <-ready:
+	case code := <-done:
+		t.Fatalf("daemon exited %d", code)
+	}
+	select {
+	case <-d.synced:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the simulated set never came in sync")
+	}
+	c := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("unit-test"))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	topics, _ := mqtt.NewTopics(cfg.MQTT.Prefix, cfg.BoardID)
+	return d, c, topics
+}
+
+// sendCommand sends set/<name> and waits for its response.
+func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload string) map[string]any {
+	t.Helper()
+	got := make(chan []byte, 1)
+	if tok := c.Subscribe(topics.Response(name), 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	defer c.Unsubscribe(topics.Response(name))
+	if tok := c.Publish(topics.Set(name), 1, false, payload); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	select {
+	case b := <-got:
+		var r map[string]any
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no response to %s", name)
+	}
+	return nil
+}
+
+// litLEDs samples the simulated HT16K33 for d and names the LEDs that were
+// lit at least once (blinking patterns included).
+func litLEDs(b *sim.Board, d time.Duration) []string {
+	names := st3d.CellNames()
+	seen := map[string]bool{}
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		for i, n := range names {
+			if b.LEDs.LED(i) {
+				seen[n] = true
+			}
+		}
+	}
+	var out []string
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestRemoteMove(t *testing.T) {
+	d, c, topics := startInProcess(t)
+	if lit := litLEDs(d.board, 300*time.Millisecond); len(lit) != 0 {
+		t.Fatalf("LEDs lit at rest: %v", lit)
+	}
+	r := sendCommand(t, c, topics, "move", `{"transaction":"r1","move":"Nc3N"}`)
+	if r["status"] != "ok" || r["transaction"] != "r1" {
+		t.Fatalf("move: %v", r)
+	}
+	// The LEDs show the move to make: from d1W to c3N.
+	if lit := strings.Join(litLEDs(d.board, 700*time.Millisecond), " "); lit != "c3N d1W" {
+		t.Fatalf("LEDs lit for the remote move: %q, want c3N d1W", lit)
+	}
+	// Until the players make it, no other move is taken.
+	if r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`); r["status"] != "error" ||
+		!strings.Contains(r["reason"].(string), "not in sync") {
+		t.Fatalf("second remote move: %v", r)
+	}
+	for _, a := range []string{"lift d1W", "wait 100", "place c3N"} {
+		act, _, _ := sim.ParseAction(a)
+		if act.Op == sim.OpWait {
+			time.Sleep(act.Wait)
+		} else if err := d.board.Set.Do(act); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(400 * time.Millisecond)
+	// The board is in sync again: the next move is Black's, from the set.
+	if r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`); r["status"] != "ok" {
+		t.Fatalf("next remote move: %v", r)
+	}
+	if r := sendCommand(t, c, topics, "move", `{"move":"Qz9"}`); r["status"] != "error" {
+		t.Fatalf("a bad move: %v", r)
+	}
+}
+
+func TestCommandsChangeNothingOnError(t *testing.T) {
+	d, c, topics := startInProcess(t)
+	for _, tc := range []struct{ name, payload, reason string }{
+		{"promotion", `{"piece":"Q"}`, "no promotion is waiting"},
+		{"take_back", `{}`, "no move to take back"},
+		{"draw", `{"action":"claim","side":"white"}`, "claim"},
+		{"new_game", `{"variant":"millennium"}`, `variant "millennium"`},
+		{"new_game", `{"variant":"st3d","position":"nonsense"}`, "position string"},
+	} {
+		r := sendCommand(t, c, topics, tc.name, tc.payload)
+		if r["status"] != "error" || !strings.Contains(strings.ToLower(r["reason"].(string)), strings.ToLower(tc.reason)) {
+			t.Errorf("%s %s: %v, want an error with %q", tc.name, tc.payload, r, tc.reason)
+		}
+	}
+	if got := len(d.sess.Moves()); got != 0 {
+		t.Errorf("%d moves after refused commands", got)
+	}
+	r := sendCommand(t, c, topics, "resign", `{"side":"black"}`)
+	if r["status"] != "ok" {
+		t.Fatalf("resign: %v", r)
+	}
+	if res, reason := d.sess.Result(); res != "1-0" || reason != "resignation" {
+		t.Errorf("after resigning: %s %s", res, reason)
+	}
+}
