@@ -62,10 +62,10 @@ type daemon struct {
 	lastMove rules.CellSet
 	// remoteFrom/To show a move made elsewhere until the set shows it.
 	remoteFrom, remoteTo rules.CellSet
-	buttons  []byte // promotion piece of each scanner button
-	pressed  uint64
-	health   []sensors.Health
-	faulty   string
+	buttons              []byte // promotion piece of each scanner button
+	pressed              uint64
+	health               []sensors.Health
+	faulty               string
 	// synced is closed the first time the board matches the position.
 	synced     chan struct{}
 	syncedOnce bool
