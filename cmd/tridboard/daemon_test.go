@@ -162,3 +162,25 @@ func TestCommandsChangeNothingOnError(t *testing.T) {
 		t.Errorf("after resigning: %s %s", res, reason)
 	}
 }
+
+func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
+	d, _, _ := startInProcess(t)
+	if err := d.board.Set.Lift("b2W"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // debounce and a scan
+	if lit := strings.Join(litLEDs(d.board, 600*time.Millisecond), " "); lit != "b3N b3W b4N b4W" {
+		t.Fatalf("LEDs lit while b2W is lifted: %q, want b3N b3W b4N b4W", lit)
+	}
+	if err := d.board.Set.Place("b4N"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := d.sess.Moves(); len(got) != 1 || got[0].Move != "b2W-b4N" {
+		t.Fatalf("moves %+v", got)
+	}
+	// The last move stays lit: from and to.
+	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit != "b2W b4N" {
+		t.Fatalf("LEDs after the move: %q, want b2W b4N", lit)
+	}
+}
