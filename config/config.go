@@ -134,10 +134,14 @@ type MQTT struct {
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of
 // 0x23..0x26). Each is the button's cell name, "button:..." or "".
 type Buttons struct {
+	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
 	Queen  string `yaml:"queen"`
 	Rook   string `yaml:"rook"`
 	Bishop string `yaml:"bishop"`
 	Knight string `yaml:"knight"`
+	// NewGame starts a new game; TakeBack takes the last move back.
+	NewGame  string `yaml:"new_game"`
+	TakeBack string `yaml:"take_back"`
 }
 
 // Default returns the configuration of the reference board.
@@ -303,7 +307,8 @@ func (c *Config) check() []keyError {
 	}
 	seen := map[string]string{}
 	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
-		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight} {
+		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
+		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack} {
 		if b == "" {
 			continue
 		}
@@ -322,26 +327,39 @@ func (c *Config) check() []keyError {
 // against the system's cells.
 func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 	var w *sensors.Wiring
-	buttons := c.ButtonCells()
+	var short []string // the presets take names without the prefix
+	for _, b := range c.ButtonCells() {
+		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
+	}
 	switch {
 	case c.Sensors.Wiring != nil:
 		w = c.Sensors.Wiring
 	case c.Sensors.Preset == "matrix":
-		w = sensors.MatrixWiring(buttons...)
+		w = sensors.MatrixWiring(short...)
 	default:
-		w = sensors.ReferenceWiring(buttons...)
+		w = sensors.ReferenceWiring(short...)
 	}
 	if err := w.Validate(cells); err != nil {
 		return nil, fmt.Errorf("config: sensors.wiring: %w", err)
+	}
+	wired := map[string]bool{}
+	for _, b := range w.Buttons() {
+		wired[b] = true
+	}
+	for _, b := range c.ButtonCells() {
+		if !wired[b] {
+			return nil, fmt.Errorf("config: buttons: %q is not wired (no cell of sensors.wiring has that name)", b)
+		}
 	}
 	return w, nil
 }
 
 // ButtonCells lists the configured buttons' cells, in the order queen,
-// rook, bishop, knight (empty ones left out).
+// rook, bishop, knight, new game, take back (empty ones left out).
 func (c *Config) ButtonCells() []string {
 	var out []string
-	for _, b := range []string{c.Buttons.Queen, c.Buttons.Rook, c.Buttons.Bishop, c.Buttons.Knight} {
+	b := c.Buttons
+	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack} {
 		if b != "" {
 			out = append(out, b)
 		}

@@ -37,9 +37,10 @@ func TestExampleFiles(t *testing.T) {
 		wiring *sensors.Wiring
 		driver string
 	}{
-		{"../deploy/reference.yaml", sensors.ReferenceWiring("button:queen", "button:rook", "button:bishop", "button:knight"), "ht16k33"},
-		{"../deploy/matrix.yaml", sensors.MatrixWiring("button:queen", "button:knight"), "ht16k33"},
+		{"../deploy/reference.yaml", sensors.ReferenceWiring("queen", "rook", "bishop", "knight"), "ht16k33"},
+		{"../deploy/matrix.yaml", sensors.MatrixWiring("queen", "knight"), "ht16k33"},
 		{"../deploy/apa102.yaml", sensors.ReferenceWiring(), "apa102"},
+		{"../deploy/tridboard.yaml", sensors.ReferenceWiring(), "ht16k33"},
 	} {
 		c, err := Load(tc.file)
 		if err != nil {
@@ -92,6 +93,24 @@ func TestWiringRefusedWithCells(t *testing.T) {
 	}
 	if _, err := c.Wiring(st3d.CellNames()); err == nil || !strings.Contains(err.Error(), "wired twice") {
 		t.Errorf("duplicate bit: err = %v", err)
+	}
+}
+
+func TestButtonsMustBeWired(t *testing.T) {
+	c, err := Parse("t.yaml", []byte("buttons:\n  queen: \"button:queen\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Wiring(st3d.CellNames())
+	if err != nil || len(w.Buttons()) != 1 || w.Buttons()[0] != "button:queen" {
+		t.Fatalf("preset with a button: %v, %v", w.Buttons(), err)
+	}
+	c, err = Parse("t.yaml", []byte("buttons:\n  queen: \"button:queen\"\nsensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Wiring([]string{"a1W"}); err == nil || !strings.Contains(err.Error(), `"button:queen" is not wired`) {
+		t.Errorf("unwired button: err = %v", err)
 	}
 }
 

@@ -62,7 +62,7 @@ type daemon struct {
 	lastMove rules.CellSet
 	// remoteFrom/To show a move made elsewhere until the set shows it.
 	remoteFrom, remoteTo rules.CellSet
-	buttons              []byte // promotion piece of each scanner button
+	buttons              []byte // what each scanner button does: a promotion piece, 'n' new game, 't' take back
 	pressed              uint64
 	health               []sensors.Health
 	faulty               string
@@ -134,6 +134,10 @@ func newDaemon(o daemonOpts) (d *daemon, err error) {
 			piece = 'B'
 		case cfg.Buttons.Knight:
 			piece = 'N'
+		case cfg.Buttons.NewGame:
+			piece = 'n'
+		case cfg.Buttons.TakeBack:
+			piece = 't'
 		}
 		d.buttons = append(d.buttons, piece)
 	}
@@ -316,6 +320,17 @@ func (d *daemon) checkHealth(now time.Time) {
 func (d *daemon) buttonsPressed(now time.Time, pressed uint64) {
 	for i, piece := range d.buttons {
 		if pressed&(1<<i) == 0 || piece == 0 {
+			continue
+		}
+		switch piece {
+		case 'n', 't':
+			var c mqtt.Command = mqtt.NewGame{Variant: d.sys.Name()}
+			if piece == 't' {
+				c = mqtt.TakeBack{}
+			}
+			if _, err := d.command(c); err != nil {
+				d.log.Warn("button", "button", d.scanner.Buttons()[i], "err", err)
+			}
 			continue
 		}
 		evs, err := d.rec.Choose(now, piece)

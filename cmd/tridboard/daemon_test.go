@@ -20,9 +20,12 @@ import (
 
 // startInProcess runs a daemon on the simulated board in this process and
 // returns it once the set is in sync, with an MQTT client on its broker.
-func startInProcess(t *testing.T) (*daemon, paho.Client, mqtt.Topics) {
+func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.Client, mqtt.Topics) {
 	t.Helper()
 	cfg := config.Default()
+	for _, e := range edit {
+		e(cfg)
+	}
 	cfg.StateDir, cfg.BoardID = t.TempDir(), "unit"
 	cfg.MQTT.Listen, cfg.MQTT.Discovery = "127.0.0.1:0", ""
 	ready := make(chan *daemon, 1)
@@ -182,5 +185,45 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 	// The last move stays lit: from and to.
 	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit != "b2W b4N" {
 		t.Fatalf("LEDs after the move: %q, want b2W b4N", lit)
+	}
+}
+
+func TestButtons(t *testing.T) {
+	d, c, topics := startInProcess(t, func(c *config.Config) {
+		c.Buttons.Knight = "button:knight"
+		c.Buttons.NewGame = "button:new"
+	})
+	games := make(chan string, 16)
+	c.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
+		var s mqtt.State
+		if json.Unmarshal(m.Payload(), &s) == nil {
+			games <- s.Game
+		}
+	}).WaitTimeout(5 * time.Second)
+	first := <-games
+	press := func(b string) {
+		t.Helper()
+		if err := d.board.Set.Press(b); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(80 * time.Millisecond)
+		if err := d.board.Set.Release(b); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(80 * time.Millisecond)
+	}
+	// "knight" with no promotion waiting changes nothing.
+	press("button:knight")
+	press("button:new")
+	deadline := time.After(3 * time.Second)
+	for {
+		select {
+		case g := <-games:
+			if g != first {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the new-game button did not start a game")
+		}
 	}
 }

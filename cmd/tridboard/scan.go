@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tridboard/tridboard/config"
 	"io"
 	"os"
 	"os/signal"
@@ -28,7 +29,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	useSim := fs.Bool("sim", false, "scan the simulated reference board instead of the I²C bus")
-	config := fs.String("config", "", "wiring `file` (YAML; default: the reference wiring of hardware.md)")
+	cfgFile := fs.String("config", "", "configuration `file` (the daemon's; default: the reference board of hardware.md)")
 	once := fs.Bool("once", false, "print one settled frame and exit")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard scan [--sim] [--config FILE] [--once]")
@@ -50,16 +51,14 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	w := sensors.ReferenceWiring()
-	if *config != "" {
-		var err error
-		if w, err = sensors.LoadWiring(*config); err != nil {
-			fmt.Fprintln(stderr, "tridboard scan:", err)
-			return exitFailure
-		}
+	cfg, err := config.Load(*cfgFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "tridboard scan:", err)
+		return exitFailure
 	}
-	if err := w.Validate(st3d.CellNames()); err != nil {
-		fmt.Fprintf(stderr, "tridboard scan: %s\n", err)
+	w, err := cfg.Wiring(st3d.CellNames())
+	if err != nil {
+		fmt.Fprintln(stderr, "tridboard scan:", err)
 		return exitFailure
 	}
 
@@ -84,7 +83,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		for _, f := range state.Failed {
 			fmt.Fprintf(stderr, "tridboard scan: driver %s\n", f)
 		}
-		bc, err := i2creg.Open("")
+		bc, err := i2creg.Open(cfg.I2C.Bus)
 		if err != nil {
 			fmt.Fprintln(stderr, "tridboard scan: open I²C bus:", err)
 			return exitFailure
@@ -92,7 +91,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		defer bc.Close()
 		bus, title = bc, "I²C bus "+bc.String()
 	}
-	sc, err := sensors.New(bus, w, nil)
+	sopts := sensors.DefaultOpts
+	sopts.Period, sopts.Debounce = cfg.Sensors.Period.D(), cfg.Sensors.Debounce.D()
+	sc, err := sensors.New(bus, w, &sopts)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard scan:", err)
 		return exitFailure
@@ -102,8 +103,8 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	if *once {
 		// Scan until the debounce window has passed (simulated time on
 		// the simulator, real time on the bus).
-		p := sensors.DefaultOpts.Period
-		n := int(sensors.DefaultOpts.Debounce/p) + 2
+		p := sopts.Period
+		n := int(sopts.Debounce/p) + 2
 		for i := 0; i < n; i++ {
 			if board != nil {
 				sc.Scan(board.Clock.Advance(p))

@@ -47,7 +47,7 @@ expanders:
 func TestScanFlags(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("expanders:\n  - address: 0x20\n    mode: direct\n    pins: []\n"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - address: 0x20\n        mode: direct\n        pins: []\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -59,7 +59,7 @@ func TestScanFlags(t *testing.T) {
 		{[]string{"--help"}, exitOK, "usage: tridboard scan [--sim] [--config FILE] [--once]", ""},
 		{[]string{"--bogus"}, exitUsage, "", "flag provided but not defined: -bogus"},
 		{[]string{"--sim", "extra"}, exitUsage, "", `tridboard scan: unexpected argument "extra"`},
-		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: sensors: wiring " + bad + ": [4:5] unknown field \"pins\""},
+		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ": [7:9] unknown field \"pins\""},
 	} {
 		var out, errb bytes.Buffer
 		code := runScan(tc.args, &out, &errb)
