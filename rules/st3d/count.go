@@ -15,7 +15,7 @@ func (b sqset) count() int { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[
 // generator and the legality test. TestCountLegal keeps the two in step.
 func (p *Position) countLegal(buf []rules.Move) int {
 	us := p.side
-	if p.inCheck(us) {
+	if p.opt.flags != 0 || p.inCheck(us) {
 		return len(p.legalMoves(buf))
 	}
 	pinned := p.pinnedCols(us)

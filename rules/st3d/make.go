@@ -13,6 +13,7 @@ type undo struct {
 	promoSq    [2]Square // pawns a board move promoted
 	promoPiece [2]Piece  // ... and what they were
 	carriedTo  Square    // where a board move put its piece, or NoSquare
+	claimed    uint16    // neutral boards the move claimed (V.A4)
 }
 
 // make plays m in place and returns what unmake needs to take it back.
@@ -25,12 +26,20 @@ func (p *Position) make(m rules.Move) undo {
 	from, to := Square(mFrom(m)), Square(mTo(m))
 	switch mKind(m) {
 	case kindCastleK:
+		if m&castle960Bit != 0 {
+			p.makeCastle960(m, us)
+			break
+		}
 		k := p.remove(from)
 		r := p.remove(to)
 		p.put(from, r)
 		p.put(to, k)
 		p.castle &= castleMask[from]
 	case kindCastleQ:
+		if m&castle960Bit != 0 {
+			p.makeCastle960(m, us)
+			break
+		}
 		rookSq := sqZ0QL1
 		if us == rules.Black {
 			rookSq = sqZ9QL6
@@ -42,6 +51,9 @@ func (p *Position) make(m rules.Move) undo {
 		p.castle &= castleMask[from] & castleMask[rookSq]
 	case kindBoard:
 		p.makeBoard(m, &u)
+	case kindExt:
+		p.makeExt(m, &u)
+		return u
 	default:
 		capSq := to
 		if mKind(m) == kindEP {
@@ -66,6 +78,9 @@ func (p *Position) make(m rules.Move) undo {
 		if mKind(m) == kindDouble {
 			p.ep = to
 		}
+	}
+	if p.opt.flags != 0 {
+		p.optAfter(m, from, to, &u)
 	}
 	if us == rules.Black {
 		p.full++
@@ -94,7 +109,15 @@ func (p *Position) makeBoard(m rules.Move, u *undo) {
 	}
 	if own != NoSquare {
 		u.promoSq[0], u.promoPiece[0] = own, p.remove(own)
-		p.put(own, pieceOf(p.side, mPromo(m)))
+		if k := mPromo(m); k != promoBoard {
+			p.put(own, pieceOf(p.side, k))
+		} else {
+			// V.A3: the pawn leaves; a new board of the mover's stands on q.
+			p.pins |= 1 << uint(q)
+			if p.side == rules.Black {
+				p.black |= 1 << uint(q)
+			}
+		}
 	}
 	if opp != NoSquare {
 		u.promoSq[1], u.promoPiece[1] = opp, p.remove(opp)
@@ -112,11 +135,19 @@ func (p *Position) unmake(m rules.Move, u undo) {
 	from, to := Square(mFrom(m)), Square(mTo(m))
 	switch mKind(m) {
 	case kindCastleK:
+		if m&castle960Bit != 0 {
+			p.unmakeCastle960(m, us)
+			break
+		}
 		k := p.remove(to)
 		r := p.remove(from)
 		p.put(from, k)
 		p.put(to, r)
 	case kindCastleQ:
+		if m&castle960Bit != 0 {
+			p.unmakeCastle960(m, us)
+			break
+		}
 		rookSq := sqZ0QL1
 		if us == rules.Black {
 			rookSq = sqZ9QL6
@@ -127,10 +158,17 @@ func (p *Position) unmake(m rules.Move, u undo) {
 		p.put(rookSq, r)
 	case kindBoard:
 		q, o := Pin(from), Pin(to)
-		for i := 1; i >= 0; i-- {
-			if s := u.promoSq[i]; s != NoSquare {
-				p.remove(s)
-				p.put(s, u.promoPiece[i])
+		if mPromo(m) == promoBoard {
+			// V.A3: take the new board off q and the pawn back.
+			p.pins &^= 1 << uint(q)
+			p.black &^= 1 << uint(q)
+			p.put(u.promoSq[0], u.promoPiece[0])
+		} else {
+			for i := 1; i >= 0; i-- {
+				if s := u.promoSq[i]; s != NoSquare {
+					p.remove(s)
+					p.put(s, u.promoPiece[i])
+				}
 			}
 		}
 		if t := u.carriedTo; t != NoSquare {
@@ -141,6 +179,8 @@ func (p *Position) unmake(m rules.Move, u undo) {
 		if p.black&(1<<uint(o)) != 0 {
 			p.black = p.black&^(1<<uint(o)) | 1<<uint(q)
 		}
+	case kindExt:
+		p.unmakeExt(m, u)
 	default:
 		pc := p.remove(to)
 		if mPromo(m) != 0 {
@@ -152,6 +192,9 @@ func (p *Position) unmake(m rules.Move, u undo) {
 		}
 	}
 	p.castle, p.ep, p.ds, p.half = u.castle, u.ep, u.ds, u.half
+	if u.claimed != 0 {
+		p.unclaim(u)
+	}
 }
 
 // pinnedCols finds the columns whose single piece, of side us, is all that

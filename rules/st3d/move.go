@@ -16,6 +16,7 @@ const (
 	kindCastleK = 3 // 0-0
 	kindCastleQ = 4 // 0-0-0
 	kindBoard   = 5 // attack-board move
+	kindExt     = 7 // a move of the variant options (variants_moves.go)
 
 	captureBit = 1 << 20
 )

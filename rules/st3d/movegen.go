@@ -52,6 +52,9 @@ func addPawnMoves(buf []rules.Move, s Square, set sqset, kind uint32, promo bool
 // genPseudo appends the pseudo-legal moves of the side to move: every move
 // but those that leave its own king attacked.
 func (p *Position) genPseudo(buf []rules.Move) []rules.Move {
+	if p.opt.flags != 0 {
+		return p.genOpt(buf) // variant options (variants_moves.go)
+	}
 	us := p.side
 	them := us.Other()
 	exist := p.existing()

@@ -18,11 +18,13 @@ func (p *Position) Long(m rules.Move) string {
 		return "0-0-0"
 	case kindBoard:
 		s = Pin(mFrom(m)).String() + "-" + Pin(mTo(m)).String()
+	case kindExt:
+		return p.longExt(m)
 	default:
 		s = Square(mFrom(m)).String() + "-" + Square(mTo(m)).String()
 	}
 	if k := mPromo(m); k != 0 {
-		s += "=" + string(pieceLetters[k])
+		s += "=" + string(promoLetters[k])
 	}
 	return s
 }
@@ -48,13 +50,15 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 	from, to := mFrom(m), mTo(m)
 	promo := ""
 	if k := mPromo(m); k != 0 {
-		promo = string(pieceLetters[k])
+		promo = string(promoLetters[k])
 	}
 	switch mKind(m) {
 	case kindCastleK:
 		return "0-0"
 	case kindCastleQ:
 		return "0-0-0"
+	case kindExt:
+		return p.shortExt(m, legal)
 	case kindBoard:
 		for _, o := range legal {
 			if mKind(o) == kindBoard && mTo(o) == to && mFrom(o) != from {
@@ -202,17 +206,25 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 		add(func(m rules.Move) bool { return mKind(m) == kindCastleQ })
 		return cands, false, nil
 	}
+	if strings.IndexByte(in, '@') >= 0 && p.opt.flags != 0 {
+		cands, err := p.matchExt(in, legal) // placements and turns (options)
+		return cands, false, err
+	}
 	// Promotion suffix: "=Q" or a bare letter after a square or pin.
+	letters := "QRBN"
+	if p.opt.flags&optA3 != 0 {
+		letters = "QRBNA" // V.A3: promotion to an attack board
+	}
 	var promo Piece
 	body := in
 	if i := strings.IndexByte(in, '='); i >= 0 {
-		if i != len(in)-2 || strings.IndexByte("QRBN", in[i+1]) < 0 {
+		if i != len(in)-2 || strings.IndexByte(letters, in[i+1]) < 0 {
 			return nil, false, fmt.Errorf("promotion must be =Q, =R, =B or =N")
 		}
-		promo = Piece(strings.IndexByte(pieceLetters, in[i+1]))
+		promo = Piece(strings.IndexByte(promoLetters, in[i+1]))
 		body = in[:i]
-	} else if n := len(in); n > 3 && strings.IndexByte("QRBN", in[n-1]) >= 0 && endsWithPlace(in[:n-1]) {
-		promo = Piece(strings.IndexByte(pieceLetters, in[n-1]))
+	} else if n := len(in); n > 3 && strings.IndexByte(letters, in[n-1]) >= 0 && endsWithPlace(in[:n-1]) {
+		promo = Piece(strings.IndexByte(promoLetters, in[n-1]))
 		body = in[:n-1]
 	}
 	promoOK := func(m rules.Move) bool { return mPromo(m) == promo }
@@ -244,7 +256,7 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 			return nil, false, err
 		}
 		add(func(m rules.Move) bool {
-			return mKind(m) < kindCastleK && Square(mFrom(m)) == fs && Square(mTo(m)) == ts && promoOK(m) &&
+			return squareMove(m) && Square(mFrom(m)) == fs && Square(mTo(m)) == ts && promoOK(m) &&
 				(kind == 0 || p.board[fs].Kind() == kind)
 		})
 		return cands, false, nil
@@ -286,7 +298,7 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 		level = lv
 	}
 	add(func(m rules.Move) bool {
-		if mKind(m) >= kindCastleK || Square(mTo(m)) != ts || !promoOK(m) {
+		if !squareMove(m) || Square(mTo(m)) != ts || !promoOK(m) {
 			return false
 		}
 		fs := Square(mFrom(m))

@@ -67,6 +67,7 @@ type Position struct {
 	half   int
 	full   int
 	king   [2]Square
+	opt    optState // variant options (options.go); zero under the tournament rules
 }
 
 // hasPin reports whether a board stands on pin p.

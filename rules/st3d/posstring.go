@@ -50,6 +50,17 @@ func (p *Position) parse(s string) error {
 	for _, b := range strings.Split(fields[0], ",") {
 		name, owner, ok := strings.Cut(b, ":")
 		q, err := ParsePin(name)
+		if ok && err == nil && owner == "n" {
+			if p.opt.flags&optA4 == 0 {
+				return fmt.Errorf("board %q: neutral boards (n) belong to option V.A4", b)
+			}
+			if p.hasPin(q) {
+				return fmt.Errorf("two boards on pin %s", q)
+			}
+			p.pins |= 1 << uint(q)
+			p.opt.neutral |= 1 << uint(q)
+			continue
+		}
 		if !ok || err != nil || (owner != "w" && owner != "b") {
 			return fmt.Errorf("board %q: want PIN:w or PIN:b, such as QL1:w", b)
 		}
@@ -97,7 +108,11 @@ func (p *Position) parse(s string) error {
 	default:
 		return fmt.Errorf("side to move %q: want w or b", fields[2])
 	}
-	if fields[3] != "-" {
+	if p.opt.flags&opt960 != 0 {
+		if err := p.parseCastle960(fields[3]); err != nil {
+			return err
+		}
+	} else if fields[3] != "-" {
 		for _, c := range fields[3] {
 			i := strings.IndexRune("KQkq", c)
 			if i < 0 || p.castle&(1<<uint(i)) != 0 {
@@ -138,6 +153,9 @@ func (p *Position) parse(s string) error {
 	if p.inCheck(p.side.Other()) {
 		return errors.New("the side not to move is in check")
 	}
+	if p.opt.flags != 0 {
+		return p.checkOptions()
+	}
 	return nil
 }
 
@@ -157,7 +175,9 @@ func (p Position) String() string {
 		}
 		first = false
 		b.WriteString(q.String())
-		if p.black&(1<<uint(q)) != 0 {
+		if p.opt.neutral&(1<<uint(q)) != 0 {
+			b.WriteString(":n")
+		} else if p.black&(1<<uint(q)) != 0 {
 			b.WriteString(":b")
 		} else {
 			b.WriteString(":w")
@@ -193,12 +213,16 @@ func (p *Position) writeKey(b *strings.Builder) {
 	} else {
 		b.WriteString(" b ")
 	}
-	if p.castle == 0 {
-		b.WriteByte('-')
-	}
-	for i := 0; i < 4; i++ {
-		if p.castle&(1<<uint(i)) != 0 {
-			b.WriteByte("KQkq"[i])
+	if p.opt.flags&opt960 != 0 {
+		p.write960Castling(b)
+	} else {
+		if p.castle == 0 {
+			b.WriteByte('-')
+		}
+		for i := 0; i < 4; i++ {
+			if p.castle&(1<<uint(i)) != 0 {
+				b.WriteByte("KQkq"[i])
+			}
 		}
 	}
 	b.WriteByte(' ')

@@ -28,7 +28,16 @@ func Start() rules.Position { return System.Start() }
 // The methods below make *Position a rules.Position.
 
 // System is the ST3D system.
-func (p *Position) System() rules.System { return System }
+func (p *Position) System() rules.System {
+	if p.opt.flags == 0 && p.opt.setup == SetupTournament {
+		return System
+	}
+	s, err := optSystemOf(p.opt.options())
+	if err != nil {
+		return System // cannot happen: the options were valid when the position was made
+	}
+	return s
+}
 
 // LegalMoves appends the legal moves to buf and returns it. It allocates
 // nothing when buf has room for them.
@@ -106,6 +115,9 @@ func (p *Position) dead() bool {
 
 // Info says which cells m touches.
 func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	if mKind(m) == kindExt || m&castle960Bit != 0 || mPromo(m) == promoBoard {
+		return p.optInfo(m)
+	}
 	from, to := mFrom(m), mTo(m)
 	in := rules.MoveInfo{Captured: rules.NoCell, Promoted: rules.NoCell}
 	if k := mPromo(m); k != 0 {

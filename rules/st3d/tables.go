@@ -91,7 +91,7 @@ func initTables() {
 		}
 	}
 	for s := range castleMask {
-		castleMask[s] = 0xF
+		castleMask[s] = 0xFF // the high bits are 3D Chess960 rights (variants_960.go)
 	}
 	castleMask[sqD0KL1] &^= castleWK | castleWQ
 	castleMask[sqE0KL1] &^= castleWK
