@@ -168,9 +168,13 @@ func (p *Position) legalMoves(buf []rules.Move) []rules.Move {
 	buf = p.genPseudo(buf)
 	inCheck := p.inCheck(p.side)
 	pinned := p.pinnedSet(p.side)
+	k := p.king[p.side]
 	n := start
 	for _, m := range buf[start:] {
-		if p.legal(m, inCheck, pinned) {
+		// The common case inline: not in check, neither the king nor a
+		// pinned piece moving, no en passant.
+		if from := mFrom(m); !inCheck && from != k && !pinned.has(from) && mKind(m) != kindEP ||
+			p.legal(m, inCheck, pinned) {
 			buf[n] = m
 			n++
 		}
