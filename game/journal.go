@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tridboard/tridboard/internal/durable"
 )
 
 // Layout of the state directory.
@@ -28,18 +29,12 @@ const (
 // FormatVersion is the journal format written in the header record.
 const FormatVersion = 1
 
-// Record framing: one record a line,
-//
-//	LLLLLLLL SP CCCCCCCC SP BODY LF
-//
-// where LLLLLLLL is the length of BODY and CCCCCCCC its CRC-32C, both as 8
-// lower-case hex digits, and BODY is one JSON object (which never holds a
-// raw newline).
-const (
-	frameHead = 18 // "LLLLLLLL CCCCCCCC "
-	maxBody   = 1 << 20
-)
+// Records are framed by internal/durable: one record a line,
+// "LLLLLLLL CCCCCCCC {json}\n" (length and CRC-32C of the JSON body).
+const frameHead = durable.HeadSize
 
+// castagnoli is the table of the records' checksum, for tests that frame a
+// record by hand.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Record kinds (entry.T).
@@ -74,12 +69,7 @@ type entry struct {
 }
 
 // file is what the journal needs of an *os.File (tests inject failures).
-type file interface {
-	io.Writer
-	Sync() error
-	Truncate(size int64) error
-	Close() error
-}
+type file = durable.File
 
 func openFile(name string, flag int) (file, error) { return os.OpenFile(name, flag, 0o644) }
 
@@ -126,57 +116,12 @@ func encode(e *entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(body) > maxBody {
-		return nil, fmt.Errorf("record of %d bytes, over %d", len(body), maxBody)
-	}
-	b := make([]byte, 0, frameHead+len(body)+1)
-	b = fmt.Appendf(b, "%08x %08x ", len(body), crc32.Checksum(body, castagnoli))
-	b = append(b, body...)
-	return append(b, '\n'), nil
+	return durable.Encode(nil, body)
 }
 
 // frame reads the record at the start of data. It returns the body and the
 // record's size, or why there is no valid record there.
-func frame(data []byte) (body []byte, n int, err error) {
-	if len(data) < frameHead {
-		return nil, 0, fmt.Errorf("truncated record header (%d of %d bytes)", len(data), frameHead)
-	}
-	if data[8] != ' ' || data[17] != ' ' {
-		return nil, 0, errors.New("malformed record header")
-	}
-	size, err1 := strconv.ParseUint(string(data[:8]), 16, 32)
-	sum, err2 := strconv.ParseUint(string(data[9:17]), 16, 32)
-	if err1 != nil || err2 != nil || size > maxBody {
-		return nil, 0, errors.New("malformed record header")
-	}
-	n = frameHead + int(size) + 1
-	if len(data) < n {
-		return nil, 0, fmt.Errorf("truncated record (%d of %d bytes)", len(data), n)
-	}
-	if data[n-1] != '\n' {
-		return nil, 0, errors.New("record does not end where its length says")
-	}
-	body = data[frameHead : n-1]
-	if crc32.Checksum(body, castagnoli) != uint32(sum) {
-		return nil, 0, errors.New("checksum mismatch")
-	}
-	return body, n, nil
-}
-
-// nextValid finds the first offset after from where a valid record starts,
-// or -1. It looks at every byte, so that a damaged length or newline does
-// not hide the records after it.
-func nextValid(data []byte, from int) int {
-	for i := from; i+frameHead < len(data); i++ {
-		if data[i+8] != ' ' || data[i+17] != ' ' {
-			continue
-		}
-		if _, _, err := frame(data[i:]); err == nil {
-			return i
-		}
-	}
-	return -1
-}
+func frame(data []byte) (body []byte, n int, err error) { return durable.Decode(data) }
 
 // rawRecord is a framed record found by scan.
 type rawRecord struct {
@@ -188,19 +133,19 @@ type rawRecord struct {
 // returns the offset of the first bad byte and why; a bad record followed by
 // a valid one is a *JournalError.
 func scan(path string, data []byte) (recs []rawRecord, good int, bad error, err error) {
-	for good < len(data) {
-		body, n, ferr := frame(data[good:])
-		if ferr != nil {
-			if next := nextValid(data, good+1); next >= 0 {
-				return nil, 0, nil, &JournalError{Path: path, Record: len(recs) + 1, Offset: int64(good),
-					Err: fmt.Errorf("%v, and a valid record follows at offset %d: the journal is corrupt in the middle", ferr, next)}
-			}
-			return recs, good, ferr, nil
-		}
-		recs = append(recs, rawRecord{good, body})
-		good += n
+	rs, end, c := durable.Scan(data)
+	if c != nil && !c.Tail() {
+		return nil, 0, nil, &JournalError{Path: path, Record: c.Record, Offset: c.Offset,
+			Err: fmt.Errorf("%s, and a valid record follows at offset %d: the journal is corrupt in the middle", c.Reason, c.Next)}
 	}
-	return recs, good, nil, nil
+	recs = make([]rawRecord, len(rs))
+	for i, r := range rs {
+		recs[i] = rawRecord{int(r.Offset), r.Body}
+	}
+	if c != nil {
+		bad = errors.New(c.Reason)
+	}
+	return recs, int(end), bad, nil
 }
 
 var (
@@ -245,29 +190,21 @@ func (j *journal) append(e *entry) error {
 	if j.broken != nil {
 		return j.broken
 	}
-	b, err := encode(e)
-	if err != nil {
-		return fmt.Errorf("journal %s: record %d: %w", j.path, j.records+1, err)
-	}
-	_, err = j.f.Write(b)
+	body, err := json.Marshal(e)
 	if err == nil {
-		err = j.f.Sync()
-	}
-	if err != nil {
-		err = fmt.Errorf("journal %s: record %d at offset %d: %w", j.path, j.records+1, j.size, err)
-		terr := j.f.Truncate(j.size)
-		if terr == nil {
-			terr = j.f.Sync()
+		var size int64
+		if size, err = durable.Append(j.f, j.size, body, true); err == nil {
+			j.size = size
+			j.records++
+			return nil
 		}
-		if terr != nil {
-			j.broken = fmt.Errorf("%w; cutting back failed too (%v): journal unusable until the game is opened again", err, terr)
-			return j.broken
-		}
-		return err
 	}
-	j.size += int64(len(b))
-	j.records++
-	return nil
+	err = fmt.Errorf("journal %s: record %d at offset %d: %w", j.path, j.records+1, j.size, err)
+	if durable.IsCutBack(err) {
+		j.broken = fmt.Errorf("%w: journal unusable until the game is opened again", err)
+		return j.broken
+	}
+	return err
 }
 
 func (j *journal) close() error {
@@ -277,47 +214,10 @@ func (j *journal) close() error {
 	return nil
 }
 
-// writeFileSync writes a file and fsyncs it.
-func writeFileSync(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// writeAtomic replaces name by data: temporary file, fsync, rename, fsync
-// of the directory.
-func writeAtomic(name string, data []byte) error {
-	tmp := name + ".tmp"
-	if err := writeFileSync(tmp, data); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(name))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+// The file operations of a journal and of the current-game file.
+func writeFileSync(name string, data []byte) error { return durable.WriteFile(name, data) }
+func writeAtomic(name string, data []byte) error   { return durable.WriteAtomic(name, data) }
+func syncDir(dir string) error                     { return durable.SyncDir(dir) }
 
 // idLayout is the time part of a game id; the id adds milliseconds:
 // 20250102-030405-123.

@@ -248,7 +248,7 @@ func TestZeroedTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: malformed record header: cut 4096 bytes (an unreadable record), copy in %s.journal.damaged-%s",
+	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: zero-filled tail (4096 bytes): cut 4096 bytes (an unreadable record), copy in %s.journal.damaged-%s",
 		path, last, gameID, gameID)
 	if d := s.Recovered(); d == nil || d.Error() != want {
 		t.Errorf("Recovered:\n got %v\nwant %s", d, want)

@@ -1,26 +1,24 @@
 package mqtt
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/tridboard/tridboard/internal/durable"
 )
 
 // OutboxFile is the name of the outbox log in the state directory.
 const OutboxFile = "outbox.log"
 
-// Record framing: a little-endian uint32 payload length, a little-endian
-// uint32 CRC-32C of the payload, then the payload (JSON).
+// Records are framed by internal/durable: one record a line,
+// "LLLLLLLL CCCCCCCC {json}\n" (length and CRC-32C of the JSON payload).
 const (
-	headerSize    = 8
-	maxRecordSize = 1 << 20
 	// maxMarks bounds the games remembered after compaction, so that
 	// re-enqueueing an old journal does not publish it again.
 	maxMarks = 64
@@ -28,8 +26,6 @@ const (
 	// are all acknowledged is rewritten.
 	defaultCompactBytes = 64 << 10
 )
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // Record kinds.
 const (
@@ -106,7 +102,7 @@ func OpenOutbox(dir string) (*Outbox, error) {
 		return nil, fmt.Errorf("mqtt: outbox %s: read: %w", o.path, err)
 	}
 	good, bad := o.replay(data)
-	o.size = int64(good)
+	o.size = good
 	if bad != nil {
 		if err := o.cutCorrupt(data, good, bad); err != nil {
 			f.Close()
@@ -126,36 +122,25 @@ func OpenOutbox(dir string) (*Outbox, error) {
 }
 
 // replay applies the valid records of data and returns how many bytes they
-// take, and what is wrong with the record after them, if anything.
-func (o *Outbox) replay(data []byte) (int, error) {
-	off := 0
-	for off < len(data) {
-		rest := data[off:]
-		if len(rest) < headerSize {
-			return off, fmt.Errorf("torn record header at offset %d (%d bytes, want %d)", off, len(rest), headerSize)
-		}
-		n := binary.LittleEndian.Uint32(rest)
-		sum := binary.LittleEndian.Uint32(rest[4:])
-		if n == 0 || n > maxRecordSize {
-			return off, fmt.Errorf("bad record length %d at offset %d", n, off)
-		}
-		if uint32(len(rest)-headerSize) < n {
-			return off, fmt.Errorf("torn record at offset %d (%d of %d bytes)", off, len(rest)-headerSize, n)
-		}
-		payload := rest[headerSize : headerSize+int(n)]
-		if crc32.Checksum(payload, crcTable) != sum {
-			return off, fmt.Errorf("checksum mismatch in record at offset %d", off)
-		}
+// take, and what is wrong with the record after them, if anything. A record
+// that does not decode or apply ends them as a damaged one does, and so does
+// a damaged record in the middle: the outbox only holds what the journal
+// holds, and the journal is enqueued again at start-up.
+func (o *Outbox) replay(data []byte) (int64, error) {
+	recs, end, bad := durable.Scan(data)
+	for i, rec := range recs {
 		var r record
-		if err := json.Unmarshal(payload, &r); err != nil {
-			return off, fmt.Errorf("undecodable record at offset %d: %v", off, err)
+		if err := json.Unmarshal(rec.Body, &r); err != nil {
+			return rec.Offset, fmt.Errorf("record %d at offset %d: undecodable: %v", i+1, rec.Offset, err)
 		}
 		if err := o.apply(r); err != nil {
-			return off, fmt.Errorf("invalid record at offset %d: %v", off, err)
+			return rec.Offset, fmt.Errorf("record %d at offset %d: invalid: %v", i+1, rec.Offset, err)
 		}
-		off += headerSize + int(n)
 	}
-	return off, nil
+	if bad != nil {
+		return end, bad
+	}
+	return end, nil
 }
 
 func (o *Outbox) apply(r record) error {
@@ -206,19 +191,13 @@ func (o *Outbox) dropThrough(game string, seq int) bool {
 	return false
 }
 
-func (o *Outbox) cutCorrupt(data []byte, good int, bad error) error {
+func (o *Outbox) cutCorrupt(data []byte, good int64, bad error) error {
 	aside := fmt.Sprintf("%s.corrupt-%s", o.path, time.Now().UTC().Format("20060102T150405.000000000Z"))
-	if err := writeFileSync(aside, data); err != nil {
-		return fmt.Errorf("mqtt: outbox %s: %v; saving it aside: %w", o.path, bad, err)
+	if err := durable.CutTail(o.f, filepath.Dir(o.path), data, good, aside); err != nil {
+		return fmt.Errorf("mqtt: outbox %s: %v; %w", o.path, bad, err)
 	}
-	if err := o.f.Truncate(int64(good)); err != nil {
-		return fmt.Errorf("mqtt: outbox %s: %v; cutting it back: %w", o.path, bad, err)
-	}
-	if err := o.f.Sync(); err != nil {
-		return fmt.Errorf("mqtt: outbox %s: %v; cutting it back: %w", o.path, bad, err)
-	}
-	o.recovered = fmt.Errorf("mqtt: outbox %s: %v: dropped %d bytes after it (copy in %s); moves after the last good record must be enqueued again",
-		o.path, bad, len(data)-good, filepath.Base(aside))
+	o.recovered = fmt.Errorf("mqtt: outbox %s: %v: dropped %d bytes from it on (copy in %s); moves after the last good record must be enqueued again",
+		o.path, bad, int64(len(data))-good, filepath.Base(aside))
 	return nil
 }
 
@@ -275,21 +254,14 @@ func (o *Outbox) append(r record, sync bool) error {
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, headerSize+len(payload))
-	binary.LittleEndian.PutUint32(buf, uint32(len(payload)))
-	binary.LittleEndian.PutUint32(buf[4:], crc32.Checksum(payload, crcTable))
-	copy(buf[headerSize:], payload)
-	_, err = o.f.Write(buf)
-	if err == nil && sync {
-		err = o.f.Sync()
-	}
+	size, err := durable.Append(o.f, o.size, payload, sync)
 	if err != nil {
-		if terr := o.f.Truncate(o.size); terr != nil {
-			o.broken = fmt.Errorf("mqtt: outbox %s: write failed (%v) and cutting back failed (%v): outbox unusable until restart", o.path, err, terr)
+		if durable.IsCutBack(err) {
+			o.broken = fmt.Errorf("mqtt: outbox %s: %w: outbox unusable until restart", o.path, err)
 		}
 		return err
 	}
-	o.size += int64(len(buf))
+	o.size = size
 	return nil
 }
 
@@ -363,21 +335,14 @@ func (o *Outbox) compact() error {
 	var buf []byte
 	for _, g := range o.games {
 		payload, err := json.Marshal(record{Kind: kindMark, Game: g, Seq: o.high[g]})
+		if err == nil {
+			buf, err = durable.Encode(buf, payload)
+		}
 		if err != nil {
 			return err
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
-		buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(payload, crcTable))
-		buf = append(buf, payload...)
 	}
-	tmp := o.path + ".tmp"
-	if err := writeFileSync(tmp, buf); err != nil {
-		return fmt.Errorf("mqtt: outbox %s: compact: %w", o.path, err)
-	}
-	if err := os.Rename(tmp, o.path); err != nil {
-		return fmt.Errorf("mqtt: outbox %s: compact: %w", o.path, err)
-	}
-	if err := syncDir(filepath.Dir(o.path)); err != nil {
+	if err := durable.WriteAtomic(o.path, buf); err != nil {
 		return fmt.Errorf("mqtt: outbox %s: compact: %w", o.path, err)
 	}
 	f, err := os.OpenFile(o.path, os.O_RDWR|os.O_APPEND, 0o644)
@@ -423,31 +388,4 @@ func (o *Outbox) Close() error {
 		return fmt.Errorf("mqtt: outbox %s: close: %w", o.path, err)
 	}
 	return nil
-}
-
-func writeFileSync(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -113,11 +113,11 @@ func TestOutboxCorruptTail(t *testing.T) {
 		pending []string
 		wantErr string // prefix after the path
 	}{
-		{"torn last record", func(d []byte, r []int) []byte { return d[:len(d)-3] }, []string{"a/1", "a/2"}, "torn record at offset %d ("},
-		{"torn header", func(d []byte, r []int) []byte { return d[:r[2]+5] }, []string{"a/1", "a/2"}, "torn record header at offset %d (5 bytes, want 8)"},
-		{"flipped byte in the middle", func(d []byte, r []int) []byte { d[r[1]+12] ^= 0x40; return d }, []string{"a/1"}, "checksum mismatch in record at offset %d"},
-		{"zero length", func(d []byte, r []int) []byte { copy(d[r[2]:], []byte{0, 0, 0, 0}); return d }, []string{"a/1", "a/2"}, "bad record length 0 at offset %d"},
-		{"garbage appended", func(d []byte, r []int) []byte { return append(d, 0xff, 0xff, 0xff, 0x7f, 1, 2, 3, 4, 5) }, []string{"a/1", "a/2", "a/3"}, "bad record length 2147483647 at offset %d"},
+		{"torn last record", func(d []byte, r []int) []byte { return d[:len(d)-3] }, []string{"a/1", "a/2"}, "record 3 at offset %d: truncated record ("},
+		{"torn header", func(d []byte, r []int) []byte { return d[:r[2]+5] }, []string{"a/1", "a/2"}, "record 3 at offset %d: truncated record header (5 of 18 bytes)"},
+		{"flipped byte in the middle", func(d []byte, r []int) []byte { d[r[1]+22] ^= 0x40; return d }, []string{"a/1"}, "record 2 at offset %d: checksum mismatch, and a valid record follows at offset "},
+		{"zero length", func(d []byte, r []int) []byte { copy(d[r[2]:], "00000000"); return d }, []string{"a/1", "a/2"}, "record 3 at offset %d: record length 0 out of range (1 to 1048576)"},
+		{"garbage appended", func(d []byte, r []int) []byte { return append(d, "7fffffff 00000000 \x01\x02\x03\x04\x05"...) }, []string{"a/1", "a/2", "a/3"}, "record 4 at offset %d: record length 2147483647 out of range (1 to 1048576)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,8 +206,9 @@ func TestOutboxCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two marks: {"k":"mark","g":"g1","s":20} and {"k":"mark","g":"g2","s":1}.
-	if want := int64(2*8 + len(`{"k":"mark","g":"g1","s":20}`) + len(`{"k":"mark","g":"g2","s":1}`)); st.Size() != want {
+	// Two marks: {"k":"mark","g":"g1","s":20} and {"k":"mark","g":"g2","s":1},
+	// each with an 18-byte header and a newline.
+	if want := int64(2*19 + len(`{"k":"mark","g":"g1","s":20}`) + len(`{"k":"mark","g":"g2","s":1}`)); st.Size() != want {
 		t.Fatalf("compacted size %d, want %d", st.Size(), want)
 	}
 	o.Close()
