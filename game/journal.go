@@ -214,11 +214,6 @@ func (j *journal) close() error {
 	return nil
 }
 
-// The file operations of a journal and of the current-game file.
-func writeFileSync(name string, data []byte) error { return durable.WriteFile(name, data) }
-func writeAtomic(name string, data []byte) error   { return durable.WriteAtomic(name, data) }
-func syncDir(dir string) error                     { return durable.SyncDir(dir) }
-
 // idLayout is the time part of a game id; the id adds milliseconds:
 // 20250102-030405-123.
 const idLayout = "20060102-150405"

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/durable"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
@@ -209,11 +210,11 @@ func New(stateDir string, sys rules.System, start string, tags Tags, opts *Opts)
 		os.Remove(path)
 		return nil, fmt.Errorf("game: new: %w", err)
 	}
-	if err := syncDir(gdir); err != nil {
+	if err := durable.SyncDir(gdir); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("game: new: %s: %w", gdir, err)
 	}
-	if err := writeAtomic(filepath.Join(stateDir, CurrentFile), []byte(id+"\n")); err != nil {
+	if err := durable.WriteAtomic(filepath.Join(stateDir, CurrentFile), []byte(id+"\n")); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("game: new %s: making it current: %w", id, err)
 	}
@@ -302,16 +303,7 @@ func (s *Session) cutTail(data []byte, good, record int, bad error) error {
 	aside := fmt.Sprintf("%s.damaged-%s", path, formatID(s.opts.now()))
 	d := &Damage{Path: path, Record: record, Offset: int64(good), Lost: int64(len(data) - good),
 		Reason: bad.Error(), What: describe(data[good:]), Aside: aside}
-	if err := writeFileSync(aside, data); err != nil {
-		return fmt.Errorf("%v; saving it aside: %w", d, err)
-	}
-	if err := s.j.f.Truncate(int64(good)); err != nil {
-		return fmt.Errorf("%v; cutting it back: %w", d, err)
-	}
-	if err := s.j.f.Sync(); err != nil {
-		return fmt.Errorf("%v; cutting it back: %w", d, err)
-	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := durable.CutTail(s.j.f, filepath.Dir(path), data, int64(good), aside); err != nil {
 		return fmt.Errorf("%v; %w", d, err)
 	}
 	s.damage = d
