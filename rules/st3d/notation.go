@@ -305,6 +305,9 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 		if p.board[fs].Kind() != kind || capture && !mCapture(m) {
 			return false
 		}
+		if kind == Pawn && mCapture(m) && !capture && file < 0 && rank < 0 && level < 0 {
+			return false // a bare arrival square names a push: captures name their file and level
+		}
 		return (file < 0 || int(sqFile[fs]) == file) && (rank < 0 || int(sqRank[fs]) == rank) &&
 			(level < 0 || int(sqLevel[fs]) == level)
 	})

@@ -221,7 +221,7 @@ func (p *Position) placeTurn() (side rules.Color, kinds uint8, done bool, err er
 	var reached [2][3]int
 	for _, e := range placeSchedule {
 		t := [3]int{e.b, e.n, e.q}
-		if cnt[e.c] == t {
+		if cnt[e.c][0] >= t[0] && cnt[e.c][1] >= t[1] && cnt[e.c][2] >= t[2] {
 			reached[e.c] = t
 			continue
 		}
@@ -561,9 +561,12 @@ func (p *Position) checkOptions() error {
 	if !p.placing() {
 		return nil
 	}
-	side, _, _, err := p.placeTurn()
+	side, _, done, err := p.placeTurn()
 	if err != nil {
 		return err
+	}
+	if done {
+		return fmt.Errorf("the pieces are placed (V.P6) but a king is missing")
 	}
 	if side != p.side {
 		return fmt.Errorf("it is %s's placement (V.P6), not %s's", side, p.side)
