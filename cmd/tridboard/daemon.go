@@ -56,6 +56,9 @@ type daemon struct {
 	broker  *mqtt.Broker
 	client  *mqtt.Client
 	cmds    chan cmdReq
+	// setup asks the loop to stand the simulated set in the expected
+	// position (the "setup" simulator action).
+	setup chan struct{}
 
 	view     leds.View
 	moveBuf  []rules.Move
@@ -83,7 +86,8 @@ type cmdResult struct {
 
 // newDaemon opens everything; on error it closes what it opened.
 func newDaemon(o daemonOpts) (d *daemon, err error) {
-	d = &daemon{o: o, log: o.log, sys: st3d.System, cmds: make(chan cmdReq), synced: make(chan struct{})}
+	d = &daemon{o: o, log: o.log, sys: st3d.System, cmds: make(chan cmdReq), synced: make(chan struct{}),
+		setup: make(chan struct{}, 1)}
 	defer func() {
 		if err != nil {
 			d.close(context.Background())
@@ -274,6 +278,10 @@ func (d *daemon) run(ctx context.Context) error {
 		case req := <-d.cmds:
 			data, err := d.command(req.cmd)
 			req.reply <- cmdResult{data, err}
+		case <-d.setup:
+			if d.board != nil {
+				d.standSet(d.rec.Position())
+			}
 		case <-tk.C:
 			d.tick(time.Now())
 		}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -66,8 +67,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", "[--sim] [flags]",
 		"Runs the daemon. With --sim it runs on a simulated board whose pieces are\n"+
 			"moved by lines on standard input: lift SQUARE|PIN, place SQUARE|PIN,\n"+
-			"wait MS, bounce CELL; blank lines and # comments are ignored. End of\n"+
-			"input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
+			"wait MS, bounce CELL, setup (stand the set in the expected position,\n"+
+			"as players do for a new game); blank lines and # comments are ignored.\n"+
+			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
@@ -95,7 +97,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 				case <-ctx.Done():
 					return
 				}
-				feedActions(ctx, os.Stdin, d.board, log)
+				feedActions(ctx, os.Stdin, d, log)
 			}()
 		}
 	}
@@ -124,11 +126,19 @@ func serve(ctx context.Context, o daemonOpts) int {
 
 // feedActions reads simulator actions, one a line, and carries them out in
 // real time. A bad line is reported and skipped.
-func feedActions(ctx context.Context, r io.Reader, b *sim.Board, log *slog.Logger) {
+func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) {
 	sc := bufio.NewScanner(r)
 	n := 0
 	for sc.Scan() {
 		n++
+		if strings.TrimSpace(sc.Text()) == "setup" {
+			// Stand the set in the expected position (after a new game).
+			select {
+			case d.setup <- struct{}{}:
+			default:
+			}
+			continue
+		}
 		a, ok, err := sim.ParseAction(sc.Text())
 		if err != nil {
 			log.Error("simulator input", "line", n, "err", err)
@@ -145,7 +155,7 @@ func feedActions(ctx context.Context, r io.Reader, b *sim.Board, log *slog.Logge
 			}
 			continue
 		}
-		if err := b.Set.Do(a); err != nil {
+		if err := d.board.Set.Do(a); err != nil {
 			log.Error("simulator input", "line", n, "err", err)
 		}
 	}
