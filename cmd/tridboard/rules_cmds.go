@@ -47,22 +47,59 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (done bool, c
 
 type positionFlags struct {
 	variant  *string
+	options  *string
 	position *string
 }
+
+// optionsUsage documents --options (st3d's variant options, variants.md).
+const optionsUsage = "st3d variant options, comma-separated: V.A1, V.A2, V.A2.1, V.A3[:BOARDS], V.A4, V.A5, " +
+	"and one setup of V.P1, V.P2, V.P3, V.P4 (custom: give --position), V.P5:N (0-959, or random), V.P6 " +
+	"(default: the tournament rules)"
 
 func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	return positionFlags{
 		variant:  fs.String("variant", "st3d", "rule system: st3d"),
+		options:  fs.String("options", "", optionsUsage),
 		position: fs.String("position", "", "position string (default: the start position)"),
 	}
 }
 
-func (pf positionFlags) load() (rules.System, rules.Position, error) {
-	sys, ok := systems[*pf.variant]
+// systemFor finds the rule system of --variant with --options; only st3d
+// has options.
+func systemFor(variant, options string) (rules.System, error) {
+	sys, ok := systems[variant]
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown variant %q", *pf.variant)
+		return nil, fmt.Errorf("unknown variant %q", variant)
+	}
+	if options == "" {
+		return sys, nil
+	}
+	if variant != "st3d" {
+		return nil, fmt.Errorf("--options: variant %s has no options (the variant options are st3d's)", variant)
+	}
+	o, err := st3d.ParseOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	return st3d.NewSystem(o)
+}
+
+// customSetup reports whether sys starts from a position string only
+// (V.P3, V.P4).
+func customSetup(sys rules.System) bool {
+	o, ok := sys.(interface{ Options() st3d.Options })
+	return ok && (o.Options().Setup == st3d.SetupWurmser || o.Options().Setup == st3d.SetupCustom)
+}
+
+func (pf positionFlags) load() (rules.System, rules.Position, error) {
+	sys, err := systemFor(*pf.variant, *pf.options)
+	if err != nil {
+		return nil, nil, err
 	}
 	if *pf.position == "" {
+		if customSetup(sys) {
+			return nil, nil, fmt.Errorf("%s: a custom setup (V.P3, V.P4) starts from --position", sys.Name())
+		}
 		return sys, sys.Start(), nil
 	}
 	p, err := sys.ParsePosition(*pf.position)
@@ -70,7 +107,7 @@ func (pf positionFlags) load() (rules.System, rules.Position, error) {
 }
 
 func runPerft(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("perft", "[--variant V] [--position STR] [--divide] DEPTH",
+	fs := newFlags("perft", "[--variant V] [--options LIST] [--position STR] [--divide] DEPTH",
 		"Counts the leaf nodes of the legal move tree; the last line is the bare count.", stdout, stderr)
 	pf := addPositionFlags(fs)
 	divide := fs.Bool("divide", false, "print '<long move> <count>' for every root move first")
@@ -136,7 +173,7 @@ func divideAny(pos rules.Position, depth int) []st3d.DivideEntry {
 }
 
 func runMoves(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("moves", "[--variant V] [--position STR]",
+	fs := newFlags("moves", "[--variant V] [--options LIST] [--position STR]",
 		"Prints the legal moves in long form, one a line, sorted.", stdout, stderr)
 	pf := addPositionFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
@@ -163,9 +200,10 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "[--variant V] FILE",
+	fs := newFlags("replay", "[--variant V] [--options LIST] FILE",
 		"Reads a game record in short notation and prints each move's long form,\nthen the final position string. FILE - reads standard input.", stdout, stderr)
 	variant := fs.String("variant", "st3d", "rule system: st3d")
+	options := fs.String("options", "", optionsUsage)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
 	}
@@ -173,9 +211,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard replay: want one FILE argument")
 		return exitUsage
 	}
-	sys, ok := systems[*variant]
-	if !ok {
-		fmt.Fprintf(stderr, "tridboard replay: unknown variant %q\n", *variant)
+	sys, err := systemFor(*variant, *options)
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard replay: %v\n", err)
 		return exitUsage
 	}
 	var in io.Reader = os.Stdin
@@ -194,6 +232,10 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	pos := sys.Start()
+	if rec.Tag("Position") == "" && customSetup(sys) {
+		fmt.Fprintf(stderr, "tridboard replay: %s: %s: a custom setup (V.P3, V.P4) needs a Position tag\n", fs.Arg(0), sys.Name())
+		return exitFailure
+	}
 	if fen := rec.Tag("Position"); fen != "" {
 		if pos, err = sys.ParsePosition(fen); err != nil {
 			fmt.Fprintf(stderr, "tridboard replay: %s: Position tag: %v\n", fs.Arg(0), err)
