@@ -266,6 +266,9 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, d17
 		return cands, false, nil
 	}
 	// Piece and pawn moves: [KQRBN][file][rank][level][x]square.
+	if body == "" {
+		return nil, false, fmt.Errorf("no arrival square")
+	}
 	kind := Pawn
 	rest := body
 	if strings.IndexByte("KQRBN", rest[0]) >= 0 {

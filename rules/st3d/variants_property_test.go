@@ -177,3 +177,28 @@ func sameUpToStaleRights(a, b Position) bool {
 	}
 	return a == b
 }
+
+func FuzzOptionsParseMove(f *testing.F) {
+	for _, s := range []string{"QL1@", "QL6@=Q", "QL6@Q", "a8BA", "a7B-a8B=A", "QL6-QL4=A", "QL6-QL4A", "B@b1W", "N@a0QL1", "0-0", "0-0-0", "@", "=A"} {
+		f.Add(s)
+	}
+	positions := []*Position{
+		optParse(f, "V.A2", "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,Ra0QL1,Pz8QL6,kc6N w - - - 0 10"),
+		optParse(f, "V.A3", "QL1:w,KL1:w Kb1W,Pa7B,Pd7B,kc5N w - - - 0 30"),
+		optParse(f, "V.A3", "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30"),
+		optStart(f, "V.P6"),
+		optParse(f, "V.P5:409", b960+"Rb1W,Kc1W,Re0KL1,Pe1KL1,kc8B w b1W,e0KL1 - - 0 5"),
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range positions {
+			m, _, err := p.ParseMove(s)
+			if err != nil {
+				continue
+			}
+			back, _, err := p.ParseMove(p.Long(m))
+			if err != nil || back != m {
+				t.Fatalf("%q read as %s, whose long form reads back as %v (%v)", s, p.Long(m), back, err)
+			}
+		}
+	})
+}
