@@ -160,6 +160,18 @@ func TestBrokerStoreKeepsSessions(t *testing.T) {
 		t.Fatalf("publish: %v", tok.Error())
 	}
 	pub.Disconnect(100)
+	// mochi sends the PUBACK before it hands the message to the subscribers'
+	// sessions; a session taken over in between loses it (see docs/mqtt.md).
+	// Wait until the stored session holds the message, as a display coming
+	// back a moment later would find it.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if cl, ok := b.srv.Clients.Get("display"); ok && cl.State.Inflight.Len() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the broker never queued the message for the away display")
+		}
+	}
 	c = display()
 	defer c.Disconnect(100)
 	select {

@@ -73,17 +73,22 @@ const (
 // State is the retained payload of <base>/state: everything a display needs
 // to draw the game after subscribing.
 type State struct {
-	Game       string      `json:"game"`
-	Variant    string      `json:"variant"`
-	Position   string      `json:"position"`
-	Turn       rules.Color `json:"-"`
-	Board      Board       `json:"board"`
-	LastMove   *LastMove   `json:"last_move"` // nil before the first move
-	MoveNumber int         `json:"move_number"`
-	Check      bool        `json:"check"`
-	Result     string      `json:"result"`                // a Result* constant
-	Reason     string      `json:"termination,omitempty"` // "checkmate", "resignation", ...
-	Time       time.Time   `json:"ts"`
+	Game     string      `json:"game"`
+	Variant  string      `json:"variant"`
+	Position string      `json:"position"`
+	Turn     rules.Color `json:"-"`
+	Board    Board       `json:"board"`
+	LastMove *LastMove   `json:"last_move"` // nil before the first move
+	// Start is the game's start position when it is not the variant's
+	// usual one; Moves the game so far in long form. A display that joins
+	// late, or missed a move message, rebuilds the game from them.
+	Start      string    `json:"start,omitempty"`
+	Moves      []string  `json:"moves,omitempty"`
+	MoveNumber int       `json:"move_number"`
+	Check      bool      `json:"check"`
+	Result     string    `json:"result"`                // a Result* constant
+	Reason     string    `json:"termination,omitempty"` // "checkmate", "resignation", ...
+	Time       time.Time `json:"ts"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

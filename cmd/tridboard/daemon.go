@@ -481,6 +481,13 @@ func (d *daemon) publishState() {
 	if moves := d.sess.Moves(); len(moves) > 0 {
 		m := moves[len(moves)-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
+		s.Moves = make([]string, len(moves))
+		for i, m := range moves {
+			s.Moves[i] = m.Move
+		}
+	}
+	if start := d.sess.Start().String(); start != d.sys.Start().String() {
+		s.Start = start
 	}
 	d.client.PublishState(s)
 }

@@ -113,6 +113,25 @@ func TestRemoteMove(t *testing.T) {
 	if r["status"] != "ok" || r["transaction"] != "r1" {
 		t.Fatalf("move: %v", r)
 	}
+	// The retained state carries the game so far.
+	states := make(chan mqtt.State, 16)
+	c.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
+		var s mqtt.State
+		if json.Unmarshal(m.Payload(), &s) == nil {
+			states <- s
+		}
+	}).WaitTimeout(5 * time.Second)
+	for deadline := time.After(5 * time.Second); ; {
+		select {
+		case s := <-states:
+			if len(s.Moves) != 1 || s.Moves[0] != "d1W-c3N" || s.LastMove == nil || s.LastMove.SAN != "Nc3N" {
+				continue
+			}
+		case <-deadline:
+			t.Fatal("no retained state with the remote move")
+		}
+		break
+	}
 	// The LEDs show the move to make: from d1W to c3N.
 	if lit := strings.Join(litLEDs(d.board, 700*time.Millisecond), " "); lit != "c3N d1W" {
 		t.Fatalf("LEDs lit for the remote move: %q, want c3N d1W", lit)
