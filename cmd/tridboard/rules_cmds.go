@@ -34,12 +34,21 @@ func newFlags(name, args, summary string, stdout, stderr io.Writer) *flag.FlagSe
 
 // parseFlags parses args; done is true when the command must return code.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (done bool, code int) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return true, exitOK
-		}
+	// The flag package prints the usage itself on -help, to the error
+	// output; help asked for goes to stdout, once.
+	stderr := fs.Output()
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return true, exitOK
+	}
+	if err != nil {
+		fs.SetOutput(stderr)
+		fs.Usage()
 		return true, exitUsage
 	}
 	return false, 0
@@ -58,7 +67,7 @@ const optionsUsage = "st3d variant options, comma-separated: V.A1, V.A2, V.A2.1,
 
 func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	return positionFlags{
-		variant:  fs.String("variant", "st3d", "rule system: st3d"),
+		variant:  fs.String("variant", "st3d", "rule system: "+systemNames()),
 		options:  fs.String("options", "", optionsUsage),
 		position: fs.String("position", "", "position string (default: the start position)"),
 	}
@@ -202,7 +211,7 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", "[--variant V] [--options LIST] FILE",
 		"Reads a game record in short notation and prints each move's long form,\nthen the final position string. FILE - reads standard input.", stdout, stderr)
-	variant := fs.String("variant", "st3d", "rule system: st3d")
+	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
 	options := fs.String("options", "", optionsUsage)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code

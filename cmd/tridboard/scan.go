@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"github.com/tridboard/tridboard/config"
@@ -38,13 +37,8 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "tridboard scan: unexpected argument %q\n", fs.Arg(0))
