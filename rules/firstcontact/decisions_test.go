@@ -205,7 +205,7 @@ func TestIntroductions(t *testing.T) {
 		t.Errorf("black knight introductions: %v", got)
 	}
 	q := play(t, p, "N@c6B")
-	if q.Reserve(rules.Black, Knight) != 0 || q.PieceAt(mustSquare("c6B")) != pieceOf(rules.Black, Knight) {
+	if q.Reserve(rules.Black, Knight) != 0 || q.PieceAt(mustSquare("c6B")) != rules.PieceOf(rules.Black, Knight) {
 		t.Errorf("after N@c6B: %s", q)
 	}
 	if got := q.String(); got != "QL5u:-,QL6u:-,KL5u:-,KL6u:- Kc1W,nc6B,kb8B w - - - 0 11 -/- -" {
@@ -255,7 +255,7 @@ func TestF4PlatformMoveCarriesPawn(t *testing.T) {
 		{"QL3u-QL5u", "a4QL5u"}, {"QL3u-QL1u", "a0QL1u"}, {"QL3u-QL4u", "a6QL4u"}, {"QL3u-KL3u", "e2KL3u"},
 	} {
 		q := play(t, p, tc.move)
-		if q.PieceAt(mustSquare(tc.pawn)) != pieceOf(rules.White, Pawn) {
+		if q.PieceAt(mustSquare(tc.pawn)) != rules.PieceOf(rules.White, Pawn) {
 			t.Errorf("%s: the pawn is not on %s: %s", tc.move, tc.pawn, q)
 		}
 		// A platform move is no pawn step: the clock goes on; the platform

@@ -32,7 +32,7 @@ func (p *Position) make(m rules.Move) undo {
 		if k != King {
 			p.reserve[us][k]--
 		}
-		p.put(Square(to), pieceOf(us, k))
+		p.put(Square(to), rules.PieceOf(us, k))
 		p.half = 0
 	case kindPlace:
 		p.addPlatform(Slot(to))

@@ -54,7 +54,7 @@ func (p *Position) attacked(s Square, by rules.Color) bool {
 			break
 		}
 	}
-	kn := pieceOf(by, Knight)
+	kn := rules.PieceOf(by, Knight)
 	for i := int8(0); i < knightFromN[s]; i++ {
 		l := knightFrom[s][i]
 		if b[l.to] == kn && (l.via == NoSquare || p.exist.has(l.via)) {
@@ -224,7 +224,7 @@ func (p *Position) genPlatforms(buf []rules.Move) []rules.Move {
 		if cs, many := p.carried(sl); many {
 			continue
 		} else if cs != NoSquare {
-			if p.board[cs] != pieceOf(p.side, Pawn) {
+			if p.board[cs] != rules.PieceOf(p.side, Pawn) {
 				continue
 			}
 			k = 1

@@ -36,10 +36,7 @@ func (p *Position) perft(depth int, bufs []rules.Move) uint64 {
 }
 
 // DivideEntry is one root move of Divide with its leaf count.
-type DivideEntry struct {
-	Move  string // long form
-	Nodes uint64
-}
+type DivideEntry = rules.DivideEntry
 
 // Divide is Perft split by root move, in generation order.
 func (p *Position) Divide(depth int) []DivideEntry {
@@ -57,7 +54,7 @@ func (p *Position) Divide(depth int) []DivideEntry {
 			n = q.perft(depth-1, bufs)
 			q.unmake(m, u)
 		}
-		out = append(out, DivideEntry{q.Long(m), n})
+		out = append(out, DivideEntry{Move: q.Long(m), Nodes: n})
 	}
 	return out
 }

@@ -182,7 +182,7 @@ func (p *Position) parseReserves(f string) error {
 				n = int(p.reserve[c][k])
 			}
 			for s := Square(0); s < NumSquares; s++ {
-				if p.board[s] == pieceOf(rules.Color(c), k) {
+				if p.board[s] == rules.PieceOf(rules.Color(c), k) {
 					n++
 				}
 			}
@@ -312,7 +312,7 @@ func (p *Position) writeKey(b *strings.Builder, clocks bool) {
 		n := 0
 		for _, k := range reserveOrder {
 			for i := uint8(0); i < p.reserve[c][k]; i++ {
-				b.WriteByte(pieceOf(rules.Color(c), k).Letter())
+				b.WriteByte(rules.PieceOf(rules.Color(c), k).Letter())
 				n++
 			}
 		}

@@ -307,7 +307,7 @@ func (s *rstate) kingAttacked(side rules.Color) bool {
 	var king rcell
 	found := false
 	for c, pc := range s.pieces {
-		if pc == pieceOf(side, King) {
+		if pc == rules.PieceOf(side, King) {
 			king, found = c, true
 		}
 	}
@@ -406,7 +406,7 @@ func (s *rstate) legal() []string {
 			for _, q := range adjacent {
 				dests = append(dests, rslot{q, !sl.inv})
 			}
-		case len(on) == 1 && s.pieces[on[0]] == pieceOf(s.side, Pawn):
+		case len(on) == 1 && s.pieces[on[0]] == rules.PieceOf(s.side, Pawn):
 			for _, q := range append(adjacent, vertical...) {
 				dests = append(dests, rslot{q, sl.inv})
 			}
@@ -545,7 +545,7 @@ func randomPosition(rng interface{ Intn(int) int }, up bool) Position {
 		}
 		rngPerm(rng, free)
 		for c := rules.White; c <= rules.Black; c++ {
-			p.put(free[0], pieceOf(c, King))
+			p.put(free[0], rules.PieceOf(c, King))
 			free = free[1:]
 			for k := Pawn; k < King; k++ {
 				for i := uint8(0); i < army[k]; i++ {
@@ -553,7 +553,7 @@ func randomPosition(rng interface{ Intn(int) int }, up bool) Position {
 					case 0:
 						p.reserve[c][k]++
 					case 1:
-						p.put(free[0], pieceOf(c, k))
+						p.put(free[0], rules.PieceOf(c, k))
 						free = free[1:]
 					}
 				}

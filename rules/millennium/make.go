@@ -49,7 +49,7 @@ func (p *Position) make(m rules.Move) undo {
 		if pc.Kind() == Pawn {
 			p.half = 0
 			if k := mPromo(m); k != 0 {
-				pc = pieceOf(us, k)
+				pc = rules.PieceOf(us, k)
 			}
 			p.ds.clear(from)
 		}
@@ -84,7 +84,7 @@ func (p *Position) unmake(m rules.Move, u undo) {
 	default:
 		pc := p.remove(to)
 		if mPromo(m) != 0 {
-			pc = pieceOf(us, Pawn)
+			pc = rules.PieceOf(us, Pawn)
 		}
 		p.put(from, pc)
 		if u.captured != 0 {

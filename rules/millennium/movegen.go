@@ -164,13 +164,13 @@ func (p *Position) genCastling(buf []rules.Move) []rules.Move {
 		kingSq, kRook, qRook = sqBK, sqBKR, sqBQR
 		kRight, qRight = castleBK, castleBQ
 	}
-	if p.castle&(kRight|qRight) == 0 || p.board[kingSq] != pieceOf(us, King) {
+	if p.castle&(kRight|qRight) == 0 || p.board[kingSq] != rules.PieceOf(us, King) {
 		return buf
 	}
 	occ := p.occ
 	occ.clear(kingSq)
 	safe := func(s Square) bool { return !p.attacked(s, them, occ) }
-	r := pieceOf(us, Rook)
+	r := rules.PieceOf(us, Rook)
 	if p.castle&kRight != 0 && p.board[kRook] == r && p.board[kingSq+1] == 0 && p.board[kingSq+2] == 0 &&
 		safe(kingSq) && safe(kingSq+1) && safe(kingSq+2) {
 		buf = append(buf, newMove(kingSq, kingSq+2, kindCastleK))

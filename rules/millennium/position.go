@@ -2,40 +2,24 @@ package millennium
 
 import "github.com/tridboard/tridboard/rules"
 
-// Piece is a piece with its colour: 0 is no piece, 1..6 are the white
-// pawn, knight, bishop, rook, queen and king, and blackBit marks black ones.
-type Piece uint8
+// Piece is rules.Piece, the encoding all systems share: 0 is no piece,
+// 1..6 the white pawn, knight, bishop, rook, queen and king, blackBit
+// marks black ones.
+type Piece = rules.Piece
 
 // Piece kinds.
 const (
-	Pawn   Piece = 1
-	Knight Piece = 2
-	Bishop Piece = 3
-	Rook   Piece = 4
-	Queen  Piece = 5
-	King   Piece = 6
+	Pawn   = rules.Pawn
+	Knight = rules.Knight
+	Bishop = rules.Bishop
+	Rook   = rules.Rook
+	Queen  = rules.Queen
+	King   = rules.King
 
-	blackBit Piece = 8
+	blackBit = rules.BlackBit
 )
 
-// Kind is the piece without its colour.
-func (pc Piece) Kind() Piece { return pc &^ blackBit }
-
-// Color is the piece's side.
-func (pc Piece) Color() rules.Color { return rules.Color(pc >> 3) }
-
-func pieceOf(c rules.Color, kind Piece) Piece { return kind | Piece(c)<<3 }
-
-const pieceLetters = " PNBRQK"
-
-// Letter is the FEN letter: upper case for White.
-func (pc Piece) Letter() byte {
-	l := pieceLetters[pc.Kind()]
-	if pc.Color() == rules.Black {
-		l += 'a' - 'A'
-	}
-	return l
-}
+const pieceLetters = rules.PieceLetters
 
 // Castling rights (M10).
 const (

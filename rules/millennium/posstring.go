@@ -126,7 +126,7 @@ func (p *Position) parseCastling(f string) error {
 		}
 		color := rules.Color(i / 2)
 		h := homes[i]
-		if p.board[h.king] != pieceOf(color, King) || p.board[h.rook] != pieceOf(color, Rook) {
+		if p.board[h.king] != rules.PieceOf(color, King) || p.board[h.rook] != rules.PieceOf(color, Rook) {
 			return fmt.Errorf("castling field %q: %c needs the %s king on %s and a rook on %s (M10)", f, c, color, h.king, h.rook)
 		}
 		p.castle |= 1 << uint(i)
@@ -157,7 +157,7 @@ func (p *Position) parseEP(f string) error {
 	}
 	v := victimOf(sq, mover)
 	origin := SquareAt(home, rank-forward(mover), sq.File())
-	if p.board[sq] != 0 || p.board[v] != pieceOf(mover, Pawn) || p.board[origin] != 0 {
+	if p.board[sq] != 0 || p.board[v] != rules.PieceOf(mover, Pawn) || p.board[origin] != 0 {
 		return fmt.Errorf("en passant cell %s: want it and %s empty and a %s pawn on %s (the side that just moved)", sq, origin, mover, v)
 	}
 	p.ep = sq

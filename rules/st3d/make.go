@@ -68,7 +68,7 @@ func (p *Position) make(m rules.Move) undo {
 		if pc.Kind() == Pawn {
 			p.half = 0
 			if k := mPromo(m); k != 0 {
-				pc = pieceOf(us, k)
+				pc = rules.PieceOf(us, k)
 			}
 		}
 		p.put(to, pc)
@@ -110,7 +110,7 @@ func (p *Position) makeBoard(m rules.Move, u *undo) {
 	if own != NoSquare {
 		u.promoSq[0], u.promoPiece[0] = own, p.remove(own)
 		if k := mPromo(m); k != promoBoard {
-			p.put(own, pieceOf(p.side, k))
+			p.put(own, rules.PieceOf(p.side, k))
 		} else {
 			// V.A3: the pawn leaves; a new board of the mover's stands on q.
 			p.pins |= 1 << uint(q)
@@ -121,7 +121,7 @@ func (p *Position) makeBoard(m rules.Move, u *undo) {
 	}
 	if opp != NoSquare {
 		u.promoSq[1], u.promoPiece[1] = opp, p.remove(opp)
-		p.put(opp, pieceOf(p.side.Other(), Queen))
+		p.put(opp, rules.PieceOf(p.side.Other(), Queen))
 	}
 }
 
@@ -184,7 +184,7 @@ func (p *Position) unmake(m rules.Move, u undo) {
 	default:
 		pc := p.remove(to)
 		if mPromo(m) != 0 {
-			pc = pieceOf(us, Pawn)
+			pc = rules.PieceOf(us, Pawn)
 		}
 		p.put(from, pc)
 		if u.captured != 0 {

@@ -166,8 +166,8 @@ func (p *Position) genCastling(buf []rules.Move) []rules.Move {
 		kingSq, kRook, qRook, qDest = sqD9KL6, sqE9KL6, sqZ9QL6, sqA9QL6
 		kRight, qRight = castleBK, castleBQ
 	}
-	k := pieceOf(us, King)
-	r := pieceOf(us, Rook)
+	k := rules.PieceOf(us, King)
+	r := rules.PieceOf(us, Rook)
 	if p.board[kingSq] != k || !p.exists(kingSq) {
 		return buf
 	}
@@ -275,7 +275,7 @@ func (p *Position) boardPromotions(q, o Pin) (own, opp Square) {
 	case pinKL1:
 		s, c = sqD1W, rules.Black
 	}
-	if s != NoSquare && p.board[s] == pieceOf(c, Pawn) && sqRank[s] == furthestRank(pinsAfter, c, sqFile[s]) {
+	if s != NoSquare && p.board[s] == rules.PieceOf(c, Pawn) && sqRank[s] == furthestRank(pinsAfter, c, sqFile[s]) {
 		if c == us {
 			own = s
 		} else {

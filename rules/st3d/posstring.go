@@ -126,7 +126,7 @@ func (p *Position) parse(s string) error {
 		if err != nil {
 			return fmt.Errorf("en passant: %v", err)
 		}
-		if p.board[sq] != pieceOf(p.side.Other(), Pawn) {
+		if p.board[sq] != rules.PieceOf(p.side.Other(), Pawn) {
 			return fmt.Errorf("en passant square %s holds no %s pawn (the side that just moved)", sq, p.side.Other())
 		}
 		p.ep = sq

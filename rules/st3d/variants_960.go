@@ -147,7 +147,7 @@ func (p *Position) genCastle960(buf []rules.Move) []rules.Move {
 			continue
 		}
 		rs := p.opt.rook[bit]
-		if rs == NoSquare || p.board[rs] != pieceOf(us, Rook) || vIndex[rs] < 0 || vSide[rs] != us {
+		if rs == NoSquare || p.board[rs] != rules.PieceOf(us, Rook) || vIndex[rs] < 0 || vSide[rs] != us {
 			continue
 		}
 		ri := vIndex[rs]
@@ -268,7 +268,7 @@ func (p *Position) parseCastle960(field string) error {
 			found := NoSquare
 			for i := int8(0); i < 8; i++ {
 				s := virtualRank[c][i]
-				if p.board[s] != pieceOf(c, Rook) || aSide != (i < ki) || i == ki {
+				if p.board[s] != rules.PieceOf(c, Rook) || aSide != (i < ki) || i == ki {
 					continue
 				}
 				if aSide && found == NoSquare || !aSide {

@@ -145,7 +145,7 @@ func (p *Position) genOptBoards(buf []rules.Move) []rules.Move {
 			if f&optA2 != 0 && cs != NoSquare {
 				buf = p.addTurn(buf, q, cs)
 			}
-			if cs != NoSquare && p.board[cs] != pieceOf(us, Pawn) {
+			if cs != NoSquare && p.board[cs] != rules.PieceOf(us, Pawn) {
 				continue
 			}
 		} else if f&optA2 != 0 && cs != NoSquare {
@@ -279,14 +279,14 @@ func (p *Position) makeExt(m rules.Move, u *undo) {
 	switch mExt(m) {
 	case extPlace:
 		p.half = u.half // placements set the game up: no clock, no move number
-		p.put(to, pieceOf(us, Piece(from)))
+		p.put(to, rules.PieceOf(us, Piece(from)))
 		if Piece(from) == Queen {
 			// The three squares left take rook, king, rook; both rights.
 			rk := [3]Piece{Rook, King, Rook}
 			n := 0
 			for _, s := range virtualRank[us] {
 				if p.board[s] == 0 && n < 3 {
-					p.put(s, pieceOf(us, rk[n]))
+					p.put(s, rules.PieceOf(us, rk[n]))
 					if rk[n] == Rook {
 						p.castle |= 1 << (castle960Shift + right960(us, n == 0))
 						p.opt.rook[right960(us, n == 0)] = s
@@ -325,7 +325,7 @@ func (p *Position) makeExt(m rules.Move, u *undo) {
 		u.carriedTo = t
 		if k := mPromo(m); k != 0 {
 			u.promoSq[0], u.promoPiece[0] = t, pc
-			pc = pieceOf(pc.Color(), k)
+			pc = rules.PieceOf(pc.Color(), k)
 		}
 		p.put(t, pc)
 		p.ds.clear(cs) // D7: the turned piece counts as carried
@@ -366,7 +366,7 @@ func (p *Position) unmakeExt(m rules.Move, u undo) {
 		q := cornerPin[to]
 		p.pins &^= 1 << uint(q)
 		p.black &^= 1 << uint(q)
-		p.put(Square(from), pieceOf(p.side, Pawn))
+		p.put(Square(from), rules.PieceOf(p.side, Pawn))
 		if u.captured != 0 {
 			p.put(u.capSq, u.captured)
 		}
