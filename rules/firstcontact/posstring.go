@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"strconv"
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
@@ -68,69 +67,54 @@ func (p *Position) parse(s string, up bool) error {
 	p.exist = fixedMask
 	p.king = [2]Square{NoSquare, NoSquare}
 	p.ban = NoSlot
-	if fields[0] != "-" {
-		for _, b := range strings.Split(fields[0], ",") {
-			name, owner, ok := strings.Cut(b, ":")
-			sl, err := ParseSlot(name)
-			if !ok || err != nil || owner != "-" {
-				return fmt.Errorf("platform %q: want POSITION:-, such as QL3u:-", b)
-			}
-			if up && sl.Inverted() {
-				return fmt.Errorf("platform %q: this set senses upright platforms only (F6)", b)
-			}
-			if p.hasPlatform(sl) {
-				return fmt.Errorf("two platforms at %s", sl)
-			}
-			p.addPlatform(sl)
+	for _, b := range rules.ListItems(fields[0]) {
+		name, owner, ok := strings.Cut(b, ":")
+		sl, err := ParseSlot(name)
+		if !ok || err != nil || owner != "-" {
+			return fmt.Errorf("platform %q: want POSITION:-, such as QL3u:-", b)
 		}
-		if n := bits.OnesCount32(p.plats); n > 4 {
-			return fmt.Errorf("%d platforms, the set has 4", n)
+		if up && sl.Inverted() {
+			return fmt.Errorf("platform %q: this set senses upright platforms only (F6)", b)
 		}
+		if p.hasPlatform(sl) {
+			return fmt.Errorf("two platforms at %s", sl)
+		}
+		p.addPlatform(sl)
 	}
-	if fields[1] != "-" {
-		for _, f := range strings.Split(fields[1], ",") {
-			if len(f) < 2 || strings.IndexByte("PNBRQKpnbrqk", f[0]) < 0 {
-				return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kc1W", f)
-			}
-			sq, err := ParseSquare(f[1:])
-			if err != nil {
-				return fmt.Errorf("piece %q: %v", f, err)
-			}
-			if !p.exist.has(sq) {
-				return fmt.Errorf("piece %q: square %s does not exist without a platform at %s", f, sq, sq.Slot())
-			}
-			if p.board[sq] != 0 {
-				return fmt.Errorf("two pieces on %s", sq)
-			}
-			pc := Piece(strings.IndexByte(pieceLetters, f[0]&^0x20))
-			if f[0] >= 'a' {
-				pc |= blackBit
-			}
-			if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-				return fmt.Errorf("more than one %s king", pc.Color())
-			}
-			p.put(sq, pc)
-		}
+	if n := bits.OnesCount32(p.plats); n > 4 {
+		return fmt.Errorf("%d platforms, the set has 4", n)
 	}
-	switch fields[2] {
-	case "w":
-		p.side = rules.White
-	case "b":
-		p.side = rules.Black
-	default:
-		return fmt.Errorf("side to move %q: want w or b", fields[2])
+	for _, f := range rules.ListItems(fields[1]) {
+		pc, at, ok := rules.CutPiece(f)
+		if !ok {
+			return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kc1W", f)
+		}
+		sq, err := ParseSquare(at)
+		if err != nil {
+			return fmt.Errorf("piece %q: %v", f, err)
+		}
+		if !p.exist.has(sq) {
+			return fmt.Errorf("piece %q: square %s does not exist without a platform at %s", f, sq, sq.Slot())
+		}
+		if p.board[sq] != 0 {
+			return fmt.Errorf("two pieces on %s", sq)
+		}
+		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
+			return fmt.Errorf("more than one %s king", pc.Color())
+		}
+		p.put(sq, pc)
+	}
+	var err error
+	if p.side, err = rules.ParseSide(fields[2]); err != nil {
+		return err
 	}
 	for i, name := range []string{"castling", "en-passant", "double-step"} {
 		if fields[3+i] != "-" {
 			return fmt.Errorf("%s field %q: First Contact has none, want -", name, fields[3+i])
 		}
 	}
-	var err error
-	if p.half, err = strconv.Atoi(fields[6]); err != nil || p.half < 0 {
-		return fmt.Errorf("halfmove clock %q: want a number >= 0", fields[6])
-	}
-	if p.full, err = strconv.Atoi(fields[7]); err != nil || p.full < 1 {
-		return fmt.Errorf("fullmove number %q: want a number >= 1", fields[7])
+	if p.half, p.full, err = rules.ParseClocks(fields[6], fields[7]); err != nil {
+		return err
 	}
 	if err := p.parseReserves(fields[8]); err != nil {
 		return err
@@ -265,44 +249,32 @@ func (p *Position) Key() string {
 }
 
 func (p *Position) writeKey(b *strings.Builder, clocks bool) {
-	first := true
+	plats := rules.NewListWriter(b)
 	for sl := Slot(0); sl < NumSlots; sl++ {
 		if p.hasPlatform(sl) {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			plats.Next()
 			b.WriteString(sl.String())
 			b.WriteString(":-")
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	plats.End()
 	b.WriteByte(' ')
-	first = true
+	pieces := rules.NewListWriter(b)
 	for s := Square(0); s < NumSquares; s++ {
 		if pc := p.board[s]; pc != 0 {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			pieces.Next()
 			b.WriteByte(pc.Letter())
 			b.WriteString(s.String())
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	pieces.End()
 	if p.side == rules.White {
 		b.WriteString(" w - - - ")
 	} else {
 		b.WriteString(" b - - - ")
 	}
 	if clocks {
-		b.WriteString(strconv.Itoa(p.half))
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(p.full))
+		rules.WriteClocks(b, p.half, p.full)
 		b.WriteByte(' ')
 	}
 	for c := 0; c < 2; c++ {

@@ -3,7 +3,6 @@ package millennium
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
@@ -49,38 +48,29 @@ func (p *Position) parse(s string) error {
 	}
 	p.ep = NoSquare
 	p.king = [2]Square{NoSquare, NoSquare}
-	if fields[0] != "-" {
-		for _, f := range strings.Split(fields[0], ",") {
-			if len(f) < 2 || strings.IndexByte("PNBRQKpnbrqk", f[0]) < 0 {
-				return fmt.Errorf("piece %q: want a FEN letter and a cell, such as K1e1", f)
-			}
-			sq, err := ParseSquare(f[1:])
-			if err != nil {
-				return fmt.Errorf("piece %q: unknown cell: %v", f, err)
-			}
-			if p.board[sq] != 0 {
-				return fmt.Errorf("two pieces on %s", sq)
-			}
-			pc := Piece(strings.IndexByte(pieceLetters, f[0]&^0x20))
-			if f[0] >= 'a' {
-				pc |= blackBit
-			}
-			if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-				return fmt.Errorf("more than one %s king", pc.Color())
-			}
-			if pc.Kind() == Pawn && promoZone[pc.Color()].has(sq) {
-				return fmt.Errorf("pawn %q stands on its promotion cell (M9)", f)
-			}
-			p.put(sq, pc)
+	for _, f := range rules.ListItems(fields[0]) {
+		pc, at, ok := rules.CutPiece(f)
+		if !ok {
+			return fmt.Errorf("piece %q: want a FEN letter and a cell, such as K1e1", f)
 		}
+		sq, err := ParseSquare(at)
+		if err != nil {
+			return fmt.Errorf("piece %q: unknown cell: %v", f, err)
+		}
+		if p.board[sq] != 0 {
+			return fmt.Errorf("two pieces on %s", sq)
+		}
+		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
+			return fmt.Errorf("more than one %s king", pc.Color())
+		}
+		if pc.Kind() == Pawn && promoZone[pc.Color()].has(sq) {
+			return fmt.Errorf("pawn %q stands on its promotion cell (M9)", f)
+		}
+		p.put(sq, pc)
 	}
-	switch fields[1] {
-	case "w":
-		p.side = rules.White
-	case "b":
-		p.side = rules.Black
-	default:
-		return fmt.Errorf("side to move %q: want w or b", fields[1])
+	var err error
+	if p.side, err = rules.ParseSide(fields[1]); err != nil {
+		return err
 	}
 	if err := p.parseCastling(fields[2]); err != nil {
 		return err
@@ -88,25 +78,19 @@ func (p *Position) parse(s string) error {
 	if err := p.parseEP(fields[3]); err != nil {
 		return err
 	}
-	if fields[4] != "-" {
-		for _, f := range strings.Split(fields[4], ",") {
-			sq, err := ParseSquare(f)
-			if err != nil {
-				return fmt.Errorf("double-step: %v", err)
-			}
-			pc := p.board[sq]
-			if pc.Kind() != Pawn || !homeRow[pc.Color()].has(sq) {
-				return fmt.Errorf("double-step cell %s holds no pawn on its home cell (level 1 rank 2 for White, level 3 rank 7 for Black)", sq)
-			}
-			p.ds.set(sq)
+	for _, f := range rules.ListItems(fields[4]) {
+		sq, err := ParseSquare(f)
+		if err != nil {
+			return fmt.Errorf("double-step: %v", err)
 		}
+		pc := p.board[sq]
+		if pc.Kind() != Pawn || !homeRow[pc.Color()].has(sq) {
+			return fmt.Errorf("double-step cell %s holds no pawn on its home cell (level 1 rank 2 for White, level 3 rank 7 for Black)", sq)
+		}
+		p.ds.set(sq)
 	}
-	var err error
-	if p.half, err = strconv.Atoi(fields[5]); err != nil || p.half < 0 {
-		return fmt.Errorf("halfmove clock %q: want a number >= 0", fields[5])
-	}
-	if p.full, err = strconv.Atoi(fields[6]); err != nil || p.full < 1 {
-		return fmt.Errorf("fullmove number %q: want a number >= 1", fields[6])
+	if p.half, p.full, err = rules.ParseClocks(fields[5], fields[6]); err != nil {
+		return err
 	}
 	if p.inCheck(p.side.Other()) {
 		return errors.New("the side not to move is in check")
@@ -115,23 +99,17 @@ func (p *Position) parse(s string) error {
 }
 
 func (p *Position) parseCastling(f string) error {
-	if f == "-" {
-		return nil
-	}
 	homes := [4]struct{ king, rook Square }{{sqWK, sqWKR}, {sqWK, sqWQR}, {sqBK, sqBKR}, {sqBK, sqBQR}}
-	for _, c := range f {
-		i := strings.IndexRune("KQkq", c)
-		if i < 0 || p.castle&(1<<uint(i)) != 0 {
-			return fmt.Errorf("castling field %q: want a subset of KQkq or -", f)
-		}
+	var err error
+	p.castle, err = rules.ParseCastling(f, func(i int) error {
 		color := rules.Color(i / 2)
 		h := homes[i]
 		if p.board[h.king] != rules.PieceOf(color, King) || p.board[h.rook] != rules.PieceOf(color, Rook) {
-			return fmt.Errorf("castling field %q: %c needs the %s king on %s and a rook on %s (M10)", f, c, color, h.king, h.rook)
+			return fmt.Errorf("castling field %q: %c needs the %s king on %s and a rook on %s (M10)", f, "KQkq"[i], color, h.king, h.rook)
 		}
-		p.castle |= 1 << uint(i)
-	}
-	return nil
+		return nil
+	})
+	return err
 }
 
 // parseEP reads the en-passant cell: the cell the pawn of the side that
@@ -171,57 +149,38 @@ func (p Position) String() string {
 	b.Grow(300)
 	p.writeKey(&b)
 	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.half))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.full))
+	rules.WriteClocks(&b, p.half, p.full)
 	return b.String()
 }
 
 // writeKey writes every field but the clocks.
 func (p *Position) writeKey(b *strings.Builder) {
-	first := true
+	pieces := rules.NewListWriter(b)
 	for s := Square(0); s < NumSquares; s++ {
 		if pc := p.board[s]; pc != 0 {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			pieces.Next()
 			b.WriteByte(pc.Letter())
 			b.WriteString(s.String())
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	pieces.End()
 	if p.side == rules.White {
 		b.WriteString(" w ")
 	} else {
 		b.WriteString(" b ")
 	}
-	if p.castle == 0 {
-		b.WriteByte('-')
-	}
-	for i := 0; i < 4; i++ {
-		if p.castle&(1<<uint(i)) != 0 {
-			b.WriteByte("KQkq"[i])
-		}
-	}
+	rules.WriteCastling(b, p.castle)
 	b.WriteByte(' ')
 	b.WriteString(p.ep.String())
 	b.WriteByte(' ')
-	first = true
+	ds := rules.NewListWriter(b)
 	for s := Square(0); s < NumSquares; s++ {
 		if p.ds.has(s) {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			ds.Next()
 			b.WriteString(s.String())
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	ds.End()
 }
 
 // Key identifies the position for repetition: pieces, side to move,

@@ -3,7 +3,6 @@ package st3d
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
@@ -72,54 +71,39 @@ func (p *Position) parse(s string) error {
 			p.black |= 1 << uint(q)
 		}
 	}
-	if fields[1] != "-" {
-		for _, f := range strings.Split(fields[1], ",") {
-			if len(f) < 2 || strings.IndexByte("PNBRQKpnbrqk", f[0]) < 0 {
-				return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kd0KL1", f)
-			}
-			sq, err := ParseSquare(f[1:])
-			if err != nil {
-				return fmt.Errorf("piece %q: %v", f, err)
-			}
-			if !p.exists(sq) {
-				return fmt.Errorf("piece %q: square %s does not exist without a board on %s", f, sq, sq.Pin())
-			}
-			if p.board[sq] != 0 {
-				return fmt.Errorf("two pieces on %s", sq)
-			}
-			pc := Piece(strings.IndexByte(pieceLetters, f[0]&^0x20))
-			if f[0] >= 'a' {
-				pc |= blackBit
-			}
-			if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-				return fmt.Errorf("more than one %s king", pc.Color())
-			}
-			if pc.Kind() == Pawn && sqRank[sq] == p.furthest(pc.Color(), sqFile[sq]) {
-				return fmt.Errorf("pawn %q stands on its furthest rank (D9)", f)
-			}
-			p.put(sq, pc)
+	for _, f := range rules.ListItems(fields[1]) {
+		pc, at, ok := rules.CutPiece(f)
+		if !ok {
+			return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kd0KL1", f)
 		}
+		sq, err := ParseSquare(at)
+		if err != nil {
+			return fmt.Errorf("piece %q: %v", f, err)
+		}
+		if !p.exists(sq) {
+			return fmt.Errorf("piece %q: square %s does not exist without a board on %s", f, sq, sq.Pin())
+		}
+		if p.board[sq] != 0 {
+			return fmt.Errorf("two pieces on %s", sq)
+		}
+		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
+			return fmt.Errorf("more than one %s king", pc.Color())
+		}
+		if pc.Kind() == Pawn && sqRank[sq] == p.furthest(pc.Color(), sqFile[sq]) {
+			return fmt.Errorf("pawn %q stands on its furthest rank (D9)", f)
+		}
+		p.put(sq, pc)
 	}
-	switch fields[2] {
-	case "w":
-		p.side = rules.White
-	case "b":
-		p.side = rules.Black
-	default:
-		return fmt.Errorf("side to move %q: want w or b", fields[2])
+	var err error
+	if p.side, err = rules.ParseSide(fields[2]); err != nil {
+		return err
 	}
 	if p.opt.flags&opt960 != 0 {
 		if err := p.parseCastle960(fields[3]); err != nil {
 			return err
 		}
-	} else if fields[3] != "-" {
-		for _, c := range fields[3] {
-			i := strings.IndexRune("KQkq", c)
-			if i < 0 || p.castle&(1<<uint(i)) != 0 {
-				return fmt.Errorf("castling field %q: want a subset of KQkq or -", fields[3])
-			}
-			p.castle |= 1 << uint(i)
-		}
+	} else if p.castle, err = rules.ParseCastling(fields[3], nil); err != nil {
+		return err
 	}
 	if fields[4] != "-" {
 		sq, err := ParseSquare(fields[4])
@@ -131,24 +115,18 @@ func (p *Position) parse(s string) error {
 		}
 		p.ep = sq
 	}
-	if fields[5] != "-" {
-		for _, f := range strings.Split(fields[5], ",") {
-			sq, err := ParseSquare(f)
-			if err != nil {
-				return fmt.Errorf("double-step: %v", err)
-			}
-			if p.board[sq].Kind() != Pawn {
-				return fmt.Errorf("double-step square %s holds no pawn", sq)
-			}
-			p.ds.set(sq)
+	for _, f := range rules.ListItems(fields[5]) {
+		sq, err := ParseSquare(f)
+		if err != nil {
+			return fmt.Errorf("double-step: %v", err)
 		}
+		if p.board[sq].Kind() != Pawn {
+			return fmt.Errorf("double-step square %s holds no pawn", sq)
+		}
+		p.ds.set(sq)
 	}
-	var err error
-	if p.half, err = strconv.Atoi(fields[6]); err != nil || p.half < 0 {
-		return fmt.Errorf("halfmove clock %q: want a number >= 0", fields[6])
-	}
-	if p.full, err = strconv.Atoi(fields[7]); err != nil || p.full < 1 {
-		return fmt.Errorf("fullmove number %q: want a number >= 1", fields[7])
+	if p.half, p.full, err = rules.ParseClocks(fields[6], fields[7]); err != nil {
+		return err
 	}
 	if p.inCheck(p.side.Other()) {
 		return errors.New("the side not to move is in check")
@@ -165,15 +143,12 @@ func (p *Position) parse(s string) error {
 func (p Position) String() string {
 	var b strings.Builder
 	b.Grow(400)
-	first := true
+	boards := rules.NewListWriter(&b) // no End: this field has no "-" form
 	for q := Pin(0); q < NumPins; q++ {
 		if !p.hasPin(q) {
 			continue
 		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
+		boards.Next()
 		b.WriteString(q.String())
 		if p.opt.neutral&(1<<uint(q)) != 0 {
 			b.WriteString(":n")
@@ -186,28 +161,21 @@ func (p Position) String() string {
 	b.WriteByte(' ')
 	p.writeKey(&b)
 	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.half))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.full))
+	rules.WriteClocks(&b, p.half, p.full)
 	return b.String()
 }
 
 // writeKey writes the fields between boards and clocks.
 func (p *Position) writeKey(b *strings.Builder) {
-	first := true
+	pieces := rules.NewListWriter(b)
 	for s := Square(0); s < NumSquares; s++ {
 		if pc := p.board[s]; pc != 0 {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			pieces.Next()
 			b.WriteByte(pc.Letter())
 			b.WriteString(s.String())
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	pieces.End()
 	if p.side == rules.White {
 		b.WriteString(" w ")
 	} else {
@@ -216,31 +184,19 @@ func (p *Position) writeKey(b *strings.Builder) {
 	if p.opt.flags&opt960 != 0 {
 		p.write960Castling(b)
 	} else {
-		if p.castle == 0 {
-			b.WriteByte('-')
-		}
-		for i := 0; i < 4; i++ {
-			if p.castle&(1<<uint(i)) != 0 {
-				b.WriteByte("KQkq"[i])
-			}
-		}
+		rules.WriteCastling(b, p.castle)
 	}
 	b.WriteByte(' ')
 	b.WriteString(p.ep.String())
 	b.WriteByte(' ')
-	first = true
+	ds := rules.NewListWriter(b)
 	for s := Square(0); s < NumSquares; s++ {
 		if p.ds.has(s) {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
+			ds.Next()
 			b.WriteString(s.String())
 		}
 	}
-	if first {
-		b.WriteByte('-')
-	}
+	ds.End()
 }
 
 // Key identifies the position for repetition (st3d.md, "Draws and
