@@ -1,10 +1,12 @@
 package firstcontact
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // Tests one per decision of first-contact.md (F1..F6) and per rule of
@@ -35,35 +37,35 @@ func TestF1Geometry(t *testing.T) {
 		t.Errorf("NumSquares = %d", NumSquares)
 	}
 	// A pin may hold a platform up and another inverted at once.
-	p := mustParse(t, "QL3u:-,QL3d:-,KL1u:-,KL6u:- Kd1W,ra3N,kd8B w - - - 0 10 -/- -")
+	p := rulestest.MustParse(t, Parse, "QL3u:-,QL3d:-,KL1u:-,KL6u:- Kd1W,ra3N,kd8B w - - - 0 10 -/- -")
 	// The rook on a3N: down a3QL3d (h1), a3W (h0), then no cell at h-1;
 	// up a3QL3u (h3), then a3 at h4 is no square (B has ranks 5-8); on N
 	// a4N a5N a6N, b3N c3N d3N; a2 is not on N.
 	p.side = rules.Black
-	want := sorted("a3N-a3QL3d", "a3N-a3W", "a3N-a3QL3u", "a3N-a4N", "a3N-a5N", "a3N-a6N", "a3N-b3N", "a3N-c3N", "a3N-d3N")
-	if got := movesFrom(p, "a3N-"); !equalStrings(got, want) {
+	want := rulestest.Sorted("a3N-a3QL3d", "a3N-a3W", "a3N-a3QL3u", "a3N-a4N", "a3N-a5N", "a3N-a6N", "a3N-b3N", "a3N-c3N", "a3N-d3N")
+	if got := rulestest.MovesFrom(p, "a3N-"); !slices.Equal(got, want) {
 		t.Errorf("rook a3N between QL3u and QL3d: %v, want %v", got, want)
 	}
 	// The king on a1W with QL1u (z0 a0 z1 a1 at h1) and QL3d (z2 a2 z3 a3
 	// at h1): orthogonal a2W, b1W, up a1QL1u (a0W, z1W and h-1 do not
 	// exist); diagonal on the level b2W; triagonal z0QL1u and z2QL3d.
-	k := mustParse(t, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Ka1W,kd8B w - - - 0 10 -/- -")
-	want = sorted("a1W-a2W", "a1W-b1W", "a1W-a1QL1u", "a1W-b2W", "a1W-z0QL1u", "a1W-z2QL3d")
-	if got := movesFrom(k, "a1W-"); !equalStrings(got, want) {
+	k := rulestest.MustParse(t, Parse, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Ka1W,kd8B w - - - 0 10 -/- -")
+	want = rulestest.Sorted("a1W-a2W", "a1W-b1W", "a1W-a1QL1u", "a1W-b2W", "a1W-z0QL1u", "a1W-z2QL3d")
+	if got := rulestest.MovesFrom(k, "a1W-"); !slices.Equal(got, want) {
 		t.Errorf("king a1W: %v, want %v", got, want)
 	}
 	// A queen there (king on d2W): triagonal steps z0QL1u, z2QL3d; slides
 	// a2W-a4W, b1W-d1W, up a1QL1u (a1 at h2 is no square), b2W-d4W.
-	q := mustParse(t, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Qa1W,Kd2W,kd8B w - - - 0 10 -/- -")
-	want = sorted("a1W-z0QL1u", "a1W-z2QL3d", "a1W-a2W", "a1W-a3W", "a1W-a4W", "a1W-b1W", "a1W-c1W", "a1W-d1W",
+	q := rulestest.MustParse(t, Parse, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Qa1W,Kd2W,kd8B w - - - 0 10 -/- -")
+	want = rulestest.Sorted("a1W-z0QL1u", "a1W-z2QL3d", "a1W-a2W", "a1W-a3W", "a1W-a4W", "a1W-b1W", "a1W-c1W", "a1W-d1W",
 		"a1W-a1QL1u", "a1W-b2W", "a1W-c3W", "a1W-d4W")
-	if got := movesFrom(q, "a1W-"); !equalStrings(got, want) {
+	if got := rulestest.MovesFrom(q, "a1W-"); !slices.Equal(got, want) {
 		t.Errorf("queen a1W: %v, want %v", got, want)
 	}
 	// A bishop there: the triagonal steps and the diagonal on the level.
-	b := mustParse(t, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Ba1W,Kd2W,kd8B w - - - 0 10 -/- -")
-	want = sorted("a1W-z0QL1u", "a1W-z2QL3d", "a1W-b2W", "a1W-c3W", "a1W-d4W")
-	if got := movesFrom(b, "a1W-"); !equalStrings(got, want) {
+	b := rulestest.MustParse(t, Parse, "QL1u:-,QL3d:-,KL5u:-,KL6u:- Ba1W,Kd2W,kd8B w - - - 0 10 -/- -")
+	want = rulestest.Sorted("a1W-z0QL1u", "a1W-z2QL3d", "a1W-b2W", "a1W-c3W", "a1W-d4W")
+	if got := rulestest.MovesFrom(b, "a1W-"); !slices.Equal(got, want) {
 		t.Errorf("bishop a1W: %v, want %v", got, want)
 	}
 }
@@ -72,22 +74,22 @@ func TestF2LinesThroughExistingCellsOnly(t *testing.T) {
 	// Rook a4W with QL2u (a4 at h1), QL5d (a4 at h3): up a4QL2u, a4N,
 	// a4QL5d, then a4 at h4 is no square (B has ranks 5-8); a3W-a1W;
 	// b4W-d4W; down nothing (QL2d absent).
-	p := mustParse(t, "QL2u:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,kd8B w - - - 0 10 -/- -")
-	want := sorted("a4W-a4QL2u", "a4W-a4N", "a4W-a4QL5d", "a4W-a3W", "a4W-a2W", "a4W-a1W", "a4W-b4W", "a4W-c4W", "a4W-d4W")
-	if got := movesFrom(p, "a4W-"); !equalStrings(got, want) {
+	p := rulestest.MustParse(t, Parse, "QL2u:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,kd8B w - - - 0 10 -/- -")
+	want := rulestest.Sorted("a4W-a4QL2u", "a4W-a4N", "a4W-a4QL5d", "a4W-a3W", "a4W-a2W", "a4W-a1W", "a4W-b4W", "a4W-c4W", "a4W-d4W")
+	if got := rulestest.MovesFrom(p, "a4W-"); !slices.Equal(got, want) {
 		t.Errorf("rook a4W under QL2u: %v, want %v", got, want)
 	}
 	// With the platform inverted, a4 at h1 does not exist: no flying over
 	// the void to a4N; down there is a4QL2d.
-	p = mustParse(t, "QL2d:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,kd8B w - - - 0 10 -/- -")
-	want = sorted("a4W-a4QL2d", "a4W-a3W", "a4W-a2W", "a4W-a1W", "a4W-b4W", "a4W-c4W", "a4W-d4W")
-	if got := movesFrom(p, "a4W-"); !equalStrings(got, want) {
+	p = rulestest.MustParse(t, Parse, "QL2d:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,kd8B w - - - 0 10 -/- -")
+	want = rulestest.Sorted("a4W-a4QL2d", "a4W-a3W", "a4W-a2W", "a4W-a1W", "a4W-b4W", "a4W-c4W", "a4W-d4W")
+	if got := rulestest.MovesFrom(p, "a4W-"); !slices.Equal(got, want) {
 		t.Errorf("rook a4W over QL2d: %v, want %v", got, want)
 	}
 	// A piece on the way blocks a vertical line as any other: a black
 	// pawn on a4N is captured, a4QL5d is out of reach.
-	p = mustParse(t, "QL2u:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,pa4N,kd8B w - - - 0 10 -/- -")
-	if got := movesFrom(p, "a4W-a4"); !equalStrings(got, sorted("a4W-a4QL2u", "a4W-a4N")) {
+	p = rulestest.MustParse(t, Parse, "QL2u:-,QL5d:-,KL1u:-,KL6u:- Ra4W,Kd1W,pa4N,kd8B w - - - 0 10 -/- -")
+	if got := rulestest.MovesFrom(p, "a4W-a4"); !slices.Equal(got, rulestest.Sorted("a4W-a4QL2u", "a4W-a4N")) {
 		t.Errorf("rook a4W blocked on a4N: %v", got)
 	}
 }
@@ -117,9 +119,9 @@ func TestF3KnightLeaps(t *testing.T) {
 		{"to platforms", "QL1u:-,QL2u:-,QL1d:-,KL6u:- Na3W,Kd1W,kd8B w - - - 0 10 -/- -",
 			"a3W-", []string{"a3W-b1W", "a3W-c2W", "a3W-c4W", "a3W-a1QL1u", "a3W-a5QL2u", "a3W-a1QL1d"}},
 	} {
-		p := mustParse(t, tc.pos)
-		if got := movesFrom(p, tc.from); !equalStrings(got, sorted(tc.want...)) {
-			t.Errorf("%s: %v, want %v", tc.name, got, sorted(tc.want...))
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		if got := rulestest.MovesFrom(p, tc.from); !slices.Equal(got, rulestest.Sorted(tc.want...)) {
+			t.Errorf("%s: %v, want %v", tc.name, got, rulestest.Sorted(tc.want...))
 		}
 	}
 	// The same holds for the knight's attack: a black king on b3N is in
@@ -128,34 +130,34 @@ func TestF3KnightLeaps(t *testing.T) {
 		!strings.Contains(err.Error(), "side not to move is in check") {
 		t.Errorf("knight check through a3QL3d: err = %v", err)
 	}
-	mustParse(t, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Na3W,Kd1W,kb3N w - - - 0 10 -/- -")
+	rulestest.MustParse(t, Parse, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Na3W,Kd1W,kb3N w - - - 0 10 -/- -")
 }
 
 func TestPawnMoves(t *testing.T) {
 	// White pawn b3W under QL3d? No platform over b: steps b4W, b2W, a3W,
 	// c3W (backward and sideways too), no vertical; captures c4W (diagonal
 	// on the level) and nothing on b4W (straight ahead is no capture).
-	p := mustParse(t, far+" Pb3W,pc4W,pb4W,Kd1W,kd8B w - - - 0 10 -/- -")
-	want := sorted("b3W-b2W", "b3W-a3W", "b3W-c3W", "b3W-c4W")
-	if got := movesFrom(p, "b3W-"); !equalStrings(got, want) {
+	p := rulestest.MustParse(t, Parse, far+" Pb3W,pc4W,pb4W,Kd1W,kd8B w - - - 0 10 -/- -")
+	want := rulestest.Sorted("b3W-b2W", "b3W-a3W", "b3W-c3W", "b3W-c4W")
+	if got := rulestest.MovesFrom(p, "b3W-"); !slices.Equal(got, want) {
 		t.Errorf("pawn b3W: %v, want %v", got, want)
 	}
 	// A black pawn on a3W under QL3d steps up onto a3QL3d too, and
 	// captures triagonally z2QL3d (White's rook there); the a4W pawn
 	// is straight ahead and stays.
-	p = mustParse(t, "QL3d:-,KL1u:-,KL2u:-,KL6u:- pa3W,Pa4W,Rz2QL3d,Kd1W,kd8B b - - - 0 10 -/- -")
-	want = sorted("a3W-a2W", "a3W-b3W", "a3W-a3QL3d", "a3W-z2QL3d")
-	if got := movesFrom(p, "a3W-"); !equalStrings(got, want) {
+	p = rulestest.MustParse(t, Parse, "QL3d:-,KL1u:-,KL2u:-,KL6u:- pa3W,Pa4W,Rz2QL3d,Kd1W,kd8B b - - - 0 10 -/- -")
+	want = rulestest.Sorted("a3W-a2W", "a3W-b3W", "a3W-a3QL3d", "a3W-z2QL3d")
+	if got := rulestest.MovesFrom(p, "a3W-"); !slices.Equal(got, want) {
 		t.Errorf("black pawn a3W: %v, want %v", got, want)
 	}
 }
 
 func TestPlacementPhase(t *testing.T) {
 	p := StartPosition()
-	if got := len(longs(&p)); got != 24 {
+	if got := len(rulestest.Longs(&p)); got != 24 {
 		t.Fatalf("start: %d moves, want 24 platform placements", got)
 	}
-	for _, l := range longs(&p) {
+	for _, l := range rulestest.Longs(&p) {
 		if l[0] != '@' {
 			t.Fatalf("start: move %s is not a platform placement", l)
 		}
@@ -165,17 +167,17 @@ func TestPlacementPhase(t *testing.T) {
 		if want := rules.Color(i % 2); q.Turn() != want {
 			t.Fatalf("placement %d: %v to move, want %v", i+1, q.Turn(), want)
 		}
-		q = play(t, q, mv)
+		q = rulestest.Play(t, q, mv)
 	}
 	// White's king on a vacant cell of W, then Black's on B.
-	if got, want := longs(q), 16; len(got) != want || got[0] != "K@a1W" || got[15] != "K@d4W" {
+	if got, want := rulestest.Longs(q), 16; len(got) != want || got[0] != "K@a1W" || got[15] != "K@d4W" {
 		t.Fatalf("white king placements: %v", got)
 	}
-	q = play(t, q, "K@c1W")
-	if got := longs(q); len(got) != 16 || got[0] != "K@a5B" || q.Turn() != rules.Black {
+	q = rulestest.Play(t, q, "K@c1W")
+	if got := rulestest.Longs(q); len(got) != 16 || got[0] != "K@a5B" || q.Turn() != rules.Black {
 		t.Fatalf("black king placements: %v", got)
 	}
-	q = play(t, q, "K@b8B")
+	q = rulestest.Play(t, q, "K@b8B")
 	want := "QL3u:-,QL3d:-,KL1u:-,KL6d:- Kc1W,kb8B w - - - 0 4 QRRBBNNPPPPPPPP/qrrbbnnpppppppp -"
 	if got := q.String(); got != want {
 		t.Errorf("after the placement phase: %s, want %s", got, want)
@@ -185,13 +187,13 @@ func TestPlacementPhase(t *testing.T) {
 	// not exist, nor b0/b2/d2 at h1) or inverts an empty platform (QL3u:
 	// QL4d, KL3d; QL3d: QL4u, KL3u; KL1u: KL1d, KL2d, QL1d; KL6d: KL6u,
 	// KL5u, QL6u).
-	if got := len(movesFrom(q, "")); got != 75+6+10 {
+	if got := len(rulestest.MovesFrom(q, "")); got != 75+6+10 {
 		t.Errorf("first move after placements: %d moves, want 91", got)
 	}
-	if got := len(movesFrom(q, "Q@")); got != 15 {
+	if got := len(rulestest.MovesFrom(q, "Q@")); got != 15 {
 		t.Errorf("queen introductions: %d, want 15", got)
 	}
-	if got := movesFrom(q, "c1W-"); !equalStrings(got, sorted("c1W-b1W", "c1W-d1W", "c1W-b2W", "c1W-c2W", "c1W-d2W", "c1W-d0KL1u")) {
+	if got := rulestest.MovesFrom(q, "c1W-"); !slices.Equal(got, rulestest.Sorted("c1W-b1W", "c1W-d1W", "c1W-b2W", "c1W-c2W", "c1W-d2W", "c1W-d0KL1u")) {
 		t.Errorf("king c1W: %v", got)
 	}
 }
@@ -199,12 +201,12 @@ func TestPlacementPhase(t *testing.T) {
 func TestIntroductions(t *testing.T) {
 	// Onto a vacant cell of the mover's own fixed level only: Black's
 	// knight onto B's 15 vacant cells (its king stands on b8B).
-	p := mustParse(t, far+" Kc1W,kb8B b - - - 0 10 -/n -")
-	got := movesFrom(p, "N@")
-	if len(got) != 15 || got[0] != "N@a5B" || hasMove(p, "N@b8B") {
+	p := rulestest.MustParse(t, Parse, far+" Kc1W,kb8B b - - - 0 10 -/n -")
+	got := rulestest.MovesFrom(p, "N@")
+	if len(got) != 15 || got[0] != "N@a5B" || rulestest.HasMove(p, "N@b8B") {
 		t.Errorf("black knight introductions: %v", got)
 	}
-	q := play(t, p, "N@c6B")
+	q := rulestest.Play(t, p, "N@c6B")
 	if q.Reserve(rules.Black, Knight) != 0 || q.PieceAt(mustSquare("c6B")) != rules.PieceOf(rules.Black, Knight) {
 		t.Errorf("after N@c6B: %s", q)
 	}
@@ -242,19 +244,19 @@ func TestF4PlatformMoves(t *testing.T) {
 		{"banned", "QL3u:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B w - - - 0 10 -/- QL3u",
 			"QL3u-", nil},
 	} {
-		p := mustParse(t, tc.pos)
-		if got := movesFrom(p, tc.prefix); !equalStrings(got, sorted(tc.want...)) {
-			t.Errorf("%s: %v, want %v", tc.name, got, sorted(tc.want...))
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		if got := rulestest.MovesFrom(p, tc.prefix); !slices.Equal(got, rulestest.Sorted(tc.want...)) {
+			t.Errorf("%s: %v, want %v", tc.name, got, rulestest.Sorted(tc.want...))
 		}
 	}
 }
 
 func TestF4PlatformMoveCarriesPawn(t *testing.T) {
-	p := mustParse(t, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 7 10 -/- -")
+	p := rulestest.MustParse(t, Parse, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 7 10 -/- -")
 	for _, tc := range []struct{ move, pawn string }{
 		{"QL3u-QL5u", "a4QL5u"}, {"QL3u-QL1u", "a0QL1u"}, {"QL3u-QL4u", "a6QL4u"}, {"QL3u-KL3u", "e2KL3u"},
 	} {
-		q := play(t, p, tc.move)
+		q := rulestest.Play(t, p, tc.move)
 		if q.PieceAt(mustSquare(tc.pawn)) != rules.PieceOf(rules.White, Pawn) {
 			t.Errorf("%s: the pawn is not on %s: %s", tc.move, tc.pawn, q)
 		}
@@ -267,23 +269,23 @@ func TestF4PlatformMoveCarriesPawn(t *testing.T) {
 }
 
 func TestF4MoveBan(t *testing.T) {
-	p := mustParse(t, "KL1u:-,QL6u:-,KL6u:-,KL5u:- Kb2W,kb7B w - - - 0 10 -/- -")
-	p = play(t, p, "KL1u-KL1d")
+	p := rulestest.MustParse(t, Parse, "KL1u:-,QL6u:-,KL6u:-,KL5u:- Kb2W,kb7B w - - - 0 10 -/- -")
+	p = rulestest.Play(t, p, "KL1u-KL1d")
 	// The ban binds Black too, and lasts while only pieces move.
-	if got := movesFrom(p, "KL1d-"); len(got) != 0 {
+	if got := rulestest.MovesFrom(p, "KL1d-"); len(got) != 0 {
 		t.Errorf("Black may move the platform White has just moved: %v", got)
 	}
-	p = play(t, p, "b7B-b6B")
-	p = play(t, p, "b2W-b3W")
-	if got := movesFrom(p, "KL1d-"); len(got) != 0 || p.Banned().String() != "KL1d" {
+	p = rulestest.Play(t, p, "b7B-b6B")
+	p = rulestest.Play(t, p, "b2W-b3W")
+	if got := rulestest.MovesFrom(p, "KL1d-"); len(got) != 0 || p.Banned().String() != "KL1d" {
 		t.Errorf("after two piece moves the ban is gone: %v, %s", got, p)
 	}
 	// Another platform moves: KL1d is free again, QL6d banned.
-	p = play(t, p, "QL6u-QL6d")
-	if got, want := movesFrom(p, "KL1d-"), sorted("KL1d-KL1u", "KL1d-KL2u", "KL1d-QL1u"); !equalStrings(got, want) {
+	p = rulestest.Play(t, p, "QL6u-QL6d")
+	if got, want := rulestest.MovesFrom(p, "KL1d-"), rulestest.Sorted("KL1d-KL1u", "KL1d-KL2u", "KL1d-QL1u"); !slices.Equal(got, want) {
 		t.Errorf("KL1d after another platform moved: %v, want %v", got, want)
 	}
-	if got := movesFrom(p, "QL6d-"); len(got) != 0 {
+	if got := rulestest.MovesFrom(p, "QL6d-"); len(got) != 0 {
 		t.Errorf("QL6d has just moved: %v", got)
 	}
 }
@@ -292,8 +294,8 @@ func TestGivingCheckWins(t *testing.T) {
 	// White's rook on a2W is pinned by the rook on a4W: b2W would check
 	// Black's king but leave White's attacked, so only a3W and the capture
 	// a4W remain; capturing gives check, which wins at once.
-	p := mustParse(t, far+" Ka1W,Ra2W,ra4W,kb4W w - - - 0 20 -/- -")
-	if got := movesFrom(p, "a2W-"); !equalStrings(got, sorted("a2W-a3W", "a2W-a4W")) {
+	p := rulestest.MustParse(t, Parse, far+" Ka1W,Ra2W,ra4W,kb4W w - - - 0 20 -/- -")
+	if got := rulestest.MovesFrom(p, "a2W-"); !slices.Equal(got, rulestest.Sorted("a2W-a3W", "a2W-a4W")) {
 		t.Errorf("pinned rook: %v", got)
 	}
 	m, _, err := p.ParseMove("a2W-a4W")
@@ -326,7 +328,7 @@ func TestF5Stalemate(t *testing.T) {
 	// platforms with Black's pawns are not White's to move, the empty one
 	// is banned.
 	const pos = far + " Ka1W,bc2W,kb3W,pa4QL5u,pa8QL6u,pd8KL6u w - - - 0 40 -/- KL5u"
-	p := mustParse(t, pos)
+	p := rulestest.MustParse(t, Parse, pos)
 	if n := len(p.LegalMoves(nil)); n != 0 || p.Status() != rules.Stalemate {
 		t.Errorf("%d moves, status %v; want a stalemate", n, p.Status())
 	}
@@ -334,14 +336,14 @@ func TestF5Stalemate(t *testing.T) {
 		t.Errorf("outcome %v, want a draw", res)
 	}
 	// Without the ban the empty platform can invert: no stalemate.
-	q := mustParse(t, strings.TrimSuffix(pos, "KL5u")+"-")
-	if got := movesFrom(q, ""); !equalStrings(got, sorted("KL5u-KL5d", "KL5u-KL6d", "KL5u-QL5d")) {
+	q := rulestest.MustParse(t, Parse, strings.TrimSuffix(pos, "KL5u")+"-")
+	if got := rulestest.MovesFrom(q, ""); !slices.Equal(got, rulestest.Sorted("KL5u-KL5d", "KL5u-KL6d", "KL5u-QL5d")) {
 		t.Errorf("without the ban: %v", got)
 	}
 }
 
 func TestHalfmoveClockAndKey(t *testing.T) {
-	p := mustParse(t, far+" Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -")
+	p := rulestest.MustParse(t, Parse, far+" Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -")
 	for _, tc := range []struct {
 		move string
 		half int
@@ -356,16 +358,16 @@ func TestHalfmoveClockAndKey(t *testing.T) {
 		{"a7B-b7B", 1},   // a king move
 		{"c4W-c3W", 0},   // a pawn step (backward: pawns step any orthogonal way)
 	} {
-		p = play(t, p, tc.move)
+		p = rulestest.Play(t, p, tc.move)
 		if p.HalfmoveClock() != tc.half {
 			t.Errorf("after %s: clock %d, want %d", tc.move, p.HalfmoveClock(), tc.half)
 		}
 	}
 	// The key leaves out the clocks and keeps reserves and the ban.
-	a := mustParse(t, far+" Kc1W,kb8B w - - - 0 10 N/- -")
-	b := mustParse(t, far+" Kc1W,kb8B w - - - 9 30 N/- -")
-	c := mustParse(t, far+" Kc1W,kb8B w - - - 0 10 N/- KL5u")
-	d := mustParse(t, far+" Kc1W,kb8B w - - - 0 10 -/- -")
+	a := rulestest.MustParse(t, Parse, far+" Kc1W,kb8B w - - - 0 10 N/- -")
+	b := rulestest.MustParse(t, Parse, far+" Kc1W,kb8B w - - - 9 30 N/- -")
+	c := rulestest.MustParse(t, Parse, far+" Kc1W,kb8B w - - - 0 10 N/- KL5u")
+	d := rulestest.MustParse(t, Parse, far+" Kc1W,kb8B w - - - 0 10 -/- -")
 	if a.Key() != b.Key() || a.Key() == c.Key() || a.Key() == d.Key() {
 		t.Errorf("keys: %q %q %q %q", a.Key(), b.Key(), c.Key(), d.Key())
 	}
@@ -408,9 +410,9 @@ func TestF6Cells(t *testing.T) {
 		}
 	}
 	// Occupancy: pieces and platform presence.
-	p := mustParse(t, "QL3u:-,QL3d:-,KL1u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 0 10 -/- -")
-	want := sorted("QL3u", "QL3d", "KL1u", "KL6u", "a2QL3u", "d1W", "d8B")
-	if got := sorted(cells(p.Occupancy())...); !equalStrings(got, want) {
+	p := rulestest.MustParse(t, Parse, "QL3u:-,QL3d:-,KL1u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 0 10 -/- -")
+	want := rulestest.Sorted("QL3u", "QL3d", "KL1u", "KL6u", "a2QL3u", "d1W", "d8B")
+	if got := rulestest.Sorted(cells(p.Occupancy())...); !slices.Equal(got, want) {
 		t.Errorf("occupancy %v, want %v", got, want)
 	}
 	// UpOnly: 12 placements, no `d` position read, an empty platform never
@@ -433,7 +435,7 @@ func TestF6Cells(t *testing.T) {
 			plat = append(plat, l)
 		}
 	}
-	if want := sorted("QL3u-QL4u", "QL3u-KL3u", "QL3u-QL1u", "QL3u-QL5u"); !equalStrings(sorted(plat...), want) {
+	if want := rulestest.Sorted("QL3u-QL4u", "QL3u-KL3u", "QL3u-QL1u", "QL3u-QL5u"); !slices.Equal(rulestest.Sorted(plat...), want) {
 		t.Errorf("UpOnly platform moves %v, want %v", plat, want)
 	}
 	if u.System() != UpOnly || u.Play(u.LegalMoves(nil)[0]).System() != UpOnly {
@@ -450,14 +452,14 @@ func TestInfo(t *testing.T) {
 	if c, _ := rules.CellByName(System, "QL3u"); in.From != rules.NoCell || in.To != c || !in.Board || !in.Touched.Empty() {
 		t.Errorf("placement: %+v", in)
 	}
-	p := mustParse(t, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 0 10 N/- -")
+	p := rulestest.MustParse(t, Parse, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Pa2QL3u,Kd1W,kd8B w - - - 0 10 N/- -")
 	in = p.Info(mustMove(t, p, "N@b2W"))
 	if in.From != rules.NoCell || CellNames()[in.To] != "b2W" || in.Board || !in.Touched.Empty() {
 		t.Errorf("introduction: %+v", in)
 	}
 	in = p.Info(mustMove(t, p, "QL3u-QL5u"))
 	if CellNames()[in.From] != "QL3u" || CellNames()[in.To] != "QL5u" || !in.Board ||
-		!equalStrings(sorted(cells(in.Touched)...), sorted("QL3u", "a2QL3u")) {
+		!slices.Equal(rulestest.Sorted(cells(in.Touched)...), rulestest.Sorted("QL3u", "a2QL3u")) {
 		t.Errorf("platform move: %+v", in)
 	}
 }

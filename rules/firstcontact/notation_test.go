@@ -3,6 +3,8 @@ package firstcontact
 import (
 	"strings"
 	"testing"
+
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestNotation(t *testing.T) {
@@ -28,7 +30,7 @@ func TestNotation(t *testing.T) {
 		{"a platform move that gives check wins", perftTable[12].pos, "QL1u-QL2u", "QL2u#"},
 		{"a capture that gives check wins", perftTable[8].pos, "a2W-a4W", "Rxa4W#"},
 	} {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		m, _, err := p.ParseMove(tc.long)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
@@ -48,7 +50,7 @@ func TestNotation(t *testing.T) {
 }
 
 func TestParseMoveErrors(t *testing.T) {
-	p := mustParse(t, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B,Na1W,Na3W w - - - 0 10 RP/- -")
+	p := rulestest.MustParse(t, Parse, "QL3u:-,KL1u:-,KL2u:-,KL6u:- Kd1W,kd8B,Na1W,Na3W w - - - 0 10 RP/- -")
 	for _, tc := range []struct{ in, want string }{
 		{"", "empty move"},
 		{"  #", "empty move"},
@@ -93,7 +95,7 @@ func TestNotationRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	rng := newRand(8)
+	rng := rulestest.Rand(8)
 	for g := 0; g < 6; g++ {
 		randomGame(StartPosition(), rng, 80, check)
 	}
@@ -110,7 +112,7 @@ func FuzzParseMove(f *testing.F) {
 	positions := []*Position{}
 	for _, tc := range perftTable {
 		if !tc.up {
-			positions = append(positions, mustParse(f, tc.pos))
+			positions = append(positions, rulestest.MustParse(f, Parse, tc.pos))
 		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // perftTable: the figures were established by this engine and agree, at
@@ -55,27 +56,19 @@ func (tc perftCase) position(t testing.TB) *Position {
 	if tc.up {
 		return mustParseUp(t, tc.pos)
 	}
-	return mustParse(t, tc.pos)
+	return rulestest.MustParse(t, Parse, tc.pos)
 }
 
 func TestPerft(t *testing.T) {
 	for _, tc := range perftTable {
 		p := tc.position(t)
-		before := p.String()
-		for i, want := range tc.nodes {
-			if got := p.Perft(i + 1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", tc.name, i+1, got, want)
-			}
-		}
-		if got := p.String(); got != before {
-			t.Errorf("%s: perft changed the position to %s", tc.name, got)
-		}
+		rulestest.CheckPerft(t, tc.name, p, tc.nodes)
 	}
 }
 
 // TestDivide keeps Divide in step with Perft.
 func TestDivide(t *testing.T) {
-	p := mustParse(t, perftTable[8].pos)
+	p := rulestest.MustParse(t, Parse, perftTable[8].pos)
 	var total uint64
 	for _, e := range p.Divide(3) {
 		total += e.Nodes
@@ -96,14 +89,14 @@ func TestStatus(t *testing.T) {
 		{perftTable[10].pos, rules.Checkmate}, // giving check has won
 		{perftTable[13].pos, rules.Ongoing},
 	} {
-		if got := mustParse(t, tc.pos).Status(); got != tc.want {
+		if got := rulestest.MustParse(t, Parse, tc.pos).Status(); got != tc.want {
 			t.Errorf("%s: status %v, want %v", tc.pos, got, tc.want)
 		}
 	}
 }
 
 func benchPerft(b *testing.B, pos string, depth int) {
-	p := mustParse(b, pos)
+	p := rulestest.MustParse(b, Parse, pos)
 	var nodes uint64
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -124,7 +117,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 		{"crowded", perftTable[14].pos},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			p := mustParse(b, tc.pos)
+			p := rulestest.MustParse(b, Parse, tc.pos)
 			buf := make([]rules.Move, 0, maxMoves)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

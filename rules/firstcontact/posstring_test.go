@@ -3,6 +3,8 @@ package firstcontact
 import (
 	"strings"
 	"testing"
+
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestStartPositionString(t *testing.T) {
@@ -17,12 +19,12 @@ func TestStartPositionString(t *testing.T) {
 
 func TestParseAcceptsAnyOrder(t *testing.T) {
 	const canon = "QL3u:-,QL3d:-,KL1u:-,KL6d:- Kc1W,Pb3W,pc4W,na4N,kb8B,Pa2QL3u,pz3QL3d b - - - 3 12 QRBBNPP/qrrbbn KL1u"
-	p := mustParse(t, canon)
+	p := rulestest.MustParse(t, Parse, canon)
 	if got := p.String(); got != canon {
 		t.Fatalf("canonical string written as %q", got)
 	}
 	fields := strings.Split(canon, " ")
-	rng := newRand(1)
+	rng := rulestest.Rand(1)
 	for i := 0; i < 20; i++ {
 		f := append([]string(nil), fields...)
 		for _, k := range []int{0, 1} {
@@ -37,12 +39,12 @@ func TestParseAcceptsAnyOrder(t *testing.T) {
 		rng.Shuffle(len(bs), func(a, b int) { bs[a], bs[b] = bs[b], bs[a] })
 		f[8] = string(ws) + "/" + string(bs)
 		in := strings.Join(f, " ")
-		if got := mustParse(t, in).String(); got != canon {
+		if got := rulestest.MustParse(t, Parse, in).String(); got != canon {
 			t.Fatalf("shuffled input %q written as %q", in, got)
 		}
 	}
 	// Platform cells sort after W, N, B, in position order QL1u, QL1d, ...
-	q := mustParse(t, "QL1d:-,QL1u:-,KL6d:-,QL2u:- Pe9KL6d,Pz0QL1d,Pa1QL1u,Kc1W,kb8B,pz4QL2u w - - - 0 9 -/- -")
+	q := rulestest.MustParse(t, Parse, "QL1d:-,QL1u:-,KL6d:-,QL2u:- Pe9KL6d,Pz0QL1d,Pa1QL1u,Kc1W,kb8B,pz4QL2u w - - - 0 9 -/- -")
 	if got, want := q.String(), "QL1u:-,QL1d:-,QL2u:-,KL6d:- Kc1W,kb8B,Pa1QL1u,Pz0QL1d,pz4QL2u,Pe9KL6d w - - - 0 9 -/- -"; got != want {
 		t.Errorf("order: %s, want %s", got, want)
 	}
@@ -96,7 +98,7 @@ func TestParseRefuses(t *testing.T) {
 	}
 	// The side to move may be in check: the game is over, but the position
 	// can be written and read (it is what a winning move leaves).
-	mustParse(t, pl+"Kd1W,Rb5B,kb8B b - - - 0 10 -/- -")
+	rulestest.MustParse(t, Parse, pl+"Kd1W,Rb5B,kb8B b - - - 0 10 -/- -")
 }
 
 func FuzzParse(f *testing.F) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // consistent checks the redundant parts of a position against its board
@@ -72,7 +73,7 @@ func TestMakeUnmakeAndOccupancy(t *testing.T) {
 			kinds[mKind(m)]++
 		}
 	}
-	rng := newRand(42)
+	rng := rulestest.Rand(42)
 	for g := 0; g < 30; g++ {
 		start := StartPosition()
 		if g%3 == 2 {
@@ -94,7 +95,7 @@ func TestMakeUnmakeAndOccupancy(t *testing.T) {
 // TestLegalMovesAllocatesNothing: with room in the buffer, move generation
 // (and so perft's inner loop) allocates nothing.
 func TestLegalMovesAllocatesNothing(t *testing.T) {
-	p := mustParse(t, perftTable[13].pos)
+	p := rulestest.MustParse(t, Parse, perftTable[13].pos)
 	buf := make([]rules.Move, 0, maxMoves)
 	if n := testing.AllocsPerRun(100, func() { buf = p.LegalMoves(buf[:0]) }); n != 0 {
 		t.Errorf("LegalMoves allocates %v times", n)

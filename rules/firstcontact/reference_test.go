@@ -2,10 +2,12 @@ package firstcontact
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // An independent, slow reading of first-contact.md, kept as plain as
@@ -451,9 +453,9 @@ func (s *rstate) legal() []string {
 // every node of the tree of the given depth below p.
 func compareTree(t *testing.T, p *Position, depth int) {
 	t.Helper()
-	got := longs(p)
+	got := rulestest.Longs(p)
 	want := refFrom(p).legal()
-	if !equalStrings(got, want) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("%s:\nengine    %v\nreference %v", p, diff(got, want), diff(want, got))
 	}
 	if depth <= 1 {
@@ -495,7 +497,7 @@ func TestReferenceTables(t *testing.T) {
 // TestReferenceRandomGames compares the engine with the reference along
 // seeded random games from positions with platforms up and inverted.
 func TestReferenceRandomGames(t *testing.T) {
-	rng := newRand(3)
+	rng := rulestest.Rand(3)
 	games := 12
 	if testing.Short() {
 		games = 4
@@ -586,7 +588,7 @@ func rngPerm(rng interface{ Intn(int) int }, s []Square) {
 // crowded random positions (pins, checks, captures across levels, pawns on
 // platforms), to depth 2 for some of them.
 func TestReferenceRandomPositions(t *testing.T) {
-	rng := newRand(11)
+	rng := rulestest.Rand(11)
 	n := 400
 	if testing.Short() {
 		n = 60

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestShortNotation(t *testing.T) {
@@ -33,19 +34,8 @@ func TestShortNotation(t *testing.T) {
 		{"check from another level", "K1a1,R1b8,k3h6 w - - - 0 1", "1b8-1h8", "R1h8+"},
 		{"mate", "K3c3,Q1c2,k1a1 w - - - 0 1", "1c2-2b2", "Q2b2#"},
 	} {
-		p := mustParse(t, tc.pos)
-		m, _, err := p.ParseMove(tc.long)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if got := p.Short(m); got != tc.short {
-			t.Errorf("%s: Short(%s) = %q, want %q", tc.name, tc.long, got, tc.short)
-		}
-		back, _, err := p.ParseMove(tc.short)
-		if err != nil || back != m {
-			t.Errorf("%s: ParseMove(%q) = %s, %v; want %s", tc.name, tc.short, p.Long(back), err, tc.long)
-		}
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		rulestest.CheckShort(t, tc.name, p, tc.long, tc.short)
 	}
 }
 
@@ -75,7 +65,7 @@ func TestParseMoveForms(t *testing.T) {
 		{"K1a1,q2c2,k3c3 b - - - 0 1", "♛2b1", "2c2-2b1"},
 		{"K1a1,q2c2,k3c3 b - - - 0 1", "♚3d4!?", "3c3-3d4"},
 	} {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		m, note, err := p.ParseMove(tc.in)
 		if err != nil {
 			t.Errorf("ParseMove(%q): %v", tc.in, err)
@@ -105,7 +95,7 @@ func TestParseMoveRefuses(t *testing.T) {
 		{"K1a1,P2e4,n3d5,k3h8 w - - - 0 1", "3d5", "not legal"}, // a pawn named by its destination pushes
 		{StartString, "Nzz2g3", "cannot read"},
 	} {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		_, _, err := p.ParseMove(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.reason) {
 			t.Errorf("ParseMove(%q) err = %v, want %q", tc.in, err, tc.reason)
@@ -116,7 +106,7 @@ func TestParseMoveRefuses(t *testing.T) {
 // TestNotationRoundTrip reads back the long and short form of every legal
 // move of seeded random games.
 func TestNotationRoundTrip(t *testing.T) {
-	rng := newRand(5)
+	rng := rulestest.Rand(5)
 	for game := 0; game < 6; game++ {
 		p := StartPosition()
 		for ply := 0; ply < 80; ply++ {
@@ -147,7 +137,7 @@ func FuzzParseMove(f *testing.F) {
 		if i < 0 {
 			i = -i
 		}
-		p := mustParse(t, positions[i%len(positions)])
+		p := rulestest.MustParse(t, Parse, positions[i%len(positions)])
 		m, _, err := p.ParseMove(s)
 		if err != nil {
 			return

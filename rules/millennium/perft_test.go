@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // perftTable: the start position's figures are millennium.md's; the others
@@ -63,16 +64,8 @@ var perftTable = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, tc := range perftTable {
-		p := mustParse(t, tc.pos)
-		before := p.String()
-		for i, want := range tc.nodes {
-			if got := p.Perft(i + 1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", tc.name, i+1, got, want)
-			}
-		}
-		if got := p.String(); got != before {
-			t.Errorf("%s: perft changed the position to %s", tc.name, got)
-		}
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		rulestest.CheckPerft(t, tc.name, p, tc.nodes)
 	}
 }
 
@@ -92,7 +85,7 @@ func TestStatus(t *testing.T) {
 		{"K1a1,P1b2,k3h8 w - - - 0 1", rules.Ongoing},
 		{"K1a1,R1b2,k3h8 w - - - 0 1", rules.Ongoing},
 	} {
-		if got := mustParse(t, tc.pos).Status(); got != tc.want {
+		if got := rulestest.MustParse(t, Parse, tc.pos).Status(); got != tc.want {
 			t.Errorf("%s: status %v, want %v", tc.pos, got, tc.want)
 		}
 	}
@@ -102,7 +95,7 @@ func TestStatus(t *testing.T) {
 // where cheap) with the reference implementation.
 func TestPerftReference(t *testing.T) {
 	for _, tc := range perftTable[1:] {
-		r := refFrom(mustParse(t, tc.pos))
+		r := refFrom(rulestest.MustParse(t, Parse, tc.pos))
 		for i, want := range tc.nodes {
 			if i >= 2 && want > 20000 {
 				break
@@ -135,7 +128,7 @@ func BenchmarkPerftStart4(b *testing.B) {
 }
 
 func BenchmarkPerftCastling(b *testing.B) {
-	p := mustParse(b, perftTable[1].pos)
+	p := rulestest.MustParse(b, Parse, perftTable[1].pos)
 	var nodes uint64
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -152,7 +145,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 		{"pins", perftTable[10].pos},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			p := mustParse(b, tc.pos)
+			p := rulestest.MustParse(b, Parse, tc.pos)
 			buf := make([]rules.Move, 0, maxMoves)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestStartPositionString(t *testing.T) {
@@ -27,7 +29,7 @@ func TestParseAcceptsAnyOrder(t *testing.T) {
 			f[k] = strings.Join(parts, ",")
 		}
 		f[2] = "qkQK"
-		p := mustParse(t, strings.Join(f, " "))
+		p := rulestest.MustParse(t, Parse, strings.Join(f, " "))
 		if got := p.String(); got != StartString {
 			t.Fatalf("shuffled input %q written as %q", strings.Join(f, " "), got)
 		}
@@ -77,10 +79,10 @@ func TestParseRefuses(t *testing.T) {
 func TestParseWritesSorted(t *testing.T) {
 	in := "k3e8,p3a7,N2d5,K1e1,P1a2,q1h3 b - - 1a2,3a7 7 30"
 	want := "K1e1,P1a2,q1h3,N2d5,p3a7,k3e8 b - - 1a2,3a7 7 30"
-	if got := mustParse(t, in).String(); got != want {
+	if got := rulestest.MustParse(t, Parse, in).String(); got != want {
 		t.Errorf("written as %s, want %s", got, want)
 	}
-	if got := mustParse(t, "- w - - - 0 1").String(); got != "- w - - - 0 1" {
+	if got := rulestest.MustParse(t, Parse, "- w - - - 0 1").String(); got != "- w - - - 0 1" {
 		t.Errorf("empty board written as %s", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // consistent checks the redundant parts of a position against its board.
@@ -48,12 +49,12 @@ func expectedOccupancy(p *Position, m rules.Move) rules.CellSet {
 // after it is consistent; Play gives the same position and leaves the
 // receiver alone; its occupancy follows from Info alone.
 func TestMakeUnmakeAndOccupancy(t *testing.T) {
-	rng := newRand(42)
+	rng := rulestest.Rand(42)
 	kinds := map[uint32]int{}
 	promos := 0
 	starts := []string{StartString, perftTable[1].pos, perftTable[4].pos, perftTable[6].pos, perftTable[7].pos}
 	for game := 0; game < 40; game++ {
-		p := *mustParse(t, starts[game%len(starts)])
+		p := *rulestest.MustParse(t, Parse, starts[game%len(starts)])
 		for ply := 0; ply < 120; ply++ {
 			moves := p.LegalMoves(nil)
 			if len(moves) == 0 {
@@ -113,7 +114,7 @@ func TestInfo(t *testing.T) {
 		{"K1a1,P2c7,n3d8,k3h5 w - - - 0 1", "cx3d8=N", rules.MoveInfo{From: cell("2c7"), To: cell("3d8"),
 			Touched: rules.CellSetOf(cell("2c7"), cell("3d8")), Captured: cell("3d8"), Promotion: true, Promoted: cell("3d8"), PromoteTo: 'N'}},
 	} {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		m, _, err := p.ParseMove(tc.move)
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +129,7 @@ func cell(name string) rules.Cell { return SquareCell(mustSquare(name)) }
 
 // TestCountLegal keeps perft's bulk count in step with the generator.
 func TestCountLegal(t *testing.T) {
-	rng := newRand(7)
+	rng := rulestest.Rand(7)
 	buf := make([]rules.Move, 0, maxMoves)
 	for game := 0; game < 60; game++ {
 		p := StartPosition()
@@ -144,7 +145,7 @@ func TestCountLegal(t *testing.T) {
 		}
 	}
 	for _, tc := range perftTable {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		if got := p.countLegal(buf); got != int(tc.nodes[0]) {
 			t.Errorf("%s: countLegal = %d, want %d", tc.name, got, tc.nodes[0])
 		}

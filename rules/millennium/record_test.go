@@ -1,6 +1,7 @@
 package millennium
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestReplayFigurineRecord(t *testing.T) {
 	g, _ := replay(t, figurineGame)
 	want := []string{"1e2-1e3", "3e7-3e6", "1g1-2g3", "3g8-2g6", "1f1-2e2", "3f8-2e7", "0-0", "3d7-3d5",
 		"2g3-2f5", "3e6-2f5", "1e3-1e4", "3a7-3a6", "1e4-2f5"}
-	if got := g.Long(); !equalStrings(got, want) {
+	if got := g.Long(); !slices.Equal(got, want) {
 		t.Errorf("long forms %v, want %v", got, want)
 	}
 	// Written back in letters (no figurines), the record replays the same.
@@ -71,7 +72,7 @@ func TestReplayFigurineRecord(t *testing.T) {
 	if res, why := m.Outcome(); res != rules.WhiteWins || why != "checkmate" {
 		t.Errorf("mate record: outcome %s (%s)", res, why)
 	}
-	if got := m.Short(); !equalStrings(got, []string{"Q2b2#"}) {
+	if got := m.Short(); !slices.Equal(got, []string{"Q2b2#"}) {
 		t.Errorf("mate record written as %v", got)
 	}
 }

@@ -2,8 +2,11 @@ package millennium
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"testing"
+
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // An independent, deliberately plain implementation of millennium.md's
@@ -375,17 +378,17 @@ func refLongs(r *refPos) []string {
 // TestReferenceAgrees plays seeded random games and compares every
 // position's legal moves with the reference's.
 func TestReferenceAgrees(t *testing.T) {
-	rng := newRand(3)
+	rng := rulestest.Rand(3)
 	starts := []string{StartString}
 	for _, tc := range perftTable {
 		starts = append(starts, tc.pos)
 	}
 	for game := 0; game < 40; game++ {
-		p := mustParse(t, starts[game%len(starts)])
+		p := rulestest.MustParse(t, Parse, starts[game%len(starts)])
 		for ply := 0; ply < 120; ply++ {
 			r := refFrom(p)
-			got, want := longs(p), refLongs(&r)
-			if !equalStrings(got, want) {
+			got, want := rulestest.Longs(p), refLongs(&r)
+			if !slices.Equal(got, want) {
 				t.Fatalf("%s:\n engine    %v\n reference %v", p, got, want)
 			}
 			moves := p.LegalMoves(nil)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestShortNotation(t *testing.T) {
@@ -27,19 +28,8 @@ func TestShortNotation(t *testing.T) {
 		{"castling", "QL1:w,QL6:b,KL1:w,KL6:b Rz0QL1,Kd0KL1,Re0KL1,rz9QL6,kd9KL6,re9KL6 w KQkq - - 0 5", "0-0-0", "0-0-0+"}, // the rook on d0KL1 checks d9KL6 over the voids
 		{"check", "QL1:w,QL6:b,KL1:w,KL6:b Ra1W,Kd0KL1,kc8B w - - - 0 10", "a1W-a8B", "Ra8B+"},
 	} {
-		p := mustParse(t, tc.pos)
-		m, _, err := p.ParseMove(tc.long)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if got := p.Short(m); got != tc.short {
-			t.Errorf("%s: Short(%s) = %q, want %q", tc.name, tc.long, got, tc.short)
-		}
-		back, _, err := p.ParseMove(tc.short)
-		if err != nil || back != m {
-			t.Errorf("%s: ParseMove(%q) = %s, %v; want %s", tc.name, tc.short, p.Long(back), err, tc.long)
-		}
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		rulestest.CheckShort(t, tc.name, p, tc.long, tc.short)
 	}
 }
 
@@ -64,7 +54,7 @@ func TestParseMoveErrors(t *testing.T) {
 }
 
 func TestShortRoundTripsInRandomGames(t *testing.T) {
-	rng := newRand(17)
+	rng := rulestest.Rand(17)
 	for game := 0; game < 40; game++ {
 		p := StartPosition()
 		for ply := 0; ply < 120; ply++ {
@@ -97,9 +87,9 @@ func FuzzParseMove(f *testing.F) {
 		f.Add(s)
 	}
 	positions := []*Position{
-		mustParse(f, StartString),
-		mustParse(f, "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30"),
-		mustParse(f, "QL1:w,QL6:b,KL1:w,KL6:b Pa4W,Pa4N,Kd0KL1,kd9KL6 w - - - 0 10"),
+		rulestest.MustParse(f, Parse, StartString),
+		rulestest.MustParse(f, Parse, "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30"),
+		rulestest.MustParse(f, Parse, "QL1:w,QL6:b,KL1:w,KL6:b Pa4W,Pa4N,Kd0KL1,kd9KL6 w - - - 0 10"),
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, p := range positions {
@@ -116,7 +106,7 @@ func FuzzParseMove(f *testing.F) {
 }
 
 func TestExtends(t *testing.T) {
-	p := mustParse(t, "QL1:w,QL6:b,KL1:w,KL6:b Ra1W,Na2W,Pb2W,Kd0KL1,kd9KL6 w - - b2W 0 10")
+	p := rulestest.MustParse(t, Parse, "QL1:w,QL6:b,KL1:w,KL6:b Ra1W,Na2W,Pb2W,Kd0KL1,kd9KL6 w - - b2W 0 10")
 	for _, tc := range []struct {
 		m, further string
 		want       bool

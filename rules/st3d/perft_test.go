@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // perftTable: the start position's figures are st3d.md's; the others were
@@ -53,16 +54,8 @@ var perftTable = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, tc := range perftTable {
-		p := mustParse(t, tc.pos)
-		before := p.String()
-		for i, want := range tc.nodes {
-			if got := p.Perft(i + 1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", tc.name, i+1, got, want)
-			}
-		}
-		if got := p.String(); got != before {
-			t.Errorf("%s: perft changed the position to %s", tc.name, got)
-		}
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		rulestest.CheckPerft(t, tc.name, p, tc.nodes)
 	}
 }
 
@@ -82,7 +75,7 @@ func TestStatus(t *testing.T) {
 		{"QL1:w Kb2W,Nc2W,kc7B,nd4N w - - - 0 10", rules.Ongoing},
 		{"QL1:w Kb2W,Pa2W,kc7B w - - - 0 10", rules.Ongoing},
 	} {
-		if got := mustParse(t, tc.pos).Status(); got != tc.want {
+		if got := rulestest.MustParse(t, Parse, tc.pos).Status(); got != tc.want {
 			t.Errorf("%s: status %v, want %v", tc.pos, got, tc.want)
 		}
 	}
@@ -99,7 +92,7 @@ func BenchmarkPerftStart(b *testing.B) {
 }
 
 func BenchmarkPerftMiddlegame(b *testing.B) {
-	p := mustParse(b, perftTable[12].pos)
+	p := rulestest.MustParse(b, Parse, perftTable[12].pos)
 	var nodes uint64
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -115,7 +108,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 		{"check", perftTable[10].pos},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			p := mustParse(b, tc.pos)
+			p := rulestest.MustParse(b, Parse, tc.pos)
 			buf := make([]rules.Move, 0, maxMoves)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 func TestStartPositionString(t *testing.T) {
@@ -24,7 +26,7 @@ func TestParseAcceptsAnyOrder(t *testing.T) {
 			f[k] = strings.Join(parts, ",")
 		}
 		f[3] = "qkQK"
-		p := mustParse(t, strings.Join(f, " "))
+		p := rulestest.MustParse(t, Parse, strings.Join(f, " "))
 		if got := p.String(); got != StartString {
 			t.Fatalf("shuffled input %q written as %q", strings.Join(f, " "), got)
 		}
@@ -32,7 +34,7 @@ func TestParseAcceptsAnyOrder(t *testing.T) {
 }
 
 func TestParseAcceptsSForB(t *testing.T) {
-	p := mustParse(t, "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc8S w - - - 0 10")
+	p := rulestest.MustParse(t, Parse, "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc8S w - - - 0 10")
 	if got := p.String(); got != "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc8B w - - - 0 10" {
 		t.Errorf("got %s", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // consistent checks the redundant parts of a position against its board.
@@ -60,7 +61,7 @@ func expectedOccupancy(p *Position, m rules.Move) rules.CellSet {
 // every legal move: unmake restores the position exactly; the position
 // after it is consistent; its occupancy follows from Info alone.
 func TestMakeUnmakeAndOccupancy(t *testing.T) {
-	rng := newRand(42)
+	rng := rulestest.Rand(42)
 	kinds := map[uint32]int{}
 	for game := 0; game < 60; game++ {
 		p := StartPosition()
@@ -96,7 +97,7 @@ func TestMakeUnmakeAndOccupancy(t *testing.T) {
 
 // TestCountLegal keeps perft's bulk count in step with the generator.
 func TestCountLegal(t *testing.T) {
-	rng := newRand(7)
+	rng := rulestest.Rand(7)
 	buf := make([]rules.Move, 0, maxMoves)
 	for game := 0; game < 100; game++ {
 		p := StartPosition()
@@ -112,7 +113,7 @@ func TestCountLegal(t *testing.T) {
 		}
 	}
 	for _, tc := range perftTable {
-		p := mustParse(t, tc.pos)
+		p := rulestest.MustParse(t, Parse, tc.pos)
 		if got := p.countLegal(buf); got != int(tc.nodes[0]) {
 			t.Errorf("%s: countLegal = %d, want %d", tc.name, got, tc.nodes[0])
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // optExpectedOccupancy derives the occupancy after m from the occupancy
@@ -68,7 +69,7 @@ func optKind(p *Position, m rules.Move) string {
 // agrees with the generator; the position string reads back to the
 // position.
 func TestOptionsMakeUnmakeAndOccupancy(t *testing.T) {
-	rng := newRand(96)
+	rng := rulestest.Rand(96)
 	seen := map[string]int{}
 	claims := 0
 	starts := []struct{ opts, pos string }{

@@ -1,10 +1,12 @@
 package st3d
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
 // Tests of the variant options (variants.md): one per option and decision
@@ -159,23 +161,23 @@ func TestVA1DirectionRule(t *testing.T) {
 	} {
 		var p *Position
 		if tc.opts == "" {
-			p = mustParse(t, pos)
+			p = rulestest.MustParse(t, Parse, pos)
 		} else {
 			p = optParse(t, tc.opts, pos)
 		}
 		var got []string
-		for _, l := range longs(p) {
+		for _, l := range rulestest.Longs(p) {
 			if strings.HasPrefix(l, "QL") || strings.HasPrefix(l, "KL") {
 				got = append(got, l)
 			}
 		}
-		if !equalStrings(got, sorted(tc.want...)) {
-			t.Errorf("%q: board moves %v, want %v", tc.opts, got, sorted(tc.want...))
+		if !slices.Equal(got, rulestest.Sorted(tc.want...)) {
+			t.Errorf("%q: board moves %v, want %v", tc.opts, got, rulestest.Sorted(tc.want...))
 		}
 	}
 	// Black: backward is toward higher ranks.
 	p := optParse(t, "V.A1", "QL6:b,QL4:b,KL1:w Kb1W,kc8B,nz6QL4 b - - - 0 10")
-	if got, want := movesFrom(p, "QL"), sorted("QL4-KL4", "QL4-QL2", "QL4-QL3", "QL4-QL5", "QL6-KL6"); !equalStrings(got, want) {
+	if got, want := rulestest.MovesFrom(p, "QL"), rulestest.Sorted("QL4-KL4", "QL4-QL2", "QL4-QL3", "QL4-QL5", "QL6-KL6"); !slices.Equal(got, want) {
 		t.Errorf("black boards under V.A1: %v, want %v", got, want)
 	}
 }
@@ -185,27 +187,27 @@ func TestVA1DirectionRule(t *testing.T) {
 func TestVA2Rotate(t *testing.T) {
 	const pos = "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,Ra0QL1,Pz8QL6,kc6N w - - - 0 10"
 	p := optParse(t, "V.A2", pos)
-	want := sorted("QL1@", "QL6@=Q", "QL6@=R", "QL6@=B", "QL6@=N")
+	want := rulestest.Sorted("QL1@", "QL6@=Q", "QL6@=R", "QL6@=B", "QL6@=N")
 	var got []string
-	for _, l := range longs(p) {
+	for _, l := range rulestest.Longs(p) {
 		if strings.Contains(l, "@") {
 			got = append(got, l)
 		}
 	}
-	if !equalStrings(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("turns: %v, want %v", got, want)
 	}
 	// Without V.A2 there are none.
-	if got := movesFrom(mustParse(t, pos), "QL1@"); len(got) != 0 {
+	if got := rulestest.MovesFrom(rulestest.MustParse(t, Parse, pos), "QL1@"); len(got) != 0 {
 		t.Errorf("tournament rules turn a board: %v", got)
 	}
 	// The rook goes to the diagonally opposite square; the clock adds one.
-	after := play(t, p, "QL1@")
+	after := rulestest.Play(t, p, "QL1@")
 	if got, want := after.String(), "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc6N,Rz1QL1,Pz8QL6 b - - - 1 10"; got != want {
 		t.Errorf("after QL1@:\n got %s\nwant %s", got, want)
 	}
 	// A pawn turned onto its furthest rank promotes (z8 -> a9 with QL6).
-	after = play(t, p, "QL6@=N")
+	after = rulestest.Play(t, p, "QL6@=N")
 	if got, want := after.String(), "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kc6N,Ra0QL1,Na9QL6 b - - - 1 10"; got != want {
 		t.Errorf("after QL6@=N:\n got %s\nwant %s", got, want)
 	}
@@ -221,20 +223,20 @@ func TestVA2Rotate(t *testing.T) {
 	// Bookkeeping: en passant ends, a turned pawn loses its double step, a
 	// turned rook loses its castling right, and a pawn may be turned backward.
 	q := optParse(t, "V.A2", "QL1:w,QL6:b,KL1:w,KL6:b Pz1QL1,Kb1W,pb4N,kd9KL6,Pc4N w - b4N z1QL1 0 10")
-	if !hasMove(q, "c4N-b5N") {
-		t.Errorf("en passant not offered: %v", longs(q))
+	if !rulestest.HasMove(q, "c4N-b5N") {
+		t.Errorf("en passant not offered: %v", rulestest.Longs(q))
 	}
-	r := play(t, q, "QL1@")
+	r := rulestest.Play(t, q, "QL1@")
 	if got, want := r.String(), "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,pb4N,Pc4N,Pa0QL1,kd9KL6 b - - - 1 10"; got != want {
 		t.Errorf("after turning the pawn backward:\n got %s\nwant %s", got, want)
 	}
 	c := optParse(t, "V.A2", "QL1:w,QL6:b,KL1:w,KL6:b Kd0KL1,Re0KL1,Pd1KL1,Pe1KL1,Rz0QL1,kd9KL6 w KQ - - 0 10")
-	if got := strings.Fields(play(t, c, "QL1@").String())[3]; got != "K" {
+	if got := strings.Fields(rulestest.Play(t, c, "QL1@").String())[3]; got != "K" {
 		t.Errorf("castling after turning the queenside rook: %s, want K", got)
 	}
 	// An empty board is not turned; a board with two pieces neither.
 	e := optParse(t, "V.A2", "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,kd9KL6 w - - - 0 10")
-	for _, l := range longs(e) {
+	for _, l := range rulestest.Longs(e) {
 		if strings.Contains(l, "@") {
 			t.Errorf("empty board turned: %s", l)
 		}
@@ -254,17 +256,17 @@ func TestV1TwoSquares(t *testing.T) {
 			f := side + from[2:]
 			p := optParse(t, "V.A2.1", f+":w Kb2W,kc7B w - - - 0 10")
 			var got []string
-			for _, l := range movesFrom(p, f+"-") {
+			for _, l := range rulestest.MovesFrom(p, f+"-") {
 				got = append(got, strings.TrimPrefix(l, f+"-")[2:])
 			}
 			var w []string
 			for _, o := range to {
 				w = append(w, o[2:])
 			}
-			if !equalStrings(got, sorted(w...)) {
-				t.Errorf("V.A2.1: %s reaches %v, want %v", f, got, sorted(w...))
+			if !slices.Equal(got, rulestest.Sorted(w...)) {
+				t.Errorf("V.A2.1: %s reaches %v, want %v", f, got, rulestest.Sorted(w...))
 			}
-			for _, l := range movesFrom(p, f+"-") {
+			for _, l := range rulestest.MovesFrom(p, f+"-") {
 				if !strings.HasPrefix(strings.TrimPrefix(l, f+"-"), side) {
 					t.Errorf("V.A2.1: sideways move %s", l)
 				}
@@ -273,7 +275,7 @@ func TestV1TwoSquares(t *testing.T) {
 	}
 	// With V.A2 a board holding one piece may still be turned.
 	p := optParse(t, "V.A2,V.A2.1", "QL1:w,QL3:w,QL5:w,KL1:w,KL6:b Kb1W,Nz2QL3,kc8B w - - - 0 10")
-	if got, want := movesFrom(p, "QL3"), sorted("QL3-QL2", "QL3@"); !equalStrings(got, want) {
+	if got, want := rulestest.MovesFrom(p, "QL3"), rulestest.Sorted("QL3-QL2", "QL3@"); !slices.Equal(got, want) {
 		t.Errorf("QL3 with a knight: %v, want %v", got, want)
 	}
 }
@@ -285,8 +287,8 @@ func TestVA3PromotionToABoard(t *testing.T) {
 	p := optParse(t, "V.A3", pos)
 	for _, from := range []string{"a7B-", "d7B-"} {
 		sq := from[:1] + "8B"
-		want := sorted(from+sq+"=Q", from+sq+"=R", from+sq+"=B", from+sq+"=N", from+sq+"=A")
-		if got := movesFrom(p, from); !equalStrings(got, want) {
+		want := rulestest.Sorted(from+sq+"=Q", from+sq+"=R", from+sq+"=B", from+sq+"=N", from+sq+"=A")
+		if got := rulestest.MovesFrom(p, from); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", from, got, want)
 		}
 	}
@@ -304,22 +306,22 @@ func TestVA3PromotionToABoard(t *testing.T) {
 	}
 	// Black promotes on d1 to a board on KL1 (marked Black's).
 	b := optParse(t, "V.A3", "QL1:w,QL6:b,KL6:b Kb3W,pd2W,kc8B b - - - 0 30")
-	if got := play(t, b, "d2W-d1W=A").String(); got != "QL1:w,QL6:b,KL1:b,KL6:b Kb3W,kc8B w - - - 0 31" {
+	if got := rulestest.Play(t, b, "d2W-d1W=A").String(); got != "QL1:w,QL6:b,KL1:b,KL6:b Kb3W,kc8B w - - - 0 31" {
 		t.Errorf("after d2W-d1W=A: %s", got)
 	}
 	// A set with no spare board: no =A.
-	if full := optParse(t, "V.A3:4", "QL1:w,QL2:w,KL1:w,KL2:w Kb1W,Pa7B,kc5N w - - - 0 30"); hasMove(full, "a7B-a8B=A") {
+	if full := optParse(t, "V.A3:4", "QL1:w,QL2:w,KL1:w,KL2:w Kb1W,Pa7B,kc5N w - - - 0 30"); rulestest.HasMove(full, "a7B-a8B=A") {
 		t.Errorf("=A offered with all four boards of a four-board set in play")
 	}
-	if tour := mustParse(t, pos); hasMove(tour, "a7B-a8B=A") {
+	if tour := rulestest.MustParse(t, Parse, pos); rulestest.HasMove(tour, "a7B-a8B=A") {
 		t.Errorf("=A offered under the tournament rules")
 	}
 	// Deferred promotion of the mover's pawn (D10): the new board stands on
 	// the pin just vacated.
 	d := optParse(t, "V.A3", "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30")
-	want := sorted("QL6-QL4=Q", "QL6-QL4=R", "QL6-QL4=B", "QL6-QL4=N", "QL6-QL4=A",
+	want := rulestest.Sorted("QL6-QL4=Q", "QL6-QL4=R", "QL6-QL4=B", "QL6-QL4=N", "QL6-QL4=A",
 		"QL6-QL5=Q", "QL6-QL5=R", "QL6-QL5=B", "QL6-QL5=N", "QL6-QL5=A")
-	if got := movesFrom(d, "QL6-"); !equalStrings(got, want) {
+	if got := rulestest.MovesFrom(d, "QL6-"); !slices.Equal(got, want) {
 		t.Errorf("deferred: %v, want %v", got, want)
 	}
 	dm := mustMove(t, d, "QL6-QL4A")
@@ -332,7 +334,7 @@ func TestVA3PromotionToABoard(t *testing.T) {
 	}
 	// An opponent's pawn still becomes a queen.
 	o := optParse(t, "V.A3", "QL1:w,QL6:b,KL1:w,KL6:b pa1W,Kd3N,kd9KL6 w - - - 0 30")
-	if got, want := movesFrom(o, "QL1-"), sorted("QL1-QL2", "QL1-QL3"); !equalStrings(got, want) {
+	if got, want := rulestest.MovesFrom(o, "QL1-"), rulestest.Sorted("QL1-QL2", "QL1-QL3"); !slices.Equal(got, want) {
 		t.Errorf("opponent's deferred promotion: %v, want %v", got, want)
 	}
 }
@@ -346,28 +348,28 @@ func TestVA4NeutralBoards(t *testing.T) {
 	}
 	// Nobody moves or turns a neutral board.
 	p := optParse(t, "V.A2,V.A4", "QL1:w,QL4:n,QL6:b,KL1:w,KL3:n,KL6:b Kb1W,kc8B w - - - 0 10")
-	if got := movesFrom(p, "QL4"); len(got) != 0 {
+	if got := rulestest.MovesFrom(p, "QL4"); len(got) != 0 {
 		t.Errorf("neutral QL4 moves: %v", got)
 	}
-	if got := movesFrom(p, "KL3"); len(got) != 0 {
+	if got := rulestest.MovesFrom(p, "KL3"); len(got) != 0 {
 		t.Errorf("neutral KL3 moves: %v", got)
 	}
 	// A piece landing on it claims it for its side, for good.
 	q := optParse(t, "V.A4", "QL1:w,QL4:n,QL6:b,KL1:w,KL3:n,KL6:b Kb1W,Nc1W,kc8B,nb8B w - - - 0 10")
-	q = play(t, q, "c1W-e2KL3")
+	q = rulestest.Play(t, q, "c1W-e2KL3")
 	if got := strings.Fields(q.String())[0]; got != "QL1:w,QL4:n,QL6:b,KL1:w,KL3:w,KL6:b" {
 		t.Errorf("after the knight lands on KL3: %s", got)
 	}
-	q = play(t, q, "b8B-a6QL4")
+	q = rulestest.Play(t, q, "b8B-a6QL4")
 	if got := strings.Fields(q.String())[0]; got != "QL1:w,QL4:b,QL6:b,KL1:w,KL3:w,KL6:b" {
 		t.Errorf("after the black knight lands on QL4: %s", got)
 	}
-	q = play(t, q, "e2KL3-c1W") // the white knight leaves: KL3 stays White's
-	if got := movesFrom(q, "KL3"); !equalStrings(got, []string{}) && len(got) != 0 {
+	q = rulestest.Play(t, q, "e2KL3-c1W") // the white knight leaves: KL3 stays White's
+	if got := rulestest.MovesFrom(q, "KL3"); !slices.Equal(got, []string{}) && len(got) != 0 {
 		t.Errorf("Black moves White's claimed board: %v", got)
 	}
-	q = play(t, q, "a6QL4-b8B")
-	if got := movesFrom(q, "KL3-"); len(got) == 0 {
+	q = rulestest.Play(t, q, "a6QL4-b8B")
+	if got := rulestest.MovesFrom(q, "KL3-"); len(got) == 0 {
 		t.Errorf("White cannot move its claimed empty board KL3")
 	}
 	// The position string: n needs V.A4; no piece on a neutral board.
@@ -387,33 +389,33 @@ func TestVA5Dayson(t *testing.T) {
 	p := optParse(t, "V.A5", pos)
 	// QL1 empty: QL3 only, which is taken. QL3 with its own pawn: QL5 (up).
 	// KL1 carries a knight: stuck. KL4 is Black's: White may not move it.
-	if got, want := append(movesFrom(p, "QL"), movesFrom(p, "KL")...), []string{"QL3-QL5"}; !equalStrings(got, want) {
+	if got, want := append(rulestest.MovesFrom(p, "QL"), rulestest.MovesFrom(p, "KL")...), []string{"QL3-QL5"}; !slices.Equal(got, want) {
 		t.Errorf("V.A5 board moves: %v, want %v", got, want)
 	}
 	// Empty boards go up or down one main board, same corner.
 	e := optParse(t, "V.A5", "QL3:w,KL4:w,QL6:b Kb1W,kc8B w - - - 0 10")
-	if got, want := sorted(append(movesFrom(e, "QL"), movesFrom(e, "KL")...)...), sorted("QL3-QL1", "QL3-QL5", "KL4-KL2", "KL4-KL6"); !equalStrings(got, want) {
+	if got, want := rulestest.Sorted(append(rulestest.MovesFrom(e, "QL"), rulestest.MovesFrom(e, "KL")...)...), rulestest.Sorted("QL3-QL1", "QL3-QL5", "KL4-KL2", "KL4-KL6"); !slices.Equal(got, want) {
 		t.Errorf("V.A5 empty boards: %v, want %v", got, want)
 	}
 	// Never backward for the carried pawn: Black's pawn goes down only.
 	b := optParse(t, "V.A5", "QL3:b,QL6:b,KL1:w Kb1W,pz3QL3,kc8B b - - - 0 10")
-	if got, want := movesFrom(b, "QL3"), []string{"QL3-QL1"}; !equalStrings(got, want) {
+	if got, want := rulestest.MovesFrom(b, "QL3"), []string{"QL3-QL1"}; !slices.Equal(got, want) {
 		t.Errorf("V.A5 black pawn board: %v, want %v", got, want)
 	}
 	// With V.A2: own boards only are turned.
 	r := optParse(t, "V.A2,V.A5", "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,Ra0QL1,Pz8QL6,kc6N w - - - 0 10")
 	var turns []string
-	for _, l := range longs(r) {
+	for _, l := range rulestest.Longs(r) {
 		if strings.Contains(l, "@") {
 			turns = append(turns, l)
 		}
 	}
-	if !equalStrings(turns, []string{"QL1@"}) {
+	if !slices.Equal(turns, []string{"QL1@"}) {
 		t.Errorf("V.A5 turns: %v, want [QL1@] (QL6 is Black's)", turns)
 	}
 	// With V.A2.1: pins both allow (the same here).
 	w := optParse(t, "V.A2.1,V.A5", "QL3:w,KL4:w,QL6:b Kb1W,kc8B w - - - 0 10")
-	if got := sorted(append(movesFrom(w, "QL"), movesFrom(w, "KL")...)...); !equalStrings(got, sorted("QL3-QL1", "QL3-QL5", "KL4-KL2", "KL4-KL6")) {
+	if got := rulestest.Sorted(append(rulestest.MovesFrom(w, "QL"), rulestest.MovesFrom(w, "KL")...)...); !slices.Equal(got, rulestest.Sorted("QL3-QL1", "QL3-QL5", "KL4-KL2", "KL4-KL6")) {
 		t.Errorf("V.A2.1+V.A5: %v", got)
 	}
 }
@@ -604,9 +606,9 @@ func TestV5Castling960(t *testing.T) {
 		{"QL1 away: a side impossible", "QL3:w,QL6:b,KL1:w,KL6:b Rb1W,Kc1W,Re0KL1,Pe1KL1,kc8B w b1W,e0KL1 - - 0 5", []string{"0-0"}, nil},
 	} {
 		p := optParse(t, "V.P5:409", tc.pos)
-		got := movesFrom(p, "0-")
-		if !equalStrings(got, sorted(tc.castle...)) {
-			t.Errorf("%s: castlings %v, want %v", tc.name, got, sorted(tc.castle...))
+		got := rulestest.MovesFrom(p, "0-")
+		if !slices.Equal(got, rulestest.Sorted(tc.castle...)) {
+			t.Errorf("%s: castlings %v, want %v", tc.name, got, rulestest.Sorted(tc.castle...))
 		}
 		for mv, want := range tc.after {
 			m := mustMove(t, p, mv)
@@ -657,21 +659,21 @@ func TestV6CastlingField(t *testing.T) {
 	// Rights go with the rook's home square (D16): a rook that leaves and
 	// comes back has lost it; a captured rook at home too.
 	q := optParse(t, "V.P5:409", b960+"Rb1W,Kc1W,Re0KL1,Pe1KL1,kc8B,nc3N w b1W,e0KL1 - - 0 5")
-	q = play(t, q, "b1W-b2W")
+	q = rulestest.Play(t, q, "b1W-b2W")
 	if got := strings.Fields(q.String())[3]; got != "e0KL1" {
 		t.Errorf("after the a-side rook moved: %s", got)
 	}
-	q = play(t, q, "c3N-d1W")
-	q = play(t, q, "b2W-b1W")
+	q = rulestest.Play(t, q, "c3N-d1W")
+	q = rulestest.Play(t, q, "b2W-b1W")
 	if got := strings.Fields(q.String())[3]; got != "e0KL1" {
 		t.Errorf("after the rook came back: %s", got)
 	}
 	k := optParse(t, "V.P5:409", b960+"Rb1W,Kc1W,Re0KL1,Pe1KL1,kc8B w b1W,e0KL1 - - 0 5")
-	if got := strings.Fields(play(t, k, "c1W-c2W").String())[3]; got != "-" {
+	if got := strings.Fields(rulestest.Play(t, k, "c1W-c2W").String())[3]; got != "-" {
 		t.Errorf("after the king moved: %s", got)
 	}
 	c := optParse(t, "V.P5:409", b960+"Rb1W,Kc1W,Re0KL1,Pe1KL1,kc8B,nc3N b b1W,e0KL1 - - 0 5")
-	if got := strings.Fields(play(t, c, "c3N-b1W").String())[3]; got != "e0KL1" {
+	if got := strings.Fields(rulestest.Play(t, c, "c3N-b1W").String())[3]; got != "e0KL1" {
 		t.Errorf("after the rook was captured at home: %s", got)
 	}
 	// A tournament-rules string does not take squares.
@@ -706,7 +708,7 @@ func TestVP6Placement(t *testing.T) {
 			t.Fatalf("step %d (%s): %s to place, want %s", i, st.move, got, st.side)
 		}
 		if got := len(p.LegalMoves(nil)); got != st.n {
-			t.Errorf("step %d (%s): %d placements, want %d: %v", i, st.move, got, st.n, longs(p))
+			t.Errorf("step %d (%s): %d placements, want %d: %v", i, st.move, got, st.n, rulestest.Longs(p))
 		}
 		m := mustMove(t, p, st.move)
 		if l := p.Long(m); l != st.move {
@@ -732,8 +734,8 @@ func TestVP6Placement(t *testing.T) {
 		t.Errorf("status %v", got)
 	}
 	// The game goes on as 3D Chess960, with the castling rights placed.
-	if len(movesFrom(p, "QL")) != 0 || len(p.LegalMoves(nil)) == 0 {
-		t.Errorf("after the placements: moves %v", longs(p))
+	if len(rulestest.MovesFrom(p, "QL")) != 0 || len(p.LegalMoves(nil)) == 0 {
+		t.Errorf("after the placements: moves %v", rulestest.Longs(p))
 	}
 	// Parse refuses a stage out of the order of turns.
 	for _, tc := range []struct{ pos, reason string }{
