@@ -59,6 +59,11 @@ type daemon struct {
 	// setup asks the loop to stand the simulated set in the expected
 	// position (the "setup" simulator action).
 	setup chan struct{}
+	// outq hands journaled moves to the outbox writer, so that the
+	// outbox's fsync never holds up the scan loop; outDone closes when the
+	// writer has drained it.
+	outq    chan mqtt.Move
+	outDone chan struct{}
 
 	view     leds.View
 	moveBuf  []rules.Move
@@ -258,9 +263,27 @@ func (d *daemon) openMQTT() error {
 			return err
 		}
 	}
+	d.outq, d.outDone = make(chan mqtt.Move, 1024), make(chan struct{})
+	go d.writeOutbox()
 	d.publishState()
 	return nil
 }
+
+// writeOutbox enqueues journaled moves in the MQTT outbox, in order. A
+// move lost here by a crash is still in the journal, which is enqueued
+// again at start-up.
+func (d *daemon) writeOutbox() {
+	defer close(d.outDone)
+	for m := range d.outq {
+		if err := d.client.Enqueue(m); err != nil {
+			d.log.Error("MQTT outbox: move stays in the journal and is enqueued at the next start",
+				"seq", m.Seq, "err", err)
+		}
+	}
+}
+
+// publishMove hands a journaled move to the outbox writer.
+func (d *daemon) publishMove(m game.Move) { d.outq <- mqtt.Move(m) }
 
 // run is the scan loop. It returns when ctx ends.
 func (d *daemon) run(ctx context.Context) error {
@@ -382,10 +405,7 @@ func (d *daemon) moved(e recognize.Event) {
 		return
 	}
 	d.lastMove = leds.MoveCells(e.Before, e.Move)
-	if err := d.client.Enqueue(mqtt.Move(m)); err != nil {
-		// The journal holds the move: it is enqueued again at start-up.
-		d.log.Error("MQTT outbox", "err", err)
-	}
+	d.publishMove(m)
 	if d.o.out != nil {
 		num := fmt.Sprintf("%d.", e.Before.FullmoveNumber())
 		if e.Before.Turn() == rules.Black {
@@ -616,9 +636,7 @@ func (d *daemon) command(c mqtt.Command) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := d.client.Enqueue(mqtt.Move(rec)); err != nil {
-			d.log.Error("MQTT outbox", "err", err)
-		}
+		d.publishMove(rec)
 		in := before.Info(m)
 		d.remoteFrom = in.Touched.Minus(rules.CellSetOf(in.To))
 		d.remoteTo = rules.CellSetOf(in.To)
@@ -661,6 +679,10 @@ func (d *daemon) close(ctx context.Context) {
 		if err := d.sess.Close(); err != nil {
 			d.log.Error("journal close", "err", err)
 		}
+	}
+	if d.outq != nil {
+		close(d.outq)
+		<-d.outDone
 	}
 	if d.client != nil {
 		if err := d.client.Close(ctx); err != nil {
