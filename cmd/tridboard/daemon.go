@@ -460,7 +460,11 @@ func (d *daemon) statusChanged(e recognize.Event) {
 			Detail: st.Reason, Time: e.At})
 	case recognize.MoveInProgress:
 		if !st.Lifted.Empty() {
-			d.client.PublishEvent(mqtt.Event{Type: mqtt.EventLift, Game: d.sess.ID(), Cells: st.Lifted.Names(names), Time: e.At})
+			ev := mqtt.Event{Type: mqtt.EventLift, Game: d.sess.ID(), Cells: st.Lifted.Names(names), Time: e.At}
+			if st.FirstLifted != rules.NoCell {
+				ev.Cell = names[st.FirstLifted] // touch-move: the piece touched first
+			}
+			d.client.PublishEvent(ev)
 		}
 		if !st.Placed.Empty() {
 			d.client.PublishEvent(mqtt.Event{Type: mqtt.EventPlace, Game: d.sess.ID(), Cells: st.Placed.Names(names), Time: e.At})

@@ -246,3 +246,34 @@ func TestButtons(t *testing.T) {
 		}
 	}
 }
+
+func TestLiftEventsNameTheFirstPieceTouched(t *testing.T) {
+	d, c, topics := startInProcess(t)
+	events := make(chan mqtt.Event, 32)
+	c.Subscribe(topics.Event(), 1, func(_ paho.Client, m paho.Message) {
+		var e mqtt.Event
+		if json.Unmarshal(m.Payload(), &e) == nil && e.Type == mqtt.EventLift {
+			events <- e
+		}
+	}).WaitTimeout(5 * time.Second)
+	for _, sq := range []string{"b2W", "c2W"} {
+		if err := d.board.Set.Lift(sq); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for deadline := time.After(5 * time.Second); ; {
+		select {
+		case e := <-events:
+			if strings.Join(e.Cells, " ") != "b2W c2W" {
+				continue
+			}
+			if e.Cell != "b2W" {
+				t.Fatalf("lift event %+v: want b2W as the first piece touched", e)
+			}
+			return
+		case <-deadline:
+			t.Fatal("no lift event for b2W and c2W")
+		}
+	}
+}
