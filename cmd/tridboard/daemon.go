@@ -256,6 +256,9 @@ func (d *daemon) openMQTT() error {
 	if err := c.Recovered(); err != nil {
 		d.log.Warn("MQTT outbox tail was damaged; the journal fills the gap", "err", err)
 	}
+	if dmg := d.sess.Recovered(); dmg != nil {
+		c.PublishEvent(mqtt.Event{Type: mqtt.EventFault, Game: d.sess.ID(), Detail: dmg.Error(), Time: time.Now()})
+	}
 	// A crash between the journal and the outbox loses nothing: enqueue the
 	// journal's moves again (known seqs are no-ops).
 	for _, m := range d.sess.Published() {
