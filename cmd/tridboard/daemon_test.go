@@ -149,10 +149,15 @@ func TestRemoteMove(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(400 * time.Millisecond)
-	// The board is in sync again: the next move is Black's, from the set.
-	if r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`); r["status"] != "ok" {
-		t.Fatalf("next remote move: %v", r)
+	// Once the board is in sync again, the next move is Black's, from the set.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`)
+		if r["status"] == "ok" {
+			break
+		}
+		if time.Now().After(deadline) || !strings.Contains(r["reason"].(string), "not in sync") {
+			t.Fatalf("next remote move: %v", r)
+		}
 	}
 	if r := sendCommand(t, c, topics, "move", `{"move":"Qz9"}`); r["status"] != "error" {
 		t.Fatalf("a bad move: %v", r)
@@ -197,10 +202,15 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 	if err := d.board.Set.Place("b4N"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); len(d.sess.Moves()) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("b2W-b4N not recognized within 5 s")
+		}
+	}
 	if got := d.sess.Moves(); len(got) != 1 || got[0].Move != "b2W-b4N" {
 		t.Fatalf("moves %+v", got)
 	}
+	time.Sleep(100 * time.Millisecond) // the LED writer shows the new view
 	// The last move stays lit: from and to.
 	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit != "b2W b4N" {
 		t.Fatalf("LEDs after the move: %q, want b2W b4N", lit)
