@@ -39,6 +39,11 @@ func TestPerftCommand(t *testing.T) {
 		{[]string{"perft", "3"}, "9128"},
 		{[]string{"perft", "0"}, "1"},
 		{[]string{"perft", "--position", "QL1:w,QL6:b,KL1:w,KL6:b Pb4W,pc4N,Kd0KL1,kd9KL6 b - b4W - 0 10", "2"}, "136"},
+		{[]string{"perft", "--variant", "millennium", "2"}, "9992"},   // millennium.md
+		{[]string{"perft", "--variant", "first-contact", "2"}, "552"}, // 24 placements, then 23
+		{[]string{"perft", "--options", "V.P5:409", "3"}, "9128"},     // 409 is the ordinary setup (V2)
+		{[]string{"perft", "--options", "V.P2", "2"}, "400"},
+		{[]string{"perft", "--variant", "st3d", "--options", "V.A1", "1"}, "20"},
 	} {
 		code, out, errs := run(tc.args...)
 		if code != exitOK || lastLine(out) != tc.last {
@@ -109,6 +114,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--log-level", "loud"}, exitUsage, `log level "loud"`},
 		{[]string{"config", "check"}, exitUsage, "usage: tridboard config check FILE"},
 		{[]string{"export", "--state-dir", "/nonexistent"}, exitFailure, "no current game"},
+		{[]string{"perft", "--options", "V.A1,V.A5", "1"}, exitFailure, "V.A1 and V.A5 cannot be combined"},
+		{[]string{"perft", "--variant", "millennium", "--options", "V.A1", "1"}, exitFailure, "variant millennium has no options"},
 	} {
 		code, _, errs := run(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code == exitFailure {
