@@ -12,7 +12,7 @@ import (
 
 	"github.com/tridboard/tridboard/internal/durable"
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // Opts are the options of New and Open.
@@ -20,16 +20,18 @@ type Opts struct {
 	// Now is the clock: game ids, the Date tag, move times. nil means
 	// time.Now.
 	Now func() time.Time
-	// Systems are the rule systems a journal may name (Open); nil means
-	// st3d.System alone.
+	// Systems are the rule systems a journal may name (Open), besides
+	// those of the registry (rules/systems), which resolves any system's
+	// name with its options; nil means the registry alone.
 	Systems []rules.System
 
 	openFile func(name string, flag int) (file, error) // tests
 }
 
-// DefaultOpts returns the defaults: the system clock and st3d.System.
+// DefaultOpts returns the defaults: the system clock and the registry's
+// systems.
 func DefaultOpts() Opts {
-	return Opts{Now: time.Now, Systems: []rules.System{st3d.System}}
+	return Opts{Now: time.Now}
 }
 
 // Tags describe a game, as in a game record.
@@ -342,11 +344,14 @@ func (s *Session) replayHeader(id string, h *entry) error {
 	case h.Game != id:
 		return fmt.Errorf("header names game %q, the file game %q", h.Game, id)
 	}
-	i := slices.IndexFunc(s.opts.Systems, func(sys rules.System) bool { return sys.Name() == h.System })
-	if i < 0 {
+	var sys rules.System
+	if i := slices.IndexFunc(s.opts.Systems, func(sys rules.System) bool { return sys.Name() == h.System }); i >= 0 {
+		sys = s.opts.Systems[i]
+	} else if found, err := systems.ByName(h.System); err == nil {
+		sys = found
+	} else {
 		return fmt.Errorf("unknown rule system %q", h.System)
 	}
-	sys := s.opts.Systems[i]
 	pos, err := sys.ParsePosition(h.Start)
 	if err != nil {
 		return fmt.Errorf("start position: %w", err)

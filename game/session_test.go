@@ -10,6 +10,7 @@ import (
 
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 func TestNewAndPlay(t *testing.T) {
@@ -438,5 +439,41 @@ func TestOpenGame(t *testing.T) {
 	}
 	if _, err := OpenGame(dir, "../../etc/passwd", nil); err == nil || err.Error() != `game: open: "../../etc/passwd" is not a game id` {
 		t.Errorf("OpenGame of a path: %v", err)
+	}
+}
+
+// Every system of the registry resumes from its journal, options included,
+// with no Opts.Systems given.
+func TestOpenResumesAnySystem(t *testing.T) {
+	for _, name := range []string{"st3d", "st3d+V.A1,V.A2", "millennium", "first-contact", "first-contact-up"} {
+		t.Run(name, func(t *testing.T) {
+			sys, err := systems.ByName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			o := DefaultOpts()
+			s, err := New(dir, sys, "", Tags{}, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := s.Position().LegalMoves(nil)[0]
+			if _, err := s.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			want := s.Position().String()
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(dir, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if r.System().Name() != name || r.Position().String() != want || len(r.Moves()) != 1 {
+				t.Errorf("resumed %s at %q with %d moves, want %s at %q with 1", r.System().Name(),
+					r.Position().String(), len(r.Moves()), name, want)
+			}
+		})
 	}
 }

@@ -73,26 +73,6 @@ func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	}
 }
 
-// systemFor finds the rule system of --variant with --options; only st3d
-// has options.
-func systemFor(variant, options string) (rules.System, error) {
-	sys, ok := systems[variant]
-	if !ok {
-		return nil, fmt.Errorf("unknown variant %q", variant)
-	}
-	if options == "" {
-		return sys, nil
-	}
-	if variant != "st3d" {
-		return nil, fmt.Errorf("--options: variant %s has no options (the variant options are st3d's)", variant)
-	}
-	o, err := st3d.ParseOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return st3d.NewSystem(o)
-}
-
 // customSetup reports whether sys starts from a position string only
 // (V.P3, V.P4).
 func customSetup(sys rules.System) bool {

@@ -1,25 +1,22 @@
 package main
 
 import (
-	"sort"
+	"fmt"
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
-// systems are the rule systems by name (--variant). Each further system
-// adds itself from its own file's init.
-var systems = map[string]rules.System{
-	"st3d": st3d.System,
-}
-
 // systemNames lists the systems' names for help texts.
-func systemNames() string {
-	names := make([]string, 0, len(systems))
-	for n := range systems {
-		names = append(names, n)
+func systemNames() string { return strings.Join(systems.Names(), ", ") }
+
+// systemFor finds the rule system of --variant with --options; only st3d
+// has options.
+func systemFor(variant, options string) (rules.System, error) {
+	sys, err := systems.Lookup(variant, options)
+	if err != nil && options != "" {
+		return nil, fmt.Errorf("--options: %w", err)
 	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return sys, err
 }
