@@ -108,6 +108,9 @@ type Position interface {
 	Info(m Move) MoveInfo
 	// Occupancy is the set of closed sensing cells in this position.
 	Occupancy() CellSet
+	// CellPiece is the piece standing on cell c, and false when c holds no
+	// piece (an empty square, a pin or platform socket, or no such cell).
+	CellPiece(c Cell) (Piece, bool)
 	// InCheck reports whether the side to move is in check, and the cell of
 	// its king.
 	InCheck() (bool, Cell)
