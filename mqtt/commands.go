@@ -31,11 +31,18 @@ type Command interface {
 	validate() error
 }
 
-// NewGame starts a new game of Variant ("st3d", ...), from Position if it is
-// not empty, else from the variant's start position.
+// NewGame starts a new game of Variant ("st3d", ...) with Options (st3d's
+// variant options, "V.A1,V.A2"), from Position if it is not empty, else from
+// the variant's start position. White, Black, Event and Round name the
+// players and the event, as in the game record.
 type NewGame struct {
 	Variant  string `json:"variant"`
+	Options  string `json:"options,omitempty"`
 	Position string `json:"position,omitempty"`
+	White    string `json:"white,omitempty"`
+	Black    string `json:"black,omitempty"`
+	Event    string `json:"event,omitempty"`
+	Round    string `json:"round,omitempty"`
 }
 
 // Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'.

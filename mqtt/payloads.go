@@ -51,8 +51,12 @@ type Board struct {
 	// Choices are what the player must choose from when Status is
 	// BoardNeedsChoice: piece letters for a promotion, long moves otherwise.
 	Choices []string `json:"choices,omitempty"`
-	// Fault describes a sensor fault.
+	// Fault describes a sensor fault (BoardSensorFault).
 	Fault string `json:"fault,omitempty"`
+	// Hint says how to set the board right (BoardMismatch): which pieces
+	// to put back, and that putting the previous position back takes a
+	// wrong move back.
+	Hint string `json:"hint,omitempty"`
 }
 
 // LastMove is the last move of State.

@@ -47,7 +47,7 @@ func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.C
 		t.Fatalf("daemon exited %d", code)
 	}
 	select {
-	case <-d.synced:
+	case <-d.tb.Synced():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the simulated set never came in sync")
 	}
@@ -104,6 +104,19 @@ func litLEDs(b *sim.Board, d time.Duration) []string {
 	return out
 }
 
+// waitLit waits until a sample of the LEDs over 300 ms (blinking included)
+// lights exactly want, for at most 5 s.
+func waitLit(t *testing.T, b *sim.Board, want string) {
+	t.Helper()
+	var lit string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		if lit = strings.Join(litLEDs(b, 300*time.Millisecond), " "); lit == want {
+			return
+		}
+	}
+	t.Fatalf("LEDs lit: %q, want %q", lit, want)
+}
+
 func TestRemoteMove(t *testing.T) {
 	d, c, topics := startInProcess(t)
 	if lit := litLEDs(d.board, 300*time.Millisecond); len(lit) != 0 {
@@ -133,9 +146,7 @@ func TestRemoteMove(t *testing.T) {
 		break
 	}
 	// The LEDs show the move to make: from d1W to c3N.
-	if lit := strings.Join(litLEDs(d.board, 700*time.Millisecond), " "); lit != "c3N d1W" {
-		t.Fatalf("LEDs lit for the remote move: %q, want c3N d1W", lit)
-	}
+	waitLit(t, d.board, "c3N d1W")
 	// Until the players make it, no other move is taken.
 	if r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`); r["status"] != "error" ||
 		!strings.Contains(r["reason"].(string), "not in sync") {
@@ -170,7 +181,8 @@ func TestCommandsChangeNothingOnError(t *testing.T) {
 		{"promotion", `{"piece":"Q"}`, "no promotion is waiting"},
 		{"take_back", `{}`, "no move to take back"},
 		{"draw", `{"action":"claim","side":"white"}`, "claim"},
-		{"new_game", `{"variant":"millennium"}`, `variant "millennium"`},
+		{"new_game", `{"variant":"millennium"}`, "cannot sense"},
+		{"new_game", `{"variant":"chess"}`, `unknown variant "chess"`},
 		{"new_game", `{"variant":"st3d","position":"nonsense"}`, "position string"},
 	} {
 		r := sendCommand(t, c, topics, tc.name, tc.payload)
@@ -178,14 +190,15 @@ func TestCommandsChangeNothingOnError(t *testing.T) {
 			t.Errorf("%s %s: %v, want an error with %q", tc.name, tc.payload, r, tc.reason)
 		}
 	}
-	if got := len(d.sess.Moves()); got != 0 {
+	if got := len(d.tb.Snapshot().Moves); got != 0 {
 		t.Errorf("%d moves after refused commands", got)
 	}
 	r := sendCommand(t, c, topics, "resign", `{"side":"black"}`)
 	if r["status"] != "ok" {
 		t.Fatalf("resign: %v", r)
 	}
-	if res, reason := d.sess.Result(); res != "1-0" || reason != "resignation" {
+	if snap := d.tb.Snapshot(); snap.Result != "1-0" || snap.Reason != "resignation" {
+		res, reason := snap.Result, snap.Reason
 		t.Errorf("after resigning: %s %s", res, reason)
 	}
 }
@@ -195,26 +208,20 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 	if err := d.board.Set.Lift("b2W"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // debounce and a scan
-	if lit := strings.Join(litLEDs(d.board, 600*time.Millisecond), " "); lit != "b3N b3W b4N b4W" {
-		t.Fatalf("LEDs lit while b2W is lifted: %q, want b3N b3W b4N b4W", lit)
-	}
+	waitLit(t, d.board, "b3N b3W b4N b4W")
 	if err := d.board.Set.Place("b4N"); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); len(d.sess.Moves()) == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); len(d.tb.Snapshot().Moves) == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("b2W-b4N not recognized within 5 s")
 		}
 	}
-	if got := d.sess.Moves(); len(got) != 1 || got[0].Move != "b2W-b4N" {
+	if got := d.tb.Snapshot().Moves; len(got) != 1 || got[0].Move != "b2W-b4N" {
 		t.Fatalf("moves %+v", got)
 	}
-	time.Sleep(100 * time.Millisecond) // the LED writer shows the new view
 	// The last move stays lit: from and to.
-	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit != "b2W b4N" {
-		t.Fatalf("LEDs after the move: %q, want b2W b4N", lit)
-	}
+	waitLit(t, d.board, "b2W b4N")
 }
 
 func TestButtons(t *testing.T) {

@@ -74,7 +74,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		got      = make(chan struct{}, len(demoGame))
 		failed   = false
 	)
-	o := daemonOpts{cfg: cfg, sim: true, log: newLogger(stderr, cfg.LogLevel)}
+	o := daemonOpts{cfg: cfg, sim: true, stderr: stderr, log: newLogger(stderr, cfg.LogLevel)}
 	o.onReady = func(d *daemon) {
 		topic := cfg.MQTT.Prefix + "/" + cfg.BoardID + "/move"
 		sub := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("tridboard-demo-display"))
@@ -106,7 +106,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			defer sub.Disconnect(100)
 			defer cancel()
 			select {
-			case <-d.synced:
+			case <-d.tb.Synced():
 			case <-ctx.Done():
 				return
 			}
@@ -135,7 +135,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 func playDemo(ctx context.Context, d *daemon, out io.Writer, pause time.Duration, got <-chan struct{}) bool {
 	style := sim.PlainStyle
 	style.Pause = pause
-	pos := d.sess.Start()
+	pos := d.tb.Snapshot().Start
 	for i, long := range demoGame {
 		m, _, err := pos.ParseMove(long)
 		if err != nil {

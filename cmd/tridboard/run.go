@@ -87,13 +87,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	log := newLogger(stderr, cfg.LogLevel)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, log: log}
+	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log}
 	if *simFlag {
 		o.onReady = func(d *daemon) {
 			go func() {
 				// A person starts once the set is in sync.
 				select {
-				case <-d.synced:
+				case <-d.tb.Synced():
 				case <-ctx.Done():
 					return
 				}
@@ -108,7 +108,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 func serve(ctx context.Context, o daemonOpts) int {
 	d, err := newDaemon(o)
 	if err != nil {
-		o.log.Error("cannot start", "err", err)
+		// One line, and exit status 1: a runtime failure, which systemd
+		// retries.
+		fmt.Fprintf(o.stderr, "tridboard: cannot start: %v\n", err)
 		return exitFailure
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
@@ -133,10 +135,7 @@ func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) 
 		n++
 		if strings.TrimSpace(sc.Text()) == "setup" {
 			// Stand the set in the expected position (after a new game).
-			select {
-			case d.setup <- struct{}{}:
-			default:
-			}
+			standSet(d.board, d.tb.Snapshot().Expected)
 			continue
 		}
 		a, ok, err := sim.ParseAction(sc.Text())

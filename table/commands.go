@@ -1,0 +1,98 @@
+package table
+
+import (
+	"errors"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Command is one of the commands a Table carries out: NewGame, Promote,
+// TakeBack, Resign, Draw, Resync, PlayMove. A command that fails changes
+// nothing.
+type Command interface {
+	// Name is the command's name, as MQTT and the buttons know it.
+	Name() string
+}
+
+// NewGame starts a new game. The set must then be set up for it.
+type NewGame struct {
+	// System is the rules of the new game; nil keeps the current game's.
+	System rules.System
+	// Position is the start position string; "" is the system's start.
+	Position string
+	// Tags describe the game (players, event, round); Site defaults to
+	// the set's id.
+	Tags game.Tags
+}
+
+// Promote chooses the piece of a promotion waiting for its choice.
+type Promote struct {
+	Piece byte // 'Q', 'R', 'B' or 'N'
+}
+
+// TakeBack takes the last move back; the set must then show the position
+// before it.
+type TakeBack struct{}
+
+// Resign ends the game: Side resigns.
+type Resign struct{ Side rules.Color }
+
+// DrawAction is what Draw does.
+type DrawAction uint8
+
+const (
+	DrawOffer DrawAction = iota + 1
+	DrawAccept
+	DrawDecline
+	DrawClaim
+)
+
+// Draw offers, accepts, declines or claims a draw for Side.
+type Draw struct {
+	Side   rules.Color
+	Action DrawAction
+}
+
+// Resync makes the table wait for the set to show the position again, as
+// after a knocked-over piece.
+type Resync struct{}
+
+// PlayMove plays a move made elsewhere (a remote player, an engine, an
+// arbiter): it is journaled and published at once, and the LEDs show it
+// until the set shows it too.
+type PlayMove struct {
+	// Move is in long form or the system's short notation.
+	Move string
+}
+
+func (NewGame) Name() string  { return "new_game" }
+func (Promote) Name() string  { return "promotion" }
+func (TakeBack) Name() string { return "take_back" }
+func (Resign) Name() string   { return "resign" }
+func (Draw) Name() string     { return "draw" }
+func (Resync) Name() string   { return "resync" }
+func (PlayMove) Name() string { return "move" }
+
+// Reply is what a command that succeeded answers.
+type Reply struct {
+	// Game is the id of the game (NewGame).
+	Game string
+	// Move is the move played (PlayMove) or taken back (TakeBack).
+	Move *game.Move
+	// Note is a remark on how a move was read (PlayMove), or "".
+	Note string
+	// Claim is the reason of a claimed draw (Draw with DrawClaim).
+	Claim game.Reason
+}
+
+// Errors of commands, to test with errors.Is.
+var (
+	// ErrNotInSync: the set does not show the position, so a move made
+	// elsewhere cannot be played yet.
+	ErrNotInSync = errors.New("the board is not in sync: finish or fix the move on the set first")
+	// ErrClosed: the table is closed or not running.
+	ErrClosed = errors.New("table: closed")
+	// ErrCannotSense: the set cannot sense the system's cells.
+	ErrCannotSense = errors.New("this set cannot sense that system")
+)

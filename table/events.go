@@ -1,0 +1,169 @@
+package table
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Kind is the kind of an Event.
+type Kind uint8
+
+const (
+	// Started is the first event every sink gets, and the one it gets after
+	// it missed events (its queue overflowed): Snap is everything to draw
+	// or publish from scratch.
+	Started Kind = iota + 1
+	// Moved: a move was made on the set, or elsewhere (Remote), and is
+	// durable in the journal (Move).
+	Moved
+	// TookBack: the last move was taken back (Move: the move taken back).
+	TookBack
+	// BoardChanged: the board's status changed (Snap.Status).
+	BoardChanged
+	// Lifted: pieces or boards were lifted (Cells; Cell: the first touched,
+	// for touch-move).
+	Lifted
+	// Placed: pieces or boards were put where the position has none (Cells).
+	Placed
+	// Illegal: the pieces were moved in a way no legal move explains
+	// (Cells: what to fix; Detail: why and how to fix it).
+	Illegal
+	// Mismatch: the set does not show the expected position, at a start or
+	// after a change of the game (Cells, Detail).
+	Mismatch
+	// Check: the side to move is in check (Cell: its king).
+	Check
+	// GameOver: the game ended (Result, Reason).
+	GameOver
+	// Fault: a sensor or I/O fault (Detail); Detail is empty when the
+	// fault has cleared.
+	Fault
+	// GameBegan: a new game began (Snap.Game).
+	GameBegan
+	// DrawOffered: Side offered a draw.
+	DrawOffered
+	// Changed: the game changed in a way no other kind names (a draw offer
+	// declined, a resync): Snap has it.
+	Changed
+)
+
+var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Event is something that happened at the table. Events reach each sink in
+// the order they happened.
+type Event struct {
+	Kind Kind
+	// At is when it happened (the table's clock).
+	At time.Time
+	// Snap is the table right after the event. It is shared by every sink
+	// and must not be changed.
+	Snap *Snapshot
+	// Move is the move of Moved and TookBack.
+	Move *game.Move
+	// Before is the position Move was played from (Moved).
+	Before rules.Position
+	// Remote is true for a Moved event of a move made elsewhere (the set
+	// must still be made to show it).
+	Remote bool
+	// Cell and Cells are cells of Snap.System.
+	Cell  rules.Cell
+	Cells rules.CellSet
+	// Side is the side of DrawOffered.
+	Side rules.Color
+	// Result and Reason are those of GameOver.
+	Result rules.Result
+	Reason game.Reason
+	// Detail says more, in words (Illegal, Mismatch, Fault).
+	Detail string
+}
+
+// BoardStatus is what the sensors say about the set, in cells of the game's
+// system.
+type BoardStatus struct {
+	State recognize.State
+	// Lifted holds the cells the expected position has closed that read
+	// open; Placed those it has open that read closed.
+	Lifted, Placed rules.CellSet
+	// Fix holds, in Mismatch, every cell that differs from the expected
+	// position.
+	Fix rules.CellSet
+	// Unknown holds the cells that cannot be read.
+	Unknown rules.CellSet
+	// FirstLifted is the first cell lifted since the board was in sync
+	// (touch-move), or rules.NoCell.
+	FirstLifted rules.Cell
+	// Choices are the promotion pieces to choose from (NeedsChoice), the
+	// one that stands without a choice first.
+	Choices []byte
+	// Hint says, in Mismatch, what to do to set the board right.
+	Hint string
+	// Fault says, in SensorFault, which sensors fail.
+	Fault string
+}
+
+// Snapshot is the table at one moment. It is immutable once made.
+type Snapshot struct {
+	// Board is the set's id.
+	Board string
+	// Game is the current game's id; System its rules.
+	Game   string
+	System rules.System
+	// Start is the game's start position; Position the position after
+	// its durable moves; Moves those moves in order.
+	Start, Position rules.Position
+	Moves           []game.Move
+	Tags            game.Tags
+	// Result and Reason say how the game ended (rules.NoResult while it
+	// goes on).
+	Result rules.Result
+	Reason game.Reason
+	// DrawOffer is the side with a draw offer standing, if HasDrawOffer.
+	DrawOffer    rules.Color
+	HasDrawOffer bool
+	// Expected is the position the set must show: Position, or a move
+	// ahead while a recognized move is being journaled.
+	Expected rules.Position
+	// Status is the board's status.
+	Status BoardStatus
+	// LastMove holds the from and to cells of the last move.
+	LastMove rules.CellSet
+	// RemoteFrom and RemoteTo show a move made elsewhere until the set
+	// shows it.
+	RemoteFrom, RemoteTo rules.CellSet
+	// Time is when the snapshot was taken.
+	Time time.Time
+
+	published func() []game.Move
+}
+
+// Published lists every move of the game handed out for publication, taken
+// back or not, in seq order: what an outbox must hold.
+func (s *Snapshot) Published() []game.Move {
+	if s.published == nil {
+		return s.Moves
+	}
+	return s.published()
+}
+
+// Cells names the cells of s's system.
+func (s *Snapshot) Cells() []string { return s.System.Cells() }
+
+// CellName names cell c of s's system.
+func (s *Snapshot) CellName(c rules.Cell) string {
+	if names := s.System.Cells(); int(c) < len(names) {
+		return names[c]
+	}
+	return fmt.Sprintf("cell %d", c)
+}

@@ -1,0 +1,44 @@
+// Package printsink prints a table's game on a terminal, a line a move, as
+// `tridboard run` and `demo` show it.
+package printsink
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/table"
+)
+
+// Sink prints moves, take-backs, new games and results.
+type Sink struct {
+	w io.Writer
+}
+
+// New returns a sink printing to w.
+func New(w io.Writer) *Sink { return &Sink{w: w} }
+
+// Handle prints e when it is worth a line.
+func (s *Sink) Handle(e table.Event) {
+	switch e.Kind {
+	case table.Moved:
+		num := ""
+		if e.Before != nil {
+			num = fmt.Sprintf("%d.", e.Before.FullmoveNumber())
+			if e.Before.Turn() == rules.Black {
+				num += ".."
+			}
+		}
+		remote := ""
+		if e.Remote {
+			remote = " (remote)"
+		}
+		fmt.Fprintf(s.w, "%6s %-14s %-14s seq %d%s\n", num, e.Move.Move, e.Move.SAN, e.Move.Seq, remote)
+	case table.TookBack:
+		fmt.Fprintf(s.w, "     take-back of %s\n", e.Move.Move)
+	case table.GameOver:
+		fmt.Fprintf(s.w, "     %s (%s)\n", e.Result, e.Reason)
+	case table.GameBegan:
+		fmt.Fprintf(s.w, "     new game %s (%s)\n", e.Snap.Game, e.Snap.System.Name())
+	}
+}

@@ -1,0 +1,616 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/sensors"
+)
+
+// Opts are the dependencies and settings of a Table.
+type Opts struct {
+	// BoardID names the set (the Site tag of its games).
+	BoardID string
+	// StateDir holds the game journals. Required.
+	StateDir string
+	// System is the rules of a new game when the state directory has none
+	// to resume. Required.
+	System rules.System
+	// Bus is the I2C bus of the sensors: periph's, or sim's. Required.
+	Bus i2c.Bus
+	// Wiring says which switch is which cell. Required; it decides which
+	// systems the set can play (those whose cells it wires).
+	Wiring *sensors.Wiring
+	// Sensors tunes the scanner; its Cells are set by the table.
+	Sensors sensors.Opts
+	// Recognize tunes the recognizer.
+	Recognize recognize.Opts
+	// Now is the clock: the real one, or a simulated one.
+	Now func() time.Time
+	// Buttons says what each button of the wiring does, by name.
+	Buttons map[string]Button
+	// Sinks are the outputs; more can be added with AddSink before Run.
+	Sinks []Sink
+	// SinkQueue is how many events wait for a slow sink before they are
+	// dropped (and the sink is given the whole table again).
+	SinkQueue int
+	// Log receives what an operator should know; nil means slog.Default().
+	Log *slog.Logger
+
+	// slowJournal, when set (tests), runs before each journal write.
+	slowJournal func()
+}
+
+// DefaultOpts returns the defaults: the scanner's and the recognizer's,
+// the real clock, 256 queued events a sink.
+func DefaultOpts() Opts {
+	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256}
+}
+
+// ButtonKind is what a button does.
+type ButtonKind uint8
+
+const (
+	// ButtonPromote chooses Button.Piece for a waiting promotion.
+	ButtonPromote ButtonKind = iota + 1
+	// ButtonNewGame starts a new game of the current system.
+	ButtonNewGame
+	// ButtonTakeBack takes the last move back.
+	ButtonTakeBack
+)
+
+// Button is the meaning of one button of the wiring.
+type Button struct {
+	Kind  ButtonKind
+	Piece byte // ButtonPromote: 'Q', 'R', 'B' or 'N'
+}
+
+// Health is the state of the table's hardware and outputs.
+type Health struct {
+	// Expanders are the scanner's expanders.
+	Expanders []sensors.Health
+	// Scans counts the scans, Changes those that changed a cell.
+	Scans, Changes uint64
+	// Skipped counts the scan periods missed because a scan (or the
+	// system) was late.
+	Skipped uint64
+	// Journaling is the number of moves waiting for the disk.
+	Journaling int
+	// Sinks are the outputs' counts, in the order they were added.
+	Sinks []SinkStats
+}
+
+// Table is one set and the game on it. Tick, Exec and Close belong to one
+// goroutine (Run's, or the caller's); Do, Snapshot, Health and Synced may
+// be called from any.
+type Table struct {
+	o      Opts
+	log    *slog.Logger
+	sys    rules.System
+	sc     *sensors.Scanner
+	rec    *recognize.Recognizer
+	sess   *game.Session
+	jr     *journal
+	gen    int // journal generation: a failed job voids the rest of its generation
+	queues []*queue
+
+	buttons  []Button // by scanner button index
+	pressed  uint64
+	health   []sensors.Health
+	faulty   string
+	lastMove rules.CellSet
+	// remoteFrom/To show a move made elsewhere until the set shows it.
+	remoteFrom, remoteTo rules.CellSet
+	prevState            recognize.State
+
+	latest   atomic.Pointer[Snapshot]
+	cmds     chan cmdReq
+	running  atomic.Bool
+	synced   chan struct{}
+	syncOnce sync.Once
+	skipped  atomic.Uint64
+	closed   bool
+	hmu      sync.Mutex // health
+}
+
+type cmdReq struct {
+	c     Command
+	reply chan cmdResult
+}
+
+type cmdResult struct {
+	r   Reply
+	err error
+}
+
+// New builds a table: it resumes the state directory's current game (or
+// starts one of o.System), configures the sensors and waits for the set to
+// show the position. On error it leaves nothing open.
+func New(o *Opts) (*Table, error) {
+	opts := *o
+	switch {
+	case opts.StateDir == "":
+		return nil, errors.New("table: no state directory")
+	case opts.System == nil:
+		return nil, errors.New("table: no rule system")
+	case opts.Bus == nil:
+		return nil, errors.New("table: no I2C bus")
+	case opts.Wiring == nil:
+		return nil, errors.New("table: no wiring")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.SinkQueue <= 0 {
+		opts.SinkQueue = DefaultOpts().SinkQueue
+	}
+	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
+	if t.log == nil {
+		t.log = slog.Default()
+	}
+	sess, err := t.openGame()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.start(sess); err != nil {
+		_ = sess.Close()
+		return nil, err
+	}
+	t.jr = newJournal(opts.slowJournal)
+	for _, s := range opts.Sinks {
+		t.AddSink(s)
+	}
+	return t, nil
+}
+
+// openGame resumes the current game, or starts one.
+func (t *Table) openGame() (*game.Session, error) {
+	gopts := t.gameOpts()
+	s, err := game.Open(t.o.StateDir, &gopts)
+	switch {
+	case errors.Is(err, game.ErrNoGame):
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID}, &gopts)
+		if err != nil {
+			return nil, err
+		}
+		t.log.Info("new game", "game", s.ID(), "variant", s.System().Name(), "journal", s.Path())
+	case err != nil:
+		return nil, err
+	default:
+		t.log.Info("resumed game", "game", s.ID(), "variant", s.System().Name(), "moves", len(s.Moves()),
+			"journal", s.Path())
+	}
+	if dmg := s.Recovered(); dmg != nil {
+		t.log.Warn("journal tail was damaged and cut off", "err", dmg)
+	}
+	return s, nil
+}
+
+func (t *Table) gameOpts() game.Opts {
+	g := game.DefaultOpts()
+	g.Now = t.o.Now
+	return g
+}
+
+// CanSense reports why the set cannot play sys, or nil: the wiring must
+// wire every cell of sys.
+func (t *Table) CanSense(sys rules.System) error { return canSense(t.o.Wiring, sys) }
+
+func canSense(w *sensors.Wiring, sys rules.System) error {
+	if err := w.Validate(sys.Cells()); err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return fmt.Errorf("%w: %s needs a set whose wiring has its cells (%s)", ErrCannotSense, sys.Name(), first)
+	}
+	return nil
+}
+
+// start makes sess the table's game: a scanner over its system's cells (a
+// new one when the cells change) and a recognizer expecting its position.
+func (t *Table) start(sess *game.Session) error {
+	sys := sess.System()
+	if t.sc == nil || !slices.Equal(t.sys.Cells(), sys.Cells()) {
+		if err := canSense(t.o.Wiring, sys); err != nil {
+			return err
+		}
+		so := t.o.Sensors
+		so.Cells = sys.Cells()
+		sc, err := sensors.New(t.o.Bus, t.o.Wiring, &so)
+		if err != nil {
+			return err
+		}
+		t.sc = sc
+		t.buttons = t.buttons[:0]
+		for _, name := range sc.Buttons() {
+			t.buttons = append(t.buttons, t.o.Buttons[name])
+		}
+	}
+	t.sys, t.sess = sys, sess
+	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
+	if moves := sess.Moves(); len(moves) > 0 {
+		t.lastMove = t.lastMoveCells()
+	}
+	if t.rec == nil {
+		t.rec = recognize.New(sess.Position(), t.o.Recognize)
+	} else {
+		t.rec.SetPosition(sess.Position(), "set up the position of the new game")
+	}
+	t.snapshot(t.o.Now())
+	return nil
+}
+
+// lastMoveCells are the from and to cells of the session's last move.
+func (t *Table) lastMoveCells() rules.CellSet {
+	moves := t.sess.Moves()
+	if len(moves) == 0 {
+		return rules.CellSet{}
+	}
+	pos := t.sess.Start()
+	var last rules.Move
+	var before rules.Position
+	for _, m := range moves {
+		mv, _, err := pos.ParseMove(m.Move)
+		if err != nil {
+			return rules.CellSet{}
+		}
+		before, last = pos, mv
+		pos = pos.Play(mv)
+	}
+	return moveCells(before.Info(last))
+}
+
+func moveCells(in rules.MoveInfo) rules.CellSet {
+	var s rules.CellSet
+	if in.From != rules.NoCell {
+		s.Add(in.From)
+	}
+	if in.To != rules.NoCell {
+		s.Add(in.To)
+	}
+	return s
+}
+
+// AddSink adds an output. It must be called before Run (or between Ticks,
+// on their goroutine). The sink first gets a Started event.
+func (t *Table) AddSink(s Sink) {
+	q := newQueue(s, t.o.SinkQueue)
+	t.queues = append(t.queues, q)
+	now := t.o.Now()
+	q.put(Event{Kind: Started, At: now, Snap: t.latest.Load()})
+	if dmg := t.sess.Recovered(); dmg != nil {
+		// A journal tail cut off at start-up is a fault every output hears of.
+		q.put(Event{Kind: Fault, At: now, Snap: t.latest.Load(), Detail: "journal: " + dmg.Error()})
+	}
+}
+
+// Snapshot is the table as of the last change. Safe from any goroutine.
+func (t *Table) Snapshot() *Snapshot { return t.latest.Load() }
+
+// Synced is closed the first time the set shows the expected position.
+func (t *Table) Synced() <-chan struct{} { return t.synced }
+
+// Health reports the sensors, the scan loop, the journal and the sinks.
+func (t *Table) Health() Health {
+	t.hmu.Lock()
+	h := Health{Expanders: slices.Clone(t.health)}
+	t.hmu.Unlock()
+	st := t.sc.Stats()
+	h.Scans, h.Changes, h.Skipped = st.Scans, st.Changes, st.Skipped+t.skipped.Load()
+	h.Journaling = len(t.jr.jobs)
+	for _, q := range t.queues {
+		h.Sinks = append(h.Sinks, q.stats())
+	}
+	return h
+}
+
+// snapshot takes a new snapshot of the table.
+func (t *Table) snapshot(now time.Time) *Snapshot {
+	st := t.rec.Status()
+	res, reason := t.sess.Result()
+	s := &Snapshot{
+		Board: t.o.BoardID, Game: t.sess.ID(), System: t.sys, Start: t.sess.Start(), Position: t.sess.Position(),
+		Moves: t.sess.Moves(), Tags: t.sess.Tags(), Result: res, Reason: reason, Expected: t.rec.Position(),
+		LastMove: t.lastMove, RemoteFrom: t.remoteFrom, RemoteTo: t.remoteTo, Time: now,
+		published: t.sess.Published,
+		Status: BoardStatus{State: st.State, Lifted: st.Lifted, Placed: st.Placed, Unknown: st.Unknown,
+			FirstLifted: st.FirstLifted},
+	}
+	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
+	switch st.State {
+	case recognize.Mismatch:
+		s.Status.Fix, s.Status.Hint = st.Fix, st.Reason
+	case recognize.SensorFault:
+		s.Status.Fault = st.Reason
+	case recognize.NeedsChoice:
+		for _, m := range st.Choices {
+			s.Status.Choices = append(s.Status.Choices, t.rec.Position().Info(m).PromoteTo)
+		}
+	}
+	t.latest.Store(s)
+	return s
+}
+
+// emit sends e, with a new snapshot, to every sink.
+func (t *Table) emit(e Event) {
+	if e.Snap == nil {
+		e.Snap = t.snapshot(e.At)
+	}
+	for _, q := range t.queues {
+		q.put(e)
+	}
+}
+
+// Tick scans once at the clock's time and carries out what follows: the
+// recognizer's verdict, the buttons, the sensors' health, and the moves
+// the journal has made durable since.
+func (t *Table) Tick() {
+	t.applyJournal()
+	now := t.o.Now()
+	t.sc.Scan(now)
+	snap := t.sc.Snapshot()
+	t.checkHealth(now)
+	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
+		t.buttonsPressed(now, pressed)
+	}
+	t.pressed = snap.Buttons
+	t.recognized(t.rec.Observe(now, snap.Closed, snap.Unknown))
+}
+
+func (t *Table) checkHealth(now time.Time) {
+	t.hmu.Lock()
+	t.health = t.sc.Health(t.health[:0])
+	var bad []string
+	for _, h := range t.health {
+		if !h.OK {
+			bad = append(bad, fmt.Sprintf("expander %s: %v", h.Expander, h.LastErr))
+		}
+	}
+	t.hmu.Unlock()
+	if len(bad) == 0 && t.faulty == "" {
+		return
+	}
+	f := strings.Join(bad, "; ")
+	if f == t.faulty {
+		return
+	}
+	t.faulty = f
+	if f != "" {
+		t.log.Warn("sensor fault", "detail", f)
+	} else {
+		t.log.Info("sensors read again")
+	}
+	t.emit(Event{Kind: Fault, At: now, Detail: f})
+}
+
+func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
+	for i, b := range t.buttons {
+		if pressed&(1<<i) == 0 || b.Kind == 0 {
+			continue
+		}
+		var c Command
+		switch b.Kind {
+		case ButtonPromote:
+			c = Promote{Piece: b.Piece}
+		case ButtonNewGame:
+			c = NewGame{}
+		case ButtonTakeBack:
+			c = TakeBack{}
+		}
+		if _, err := t.exec(now, c); err != nil {
+			t.log.Info("button", "button", t.sc.Buttons()[i], "command", c.Name(), "err", err)
+		}
+	}
+}
+
+// recognized carries the recognizer's events to the journal and the sinks.
+func (t *Table) recognized(evs []recognize.Event) {
+	for _, e := range evs {
+		switch e.Kind {
+		case recognize.Moved:
+			t.jr.put(&job{gen: t.gen, kind: Moved, ev: e, sess: t.sess})
+		case recognize.TookBack:
+			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
+		case recognize.StatusChanged:
+			t.statusChanged(e)
+		}
+	}
+}
+
+func (t *Table) statusChanged(e recognize.Event) {
+	st := e.Status
+	names := t.sys.Cells()
+	t.log.Debug("board", "state", st.State.String(), "lifted", st.Lifted.Names(names),
+		"placed", st.Placed.Names(names), "fix", st.Fix.Names(names), "reason", st.Reason)
+	prev := t.prevState
+	t.prevState = st.State
+	switch st.State {
+	case recognize.InSync:
+		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
+		t.syncOnce.Do(func() {
+			close(t.synced)
+			t.log.Info("board in sync with the position")
+		})
+	case recognize.Mismatch:
+		kind := Mismatch
+		if prev == recognize.MoveInProgress || prev == recognize.InSync {
+			// The players moved, and no legal move explains it.
+			kind = Illegal
+		}
+		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix, Detail: st.Reason})
+		return
+	case recognize.MoveInProgress:
+		if !st.Lifted.Empty() {
+			t.emit(Event{Kind: Lifted, At: e.At, Cells: st.Lifted, Cell: st.FirstLifted})
+		}
+		if !st.Placed.Empty() {
+			t.emit(Event{Kind: Placed, At: e.At, Cells: st.Placed, Cell: rules.NoCell})
+		}
+		if !st.Lifted.Empty() || !st.Placed.Empty() {
+			return
+		}
+	}
+	t.emit(Event{Kind: BoardChanged, At: e.At})
+}
+
+// applyJournal takes the effect of the moves made durable since.
+func (t *Table) applyJournal() {
+	for {
+		r, ok := t.jr.ready()
+		if !ok {
+			return
+		}
+		t.applied(r)
+	}
+}
+
+// flush waits for the journal to finish every job and applies them.
+func (t *Table) flush() {
+	for t.jr.pending > 0 {
+		r, ok := t.jr.next(time.Minute)
+		if !ok {
+			t.log.Error("journal: a write is taking over a minute")
+			continue
+		}
+		t.applied(r)
+	}
+}
+
+func (t *Table) applied(r result) {
+	switch {
+	case r.skipped || r.gen != t.gen:
+		return
+	case r.err != nil:
+		// The game refused (it is over, or the journal cannot be written):
+		// nothing is published; the board must go back.
+		t.gen++
+		t.flush()
+		long := r.ev.Before.Long(r.ev.Move)
+		what := "the move " + long
+		if r.kind == TookBack {
+			what = "the take-back"
+		}
+		t.log.Error("not accepted", "what", what, "err", r.err)
+		t.rec.SetPosition(t.sess.Position(), "the game did not accept "+what+": "+r.err.Error())
+		t.lastMove = t.lastMoveCells()
+		t.emit(Event{Kind: Illegal, At: r.ev.At, Detail: what + ": " + r.err.Error(), Cells: moveCells(r.ev.Before.Info(r.ev.Move))})
+		return
+	}
+	m := r.move
+	switch r.kind {
+	case Moved:
+		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
+		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
+		t.emit(Event{Kind: Moved, At: r.ev.At, Move: &m, Before: r.ev.Before})
+		t.afterMove(r.ev.At, r.ev.After)
+	case TookBack:
+		t.lastMove = t.lastMoveCells()
+		t.log.Info("take-back", "move", m.Move)
+		t.emit(Event{Kind: TookBack, At: r.ev.At, Move: &m})
+	}
+}
+
+// afterMove reports check and the end of the game.
+func (t *Table) afterMove(at time.Time, after rules.Position) {
+	if check, king := after.InCheck(); check {
+		t.emit(Event{Kind: Check, At: at, Cell: king})
+	}
+	t.gameOver(at)
+}
+
+func (t *Table) gameOver(at time.Time) {
+	if res, reason := t.sess.Result(); res != rules.NoResult {
+		t.log.Info("game over", "game", t.sess.ID(), "result", res, "termination", reason)
+		t.emit(Event{Kind: GameOver, At: at, Result: res, Reason: reason})
+	}
+}
+
+// Exec carries out c on the table's goroutine (between Ticks, without Run).
+func (t *Table) Exec(c Command) (Reply, error) { return t.exec(t.o.Now(), c) }
+
+// Do carries out c on Run's goroutine and waits for its reply, or ctx.
+func (t *Table) Do(ctx context.Context, c Command) (Reply, error) {
+	if !t.running.Load() {
+		return Reply{}, ErrClosed
+	}
+	req := cmdReq{c: c, reply: make(chan cmdResult, 1)}
+	select {
+	case t.cmds <- req:
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+	select {
+	case r := <-req.reply:
+		return r.r, r.err
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+}
+
+// Run scans every Sensors.Period until ctx ends, and carries out the
+// commands given to Do meanwhile. extra, if not nil, runs on the loop's
+// goroutine before each tick (the simulator's hand uses it).
+func (t *Table) Run(ctx context.Context) error {
+	if t.closed {
+		return ErrClosed
+	}
+	period := t.o.Sensors.Period
+	if period <= 0 {
+		period = sensors.DefaultOpts.Period
+	}
+	tk := time.NewTicker(period)
+	defer tk.Stop()
+	t.running.Store(true)
+	defer t.running.Store(false)
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case req := <-t.cmds:
+			r, err := t.Exec(req.c)
+			req.reply <- cmdResult{r, err}
+		case tick := <-tk.C:
+			// Periods missed by a late scan are skipped, not made up, and
+			// counted.
+			if !last.IsZero() {
+				if n := tick.Sub(last)/period - 1; n > 0 {
+					t.skipped.Add(uint64(n))
+				}
+			}
+			last = tick
+			t.Tick()
+		}
+	}
+}
+
+// Close waits for the journal, closes the game and stops the sinks after
+// they had their queued events (at most a few seconds each).
+func (t *Table) Close() error {
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	t.flush()
+	t.jr.close()
+	err := t.sess.Close()
+	for _, q := range t.queues {
+		if !q.close(5 * time.Second) {
+			t.log.Warn("an output did not finish within 5 s")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("table: journal: %w", err)
+	}
+	return nil
+}
