@@ -35,7 +35,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		}
 		t.lastMove = t.lastMoveCells()
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
-		t.rec.SetPosition(t.sess.Position(), "take "+m.Move+" back on the board")
+		t.setExpected(t.sess.Position(), "take "+m.Move+" back on the board")
 		t.log.Info("take-back", "move", m.Move, "by", "command")
 		t.emit(Event{Kind: TookBack, At: now, Move: &m})
 		return Reply{Move: &m}, nil
@@ -50,7 +50,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 	case PlayMove:
 		return t.playMove(now, c)
 	case Resync:
-		t.rec.SetPosition(t.sess.Position(), "resync: set up the position")
+		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
 		return Reply{}, nil
 	case nil:
@@ -137,7 +137,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	t.remoteFrom = in.Touched.Minus(rules.CellSetOf(in.To))
 	t.remoteTo = rules.CellSetOf(in.To)
 	t.lastMove = moveCells(in)
-	t.rec.SetPosition(t.sess.Position(), "make "+rec.Move+" on the set")
+	t.setExpected(t.sess.Position(), "make "+rec.Move+" on the set")
 	t.log.Info("move", "seq", rec.Seq, "move", rec.Move, "san", rec.SAN, "by", "remote", "note", note)
 	t.emit(Event{Kind: Moved, At: now, Move: &rec, Before: before, Remote: true})
 	t.afterMove(now, t.sess.Position())

@@ -30,56 +30,87 @@ type SinkStats struct {
 	Queued int
 }
 
-// queue feeds one sink from its own goroutine.
+// queue feeds one sink from its own goroutine. When the sink falls so far
+// behind that its queue is full, events are dropped until it has caught up;
+// it then gets a Started event with the newest snapshot, and the events
+// after it, so what it sees after a Started is never missing a step.
 type queue struct {
 	sink   Sink
 	ch     chan Event
-	lost   atomic.Bool // events were dropped: send Started first
+	wake   chan struct{}
+	lost   atomic.Bool // events were dropped: send Started when caught up
 	latest atomic.Pointer[Snapshot]
 	done   chan struct{}
 
-	delivered, dropped atomic.Uint64
-	closeOnce          sync.Once
+	accepted, delivered, dropped atomic.Uint64
+	closeOnce                    sync.Once
 }
 
 func newQueue(s Sink, n int) *queue {
-	q := &queue{sink: s, ch: make(chan Event, n), done: make(chan struct{})}
+	q := &queue{sink: s, ch: make(chan Event, n), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go q.run()
 	return q
 }
 
-// put queues e, or drops it when the queue is full. It never blocks.
+// put queues e, or drops it when the queue is full or the sink has not yet
+// caught up after a loss. It never blocks.
 func (q *queue) put(e Event) {
 	q.latest.Store(e.Snap)
-	if q.lost.Load() {
-		// Resynchronize first: a Started with the newest snapshot stands
-		// for everything dropped.
+	if !q.lost.Load() {
 		select {
-		case q.ch <- Event{Kind: Started, At: e.At, Snap: e.Snap}:
-			q.lost.Store(false)
+		case q.ch <- e:
+			q.accepted.Add(1)
+			return
 		default:
-			q.dropped.Add(1)
-			return
-		}
-		if e.Kind == Started {
-			return
 		}
 	}
+	q.dropped.Add(1)
+	q.lost.Store(true)
 	select {
-	case q.ch <- e:
+	case q.wake <- struct{}{}:
 	default:
-		q.dropped.Add(1)
-		q.lost.Store(true)
 	}
+}
+
+func (q *queue) handle(e Event) {
+	q.sink.Handle(e)
+	q.delivered.Add(1)
 }
 
 func (q *queue) run() {
 	defer close(q.done)
-	for e := range q.ch {
-		q.sink.Handle(e)
-		q.delivered.Add(1)
+	for {
+		select {
+		case e, ok := <-q.ch:
+			if !ok {
+				return
+			}
+			q.handle(e)
+			continue
+		default:
+		}
+		// Caught up: after a loss, the whole table again.
+		if q.lost.Load() {
+			q.accepted.Add(1)
+			q.lost.Store(false)
+			snap := q.latest.Load()
+			q.handle(Event{Kind: Started, At: snap.Time, Snap: snap})
+			continue
+		}
+		select {
+		case e, ok := <-q.ch:
+			if !ok {
+				return
+			}
+			q.handle(e)
+		case <-q.wake:
+		}
 	}
 }
+
+// idle reports whether the sink has handled every event it accepted and
+// owes it no Started.
+func (q *queue) idle() bool { return q.delivered.Load() == q.accepted.Load() && !q.lost.Load() }
 
 // close stops the queue after the events queued, waiting at most wait.
 func (q *queue) close(wait time.Duration) bool {

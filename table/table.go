@@ -114,6 +114,10 @@ type Table struct {
 	// remoteFrom/To show a move made elsewhere until the set shows it.
 	remoteFrom, remoteTo rules.CellSet
 	prevState            recognize.State
+	// reset is true from a change of the expected position by the table
+	// (a new game, a take-back, a move made elsewhere) until the set shows
+	// it: a mismatch meanwhile is the game's change, not the players'.
+	reset bool
 
 	latest   atomic.Pointer[Snapshot]
 	cmds     chan cmdReq
@@ -243,11 +247,19 @@ func (t *Table) start(sess *game.Session) error {
 	}
 	if t.rec == nil {
 		t.rec = recognize.New(sess.Position(), t.o.Recognize)
+		t.reset = true
 	} else {
-		t.rec.SetPosition(sess.Position(), "set up the position of the new game")
+		t.setExpected(sess.Position(), "set up the position of the new game")
 	}
 	t.snapshot(t.o.Now())
 	return nil
+}
+
+// setExpected makes the set expect pos; until it shows it, the board is in
+// mismatch for reason.
+func (t *Table) setExpected(pos rules.Position, reason string) {
+	t.rec.SetPosition(pos, reason)
+	t.reset = true
 }
 
 // lastMoveCells are the from and to cells of the session's last move.
@@ -370,21 +382,22 @@ func (t *Table) Tick() {
 func (t *Table) checkHealth(now time.Time) {
 	t.hmu.Lock()
 	t.health = t.sc.Health(t.health[:0])
-	var bad []string
+	var bad, which []string
 	for _, h := range t.health {
 		if !h.OK {
 			bad = append(bad, fmt.Sprintf("expander %s: %v", h.Expander, h.LastErr))
+			which = append(which, h.Expander)
 		}
 	}
 	t.hmu.Unlock()
-	if len(bad) == 0 && t.faulty == "" {
+	// A fault is reported when the set of failing expanders changes, not
+	// when only their error does.
+	key := strings.Join(which, " ")
+	if key == t.faulty {
 		return
 	}
+	t.faulty = key
 	f := strings.Join(bad, "; ")
-	if f == t.faulty {
-		return
-	}
-	t.faulty = f
 	if f != "" {
 		t.log.Warn("sensor fault", "detail", f)
 	} else {
@@ -436,16 +449,19 @@ func (t *Table) statusChanged(e recognize.Event) {
 	t.prevState = st.State
 	switch st.State {
 	case recognize.InSync:
+		t.reset = false
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
 		t.syncOnce.Do(func() {
 			close(t.synced)
 			t.log.Info("board in sync with the position")
 		})
 	case recognize.Mismatch:
-		kind := Mismatch
-		if prev == recognize.MoveInProgress || prev == recognize.InSync {
-			// The players moved, and no legal move explains it.
-			kind = Illegal
+		if prev == recognize.Mismatch {
+			break // the cells to fix changed: a board change
+		}
+		kind := Illegal // the players moved, and no legal move explains it
+		if t.reset {
+			kind = Mismatch // the game changed: the set must follow
 		}
 		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix, Detail: st.Reason})
 		return
@@ -501,7 +517,7 @@ func (t *Table) applied(r result) {
 			what = "the take-back"
 		}
 		t.log.Error("not accepted", "what", what, "err", r.err)
-		t.rec.SetPosition(t.sess.Position(), "the game did not accept "+what+": "+r.err.Error())
+		t.setExpected(t.sess.Position(), "the game did not accept "+what+": "+r.err.Error())
 		t.lastMove = t.lastMoveCells()
 		t.emit(Event{Kind: Illegal, At: r.ev.At, Detail: what + ": " + r.err.Error(), Cells: moveCells(r.ev.Before.Info(r.ev.Move))})
 		return
@@ -592,6 +608,23 @@ func (t *Table) Run(ctx context.Context) error {
 			t.Tick()
 		}
 	}
+}
+
+// Drain waits until the journal has made every recognized move durable and
+// every sink has handled every event so far, for at most wait (of real
+// time: it waits for other goroutines). It reports whether they all did.
+func (t *Table) Drain(wait time.Duration) bool {
+	t.flush()
+	deadline := time.Now().Add(wait)
+	for _, q := range t.queues {
+		for !q.idle() {
+			if time.Now().After(deadline) {
+				return false
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return true
 }
 
 // Close waits for the journal, closes the game and stops the sinks after

@@ -49,6 +49,8 @@ func (p *Position) Long(m rules.Move) string {
 
 // Short is the short notation of m (see above), with "#" when m gives check.
 func (p *Position) Short(m rules.Move) string {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
 	s := p.short(m, legal)
@@ -135,6 +137,8 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 // ParseMove reads a move in long form or short notation. The note is always
 // empty: First Contact's notation resolves no ambiguity by convention.
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
 	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")

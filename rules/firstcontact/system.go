@@ -52,7 +52,10 @@ func (p *Position) System() rules.System {
 
 // LegalMoves appends the legal moves to buf and returns it. It allocates
 // nothing when buf has room for them.
-func (p *Position) LegalMoves(buf []rules.Move) []rules.Move { return p.legalMoves(buf) }
+func (p *Position) LegalMoves(buf []rules.Move) []rules.Move {
+	cp := *p // legality is tried by making moves: never on a shared position
+	return cp.legalMoves(buf)
+}
 
 // Play returns the position after m; p does not change.
 func (p *Position) Play(m rules.Move) rules.Position {
@@ -67,6 +70,8 @@ func (p *Position) Make(m rules.Move) { p.make(m) }
 // InCheck reports whether the side to move is in check, and its king's
 // cell. In First Contact a side in check has lost (see Status).
 func (p *Position) InCheck() (bool, rules.Cell) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	k := p.king[p.side]
 	if k == NoSquare {
 		return false, rules.NoCell
@@ -81,6 +86,8 @@ func (p *Position) InCheck() (bool, rules.Cell) {
 // move that is not in check is stalemated: a draw (F5). No position is
 // dead.
 func (p *Position) Status() rules.Status {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	if p.phase() != phasePlay {
 		return rules.Ongoing
 	}
@@ -99,6 +106,8 @@ func (p *Position) Status() rules.Status {
 // Touched is empty. A platform move goes from presence cell to presence
 // cell (Board is true) and touches the pawn it carries.
 func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	cm := p.cells()
 	in := rules.MoveInfo{From: rules.NoCell, Captured: rules.NoCell, Promoted: rules.NoCell}
 	from, to := mFrom(m), mTo(m)

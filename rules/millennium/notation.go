@@ -28,6 +28,8 @@ func (p *Position) Long(m rules.Move) string {
 // destination, pawn captures by origin file; the long form when two pawns
 // could make the same pawn move.
 func (p *Position) Short(m rules.Move) string {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [maxMoves]rules.Move
 	s := p.short(m, p.legalMoves(buf[:0]))
 	after := *p
@@ -119,6 +121,8 @@ var figurines = strings.NewReplacer(
 // included). Check marks, "e.p.", "!" and "?" are ignored. The note is
 // always empty: no convention resolves an ambiguous move.
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
 	in := figurines.Replace(strings.TrimSpace(s))

@@ -28,7 +28,10 @@ func (p *Position) System() rules.System { return System }
 
 // LegalMoves appends the legal moves to buf and returns it. It allocates
 // nothing when buf has room for them.
-func (p *Position) LegalMoves(buf []rules.Move) []rules.Move { return p.legalMoves(buf) }
+func (p *Position) LegalMoves(buf []rules.Move) []rules.Move {
+	cp := *p // legality is tried by making moves: never on a shared position
+	return cp.legalMoves(buf)
+}
 
 // Play returns the position after m; p does not change.
 func (p *Position) Play(m rules.Move) rules.Position {
@@ -42,6 +45,8 @@ func (p *Position) Make(m rules.Move) { p.make(m) }
 
 // InCheck reports whether the side to move is in check, and its king's cell.
 func (p *Position) InCheck() (bool, rules.Cell) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	k := p.king[p.side]
 	if k == NoSquare {
 		return false, rules.NoCell
@@ -52,6 +57,8 @@ func (p *Position) InCheck() (bool, rules.Cell) {
 // Status tells whether the game is over: checkmate, stalemate or a dead
 // position (K v K, K+B v K, K+N v K).
 func (p *Position) Status() rules.Status {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [maxMoves]rules.Move
 	if len(p.legalMoves(buf[:0])) == 0 {
 		if p.inCheck(p.side) {
@@ -75,6 +82,8 @@ func (p *Position) dead() bool {
 // Info says which cells m touches. For castling, From and To are the
 // king's cells and Touched holds the king's and the rook's start cells.
 func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	from, to := mFrom(m), mTo(m)
 	in := rules.MoveInfo{From: SquareCell(from), To: SquareCell(to), Captured: rules.NoCell, Promoted: rules.NoCell}
 	in.Touched.Add(in.From)

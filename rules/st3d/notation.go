@@ -31,6 +31,8 @@ func (p *Position) Long(m rules.Move) string {
 
 // Short is Meder's short notation of m (Appendix E, D17), with "+" or "#".
 func (p *Position) Short(m rules.Move) string {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [256]rules.Move
 	legal := p.legalMoves(buf[:0])
 	s := p.short(m, legal)
@@ -130,6 +132,8 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 // marks, "e.p.", "!" and "?" are ignored. The note is non-empty when an
 // ambiguous pawn push was resolved by D17's convention.
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [256]rules.Move
 	legal := p.legalMoves(buf[:0])
 	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")

@@ -41,7 +41,10 @@ func (p *Position) System() rules.System {
 
 // LegalMoves appends the legal moves to buf and returns it. It allocates
 // nothing when buf has room for them.
-func (p *Position) LegalMoves(buf []rules.Move) []rules.Move { return p.legalMoves(buf) }
+func (p *Position) LegalMoves(buf []rules.Move) []rules.Move {
+	cp := *p // legality is tried by making moves: never on a shared position
+	return cp.legalMoves(buf)
+}
 
 // Play returns the position after m; p does not change.
 func (p *Position) Play(m rules.Move) rules.Position {
@@ -55,6 +58,8 @@ func (p *Position) Make(m rules.Move) { p.make(m) }
 
 // InCheck reports whether the side to move is in check, and its king's cell.
 func (p *Position) InCheck() (bool, rules.Cell) {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	k := p.king[p.side]
 	if k == NoSquare {
 		return false, rules.NoCell
@@ -66,6 +71,8 @@ func (p *Position) InCheck() (bool, rules.Cell) {
 // position (1.3: K v K, K+B v K, K+N v K, and kings with bishops all on one
 // colour).
 func (p *Position) Status() rules.Status {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	var buf [256]rules.Move
 	if len(p.legalMoves(buf[:0])) == 0 {
 		if p.inCheck(p.side) {
@@ -115,6 +122,8 @@ func (p *Position) dead() bool {
 
 // Info says which cells m touches.
 func (p *Position) Info(m rules.Move) rules.MoveInfo {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	if mKind(m) == kindExt || m&castle960Bit != 0 || mPromo(m) == promoBoard {
 		return p.optInfo(m)
 	}
@@ -176,6 +185,8 @@ func (p *Position) Info(m rules.Move) rules.MoveInfo {
 // double step past its single step): the piece set down on m's target
 // could still be on its way. Move recognition waits longer for such moves.
 func (p *Position) Extends(m, further rules.Move) bool {
+	cp := *p // its methods make moves to try them: never on a shared position
+	p = &cp
 	if mFrom(m) != mFrom(further) || mKind(m) >= kindCastleK || mKind(further) >= kindCastleK {
 		return false
 	}
