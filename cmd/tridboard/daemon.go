@@ -36,6 +36,8 @@ type daemonOpts struct {
 	// stderr receives the one line of a start-up failure.
 	stderr io.Writer
 	log    *slog.Logger
+	// held, if set, holds log's lines until the daemon has started.
+	held *heldWriter
 	// onReady is called once the daemon runs.
 	onReady func(d *daemon)
 }

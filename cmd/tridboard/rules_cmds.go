@@ -12,7 +12,7 @@ import (
 
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/record"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 func init() {
@@ -73,12 +73,6 @@ func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	}
 }
 
-// customSetup reports whether sys starts from a position string only
-// (V.P3, V.P4).
-func customSetup(sys rules.System) bool {
-	o, ok := sys.(interface{ Options() st3d.Options })
-	return ok && (o.Options().Setup == st3d.SetupWurmser || o.Options().Setup == st3d.SetupCustom)
-}
 
 func (pf positionFlags) load() (rules.System, rules.Position, error) {
 	sys, err := systemFor(*pf.variant, *pf.options)
@@ -86,7 +80,7 @@ func (pf positionFlags) load() (rules.System, rules.Position, error) {
 		return nil, nil, err
 	}
 	if *pf.position == "" {
-		if customSetup(sys) {
+		if systems.NeedsPosition(sys) {
 			return nil, nil, fmt.Errorf("%s: a custom setup (V.P3, V.P4) starts from --position", sys.Name())
 		}
 		return sys, sys.Start(), nil
@@ -149,13 +143,13 @@ func perftAny(pos rules.Position, depth int) uint64 {
 	return n
 }
 
-func divideAny(pos rules.Position, depth int) []st3d.DivideEntry {
-	var out []st3d.DivideEntry
+func divideAny(pos rules.Position, depth int) []rules.DivideEntry {
+	var out []rules.DivideEntry
 	if depth <= 0 {
 		return out
 	}
 	for _, m := range pos.LegalMoves(nil) {
-		out = append(out, st3d.DivideEntry{Move: pos.Long(m), Nodes: perftAny(pos.Play(m), depth-1)})
+		out = append(out, rules.DivideEntry{Move: pos.Long(m), Nodes: perftAny(pos.Play(m), depth-1)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Move < out[j].Move })
 	return out
@@ -221,7 +215,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	pos := sys.Start()
-	if rec.Tag("Position") == "" && customSetup(sys) {
+	if rec.Tag("Position") == "" && systems.NeedsPosition(sys) {
 		fmt.Fprintf(stderr, "tridboard replay: %s: %s: a custom setup (V.P3, V.P4) needs a Position tag\n", fs.Arg(0), sys.Name())
 		return exitFailure
 	}

@@ -79,15 +79,24 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard run: no arguments expected")
 		return exitUsage
 	}
+	if *df.logLevel != "" {
+		if _, err := config.ParseLevel(*df.logLevel); err != nil {
+			fmt.Fprintf(stderr, "tridboard run: %v\n", err)
+			return exitUsage
+		}
+	}
 	cfg, err := df.load()
 	if err != nil {
-		fmt.Fprintf(stderr, "tridboard run: %v\n", err)
-		return exitUsage
+		// A bad configuration is a start-up failure like the others: one
+		// line, exit 1 (bad usage is the command line's).
+		fmt.Fprintf(stderr, "tridboard: cannot start: %s\n", oneLine(err))
+		return exitFailure
 	}
-	log := newLogger(stderr, cfg.LogLevel)
+	held := holdWriter(stderr)
+	log := newLogger(held, cfg.LogLevel)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log}
+	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held}
 	if *simFlag {
 		o.onReady = func(d *daemon) {
 			go func() {
@@ -107,10 +116,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // serve runs a daemon until ctx ends and shuts it down.
 func serve(ctx context.Context, o daemonOpts) int {
 	d, err := newDaemon(o)
+	if o.held != nil {
+		o.held.release(err == nil)
+	}
 	if err != nil {
 		// One line, and exit status 1: a runtime failure, which systemd
 		// retries.
-		fmt.Fprintf(o.stderr, "tridboard: cannot start: %v\n", err)
+		fmt.Fprintf(o.stderr, "tridboard: cannot start: %s\n", oneLine(err))
 		return exitFailure
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
@@ -160,3 +172,7 @@ func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) 
 	}
 	log.Info("simulator input ended; running until a signal")
 }
+
+// oneLine is err's message on one line: an error listing several problems
+// one per line gets them separated by "; ".
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

@@ -71,3 +71,10 @@ func Split(sys rules.System) (variant, options string) {
 	variant, options, _ = strings.Cut(sys.Name(), "+")
 	return variant, options
 }
+
+// NeedsPosition reports whether games of sys start only from a given
+// position (st3d's custom setups V.P3 and V.P4 have no start of their own).
+func NeedsPosition(sys rules.System) bool {
+	o, ok := sys.(interface{ Options() st3d.Options })
+	return ok && (o.Options().Setup == st3d.SetupWurmser || o.Options().Setup == st3d.SetupCustom)
+}

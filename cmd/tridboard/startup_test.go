@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// Every start-up failure prints one line saying what and where, and exits
+// 1 (a runtime failure, which systemd retries); nothing panics.
+func TestStartupFailures(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	matrix, err := os.ReadFile("../../deploy/matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  func(t *testing.T, dir string) []string
+		want  string
+		where string
+	}{
+		{"no I2C bus", func(t *testing.T, dir string) []string {
+			return []string{"--config", writeConfig(t, dir, "i2c:\n  bus: no-such-bus\n")}
+		}, "i2c bus", "no-such-bus"},
+		{"broker port taken", func(t *testing.T, dir string) []string {
+			return []string{"--sim", "--listen", taken.Addr().String()}
+		}, "address already in use", taken.Addr().String()},
+		{"journal damaged in the middle", func(t *testing.T, dir string) []string {
+			damageJournal(t, dir)
+			return []string{"--sim"}
+		}, "corrupt in the middle", ".journal"},
+		{"unknown cell in the wiring", func(t *testing.T, dir string) []string {
+			y := strings.Replace(string(matrix), `"a1W"`, `"z9X"`, 1)
+			return []string{"--sim", "--config", writeConfig(t, dir, y)}
+		}, "z9X", "wiring"},
+		{"listener beyond loopback without a password", func(t *testing.T, dir string) []string {
+			return []string{"--sim", "--listen", "0.0.0.0:0"}
+		}, "set a username and password", "0.0.0.0:0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"run", "--state-dir", dir}, tc.args(t, dir)...)
+			var stdout, stderr bytes.Buffer
+			code := dispatch(args, &stdout, &stderr)
+			out := strings.TrimRight(stderr.String(), "\n")
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d", code, exitFailure)
+			}
+			if strings.Count(out, "\n") != 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, tc.where) {
+				t.Errorf("stderr:\n%s\nwant one line with %q and %q", out, tc.want, tc.where)
+			}
+		})
+	}
+}
+
+func writeConfig(t *testing.T, dir, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// damageJournal writes a game of three moves in dir and flips a byte of
+// its second record.
+func damageJournal(t *testing.T, dir string) {
+	t.Helper()
+	o := game.DefaultOpts()
+	s, err := game.New(dir, st3d.System, "", game.Tags{}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, long := range []string{"b2W-b3W", "b7B-b6B", "c2W-c3W"} {
+		if _, _, err := s.PlayNotation(long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := s.Path()
+	s.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second line-ish third of the file is inside the move records.
+	b[len(b)/2] ^= 0x5a
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
