@@ -116,3 +116,55 @@ func goModRequires(t *testing.T, name string) map[string]string {
 	}
 	return out
 }
+
+// TestDocsNameOnlyTestsThatExist: a test or benchmark the docs cite as
+// evidence (TestEndToEndKillAndResume, BenchmarkCompose) exists.
+func TestDocsNameOnlyTestsThatExist(t *testing.T) {
+	defined := map[string]bool{}
+	fn := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Example|Fuzz)[A-Za-z0-9_]*)\(`)
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "dist") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range fn.FindAllStringSubmatch(string(data), -1) {
+			defined[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := regexp.MustCompile(`\b((?:Test|Benchmark|Example|Fuzz)[A-Z][A-Za-z0-9_]*)`)
+	found := 0
+	for _, f := range append(files, "../README.md") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range cited.FindAllStringSubmatch(line, -1) {
+				found++
+				if !defined[m[1]] {
+					t.Errorf("%s:%d: %s is cited but no test file defines it", f, i+1, m[1])
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("the docs cite no test at all: is the pattern still right?")
+	}
+}
