@@ -37,6 +37,9 @@ func TestNoReferenceOutsideRepository(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		if strings.IndexByte(string(data), 0) >= 0 {
+			return nil // a binary built in the tree (go build, go test -c), not a source
+		}
 		for i, line := range strings.Split(string(data), "\n") {
 			if strings.Contains(line, outside) {
 				t.Errorf("%s:%d refers to %s (a clone has no such directory; point to docs/): %s", path, i+1, outside, strings.TrimSpace(line))
