@@ -2,7 +2,7 @@
 //
 // Decoding is strict: an unknown key or a value of the wrong type is refused
 // with the file, line and key. Every field has a default that describes the
-// reference board (../shared/spec/hardware.md), so a board wired as the
+// reference board (docs/hardware.md), so a board wired as the
 // reference needs almost no configuration. Secrets can come from the
 // environment (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN).
 package config

@@ -19,7 +19,9 @@
 # it, about a minute; later runs come from the Go build cache).
 #
 # Environment: NFPM overrides the nfpm command (for example an installed
-# `nfpm`); SKIP_DEB=1 builds the binaries only.
+# `nfpm`); SKIP_DEB=1 builds the binaries only; TRIDBOARD_MAINTAINER
+# ("Name <address>") is the package's Maintainer, by default git's user.name
+# and user.email: whoever builds a package answers for it.
 set -eu
 
 NFPM_VERSION=v2.45.2
@@ -77,6 +79,17 @@ if [ "${SKIP_DEB:-}" = 1 ]; then
 fi
 
 # The package is described once in deploy/nfpm.yaml; these variables fill it.
+if [ -z "${TRIDBOARD_MAINTAINER:-}" ]; then
+	name=$(git config user.name 2>/dev/null || true)
+	email=$(git config user.email 2>/dev/null || true)
+	if [ -z "$name" ] || [ -z "$email" ]; then
+		echo "deploy/build.sh: who maintains the package? Set TRIDBOARD_MAINTAINER=\"Name <address>\"" >&2
+		echo "  (or git's user.name and user.email)." >&2
+		exit 2
+	fi
+	TRIDBOARD_MAINTAINER="$name <$email>"
+fi
+export TRIDBOARD_MAINTAINER
 nfpm=${NFPM:-go run github.com/goreleaser/nfpm/v2/cmd/nfpm@$NFPM_VERSION}
 echo
 for target in armhf:armv6 arm64:arm64; do

@@ -1,8 +1,8 @@
 // Package firstcontact plays First Contact (L. Lynn Smith, 2003) on the
-// Star Trek 3D set, exactly as ../shared/spec/first-contact.md states it
-// (decisions F1..F6): a true three-dimensional lattice instead of Meder's
-// projection, a placement phase, introductions from a reserve, platform
-// moves, and a win by giving check.
+// Star Trek 3D set, as docs/rules.md reads it (decisions F1..F6): a true
+// three-dimensional lattice instead of Meder's projection, a placement
+// phase, introductions from a reserve, platform moves, and a win by giving
+// check.
 //
 // The package has the shape of rules/st3d: geometry and tables, a Position
 // value with make/unmake, a legal move generator, the position string, long
