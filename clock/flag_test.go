@@ -70,3 +70,24 @@ func TestFlagResultTakesTheTablesTest(t *testing.T) {
 		t.Errorf("FlagResult with the table's test: %s, asked about %v", got, asked)
 	}
 }
+
+// A flag that falls in a dead position is a draw; the same flag with mating
+// material on the board is a loss.
+func TestFlagInDeadPosition(t *testing.T) {
+	for _, tc := range []struct {
+		pos  string
+		want rules.Result
+	}{
+		{"QL1:w Kb2W,kc7B,bc3N w - - - 0 10", rules.Draw}, // K v K+B: dead, though black has more than its king
+		{"QL1:w Kb2W,kc7B,qd4N w - - - 0 10", rules.BlackWins},
+	} {
+		c := started(t, "60+1", nil)
+		side, at, ok := c.Flagged(after(61 * s))
+		if !ok || side != rules.White || !at.Equal(after(60*s)) {
+			t.Fatalf("Flagged = %v %v %v", side, at, ok)
+		}
+		if got := FlagResult(position(t, "st3d", tc.pos), side, nil); got != tc.want {
+			t.Errorf("%s: %s flagged: %s, want %s", tc.pos, side, got, tc.want)
+		}
+	}
+}
