@@ -62,7 +62,7 @@ func TestRender(t *testing.T) {
 }
 
 // rig is a bus with the two backpacks of DefaultOpts.
-func rig(t *testing.T) (*sim.Bus, *sim.HT16K33, *sim.HT16K33, *Display) {
+func rig(t testing.TB) (*sim.Bus, *sim.HT16K33, *sim.HT16K33, *Display) {
 	t.Helper()
 	bus := sim.NewBus("")
 	w, b := sim.NewHT16K33(0x74), sim.NewHT16K33(0x75)
