@@ -77,7 +77,11 @@ func (r Reading) MS(side rules.Color) int64 {
 //
 // Times passed to commands should not go back; one earlier than the last
 // event (a move completed before a Resume was reported after it) counts as
-// that event's time, so no turn is charged a negative time.
+// that event's time, so no turn is charged a negative time. Pass times from
+// time.Now as they come (not converted with UTC or In, which drop the
+// monotonic reading): turns are then measured on the monotonic clock, and a
+// step of the wall clock (NTP setting a Raspberry Pi's time after boot) is
+// charged to nobody. Readings carry the wall time, in UTC.
 //
 // A Clock is not safe for concurrent use: the table owns it.
 type Clock struct {
