@@ -358,3 +358,4 @@ func TestNotStarted(t *testing.T) {
 		t.Error("New without a control accepted")
 	}
 }
+

@@ -115,7 +115,8 @@ func (s Snapshot) Remaining(side rules.Color, t time.Time) time.Duration {
 //
 // At is at truncated to the millisecond, the times those at it.
 func (c *Clock) Snapshot(at time.Time) Snapshot {
-	at = c.clamp(at.Truncate(time.Millisecond))
+	// Add keeps the monotonic reading that Truncate would drop.
+	at = c.clamp(at.Add(-time.Duration(at.Nanosecond()) % time.Millisecond))
 	s := Snapshot{
 		Control: c.ctl.String(),
 		WhiteMS: c.Remaining(rules.White, at).Milliseconds(),
