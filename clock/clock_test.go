@@ -358,4 +358,3 @@ func TestNotStarted(t *testing.T) {
 		t.Error("New without a control accepted")
 	}
 }
-
