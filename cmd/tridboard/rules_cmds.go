@@ -73,7 +73,6 @@ func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	}
 }
 
-
 func (pf positionFlags) load() (rules.System, rules.Position, error) {
 	sys, err := systemFor(*pf.variant, *pf.options)
 	if err != nil {
