@@ -42,6 +42,10 @@ type Tags struct {
 	Round string `json:"round,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
+	// Opponent says who plays a side from elsewhere, as package opponent
+	// writes it ("black=set:enterprise", "white=engine:3"); empty when both
+	// sides play on this set.
+	Opponent string `json:"opponent,omitempty"`
 }
 
 // Reason says why a game ended. The values are those of the MQTT state's

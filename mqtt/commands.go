@@ -43,6 +43,17 @@ type NewGame struct {
 	Black    string `json:"black,omitempty"`
 	Event    string `json:"event,omitempty"`
 	Round    string `json:"round,omitempty"`
+	// Opponent, if set, plays one side from elsewhere.
+	Opponent *Opponent `json:"opponent,omitempty"`
+}
+
+// Opponent is who plays a side of a new game from elsewhere: the players
+// of another set on the broker (Set, its board id), or an engine (Engine,
+// its level from 1). Side is the side it plays, "black" when empty.
+type Opponent struct {
+	Side   string `json:"side,omitempty"`
+	Set    string `json:"set,omitempty"`
+	Engine int    `json:"engine,omitempty"`
 }
 
 // Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'.
@@ -94,6 +105,16 @@ func (PlayMove) Name() string  { return CmdMove }
 func (c NewGame) validate() error {
 	if c.Variant == "" {
 		return errors.New(`"variant" is required`)
+	}
+	if o := c.Opponent; o != nil {
+		switch {
+		case o.Side != "" && o.Side != "white" && o.Side != "black":
+			return fmt.Errorf(`"opponent": side %q: want "white" or "black"`, o.Side)
+		case (o.Set == "") == (o.Engine == 0):
+			return errors.New(`"opponent": give one of "set" (a board id) and "engine" (a level from 1)`)
+		case o.Engine < 0:
+			return fmt.Errorf(`"opponent": engine level %d: want 1 or more`, o.Engine)
+		}
 	}
 	return nil
 }

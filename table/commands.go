@@ -66,6 +66,13 @@ type PlayMove struct {
 	Move string
 }
 
+// Alert reports a problem the table cannot see itself (a remote set out of
+// step with this one): a Fault event with Detail.
+type Alert struct {
+	Detail string
+}
+
+func (Alert) Name() string    { return "alert" }
 func (NewGame) Name() string  { return "new_game" }
 func (Promote) Name() string  { return "promotion" }
 func (TakeBack) Name() string { return "take_back" }

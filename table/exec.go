@@ -49,6 +49,10 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return t.draw(now, c)
 	case PlayMove:
 		return t.playMove(now, c)
+	case Alert:
+		t.log.Warn("alert", "detail", c.Detail)
+		t.emit(Event{Kind: Fault, At: now, Detail: c.Detail})
+		return Reply{}, nil
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})

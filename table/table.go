@@ -118,6 +118,8 @@ type Table struct {
 	// (a new game, a take-back, a move made elsewhere) until the set shows
 	// it: a mismatch meanwhile is the game's change, not the players'.
 	reset bool
+	// observed is true once the recognizer had a reading.
+	observed bool
 
 	latest   atomic.Pointer[Snapshot]
 	cmds     chan cmdReq
@@ -339,6 +341,11 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			FirstLifted: st.FirstLifted},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
+	if !t.observed {
+		// Nothing read yet: the set is not known to show the position.
+		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
+		s.Status.State = st.State
+	}
 	switch st.State {
 	case recognize.Mismatch:
 		s.Status.Fix, s.Status.Hint = st.Fix, st.Reason
@@ -376,7 +383,14 @@ func (t *Table) Tick() {
 		t.buttonsPressed(now, pressed)
 	}
 	t.pressed = snap.Buttons
-	t.recognized(t.rec.Observe(now, snap.Closed, snap.Unknown))
+	evs := t.rec.Observe(now, snap.Closed, snap.Unknown)
+	if !t.observed {
+		t.observed = true
+		if len(evs) == 0 {
+			t.emit(Event{Kind: BoardChanged, At: now})
+		}
+	}
+	t.recognized(evs)
 }
 
 func (t *Table) checkHealth(now time.Time) {

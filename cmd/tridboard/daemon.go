@@ -17,6 +17,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
@@ -54,6 +55,7 @@ type daemon struct {
 	broker *mqtt.Broker
 	client *mqtt.Client
 	msink  *mqttsink.Sink
+	opp    *opponent.Manager
 	tb     *table.Table
 }
 
@@ -223,7 +225,21 @@ func (d *daemon) openMQTT() error {
 	so.Log = d.log
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
+	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log}
+	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
+		if spec.Set != "" {
+			return opponent.NewRemote(spec, snap, d.tb, ro)
+		}
+		return d.enginePlayer(spec, snap)
+	}, d.log)
+	d.tb.AddSink(d.opp)
 	return nil
+}
+
+// enginePlayer makes an engine opponent.
+func (d *daemon) enginePlayer(spec opponent.Spec, _ *table.Snapshot) (opponent.Player, error) {
+	return nil, fmt.Errorf("engine opponent level %d: no engine in this build", spec.Engine)
 }
 
 // run runs the table until ctx ends.
@@ -245,6 +261,9 @@ func (d *daemon) close(ctx context.Context) {
 	}
 	if d.msink != nil {
 		d.msink.Close()
+	}
+	if d.opp != nil {
+		d.opp.Close()
 	}
 	if d.ledw != nil {
 		if err := d.ledw.Close(); err != nil {

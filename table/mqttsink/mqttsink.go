@@ -12,6 +12,7 @@ import (
 
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
@@ -315,8 +316,18 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		return table.NewGame{System: sys, Position: c.Position,
-			Tags: game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round}}, nil
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round}
+		if o := c.Opponent; o != nil {
+			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
+			if o.Side == "white" {
+				spec.Side = rules.White
+			}
+			if _, _, err := opponent.Parse(spec.String()); err != nil {
+				return nil, err
+			}
+			tags.Opponent = spec.String()
+		}
+		return table.NewGame{System: sys, Position: c.Position, Tags: tags}, nil
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/internal/mosquittotest"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/sim"
+)
+
+// inproc is a daemon running in this process, on a simulated set, that can
+// be stopped and started again on its state directory.
+type inproc struct {
+	t      *testing.T
+	cfg    *config.Config
+	d      *daemon
+	cancel context.CancelFunc
+	done   chan int
+}
+
+func startSet(t *testing.T, board, stateDir, broker string) *inproc {
+	t.Helper()
+	cfg := config.Default()
+	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
+	p := &inproc{t: t, cfg: cfg}
+	p.start()
+	t.Cleanup(p.stop)
+	return p
+}
+
+func (p *inproc) start() {
+	p.t.Helper()
+	ready := make(chan *daemon, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel, p.done = cancel, make(chan int, 1)
+	o := daemonOpts{cfg: p.cfg, sim: true, log: slog.New(slog.NewTextHandler(io.Discard, nil)), stderr: io.Discard,
+		onReady: func(d *daemon) { ready <- d }}
+	go func() { p.done <- serve(ctx, o) }()
+	select {
+	case p.d = <-ready:
+	case code := <-p.done:
+		p.t.Fatalf("set %s exited %d", p.cfg.BoardID, code)
+	}
+}
+
+func (p *inproc) stop() {
+	if p.cancel == nil {
+		return
+	}
+	p.cancel()
+	p.cancel = nil
+	if code := <-p.done; code != exitOK {
+		p.t.Errorf("set %s exit %d", p.cfg.BoardID, code)
+	}
+}
+
+// moves are the set's game so far, in long form.
+func (p *inproc) moves() []string {
+	var out []string
+	for _, m := range p.d.tb.Snapshot().Moves {
+		out = append(out, m.Move)
+	}
+	return out
+}
+
+// waitFor waits until the set's game has n moves and its board is in sync
+// or waits for a move made elsewhere (mismatch).
+func (p *inproc) waitMoves(n int) {
+	p.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); len(p.moves()) < n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("set %s has %d moves %v, want %d", p.cfg.BoardID, len(p.moves()), p.moves(), n)
+		}
+	}
+}
+
+// hand makes the move long on the set by hand, in real time: a move of its
+// own players, or the last move of the game when it came from the other
+// set and waits to be made here.
+func (p *inproc) hand(long string) {
+	p.t.Helper()
+	snap := p.d.tb.Snapshot()
+	pos := snap.Expected
+	if n := len(snap.Moves); n > 0 && snap.Moves[n-1].Move == long {
+		pos = snap.Start
+		for _, m := range snap.Moves[:n-1] {
+			mv, _, err := pos.ParseMove(m.Move)
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			pos = pos.Play(mv)
+		}
+	}
+	m, _, err := pos.ParseMove(long)
+	if err != nil {
+		p.t.Fatalf("set %s: %s: %v", p.cfg.BoardID, long, err)
+	}
+	st := sim.PlainStyle
+	st.Pause = 80 * time.Millisecond
+	for _, a := range sim.Gestures(pos, m, st) {
+		if a.Op == sim.OpWait {
+			time.Sleep(a.Wait)
+			continue
+		}
+		if err := p.d.board.Set.Do(a); err != nil {
+			p.t.Fatalf("set %s: %s: %v", p.cfg.BoardID, a, err)
+		}
+	}
+	p.waitInSync()
+}
+
+func (p *inproc) waitInSync() {
+	p.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); p.d.tb.Snapshot().Status.State != recognize.InSync; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s := p.d.tb.Snapshot()
+			p.t.Fatalf("set %s is %s (%s): fix %v, moves %v", p.cfg.BoardID, s.Status.State, s.Status.Hint, s.Status.Fix.Names(s.Cells()), p.moves())
+		}
+	}
+}
+
+// Two simulated sets play one game through Mosquitto: each set's moves
+// reach the other as moves made elsewhere, which its players then make.
+// The broker is stopped and started mid-game and one set restarted; both
+// journals hold the same moves in the same order.
+func TestTwoSetsPlayOneGame(t *testing.T) {
+	broker := mosquittotest.Start(t)
+	white := startSet(t, "enterprise", t.TempDir(), broker.URL)
+	black := startSet(t, "klingon", t.TempDir(), broker.URL)
+	ctl := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL).SetClientID("controller").
+		SetAutoReconnect(true).SetConnectRetry(true))
+	if tok := ctl.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	defer ctl.Disconnect(50)
+	for _, x := range []struct {
+		p       *inproc
+		payload string
+	}{
+		{white, `{"variant":"st3d","white":"Kirk","opponent":{"set":"klingon","side":"black"}}`},
+		{black, `{"variant":"st3d","black":"Kor","opponent":{"set":"enterprise","side":"white"}}`},
+	} {
+		topics, _ := mqtt.NewTopics(x.p.cfg.MQTT.Prefix, x.p.cfg.BoardID)
+		if r := sendCommand(t, ctl, topics, "new_game", x.payload); r["status"] != "ok" {
+			t.Fatalf("new_game on %s: %v", x.p.cfg.BoardID, r)
+		}
+		standSet(x.p.d.board, x.p.d.tb.Snapshot().Expected)
+		x.p.waitInSync()
+	}
+	game := []string{"b2W-b3W", "b7B-b6B", "c2W-c3W", "c7B-c6B", "d1W-c3N", "d7B-d6B"}
+	// play makes move i on the set of its side, waits for it to reach the
+	// other set, and makes it there too.
+	play := func(i int) {
+		t.Helper()
+		mover, other := white, black
+		if i%2 == 1 {
+			mover, other = black, white
+		}
+		mover.hand(game[i])
+		other.waitMoves(i + 1)
+		other.hand(game[i])
+	}
+	play(0)
+	play(1)
+	// The broker goes down: White's move is recognized and journaled, and
+	// reaches Black once the broker is back.
+	broker.Stop()
+	white.hand(game[2])
+	white.waitMoves(3)
+	broker.Start(t)
+	black.waitMoves(3)
+	black.hand(game[2])
+	// Black's set restarts mid-game and goes on with the same opponent.
+	black.stop()
+	black.start()
+	standSet(black.d.board, black.d.tb.Snapshot().Expected)
+	black.waitInSync()
+	play(3)
+	play(4)
+	play(5)
+	w, b := strings.Join(white.moves(), " "), strings.Join(black.moves(), " ")
+	if w != strings.Join(game, " ") || b != w {
+		t.Errorf("journals:\nwhite %s\nblack %s\nwant  %s", w, b, strings.Join(game, " "))
+	}
+	// The retained states agree too, and name both players' sets' games.
+	var st mqtt.State
+	done := make(chan struct{})
+	topics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
+	ctl.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
+		if json.Unmarshal(m.Payload(), &st) == nil && len(st.Moves) == len(game) {
+			select {
+			case <-done:
+			default:
+				close(done)
+			}
+		}
+	})
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no retained state of the whole game from the black set")
+	}
+}
