@@ -14,6 +14,7 @@ import (
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -237,16 +238,25 @@ func TestButtons(t *testing.T) {
 		}
 	}).WaitTimeout(5 * time.Second)
 	first := <-games
+	// A press lasts a few scans (the buttons are debounced like the cells).
 	press := func(b string) {
 		t.Helper()
 		if err := d.board.Set.Press(b); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(80 * time.Millisecond)
+		scans := d.tb.Health().Scans
+		for deadline := time.Now().Add(5 * time.Second); d.tb.Health().Scans < scans+10; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the table does not scan")
+			}
+		}
 		if err := d.board.Set.Release(b); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(80 * time.Millisecond)
+		scans = d.tb.Health().Scans
+		for d.tb.Health().Scans < scans+10 {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	// "knight" with no promotion waiting changes nothing.
 	press("button:knight")
@@ -277,7 +287,12 @@ func TestLiftEventsNameTheFirstPieceTouched(t *testing.T) {
 		if err := d.board.Set.Lift(sq); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		// The next lift comes once the table saw this one.
+		for deadline := time.Now().Add(5 * time.Second); !d.tb.Snapshot().Status.Lifted.Has(cellOf(t, sq)); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("lift of %s not seen", sq)
+			}
+		}
 	}
 	for deadline := time.After(5 * time.Second); ; {
 		select {
@@ -293,4 +308,13 @@ func TestLiftEventsNameTheFirstPieceTouched(t *testing.T) {
 			t.Fatal("no lift event for b2W and c2W")
 		}
 	}
+}
+
+func cellOf(t *testing.T, name string) rules.Cell {
+	t.Helper()
+	c, ok := rules.CellByName(st3d.System, name)
+	if !ok {
+		t.Fatalf("no cell %s", name)
+	}
+	return c
 }

@@ -213,8 +213,8 @@ func TestEndToEndKillAndResume(t *testing.T) {
 	first, second := demoGame[:7], demoGame[7:]
 
 	d := startDaemon(t, state, listen)
+	// The daemon reads the hand's actions once the set is in sync.
 	sub := subscribe(t, listen)
-	time.Sleep(300 * time.Millisecond) // let the set come in sync
 	pos := d.play(t, st3d.Start(), first)
 	for _, l := range first[:6] {
 		d.waitMoveLine(t, l)
@@ -232,7 +232,6 @@ func TestEndToEndKillAndResume(t *testing.T) {
 	if got[len(first)-1].Move != first[6] {
 		t.Fatalf("after the restart seq %d is %s, want %s", len(first), got[len(first)-1].Move, first[6])
 	}
-	time.Sleep(300 * time.Millisecond)
 	d2.play(t, pos, second)
 	got = sub.waitFor(t, len(demoGame))
 	for i, m := range got {
