@@ -21,6 +21,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
 
@@ -32,8 +33,11 @@ type Config struct {
 	StateDir string `yaml:"state_dir"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
-	// Variant is the rule system: st3d.
+	// Variant is the rule system of a new game (st3d, millennium,
+	// first-contact, first-contact-up) and Options st3d's variant options
+	// ("V.A1,V.A2"); a game resumed from the journal keeps its own.
 	Variant string `yaml:"variant"`
+	Options string `yaml:"options"`
 
 	I2C         I2C         `yaml:"i2c"`
 	Sensors     Sensors     `yaml:"sensors"`
@@ -265,8 +269,12 @@ func (c *Config) check() []keyError {
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		bad("log_level", "%v", err)
 	}
-	if c.Variant != "st3d" {
-		bad("variant", "%q: the daemon plays st3d (other systems: perft, moves and replay only)", c.Variant)
+	if _, err := systems.Lookup(c.Variant, c.Options); err != nil {
+		key := "variant"
+		if c.Options != "" && strings.Contains(err.Error(), "option") {
+			key = "options"
+		}
+		bad(key, "%v", err)
 	}
 	if c.I2C.SpeedHz < 10000 || c.I2C.SpeedHz > 3400000 {
 		bad("i2c.speed_hz", "%d: want 10000 to 3400000", c.I2C.SpeedHz)

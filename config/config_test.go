@@ -76,7 +76,9 @@ func TestRefused(t *testing.T) {
 		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want reference or matrix`},
 		{"button name", "buttons:\n  queen: q\n", `config t.yaml:2: buttons.queen: "q": a button's cell name starts with "button:"`},
 		{"half a client certificate", "mqtt:\n  cert_file: c.pem\n", "config t.yaml:2: mqtt.cert_file: cert_file and key_file go together"},
-		{"other variant", "variant: millennium\n", `config t.yaml:1: variant: "millennium"`},
+		{"unknown variant", "variant: chess\n", `config t.yaml:1: variant: unknown variant "chess"`},
+		{"options of a system without", "variant: millennium\noptions: V.A1\n", `options: variant millennium has no options`},
+		{"unknown option", "options: V.Z9\n", `config t.yaml:1: options: st3d options: unknown option "V.Z9"`},
 		{"settle_extended below settle", "recognition:\n  settle: 300ms\n", "config t.yaml: recognition.settle_extended: 250ms: want 300ms to 5s"},
 	} {
 		_, err := Parse("t.yaml", []byte(tc.yaml))

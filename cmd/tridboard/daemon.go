@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -72,13 +73,13 @@ func newDaemon(o daemonOpts) (*daemon, error) {
 
 func (d *daemon) open() error {
 	cfg := d.o.cfg
-	sys, err := systems.Lookup("st3d", "")
+	sys, err := systems.Lookup(cfg.Variant, cfg.Options)
 	if err != nil {
 		return err
 	}
 	wiring, err := cfg.Wiring(sys.Cells())
 	if err != nil {
-		return err
+		return cannotSense(cfg, sys, err)
 	}
 	now := time.Now
 	if d.o.sim {
@@ -125,6 +126,19 @@ func (d *daemon) open() error {
 		standSet(d.board, d.tb.Snapshot().Expected)
 	}
 	return d.openMQTT()
+}
+
+// cannotSense explains a wiring refused for sys: when it is the wiring of
+// another system's set, it says so instead of listing every cell.
+func cannotSense(cfg *config.Config, sys rules.System, err error) error {
+	for _, name := range systems.Names() {
+		other, _ := systems.Lookup(name, "")
+		if _, werr := cfg.Wiring(other.Cells()); werr == nil && !slices.Equal(other.Cells(), sys.Cells()) {
+			return fmt.Errorf("the configured set is wired for %s: it cannot sense the cells of a %s game "+
+				"(configure that set's wiring: sensors.preset or sensors.wiring)", name, sys.Name())
+		}
+	}
+	return err
 }
 
 // followReal is the simulated set's clock for run --sim: it follows the

@@ -24,7 +24,7 @@ func init() {
 // daemonFlags are the flags every daemon mode takes; they win over the
 // configuration file.
 type daemonFlags struct {
-	config, stateDir, boardID, listen, broker, logLevel *string
+	config, stateDir, boardID, listen, broker, logLevel, variant, options *string
 }
 
 func addDaemonFlags(fs *flag.FlagSet) daemonFlags {
@@ -35,7 +35,28 @@ func addDaemonFlags(fs *flag.FlagSet) daemonFlags {
 		listen:   fs.String("listen", "", "TCP address of the embedded MQTT broker (default 127.0.0.1:1883)"),
 		broker:   fs.String("broker", "", "URL of an external MQTT broker; no embedded broker then"),
 		logLevel: fs.String("log-level", "", "debug, info, warn or error (default info)"),
+		variant:  fs.String("variant", "", "rule system of a new game: "+systemNames()+" (default st3d; a resumed game keeps its own)"),
+		options:  fs.String("options", "", optionsUsage),
 	}
+}
+
+// check refuses bad flag values (bad usage, unlike a bad configuration).
+func (f daemonFlags) check() error {
+	if *f.logLevel != "" {
+		if _, err := config.ParseLevel(*f.logLevel); err != nil {
+			return err
+		}
+	}
+	if *f.variant != "" || *f.options != "" {
+		v := *f.variant
+		if v == "" {
+			v = "st3d"
+		}
+		if _, err := systemFor(v, *f.options); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // load reads the configuration and applies the flags over it.
@@ -46,7 +67,7 @@ func (f daemonFlags) load() (*config.Config, error) {
 	}
 	for _, o := range []struct{ flag, dst *string }{
 		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
-		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel},
+		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
 	} {
 		if *o.flag != "" {
 			*o.dst = *o.flag
@@ -79,11 +100,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard run: no arguments expected")
 		return exitUsage
 	}
-	if *df.logLevel != "" {
-		if _, err := config.ParseLevel(*df.logLevel); err != nil {
-			fmt.Fprintf(stderr, "tridboard run: %v\n", err)
-			return exitUsage
-		}
+	if err := df.check(); err != nil {
+		fmt.Fprintf(stderr, "tridboard run: %v\n", err)
+		return exitUsage
 	}
 	cfg, err := df.load()
 	if err != nil {
