@@ -339,7 +339,7 @@ func (c *Config) check() []keyError {
 }
 
 // Wiring is the sensor wiring the configuration describes, validated
-// against the system's cells.
+// against the system's cells (sensors.Wiring.ForCells).
 func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 	var w *sensors.Wiring
 	var short []string // the presets take names without the prefix
@@ -354,7 +354,10 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 			return nil, fmt.Errorf("config: sensors.preset: %w", err)
 		}
 	}
-	if err := w.Validate(cells); err != nil {
+	// ForCells also reads a reference ST3D wiring as first-contact-up's
+	// cells (F6: the same switches, named after the platform positions).
+	w, err := w.ForCells(cells)
+	if err != nil {
 		return nil, fmt.Errorf("config: sensors.wiring: %w", err)
 	}
 	wired := map[string]bool{}

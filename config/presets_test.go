@@ -30,6 +30,8 @@ func TestSetExampleFiles(t *testing.T) {
 		{"../deploy/millennium-direct.yaml", millennium.CellNames(), sensors.MillenniumDirectWiring("queen", "rook", "bishop", "knight"), "apa102 SPI0.0", 192},
 		{"../deploy/firstcontact.yaml", firstcontact.CellNames(), sensors.FirstContactWiring("queen", "knight"), "ht16k33 0x71 + ht16k33 0x72", 256},
 		{"../deploy/firstcontact-up.yaml", firstcontact.UpCellNames(), must(sensors.Preset(sensors.PresetFirstContactUp)), "ht16k33 0x71", 128},
+		// F6: the reference set plays first-contact-up as it is.
+		{"../deploy/tridboard.yaml", firstcontact.UpCellNames(), must(sensors.Preset(sensors.PresetFirstContactUp)), "ht16k33 0x71", 128},
 	} {
 		c, err := Load(tc.file)
 		if err != nil {

@@ -72,3 +72,31 @@ func FirstContactWiring(buttons ...string) *Wiring {
 	}
 	return w
 }
+
+// sameOrder are the cell lists that name the same switches in the same
+// order: st3d's and First Contact's up-only list (F6), so a reference-wired
+// ST3D set is a first-contact-up set and back.
+var sameOrder = [][]string{st3d.CellNames(), firstcontact.UpCellNames()}
+
+// ForCells returns the wiring for the cells of a game system: w itself when
+// it wires them (Validate passes), or w renamed from a list that names the
+// same switches in the same order (a reference ST3D wiring read as
+// first-contact-up's cells, F6). Otherwise it returns Validate's error.
+func (w *Wiring) ForCells(cells []string) (*Wiring, error) {
+	err := w.Validate(cells)
+	if err == nil {
+		return w, nil
+	}
+	for _, from := range sameOrder {
+		if len(from) != len(cells) || from[0] == cells[0] && from[len(from)-1] == cells[len(cells)-1] {
+			continue
+		}
+		if w.Validate(from) != nil {
+			continue
+		}
+		if r := w.Renamed(from, cells); r.Validate(cells) == nil {
+			return r, nil
+		}
+	}
+	return nil, err
+}

@@ -218,3 +218,28 @@ func cell(t *testing.T, sys rules.System, name string) rules.Cell {
 	}
 	return c
 }
+
+// TestForCells: the reference ST3D wiring serves first-contact-up (F6) and
+// the first-contact-up wiring st3d; neither serves first-contact's 168.
+func TestForCells(t *testing.T) {
+	ref := sensors.ReferenceWiring("queen")
+	w, err := ref.ForCells(firstcontact.UpCellNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sensors.FirstContactUpWiring("queen"); !equalWiring(w, want) {
+		t.Fatal("reference wiring for first-contact-up differs from FirstContactUpWiring")
+	}
+	if w, err := sensors.FirstContactUpWiring().ForCells(st3d.CellNames()); err != nil || !equalWiring(w, sensors.ReferenceWiring()) {
+		t.Fatalf("first-contact-up wiring for st3d: %v", err)
+	}
+	if w, err := ref.ForCells(st3d.CellNames()); err != nil || w != ref {
+		t.Fatalf("st3d wiring for st3d: %v", err)
+	}
+	if _, err := ref.ForCells(firstcontact.CellNames()); err == nil || !strings.Contains(err.Error(), "cells not wired: ") {
+		t.Fatalf("reference wiring for first-contact: %v", err)
+	}
+	if _, err := sensors.MillenniumMatrixWiring().ForCells(st3d.CellNames()); err == nil {
+		t.Fatal("millennium wiring for st3d accepted")
+	}
+}

@@ -3,9 +3,6 @@ package sim
 import (
 	"fmt"
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/firstcontact"
-	"github.com/tridboard/tridboard/rules/millennium"
-	"github.com/tridboard/tridboard/rules/st3d"
 
 	"github.com/tridboard/tridboard/sensors"
 )
@@ -33,40 +30,6 @@ type Board struct {
 	LEDChips []*HT16K33
 }
 
-// Systems are the systems New tells apart by their cells, in the order it
-// tries them: ST3D (its options share its cells), Millennium, First Contact
-// with inverted contacts, First Contact on a set that senses only upright
-// platforms.
-var Systems = []rules.System{st3d.System, millennium.System, firstcontact.System, firstcontact.UpOnly}
-
-// SystemOf is the first of Systems whose cells w wires (Validate passes),
-// or the error of the one it fits best (the most of its cells wired) when
-// none fits.
-func SystemOf(w *sensors.Wiring) (rules.System, error) {
-	wired := map[string]bool{}
-	for _, e := range w.Expanders {
-		for _, c := range e.Cells {
-			wired[c.Cell] = true
-		}
-	}
-	best, bestN := Systems[0], -1
-	for _, sys := range Systems {
-		if w.Validate(sys.Cells()) == nil {
-			return sys, nil
-		}
-		n := 0
-		for _, c := range sys.Cells() {
-			if wired[c] {
-				n++
-			}
-		}
-		if n > bestN {
-			best, bestN = sys, n
-		}
-	}
-	return nil, w.Validate(best.Cells())
-}
-
 // New builds the board that w describes for the system whose cells it wires
 // (SystemOf): ST3D, Millennium or First Contact, in that system's start
 // position. See ForSystem.
@@ -81,11 +44,12 @@ func New(w *sensors.Wiring) (*Board, error) {
 // ForSystem builds the board that w describes for the cells of sys, with
 // one HT16K33 per 128 cells from LEDAddress on, the set in sys's start
 // position (the ST3D start, V.A4's six boards, Millennium's two armies,
-// First Contact's empty set) and the clock at Epoch. The wiring must be
-// valid for sys.Cells(). This is how the daemon simulates the set a game
-// needs: sensors.DefaultPreset names the wiring of each system's set.
+// First Contact's empty set) and the clock at Epoch. The wiring must wire
+// sys.Cells() (sensors.Wiring.ForCells: a reference ST3D wiring serves
+// first-contact-up). DefaultBoard builds the set a system is played on.
 func ForSystem(sys rules.System, w *sensors.Wiring) (*Board, error) {
-	if err := w.Validate(sys.Cells()); err != nil {
+	w, err := w.ForCells(sys.Cells())
+	if err != nil {
 		return nil, err
 	}
 	b := &Board{
