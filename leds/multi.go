@@ -80,3 +80,33 @@ func (d *Multi) Halt() error {
 	}
 	return errors.Join(errs...)
 }
+
+// SPIPort is the SPI port of the mapping's APA102 strip ("" means the
+// first port), and whether it has one (itself, or one of a multi mapping's
+// drivers): the port NewDriver must be given.
+func (m *Mapping) SPIPort() (string, bool) {
+	if m.Driver == DriverAPA102 {
+		return m.Port, true
+	}
+	for i := range m.Drivers {
+		if p, ok := m.Drivers[i].SPIPort(); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// Simulated is a copy of m whose APA102 strips (itself, or drivers of a
+// multi mapping) are Memory drivers of the same length, for a simulated
+// set that has I²C chips but no SPI port; other drivers are kept.
+func (m *Mapping) Simulated() *Mapping {
+	out := *m
+	out.Drivers = append([]Mapping(nil), m.Drivers...)
+	if out.Driver == DriverAPA102 {
+		out.Driver, out.LEDs, out.Port = DriverMemory, m.NumLEDs(), ""
+	}
+	for i := range out.Drivers {
+		out.Drivers[i] = *out.Drivers[i].Simulated()
+	}
+	return &out
+}

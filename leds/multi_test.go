@@ -138,3 +138,34 @@ func TestMultiMappingErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSPIPortAndSimulated(t *testing.T) {
+	strip, _ := Preset(PresetAPA102, millennium.CellNames())
+	multi := &Mapping{Driver: DriverMulti, Drivers: []Mapping{{Driver: DriverHT16K33, Addr: 0x71}, {Driver: DriverAPA102, Port: "SPI1.0", LEDs: 64}}}
+	chips, _ := Preset(PresetHT16K33, millennium.CellNames())
+	for _, tc := range []struct {
+		m      *Mapping
+		port   string
+		ok     bool
+		device string
+	}{
+		{strip, "SPI0.0", true, "memory"},
+		{multi, "SPI1.0", true, "ht16k33 0x71 + memory"},
+		{chips, "", false, "ht16k33 0x71 + ht16k33 0x72"},
+	} {
+		if p, ok := tc.m.SPIPort(); p != tc.port || ok != tc.ok {
+			t.Errorf("%s: SPI port %q %v", tc.m.Device(), p, ok)
+		}
+		s := tc.m.Simulated()
+		if s.Device() != tc.device || s.NumLEDs() != tc.m.NumLEDs() {
+			t.Errorf("%s simulated: %s, %d LEDs", tc.m.Device(), s.Device(), s.NumLEDs())
+		}
+	}
+	if multi.Drivers[1].Driver != DriverAPA102 || strip.Driver != DriverAPA102 {
+		t.Fatal("Simulated changed its receiver")
+	}
+	// The simulated strip keeps its colours.
+	if strip.Simulated().StyleOf() != &RGBStyle {
+		t.Fatal("simulated strip lost its style")
+	}
+}
