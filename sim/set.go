@@ -410,13 +410,13 @@ func (s *Set) Bounce(cell string, edges ...time.Duration) error {
 type expanderPins struct {
 	set    *Set
 	matrix bool
-	wires  []pinWire
+	wires  []pinWire    // direct
+	rows   [8][]pinWire // matrix, by row
 }
 
 type pinWire struct {
-	cell   rules.Cell
-	bit    uint8 // direct: pin; matrix: row
-	colPin uint8 // matrix: 8+col
+	cell rules.Cell
+	bit  uint8 // direct: pin; matrix: 8+col
 }
 
 // Pins returns the Pins of the expander e of a wiring: a closed cell pulls
@@ -430,7 +430,9 @@ func (s *Set) Pins(e *sensors.Expander) Pins {
 			continue
 		}
 		if p.matrix {
-			p.wires = append(p.wires, pinWire{cell: c, bit: uint8(w.Row), colPin: uint8(8 + w.Col)})
+			if w.Row >= 0 && w.Row < 8 {
+				p.rows[w.Row] = append(p.rows[w.Row], pinWire{cell: c, bit: uint8(8 + w.Col)})
+			}
 		} else {
 			p.wires = append(p.wires, pinWire{cell: c, bit: uint8(w.Bit)})
 		}
@@ -448,14 +450,22 @@ func (p *expanderPins) PulledLow(drivenLow uint16) uint16 {
 	}
 	s.mu.Unlock()
 	var out uint16
-	for _, w := range p.wires {
-		if !r.Has(w.cell) {
+	if !p.matrix {
+		for _, w := range p.wires {
+			if r.Has(w.cell) {
+				out |= 1 << w.bit
+			}
+		}
+		return out
+	}
+	for row := range p.rows {
+		if drivenLow&(1<<row) == 0 {
 			continue
 		}
-		if !p.matrix {
-			out |= 1 << w.bit
-		} else if drivenLow&(1<<w.bit) != 0 {
-			out |= 1 << w.colPin
+		for _, w := range p.rows[row] {
+			if r.Has(w.cell) {
+				out |= 1 << w.bit
+			}
 		}
 	}
 	return out
