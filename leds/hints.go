@@ -12,7 +12,10 @@ type Hints struct {
 	Pins rules.CellSet
 }
 
-// HintsFor returns the hints for the cells in lifted in position p: for a
+// HintsFor returns the hints for the cells in lifted in position p: with
+// nothing lifted in a placement phase (every legal move a placement: V.P6,
+// First Contact's platforms and kings), where the next piece (Targets) or
+// platform (Pins) may go; for a
 // lifted piece, the To cells of the legal moves from its cell (and among
 // them the captures, where MoveInfo.Captured is a cell); for a lifted pin
 // presence cell, the To pins of the legal board moves from it (the squares
@@ -21,7 +24,7 @@ type Hints struct {
 func HintsFor(p rules.Position, lifted rules.CellSet, buf []rules.Move) (Hints, []rules.Move) {
 	var h Hints
 	if lifted.Empty() {
-		return h, buf
+		return placementHints(p, buf)
 	}
 	buf = p.LegalMoves(buf[:0])
 	// A lifted board carries its squares along: their cells open too, but
@@ -46,6 +49,31 @@ func HintsFor(p rules.Position, lifted rules.CellSet, buf []rules.Move) (Hints, 
 			if info.Captured != rules.NoCell {
 				h.Captures.Add(info.To)
 			}
+		}
+	}
+	return h, buf
+}
+
+// placementHints are the hints with nothing lifted: in a placement phase,
+// where every legal move puts something on the set from off it (V.P6's
+// pieces, First Contact's platforms and kings), the squares the next piece
+// may take (Targets) and the positions the next platform may take (Pins);
+// otherwise none.
+func placementHints(p rules.Position, buf []rules.Move) (Hints, []rules.Move) {
+	var h Hints
+	buf = p.LegalMoves(buf[:0])
+	for _, m := range buf {
+		if p.Info(m).From != rules.NoCell {
+			return Hints{}, buf
+		}
+	}
+	for _, m := range buf {
+		switch info := p.Info(m); {
+		case info.To == rules.NoCell:
+		case info.Board:
+			h.Pins.Add(info.To)
+		default:
+			h.Targets.Add(info.To)
 		}
 	}
 	return h, buf
