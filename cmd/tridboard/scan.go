@@ -148,8 +148,8 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 }
 
 // scanWiring is the configured wiring and the system whose cells it senses:
-// the one named, or the first of sim.Systems whose cells it covers (the
-// error is the first system's when none fits).
+// the one named, or the one whose cells the wiring names (sim.SystemOf; the
+// first system's error when it fits none).
 func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiring, error) {
 	if variant != "" {
 		sys, err := systems.Lookup(variant, "")
@@ -159,17 +159,18 @@ func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiri
 		w, err := cfg.Wiring(sys.Cells())
 		return sys, w, err
 	}
-	var first error
-	for _, sys := range sim.Systems {
-		w, err := cfg.Wiring(sys.Cells())
-		if err == nil {
-			return sys, w, nil
-		}
-		if first == nil {
-			first = err
+	raw := cfg.Sensors.Wiring
+	if raw == nil {
+		raw, _ = sensors.Preset(cfg.Sensors.Preset)
+	}
+	sys := sim.Systems[0]
+	if raw != nil {
+		if s, err := sim.SystemOf(raw); err == nil {
+			sys = s
 		}
 	}
-	return nil, nil, first
+	w, err := cfg.Wiring(sys.Cells())
+	return sys, w, err
 }
 
 func isTerminal(w io.Writer) bool {
