@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -305,7 +306,7 @@ func (c *Config) check() []keyError {
 		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
 	}
 	if p := c.LEDs.Preset; p != "" {
-		if _, err := leds.Preset(p, []string{"a1W"}); err != nil {
+		if !slices.Contains(leds.PresetNames(), p) {
 			bad("leds.preset", "%q: want one of %s", p, strings.Join(leds.PresetNames(), ", "))
 		} else if c.LEDs.Mapping != nil {
 			bad("leds.preset", "%q and a mapping: give one", p)
