@@ -56,27 +56,41 @@ func HintsFor(p rules.Position, lifted rules.CellSet, buf []rules.Move) (Hints, 
 
 // placementHints are the hints with nothing lifted: in a placement phase,
 // where every legal move puts something on the set from off it (V.P6's
-// pieces, First Contact's platforms and kings), the squares the next piece
-// may take (Targets) and the positions the next platform may take (Pins);
-// otherwise none.
+// pieces, First Contact's platforms and kings), Placements; otherwise none.
 func placementHints(p rules.Position, buf []rules.Move) (Hints, []rules.Move) {
-	var h Hints
 	buf = p.LegalMoves(buf[:0])
 	for _, m := range buf {
 		if p.Info(m).From != rules.NoCell {
 			return Hints{}, buf
 		}
 	}
-	for _, m := range buf {
+	return placements(p, buf), buf
+}
+
+// Placements are where the side to move may put something on the set from
+// off it, in any phase: the squares a piece may be placed or introduced on
+// (Targets: V.P6's next piece, First Contact's king placements and the
+// vacant cells of the player's own level for an introduction) and the
+// positions a platform may be placed on (Pins). A table shows them on
+// request (a hint button) during play; HintsFor shows them by itself in a
+// placement phase. buf is scratch for the legal moves, returned for reuse.
+func Placements(p rules.Position, buf []rules.Move) (Hints, []rules.Move) {
+	buf = p.LegalMoves(buf[:0])
+	return placements(p, buf), buf
+}
+
+func placements(p rules.Position, moves []rules.Move) Hints {
+	var h Hints
+	for _, m := range moves {
 		switch info := p.Info(m); {
-		case info.To == rules.NoCell:
+		case info.From != rules.NoCell || info.To == rules.NoCell:
 		case info.Board:
 			h.Pins.Add(info.To)
 		default:
 			h.Targets.Add(info.To)
 		}
 	}
-	return h, buf
+	return h
 }
 
 // MoveCells is the set of the from and to cells of m, a legal move of p: the

@@ -97,3 +97,33 @@ func TestHintsEverySystem(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacementsDuringPlay: on request, First Contact's introductions go to
+// the vacant cells of the player's own level (White: W without its king on
+// b2W); a system without placements has none.
+func TestPlacementsDuringPlay(t *testing.T) {
+	sys, _ := systems.ByName("first-contact")
+	p, err := sys.ParsePosition("QL1u:-,QL3u:-,KL4u:-,KL6u:- Kb2W,kc7B w - - - 0 4 QRRBBNNPPPPPPPP/qrrbbnnpppppppp -")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := leds.Placements(p, nil)
+	var want []string
+	for _, f := range "abcd" {
+		for r := 1; r <= 4; r++ {
+			if c := fmt.Sprintf("%c%dW", f, r); c != "b2W" {
+				want = append(want, c)
+			}
+		}
+	}
+	sort.Strings(want)
+	got := h.Targets.Names(sys.Cells())
+	sort.Strings(got)
+	if strings.Join(got, " ") != strings.Join(want, " ") || !h.Pins.Empty() {
+		t.Fatalf("introductions %v pins %v, want %v", got, h.Pins.Names(sys.Cells()), want)
+	}
+	m, _ := systems.ByName("millennium")
+	if h, _ := leds.Placements(m.Start(), nil); !h.Targets.Empty() || !h.Pins.Empty() {
+		t.Fatal("millennium has placements")
+	}
+}
