@@ -118,9 +118,6 @@ var propertySystems = []struct{ variant, options string }{
 // whose special moves never came up fails.
 func TestGesturesProperty(t *testing.T) {
 	games, plies := 2, 50
-	if testing.Short() {
-		games = 1
-	}
 	for _, ps := range propertySystems {
 		sys, err := systems.Lookup(ps.variant, ps.options)
 		if err != nil {
