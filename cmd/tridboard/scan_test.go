@@ -136,3 +136,23 @@ func TestScanOnceSimSets(t *testing.T) {
 		t.Errorf("millennium on the reference wiring: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestConfigCheckSetFiles: config check reads each example against the
+// cells of the set its wiring names.
+func TestConfigCheckSetFiles(t *testing.T) {
+	for _, tc := range []struct{ file, sensors, leds string }{
+		{"../../deploy/millennium-matrix.yaml", "  sensors: 4 expanders, 192 cells, 2 buttons", "  LEDs: ht16k33 0x71 + ht16k33 0x72, 192 cells mapped"},
+		{"../../deploy/millennium-direct.yaml", "  sensors: 13 expanders, 192 cells, 4 buttons", "  LEDs: apa102 SPI0.0, 192 cells mapped"},
+		{"../../deploy/firstcontact.yaml", "  sensors: 11 expanders, 168 cells, 2 buttons", "  LEDs: ht16k33 0x71 + ht16k33 0x72, 168 cells mapped"},
+		{"../../deploy/firstcontact-up.yaml", "  sensors: 7 expanders, 108 cells, 0 buttons", "  LEDs: ht16k33 0x71, 108 cells mapped"},
+	} {
+		var out, errb bytes.Buffer
+		if code := runConfig([]string{"check", tc.file}, &out, &errb); code != exitOK {
+			t.Errorf("%s: exit %d: %s", tc.file, code, errb.String())
+			continue
+		}
+		if !strings.Contains(out.String(), tc.sensors) || !strings.Contains(out.String(), tc.leds) {
+			t.Errorf("%s:\n%s", tc.file, out.String())
+		}
+	}
+}
