@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,10 @@ type I2C struct {
 type Sensors struct {
 	Period   Duration `yaml:"period"`
 	Debounce Duration `yaml:"debounce"`
-	// Wiring is "reference", "matrix", or a table (see docs/sensors.md).
+	// Preset names a wiring of hardware.md (sensors.PresetNames:
+	// reference, matrix, millennium-matrix, millennium-direct, firstcontact,
+	// firstcontact-up, firstcontact-matrix); "" with a table in Wiring
+	// (see docs/sensors.md).
 	Preset string          `yaml:"preset"`
 	Wiring *sensors.Wiring `yaml:"wiring"`
 }
@@ -106,9 +110,14 @@ type LEDs struct {
 	// Hints lights legal targets and pins (off for tournament play; error
 	// signals stay).
 	Hints bool `yaml:"hints"`
-	// Mapping is the driver and the cell -> LED table; nil: the reference
-	// HT16K33 at 0x71. Driver "none" turns the LEDs off.
+	// Mapping is the driver and the cell -> LED table; nil: Preset. Driver
+	// "none" turns the LEDs off.
 	Mapping *leds.Mapping `yaml:"mapping"`
+	// Preset, without a Mapping, lights cell i of the game system on LED i
+	// of: "ht16k33" (the default: one HT16K33 per 128 cells from 0x71, the
+	// reference build on the ST3D set, two chips for the Millennium set) or
+	// "apa102" (one strip on SPI0.0).
+	Preset string `yaml:"preset"`
 	// SPIPort is the SPI port of an APA102 strip ("" = the first).
 	SPIPort string `yaml:"spi_port"`
 }
@@ -292,17 +301,24 @@ func (c *Config) check() []keyError {
 	between("recognition.settle", r.Settle, 0, 5*time.Second)
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
-	switch c.Sensors.Preset {
-	case "reference", "matrix":
+	presets := strings.Join(sensors.PresetNames(), ", ")
+	if _, err := sensors.Preset(c.Sensors.Preset); err == nil {
 		if c.Sensors.Wiring != nil {
 			bad("sensors.preset", "%q and a wiring table: give one", c.Sensors.Preset)
 		}
-	case "":
+	} else if c.Sensors.Preset == "" {
 		if c.Sensors.Wiring == nil {
-			bad("sensors.wiring", "missing: give a table or a preset (reference, matrix)")
+			bad("sensors.wiring", "missing: give a table or a preset (%s)", presets)
 		}
-	default:
-		bad("sensors.preset", "%q: want reference or matrix", c.Sensors.Preset)
+	} else {
+		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
+	}
+	if p := c.LEDs.Preset; p != "" {
+		if !slices.Contains(leds.PresetNames(), p) {
+			bad("leds.preset", "%q: want one of %s", p, strings.Join(leds.PresetNames(), ", "))
+		} else if c.LEDs.Mapping != nil {
+			bad("leds.preset", "%q and a mapping: give one", p)
+		}
 	}
 	if c.MQTT.Broker == "" && c.MQTT.Listen == "" {
 		bad("mqtt.listen", "empty and no external broker: give one")
@@ -332,22 +348,25 @@ func (c *Config) check() []keyError {
 }
 
 // Wiring is the sensor wiring the configuration describes, validated
-// against the system's cells.
+// against the system's cells (sensors.Wiring.ForCells).
 func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 	var w *sensors.Wiring
 	var short []string // the presets take names without the prefix
 	for _, b := range c.ButtonCells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
-	switch {
-	case c.Sensors.Wiring != nil:
+	if c.Sensors.Wiring != nil {
 		w = c.Sensors.Wiring
-	case c.Sensors.Preset == "matrix":
-		w = sensors.MatrixWiring(short...)
-	default:
-		w = sensors.ReferenceWiring(short...)
+	} else {
+		var err error
+		if w, err = sensors.Preset(c.Sensors.Preset, short...); err != nil {
+			return nil, fmt.Errorf("config: sensors.preset: %w", err)
+		}
 	}
-	if err := w.Validate(cells); err != nil {
+	// ForCells also reads a reference ST3D wiring as first-contact-up's
+	// cells (F6: the same switches, named after the platform positions).
+	w, err := w.ForCells(cells)
+	if err != nil {
 		return nil, fmt.Errorf("config: sensors.wiring: %w", err)
 	}
 	wired := map[string]bool{}
@@ -375,12 +394,20 @@ func (c *Config) ButtonCells() []string {
 	return out
 }
 
-// LEDMapping is the LED mapping, the reference one by default, or nil when
-// the LEDs are off ("driver: none").
+// LEDMapping is the LED mapping for the cells of the game system: the
+// configured one, or the preset (ht16k33 by default: the reference one on
+// the ST3D set), or nil when the LEDs are off ("driver: none").
 func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error) {
 	m := c.LEDs.Mapping
 	if m == nil {
-		m = leds.ReferenceMapping()
+		p := c.LEDs.Preset
+		if p == "" {
+			p = leds.PresetHT16K33
+		}
+		var err error
+		if m, err = leds.Preset(p, cells); err != nil {
+			return nil, nil, fmt.Errorf("config: leds.preset: %w", err)
+		}
 	}
 	if m.Driver == "none" {
 		return nil, nil, nil

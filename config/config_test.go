@@ -73,7 +73,7 @@ func TestRefused(t *testing.T) {
 		{"bad log level", "log_level: loud\n", `config t.yaml:1: log_level: log level "loud"`},
 		{"bad board id", "board_id: a/b\n", `config t.yaml:1: board_id: "a/b"`},
 		{"preset and table", "sensors:\n  preset: matrix\n  wiring: {expanders: []}\n", `config t.yaml:2: sensors.preset: "matrix" and a wiring table`},
-		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want reference or matrix`},
+		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want one of reference, matrix, millennium-matrix, millennium-direct, firstcontact, firstcontact-up, firstcontact-matrix`},
 		{"button name", "buttons:\n  queen: q\n", `config t.yaml:2: buttons.queen: "q": a button's cell name starts with "button:"`},
 		{"half a client certificate", "mqtt:\n  cert_file: c.pem\n", "config t.yaml:2: mqtt.cert_file: cert_file and key_file go together"},
 		{"unknown variant", "variant: chess\n", `config t.yaml:1: variant: unknown variant "chess"`},

@@ -14,14 +14,22 @@ import (
 )
 
 // configKeys lists every key path of the configuration file ("sensors.period",
-// "leds.mapping.cells"), from the yaml tags of config.Config.
-func configKeys(t reflect.Type, prefix string, out map[string]bool) {
+// "leds.mapping.cells"), from the yaml tags of config.Config. A type met
+// again on its own path (leds.mapping.drivers is a list of mappings) is not
+// entered again.
+func configKeys(t reflect.Type, prefix string, out map[string]bool, path ...reflect.Type) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
 		t = t.Elem()
 	}
 	if t.Kind() != reflect.Struct {
 		return
 	}
+	for _, p := range path {
+		if p == t {
+			return
+		}
+	}
+	path = append(path, t)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
@@ -30,7 +38,7 @@ func configKeys(t reflect.Type, prefix string, out map[string]bool) {
 		}
 		key := prefix + name
 		out[key] = true
-		configKeys(f.Type, key+".", out)
+		configKeys(f.Type, key+".", out, path...)
 	}
 }
 

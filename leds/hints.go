@@ -12,7 +12,10 @@ type Hints struct {
 	Pins rules.CellSet
 }
 
-// HintsFor returns the hints for the cells in lifted in position p: for a
+// HintsFor returns the hints for the cells in lifted in position p: with
+// nothing lifted in a placement phase (every legal move a placement: V.P6,
+// First Contact's platforms and kings), where the next piece (Targets) or
+// platform (Pins) may go; for a
 // lifted piece, the To cells of the legal moves from its cell (and among
 // them the captures, where MoveInfo.Captured is a cell); for a lifted pin
 // presence cell, the To pins of the legal board moves from it (the squares
@@ -21,7 +24,7 @@ type Hints struct {
 func HintsFor(p rules.Position, lifted rules.CellSet, buf []rules.Move) (Hints, []rules.Move) {
 	var h Hints
 	if lifted.Empty() {
-		return h, buf
+		return placementHints(p, buf)
 	}
 	buf = p.LegalMoves(buf[:0])
 	// A lifted board carries its squares along: their cells open too, but
@@ -49,6 +52,45 @@ func HintsFor(p rules.Position, lifted rules.CellSet, buf []rules.Move) (Hints, 
 		}
 	}
 	return h, buf
+}
+
+// placementHints are the hints with nothing lifted: in a placement phase,
+// where every legal move puts something on the set from off it (V.P6's
+// pieces, First Contact's platforms and kings), Placements; otherwise none.
+func placementHints(p rules.Position, buf []rules.Move) (Hints, []rules.Move) {
+	buf = p.LegalMoves(buf[:0])
+	for _, m := range buf {
+		if p.Info(m).From != rules.NoCell {
+			return Hints{}, buf
+		}
+	}
+	return placements(p, buf), buf
+}
+
+// Placements are where the side to move may put something on the set from
+// off it, in any phase: the squares a piece may be placed or introduced on
+// (Targets: V.P6's next piece, First Contact's king placements and the
+// vacant cells of the player's own level for an introduction) and the
+// positions a platform may be placed on (Pins). A table shows them on
+// request (a hint button) during play; HintsFor shows them by itself in a
+// placement phase. buf is scratch for the legal moves, returned for reuse.
+func Placements(p rules.Position, buf []rules.Move) (Hints, []rules.Move) {
+	buf = p.LegalMoves(buf[:0])
+	return placements(p, buf), buf
+}
+
+func placements(p rules.Position, moves []rules.Move) Hints {
+	var h Hints
+	for _, m := range moves {
+		switch info := p.Info(m); {
+		case info.From != rules.NoCell || info.To == rules.NoCell:
+		case info.Board:
+			h.Pins.Add(info.To)
+		default:
+			h.Targets.Add(info.To)
+		}
+	}
+	return h
 }
 
 // MoveCells is the set of the from and to cells of m, a legal move of p: the

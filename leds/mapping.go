@@ -15,6 +15,8 @@ const (
 	DriverHT16K33 = "ht16k33"
 	DriverAPA102  = "apa102"
 	DriverMemory  = "memory"
+	// DriverMulti spans several drivers (Mapping.Drivers).
+	DriverMulti = "multi"
 )
 
 // HT16K33LEDs is the number of LEDs an HT16K33 drives (16 rows x 8 commons).
@@ -38,6 +40,12 @@ type Mapping struct {
 	// Style is "mono" or "rgb"; empty means mono for an HT16K33 and rgb
 	// for the others.
 	Style string `yaml:"style,omitempty"`
+	// Drivers, with driver "multi", are the drivers the mapping spans, in
+	// LED index order: the first one's LEDs are indexes 0..n-1, the next
+	// one's follow, and so on (two HT16K33 are 0..127 and 128..255). Each
+	// is given as a Mapping without cells; a brightness of 0 takes the
+	// mapping's.
+	Drivers []Mapping `yaml:"drivers,omitempty"`
 	// Cells gives the LED index (0-based) of each cell, by cell name.
 	Cells map[string]int `yaml:"cells"`
 }
@@ -57,9 +65,19 @@ func ReferenceMapping() *Mapping {
 	return m
 }
 
-// Device names the driver for messages, such as "ht16k33 0x71".
+// Device names the driver for messages, such as "ht16k33 0x71", or
+// "ht16k33 0x71 + ht16k33 0x72" for a multi mapping.
 func (m *Mapping) Device() string {
 	switch m.Driver {
+	case DriverMulti:
+		names := make([]string, len(m.Drivers))
+		for i := range m.Drivers {
+			names[i] = m.Drivers[i].Device()
+		}
+		if len(names) == 0 {
+			return DriverMulti
+		}
+		return strings.Join(names, " + ")
 	case DriverHT16K33:
 		return fmt.Sprintf("%s %#x", m.Driver, m.Addr)
 	case DriverAPA102:
@@ -70,20 +88,42 @@ func (m *Mapping) Device() string {
 	return m.Driver
 }
 
-// NumLEDs is the number of LEDs of the driver.
+// NumLEDs is the number of LEDs of the driver (of all its drivers, for a
+// multi mapping).
 func (m *Mapping) NumLEDs() int {
+	if m.Driver == DriverMulti {
+		n := 0
+		for i := range m.Drivers {
+			n += m.Drivers[i].NumLEDs()
+		}
+		return n
+	}
 	if m.Driver == DriverHT16K33 && m.LEDs == 0 {
 		return HT16K33LEDs
 	}
 	return m.LEDs
 }
 
-// StyleOf is the style the mapping asks for.
+// StyleOf is the style the mapping asks for: mono by default when every
+// driver is an HT16K33, rgb otherwise.
 func (m *Mapping) StyleOf() *Style {
-	if m.Style == "rgb" || (m.Style == "" && m.Driver != DriverHT16K33) {
+	if m.Style == "rgb" || (m.Style == "" && !m.mono()) {
 		return &RGBStyle
 	}
 	return &MonoStyle
+}
+
+// mono reports whether the mapping's LEDs are all single-colour.
+func (m *Mapping) mono() bool {
+	if m.Driver != DriverMulti {
+		return m.Driver == DriverHT16K33
+	}
+	for i := range m.Drivers {
+		if !m.Drivers[i].mono() {
+			return false
+		}
+	}
+	return len(m.Drivers) > 0
 }
 
 // Layout is a checked Mapping: the LED index of each cell of one game
@@ -106,15 +146,10 @@ func (l *Layout) LED(c rules.Cell) int {
 	return int(l.led[c])
 }
 
-// Layout checks m against the cell list of a game system (rules.System's
-// Cells) and returns the LED index of each cell. It refuses an unknown
-// driver, bad settings, unknown cell names, indexes out of the driver's
-// range, two cells on one LED and cells without an LED, naming each.
-func (m *Mapping) Layout(cells []string) (*Layout, error) {
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("leds: "+format, a...)) }
-	dev := m.Device()
-	n := m.NumLEDs()
+// checkDriver checks the settings of a single driver through bad, and
+// returns an error for a driver it does not know.
+func (m *Mapping) checkDriver(bad func(format string, a ...any)) error {
+	dev, n := m.Device(), m.NumLEDs()
 	switch m.Driver {
 	case DriverHT16K33:
 		if m.Addr < 0x70 || m.Addr > 0x77 {
@@ -128,10 +163,49 @@ func (m *Mapping) Layout(cells []string) (*Layout, error) {
 			bad("%s: leds %d outside 1..%d", dev, n, MaxLEDs)
 		}
 	default:
-		return nil, fmt.Errorf("leds: driver %q unknown (want %s, %s or %s)", m.Driver, DriverHT16K33, DriverAPA102, DriverMemory)
+		return fmt.Errorf("leds: driver %q unknown (want %s, %s, %s or %s)", m.Driver, DriverHT16K33, DriverAPA102, DriverMemory, DriverMulti)
 	}
 	if m.Brightness < 0 || m.Brightness > 100 {
 		bad("%s: brightness %d outside 0..100 (percent)", dev, m.Brightness)
+	}
+	return nil
+}
+
+// Layout checks m against the cell list of a game system (rules.System's
+// Cells) and returns the LED index of each cell. It refuses an unknown
+// driver, bad settings, unknown cell names, indexes out of the driver's
+// range, two cells on one LED and cells without an LED, naming each.
+func (m *Mapping) Layout(cells []string) (*Layout, error) {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("leds: "+format, a...)) }
+	dev := m.Device()
+	n := m.NumLEDs()
+	if m.Driver == DriverMulti {
+		if len(m.Drivers) == 0 {
+			bad("%s: no drivers given", dev)
+		}
+		addrs := map[uint16]bool{}
+		for i := range m.Drivers {
+			d := &m.Drivers[i]
+			switch {
+			case d.Driver == DriverMulti:
+				bad("%s: driver %d: a multi driver cannot hold another", dev, i)
+				continue
+			case len(d.Cells) > 0 || len(d.Drivers) > 0:
+				bad("%s: driver %d (%s): cells and drivers belong to the mapping, not to its drivers", dev, i, d.Device())
+			case d.Driver == DriverHT16K33 && addrs[d.Addr]:
+				bad("%s: two HT16K33 at %#x", dev, d.Addr)
+			}
+			addrs[d.Addr] = d.Driver == DriverHT16K33
+			if err := d.checkDriver(bad); err != nil {
+				return nil, fmt.Errorf("leds: %s: driver %d: %w", dev, i, err)
+			}
+		}
+		if n > MaxLEDs {
+			bad("%s: %d LEDs in all, more than %d", dev, n, MaxLEDs)
+		}
+	} else if err := m.checkDriver(bad); err != nil {
+		return nil, err
 	}
 	if m.Style != "" && m.Style != "mono" && m.Style != "rgb" {
 		bad("%s: style %q unknown (want mono or rgb)", dev, m.Style)

@@ -70,7 +70,7 @@ func TestMappingErrors(t *testing.T) {
 			`leds: ht16k33 0x71: style "neon" unknown (want mono or rgb)`,
 		}},
 		{"unknown driver", func(m *leds.Mapping) { m.Driver = "ws2812" },
-			[]string{`leds: driver "ws2812" unknown (want ht16k33, apa102 or memory)`}},
+			[]string{`leds: driver "ws2812" unknown (want ht16k33, apa102, memory or multi)`}},
 		{"strip too short", func(m *leds.Mapping) { m.Driver, m.Port, m.LEDs = "apa102", "SPI0.0", 100 }, []string{
 			"leds: cell KL1: index 102 beyond the 100 LEDs of apa102 SPI0.0",
 			"leds: cell KL2: index 103 beyond the 100 LEDs of apa102 SPI0.0",

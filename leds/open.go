@@ -9,7 +9,8 @@ import (
 )
 
 // NewDriver opens the driver m describes: an HT16K33 on bus, an APA102 strip
-// on port, or a Memory. m should have passed Layout. The caller opens the
+// on port, a Memory, or a Multi of several of them (all HT16K33 on bus, an
+// APA102 on port). m should have passed Layout. The caller opens the
 // bus or the port (periph's i2creg, spireg) and keeps ownership of it.
 func NewDriver(m *Mapping, bus i2c.Bus, port spi.Port) (Driver, error) {
 	pct := m.Brightness
@@ -17,6 +18,23 @@ func NewDriver(m *Mapping, bus i2c.Bus, port spi.Port) (Driver, error) {
 		pct = 100
 	}
 	switch m.Driver {
+	case DriverMulti:
+		parts := make([]Driver, 0, len(m.Drivers))
+		for i := range m.Drivers {
+			part := m.Drivers[i]
+			if part.Driver == DriverMulti {
+				return nil, fmt.Errorf("leds: %s: driver %d: a multi driver cannot hold another", m.Device(), i)
+			}
+			if part.Brightness == 0 {
+				part.Brightness = m.Brightness
+			}
+			d, err := NewDriver(&part, bus, port)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, d)
+		}
+		return NewMulti(parts...)
 	case DriverHT16K33:
 		if bus == nil {
 			return nil, fmt.Errorf("leds: %s: no I²C bus", m.Device())
@@ -36,5 +54,5 @@ func NewDriver(m *Mapping, bus i2c.Bus, port spi.Port) (Driver, error) {
 		}
 		return NewMemory(m.NumLEDs()), nil
 	}
-	return nil, fmt.Errorf("leds: driver %q unknown (want %s, %s or %s)", m.Driver, DriverHT16K33, DriverAPA102, DriverMemory)
+	return nil, fmt.Errorf("leds: driver %q unknown (want %s, %s, %s or %s)", m.Driver, DriverHT16K33, DriverAPA102, DriverMemory, DriverMulti)
 }

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // Op is what a hand does to the set.
@@ -15,29 +16,94 @@ type Op string
 // The operations of an Action.
 const (
 	OpLift   Op = "lift"   // a piece off a square, or a board off a pin
-	OpPlace  Op = "place"  // a piece on a square, or the board in the air on a pin
+	OpPlace  Op = "place"  // a piece on a square, or a board on a pin
 	OpWait   Op = "wait"   // let time pass
 	OpBounce Op = "bounce" // a contact bounce train on a cell
+	OpSetup  Op = "setup"  // the whole set put in a position at once
 )
 
+// Actions is the language of a simulator script (the stdin of `tridboard
+// run --sim`), one action a line, as ParseAction reads it and Set.Do carries
+// it out. Cells are named as the set's system names them: "b2W", "z0QL1",
+// "QL3" on the ST3D set; "2e4" on the Millennium set; "a2QL3u", "QL3u",
+// "QL3d" on the First Contact set. A "# comment" runs to the end of the line.
+//
+//	lift SQUARE        take the piece off a square (it is in the hand)
+//	place SQUARE       put a piece on an empty square: the one in the hand,
+//	                   or with nothing in the hand one from off the set
+//	                   (V.P6 placements, First Contact's king placements and
+//	                   introductions); the set does not tell them apart
+//	lift PIN           lift the board (platform) off a pin (position) with
+//	                   the pieces on it: they ride along
+//	place PIN          put the board in the air on a free pin, each piece on
+//	                   the same square of it (z2QL3 -> z4QL5); with no board
+//	                   in the air, a spare empty board (or platform) from off
+//	                   the set (V.A3 promotion to a board, First Contact's
+//	                   platform placements)
+//	place PIN turned   put the board in the air back turned half round: each
+//	                   piece on the diagonally opposite square (V.A2)
+//	wait MS            let MS milliseconds pass
+//	bounce CELL        a contact bounce train on a cell (0.9 ms of make and
+//	                   break, ending where the cell is)
+//	setup              put the whole set in its system's start position
+//	setup POSITION     put the whole set in a position (the system's position
+//	                   string: the rest of the line)
+const Actions = `lift SQUARE | place SQUARE | lift PIN | place PIN [turned] | wait MS | bounce CELL | setup [POSITION]`
+
 // Action is one thing a person does to the set: "lift b2W", "place b4N",
-// "lift QL1", "place QL3" (a board with what it carries), "wait 200",
-// "bounce b4N".
+// "lift QL1", "place QL3" (a board with what it carries), "place QL1
+// turned", "wait 200", "bounce b4N", "setup". See Actions for the language.
 type Action struct {
 	Op   Op
 	Cell string        // square or pin name
 	Wait time.Duration // for OpWait
+	// Turned, for OpPlace on a pin, turns the board half round.
+	Turned bool
+	// Position, for OpSetup, is a position string; empty means the start.
+	Position string
 }
 
 func (a Action) String() string {
-	if a.Op == OpWait {
+	switch a.Op {
+	case OpWait:
 		return fmt.Sprintf("wait %d", a.Wait.Milliseconds())
+	case OpSetup:
+		if a.Position != "" {
+			return "setup " + a.Position
+		}
+		return "setup"
+	}
+	if a.Turned {
+		return string(a.Op) + " " + a.Cell + " turned"
 	}
 	return string(a.Op) + " " + a.Cell
 }
 
-// ParseAction reads one line of a simulator script. Blank lines and
-// "# comments" give ok == false and no error.
+var (
+	knownOnce  sync.Once
+	knownCells map[string]bool
+)
+
+// known reports whether name is a cell of some game system.
+func known(name string) bool {
+	knownOnce.Do(func() {
+		knownCells = map[string]bool{}
+		for _, n := range systems.Names() {
+			sys, err := systems.Lookup(n, "")
+			if err != nil {
+				continue
+			}
+			for _, c := range sys.Cells() {
+				knownCells[c] = true
+			}
+		}
+	})
+	return knownCells[name]
+}
+
+// ParseAction reads one line of a simulator script (see Actions). Blank
+// lines and "# comments" give ok == false and no error. A cell must be a
+// cell of some game system; Set.Do checks it against the set's own.
 func ParseAction(line string) (a Action, ok bool, err error) {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
@@ -46,47 +112,82 @@ func ParseAction(line string) (a Action, ok bool, err error) {
 	if len(f) == 0 {
 		return Action{}, false, nil
 	}
-	if len(f) != 2 {
-		return Action{}, false, fmt.Errorf("sim: %q: want an action and one argument (lift b2W, place b4N, wait 200)", line)
+	bad := func(format string, args ...any) (Action, bool, error) {
+		return Action{}, false, fmt.Errorf("sim: %q: "+format, append([]any{strings.TrimSpace(line)}, args...)...)
 	}
 	switch op := Op(f[0]); op {
+	case OpSetup:
+		return Action{Op: OpSetup, Position: strings.Join(f[1:], " ")}, true, nil
 	case OpWait:
+		if len(f) != 2 {
+			return bad("wait takes one argument, milliseconds")
+		}
 		ms, err := strconv.Atoi(f[1])
 		if err != nil || ms < 0 {
-			return Action{}, false, fmt.Errorf("sim: %q: wait takes milliseconds >= 0", line)
+			return bad("wait takes milliseconds >= 0")
 		}
 		return Action{Op: OpWait, Wait: time.Duration(ms) * time.Millisecond}, true, nil
 	case OpLift, OpPlace, OpBounce:
-		if _, err := st3d.ParsePin(f[1]); err != nil {
-			if _, err := st3d.ParseSquare(f[1]); err != nil {
-				return Action{}, false, fmt.Errorf("sim: %q: %q is neither a square nor a pin", line, f[1])
+		turned := op == OpPlace && len(f) == 3 && f[2] == "turned"
+		if len(f) != 2 && !turned {
+			if op == OpPlace {
+				return bad("want place CELL or place PIN turned")
 			}
+			return bad("%s takes one cell", op)
 		}
-		return Action{Op: op, Cell: f[1]}, true, nil
+		if !known(f[1]) {
+			return bad("%q is neither a square nor a pin of any set (b2W, QL3, 2e4, a2QL3u, QL3d)", f[1])
+		}
+		return Action{Op: op, Cell: f[1], Turned: turned}, true, nil
 	}
-	return Action{}, false, fmt.Errorf("sim: %q: unknown action %q (lift, place, wait, bounce)", line, f[0])
+	return bad("unknown action %q (%s)", f[0], Actions)
 }
 
 // Do carries out an action on the set; OpWait does nothing here (the caller
 // runs the clock).
 func (s *Set) Do(a Action) error {
-	_, pinErr := st3d.ParsePin(a.Cell)
-	isPin := pinErr == nil
 	switch a.Op {
 	case OpWait:
 		return nil
+	case OpSetup:
+		if a.Position == "" {
+			s.Start()
+			return nil
+		}
+		p, err := s.sys.ParsePosition(a.Position)
+		if err != nil {
+			return fmt.Errorf("sim: setup: %w", err)
+		}
+		s.SetUp(p.Occupancy())
+		return nil
+	case OpLift, OpPlace, OpBounce:
+	default:
+		return fmt.Errorf("sim: unknown action %q (%s)", a.Op, Actions)
+	}
+	if _, ok := s.index[a.Cell]; !ok {
+		return fmt.Errorf("sim: %s %s: no such cell on the %s set", a.Op, a.Cell, s.sys.Name())
+	}
+	pin := s.IsSocket(a.Cell)
+	if a.Turned && (a.Op != OpPlace || !pin) {
+		return fmt.Errorf("sim: %s: only a board placed on a pin can be turned", a)
+	}
+	switch a.Op {
 	case OpLift:
-		if isPin {
+		if pin {
 			return s.LiftBoard(a.Cell)
 		}
 		return s.Lift(a.Cell)
 	case OpPlace:
-		if isPin {
+		switch {
+		case a.Turned:
+			return s.PlaceBoardTurned(a.Cell)
+		case !pin:
+			return s.Place(a.Cell)
+		}
+		if _, inAir := s.InAir(); inAir {
 			return s.PlaceBoard(a.Cell)
 		}
-		return s.Place(a.Cell)
-	case OpBounce:
-		return s.Bounce(a.Cell, 0, 300*time.Microsecond, 500*time.Microsecond, 900*time.Microsecond)
+		return s.PlaceSpare(a.Cell)
 	}
-	return fmt.Errorf("sim: unknown action %q", a.Op)
+	return s.Bounce(a.Cell, 0, 300*time.Microsecond, 500*time.Microsecond, 900*time.Microsecond)
 }

@@ -2,12 +2,14 @@ package sim
 
 import (
 	"fmt"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules"
 
 	"github.com/tridboard/tridboard/sensors"
 )
 
-// LEDAddress is where New attaches the HT16K33 (hardware.md).
+// LEDAddress is where New attaches the HT16K33 (hardware.md); a set of
+// more than 128 cells gets a second one at LEDAddress+1 (the Millennium
+// set's 128 + 64).
 const LEDAddress = 0x71
 
 // Board is a whole simulated build: the bus with its chips, the physical
@@ -23,13 +25,31 @@ type Board struct {
 	Muxes map[uint16]*PCA9548
 	// LEDs is the HT16K33 at LEDAddress.
 	LEDs *HT16K33
+	// LEDChips are all the HT16K33s, at LEDAddress, LEDAddress+1, ...: one
+	// per 128 cells of the system.
+	LEDChips []*HT16K33
 }
 
-// New builds the board that w describes for the ST3D cells, with an
-// HT16K33 at LEDAddress, the set in the start position and the clock at
-// Epoch. The wiring must be valid for st3d.CellNames().
+// New builds the board that w describes for the system whose cells it wires
+// (SystemOf): ST3D, Millennium or First Contact, in that system's start
+// position. See ForSystem.
 func New(w *sensors.Wiring) (*Board, error) {
-	if err := w.Validate(st3d.CellNames()); err != nil {
+	sys, err := SystemOf(w)
+	if err != nil {
+		return nil, err
+	}
+	return ForSystem(sys, w)
+}
+
+// ForSystem builds the board that w describes for the cells of sys, with
+// one HT16K33 per 128 cells from LEDAddress on, the set in sys's start
+// position (the ST3D start, V.A4's six boards, Millennium's two armies,
+// First Contact's empty set) and the clock at Epoch. The wiring must wire
+// sys.Cells() (sensors.Wiring.ForCells: a reference ST3D wiring serves
+// first-contact-up). DefaultBoard builds the set a system is played on.
+func ForSystem(sys rules.System, w *sensors.Wiring) (*Board, error) {
+	w, err := w.ForCells(sys.Cells())
+	if err != nil {
 		return nil, err
 	}
 	b := &Board{
@@ -37,13 +57,17 @@ func New(w *sensors.Wiring) (*Board, error) {
 		Clock:  NewClock(Epoch),
 		Wiring: w.Clone(),
 		Muxes:  map[uint16]*PCA9548{},
-		LEDs:   NewHT16K33(LEDAddress),
 	}
-	b.Set = NewSet(b.Clock, w.Buttons()...)
+	for i := 0; i*128 < len(sys.Cells()); i++ {
+		h := NewHT16K33(uint16(LEDAddress + i))
+		if err := b.Bus.Attach(uint16(LEDAddress+i), h); err != nil {
+			return nil, err
+		}
+		b.LEDChips = append(b.LEDChips, h)
+	}
+	b.LEDs = b.LEDChips[0]
+	b.Set = NewSetFor(sys, b.Clock, w.Buttons()...)
 	b.Set.Start()
-	if err := b.Bus.Attach(LEDAddress, b.LEDs); err != nil {
-		return nil, err
-	}
 	for i := range b.Wiring.Expanders {
 		e := &b.Wiring.Expanders[i]
 		m := NewMCP23017(e.Address)

@@ -6,14 +6,24 @@
 // and HT16K33 LED drivers. Every transaction is accounted in bits on the wire
 // and in wire time at the bus clock (Bus.Stats).
 //
-// Set is the physical set: which squares hold a piece and which pins hold an
-// attack board. It drives the expanders' input pins through the same
-// sensors.Wiring the scanner reads, so a closed reed switch pulls its line
-// low exactly as the wiring table says. Clock is the simulated time that
-// contact bounce and the tests share.
+// Set is the physical set of any game system, made from its cell list
+// (NewSetFor; NewSet is the ST3D set): which squares hold a piece and which
+// sockets (ST3D pins, First Contact platform positions, up and inverted)
+// hold a board or platform, which carries the squares named after it. It
+// drives the expanders' input pins through the same sensors.Wiring the
+// scanner reads, so a closed reed switch pulls its line low exactly as the
+// wiring table says. Clock is the simulated time that contact bounce and
+// the tests share.
 //
-// NewReference and NewMatrix assemble whole boards (bus, chips, set, clock)
-// in the ST3D start position.
+// ForSystem assembles a whole board (bus, chips, set, clock) for a system
+// and a wiring, in the system's start position; New does it for the system
+// whose cells the wiring covers (SystemOf), so sim.New of a Millennium or a
+// First Contact wiring (sensors.Preset) builds that set. NewReference and
+// NewMatrix are the ST3D builds of hardware.md.
+//
+// A script drives the set by hand actions (Actions documents the language,
+// ParseAction reads it, Set.Do carries it out), and Gestures gives the
+// actions that play a rules move, of any kind of any system.
 //
 // Faults are injected per chip: a chip can NACK the next transactions
 // (FailNext), answer with short reads (ShortReadNext), vanish (Vanish) and

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand"
+	"sort"
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
@@ -26,14 +27,24 @@ type Style struct {
 // PlainStyle moves pieces the plain way with pauses of 150 ms.
 var PlainStyle = Style{Pause: 150 * time.Millisecond, Brief: 40 * time.Millisecond}
 
-// Gestures lists the actions a person makes to play m in p on the set: the
-// lifts of every cell the move touches, then the placements. Board moves
-// lift the board and place it on its new pin.
+// Gestures lists the actions a person makes to play m in p on the set of
+// p's system: the lifts of every cell the move touches, then the
+// placements. A placement from off the set (V.P6, First Contact's king
+// placements and introductions, a platform placed) is one place with
+// nothing in the hand. A board move lifts the board and places it on its
+// new pin, turned half round when the position after the move says so
+// (V.A2); then whatever the move adds or takes away beyond what the board
+// carried is put on or taken off: V.A3's promoting pawn taken off the set
+// and a spare board put on the pin. Which of these a move needs is read from
+// m's Info and the occupancy before and after it, played on a scratch set:
+// playing the gestures on a set showing p's occupancy leaves it showing the
+// occupancy after m.
 func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 	names := p.System().Cells()
 	in := p.Info(m)
 	before := p.Occupancy()
 	after := p.Play(m).Occupancy()
+	scratch := NewSetFor(p.System(), NewClock(time.Time{}))
 	var out []Action
 	pause := func() {
 		d := st.Pause
@@ -42,16 +53,30 @@ func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 		}
 		out = append(out, Action{Op: OpWait, Wait: d})
 	}
-	if in.Board {
+	if in.Board && in.From != rules.NoCell {
 		out = append(out, Action{Op: OpLift, Cell: names[in.From]})
 		pause()
-		out = append(out, Action{Op: OpPlace, Cell: names[in.To]})
+		out = append(out, boardPlacement(scratch, before, after, names[in.From], names[in.To]))
 		pause()
-		if in.Promoted != rules.NoCell && st.Rand != nil && st.Rand.Intn(2) == 0 {
+		if in.Promoted != rules.NoCell && after.Has(in.Promoted) && st.Rand != nil && st.Rand.Intn(2) == 0 {
 			// Swap the promoted pawn for its new piece.
 			out = append(out, Action{Op: OpLift, Cell: names[in.Promoted]})
 			pause()
 			out = append(out, Action{Op: OpPlace, Cell: names[in.Promoted]})
+			pause()
+		}
+		// What the board did not carry: a pawn taken off, a spare board.
+		scratch.SetUp(before)
+		for _, a := range out {
+			_ = scratch.Do(a)
+		}
+		now := scratch.Closed()
+		for _, c := range now.Minus(after).Cells(nil) {
+			out = append(out, Action{Op: OpLift, Cell: names[c]})
+			pause()
+		}
+		for _, c := range socketsFirst(scratch, after.Minus(now).Cells(nil)) {
+			out = append(out, Action{Op: OpPlace, Cell: names[c]})
 			pause()
 		}
 		return out
@@ -70,18 +95,19 @@ func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 	if st.Rand != nil && len(places) > 1 {
 		st.Rand.Shuffle(len(places), func(i, j int) { places[i], places[j] = places[j], places[i] })
 	}
+	places = socketsFirst(scratch, places)
 	for _, c := range lifts {
 		out = append(out, Action{Op: OpLift, Cell: names[c]})
 		pause()
 	}
 	for _, c := range places {
-		if st.Rand != nil && st.Quirks && st.Rand.Intn(3) == 0 {
+		if st.Rand != nil && st.Quirks && st.Rand.Intn(3) == 0 && !scratch.IsSocket(names[c]) {
 			// Set the piece down for a moment on an empty square on the way.
-			free := p.Play(m).Occupancy()
 			var empties []rules.Cell
 			for _, o := range p.LegalMoves(nil) {
 				oi := p.Info(o)
-				if !oi.Board && !free.Has(oi.To) && !before.Has(oi.To) && oi.To != c {
+				if !oi.Board && oi.To != rules.NoCell && !scratch.IsSocket(names[oi.To]) &&
+					!after.Has(oi.To) && !before.Has(oi.To) && oi.To != c && onStandingBoard(scratch, before, after, oi.To) {
 					empties = append(empties, oi.To)
 				}
 			}
@@ -100,4 +126,48 @@ func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 		pause()
 	}
 	return out
+}
+
+// boardPlacement is the placement of the board lifted off from on to:
+// straight, or turned half round when only that gives the occupancy after
+// the move on the squares of to.
+func boardPlacement(scratch *Set, before, after rules.CellSet, from, to string) Action {
+	straight := Action{Op: OpPlace, Cell: to}
+	turned := Action{Op: OpPlace, Cell: to, Turned: true}
+	for _, a := range []Action{straight, turned} {
+		scratch.SetUp(before)
+		if scratch.LiftBoard(from) != nil || scratch.Do(a) != nil {
+			continue
+		}
+		if onBoard(scratch, to, scratch.Closed()) == onBoard(scratch, to, after) {
+			return a
+		}
+	}
+	return straight
+}
+
+// onBoard is cells restricted to the squares of the board on socket.
+func onBoard(s *Set, socket string, cells rules.CellSet) rules.CellSet {
+	var out rules.CellSet
+	c, _ := s.Cell(socket)
+	for _, sq := range s.carried[c] {
+		out.Set(sq, cells.Has(sq))
+	}
+	return out
+}
+
+// onStandingBoard reports whether c is a square whose board stands both
+// before and after the move (or no board's square at all).
+func onStandingBoard(s *Set, before, after rules.CellSet, c rules.Cell) bool {
+	sock := s.socketOf[c]
+	return sock == rules.NoCell || before.Has(sock) && after.Has(sock)
+}
+
+// socketsFirst puts the sockets of cells first (a spare board goes on its
+// pin before a piece goes on the board), keeping the order otherwise.
+func socketsFirst(s *Set, cells []rules.Cell) []rules.Cell {
+	sort.SliceStable(cells, func(i, j int) bool {
+		return s.carried[cells[i]] != nil && s.carried[cells[j]] == nil
+	})
+	return cells
 }

@@ -11,20 +11,37 @@ import (
 	"github.com/tridboard/tridboard/sensors"
 )
 
-// Set is the physical ST3D set: which squares hold a piece, which pins hold
-// an attack board, which buttons are pressed, and the contact bounce in
-// progress. Its cells are st3d.CellNames() followed by the buttons it was
-// made with; the switch of a cell reads closed while the cell is occupied
-// (or the button pressed), bounce aside. It is safe for concurrent use.
+// Set is a physical set of a game system: which squares hold a piece, which
+// sockets (ST3D pins, First Contact platform positions) hold a board or
+// platform, which buttons are pressed, and the contact bounce in progress.
+// Its cells are the system's cells (rules.System.Cells()) followed by the
+// buttons it was made with; the switch of a cell reads closed while the cell
+// is occupied (or the button pressed), bounce aside. It is safe for
+// concurrent use.
+//
+// Which squares a board carries is read from the cell names, as the specs
+// name them: a square cell named after a socket cell with a map square in
+// front ("z2QL3" on the pin "QL3", "a2QL3u" on the position "QL3u") stands
+// on the board or platform of that socket, and can hold a piece only while
+// the socket is closed. A board carries its squares in the order of the
+// cell list (z0 a0 z1 a1: rank by rank, as the rules list them): moved to
+// another socket, square i lands on square i there (the translation of D14);
+// turned half round, on square 3-i (V.A2: z0 <-> a1, a0 <-> z1).
 type Set struct {
 	mu     sync.Mutex
 	clock  *Clock
+	sys    rules.System
 	names  []string
 	index  map[string]rules.Cell
+	start  rules.CellSet
 	closed rules.CellSet
+	// socketOf is the socket whose board carries each cell, or NoCell;
+	// carried lists each socket's squares (nil for other cells).
+	socketOf []rules.Cell
+	carried  [][]rules.Cell
 	// air holds the pieces of the board in the air (lifted off airFrom).
-	air     [4]bool
-	airFrom st3d.Pin
+	air     []bool
+	airFrom rules.Cell
 	inAir   bool
 	bounces []bounce
 }
@@ -36,15 +53,45 @@ type bounce struct {
 	edges []time.Time
 }
 
-// NewSet returns an empty set (no piece, no board) whose bounce runs on
+// NewSet returns an empty ST3D set (no piece, no board) whose bounce runs on
 // clock; buttons are extra cells (full names, with sensors.ButtonPrefix).
+// Start puts it in the ST3D start position.
 func NewSet(clock *Clock, buttons ...string) *Set {
-	s := &Set{clock: clock, index: map[string]rules.Cell{}}
-	s.names = append(append([]string(nil), st3d.CellNames()...), buttons...)
+	return NewSetFor(st3d.System, clock, buttons...)
+}
+
+// NewSetFor returns an empty set of the system sys (no piece, no board),
+// whose bounce runs on clock; buttons are extra cells (full names, with
+// sensors.ButtonPrefix). Start puts it in sys's start position.
+func NewSetFor(sys rules.System, clock *Clock, buttons ...string) *Set {
+	s := &Set{clock: clock, sys: sys, index: map[string]rules.Cell{}, airFrom: rules.NoCell}
+	cells := sys.Cells()
+	s.names = append(append([]string(nil), cells...), buttons...)
 	for i, n := range s.names {
 		s.index[n] = rules.Cell(i)
 	}
+	s.socketOf = make([]rules.Cell, len(s.names))
+	s.carried = make([][]rules.Cell, len(s.names))
+	for i := range s.socketOf {
+		s.socketOf[i] = rules.NoCell
+	}
+	for i, n := range cells {
+		if len(n) < 3 || !isMapSquare(n[:2]) {
+			continue
+		}
+		if sock, ok := s.index[n[2:]]; ok && int(sock) < len(cells) {
+			s.socketOf[i] = sock
+			s.carried[sock] = append(s.carried[sock], rules.Cell(i))
+		}
+	}
+	s.start = sys.Start().Occupancy()
 	return s
+}
+
+// isMapSquare reports whether p is a file letter and a rank digit, the
+// front of a carried square's name ("z2" in "z2QL3").
+func isMapSquare(p string) bool {
+	return p[0] >= 'a' && p[0] <= 'z' && p[1] >= '0' && p[1] <= '9'
 }
 
 // StartCells are the closed cells of the ST3D start position.
@@ -55,25 +102,54 @@ var StartCells = strings.Fields(`
 	z8QL6 a8QL6 z9QL6 a9QL6 d8KL6 e8KL6 d9KL6 e9KL6
 	QL1 QL6 KL1 KL6`)
 
-// Start puts the set in the ST3D start position (and ends any bounce).
-func (s *Set) Start() {
+// System is the game system whose set this is.
+func (s *Set) System() rules.System { return s.sys }
+
+// Start puts the set in its system's start position (and ends any bounce;
+// a board in the air is put away).
+func (s *Set) Start() { s.SetUp(s.start) }
+
+// SetUp puts the set in the position whose occupancy is cells (as a
+// position's Occupancy() gives it), buttons released, no bounce, no board
+// in the air.
+func (s *Set) SetUp(cells rules.CellSet) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = rules.CellSet{}
-	s.inAir = false
-	s.bounces = nil
-	for _, n := range StartCells {
-		s.closed.Add(s.index[n])
+	for _, c := range cells.Cells(nil) {
+		if int(c) < len(s.sys.Cells()) {
+			s.closed.Add(c)
+		}
 	}
+	s.inAir, s.airFrom = false, rules.NoCell
+	s.bounces = nil
 }
 
-// Cells lists the set's cells: st3d.CellNames(), then the buttons.
+// Cells lists the set's cells: the system's cells, then the buttons.
 func (s *Set) Cells() []string { return s.names }
 
 // Cell finds a cell by name.
 func (s *Set) Cell(name string) (rules.Cell, bool) {
 	c, ok := s.index[name]
 	return c, ok
+}
+
+// IsSocket reports whether the cell called name is a socket: a pin or
+// platform position that a board or platform stands on.
+func (s *Set) IsSocket(name string) bool {
+	c, ok := s.index[name]
+	return ok && s.carried[c] != nil
+}
+
+// InAir is the socket the board in the air was lifted off, and whether one
+// is in the air.
+func (s *Set) InAir() (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.inAir {
+		return "", false
+	}
+	return s.names[s.airFrom], true
 }
 
 // Closed is the set of occupied cells (bounce aside).
@@ -112,14 +188,23 @@ func (s *Set) readingLocked(now time.Time) rules.CellSet {
 
 // square resolves a square name and checks that its board stands.
 func (s *Set) square(op, name string) (rules.Cell, error) {
-	sq, err := st3d.ParseSquare(name)
-	if err != nil {
+	c, ok := s.index[name]
+	if !ok || int(c) >= len(s.sys.Cells()) || s.carried[c] != nil {
 		return 0, fmt.Errorf("sim: %s %s: not a square", op, name)
 	}
-	if p := sq.Pin(); p >= 0 && !s.closed.Has(st3d.PinCell(p)) {
-		return 0, fmt.Errorf("sim: %s %s: no board on %s", op, name, p)
+	if sock := s.socketOf[c]; sock != rules.NoCell && !s.closed.Has(sock) {
+		return 0, fmt.Errorf("sim: %s %s: no board on %s", op, name, s.names[sock])
 	}
-	return st3d.SquareCell(sq), nil
+	return c, nil
+}
+
+// socket resolves a socket name.
+func (s *Set) socket(op, name string) (rules.Cell, error) {
+	c, ok := s.index[name]
+	if !ok || s.carried[c] == nil {
+		return 0, fmt.Errorf("sim: %s %s: not a pin", op, name)
+	}
+	return c, nil
 }
 
 // Lift takes the piece off a square.
@@ -137,7 +222,8 @@ func (s *Set) Lift(square string) error {
 	return nil
 }
 
-// Place puts a piece on an empty square.
+// Place puts a piece on an empty square (one from off the set, or the one
+// in the hand: the set does not tell them apart).
 func (s *Set) Place(square string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,50 +250,88 @@ func (s *Set) Move(from, to string) error {
 	return nil
 }
 
-// LiftBoard lifts the attack board off pin with its pieces: the pin's
-// presence switch and its four squares read open while it is in the air.
-// One board can be in the air at a time.
+// LiftBoard lifts the board (or platform) off a socket with its pieces: the
+// socket's presence switch and its squares read open while it is in the
+// air. One board can be in the air at a time.
 func (s *Set) LiftBoard(pin string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, err := st3d.ParsePin(pin)
+	p, err := s.socket("lift board", pin)
 	if err != nil {
-		return fmt.Errorf("sim: lift board %s: not a pin", pin)
+		return err
 	}
 	if s.inAir {
-		return fmt.Errorf("sim: lift board %s: the board of %s is still in the air", pin, s.airFrom)
+		return fmt.Errorf("sim: lift board %s: the board of %s is still in the air", pin, s.names[s.airFrom])
 	}
-	if !s.closed.Has(st3d.PinCell(p)) {
+	if !s.closed.Has(p) {
 		return fmt.Errorf("sim: lift board %s: no board there", pin)
 	}
 	s.inAir, s.airFrom = true, p
-	s.closed.Remove(st3d.PinCell(p))
-	for i, sq := range p.Squares() {
-		s.air[i] = s.closed.Has(st3d.SquareCell(sq))
-		s.closed.Remove(st3d.SquareCell(sq))
+	s.closed.Remove(p)
+	s.air = s.air[:0]
+	for _, sq := range s.carried[p] {
+		s.air = append(s.air, s.closed.Has(sq))
+		s.closed.Remove(sq)
 	}
 	return nil
 }
 
-// PlaceBoard puts the board in the air on pin; its pieces ride along,
-// square for square in Pin.Squares() order (z2QL3 -> z4QL5).
-func (s *Set) PlaceBoard(pin string) error {
+// PlaceBoard puts the board in the air on a socket; its pieces ride along,
+// square for square in cell-list order (z2QL3 -> z4QL5).
+func (s *Set) PlaceBoard(pin string) error { return s.placeBoard("place board", pin, false) }
+
+// PlaceBoardTurned puts the board in the air on a socket turned half round
+// (V.A2): each piece lands on the diagonally opposite square (z0QL1 <->
+// a1QL1, a0QL1 <-> z1QL1).
+func (s *Set) PlaceBoardTurned(pin string) error {
+	return s.placeBoard("place board turned", pin, true)
+}
+
+func (s *Set) placeBoard(op, pin string, turned bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, err := st3d.ParsePin(pin)
+	p, err := s.socket(op, pin)
 	if err != nil {
-		return fmt.Errorf("sim: place board %s: not a pin", pin)
+		return err
 	}
 	if !s.inAir {
-		return fmt.Errorf("sim: place board %s: no board in the air", pin)
+		return fmt.Errorf("sim: %s %s: no board in the air", op, pin)
 	}
-	if s.closed.Has(st3d.PinCell(p)) {
-		return fmt.Errorf("sim: place board %s: pin taken", pin)
+	if s.closed.Has(p) {
+		return fmt.Errorf("sim: %s %s: pin taken", op, pin)
+	}
+	sq := s.carried[p]
+	if len(sq) != len(s.air) {
+		return fmt.Errorf("sim: %s %s: the board of %s has %d squares, the pin %d", op, pin, s.names[s.airFrom], len(s.air), len(sq))
 	}
 	s.inAir = false
-	s.closed.Add(st3d.PinCell(p))
-	for i, sq := range p.Squares() {
-		s.closed.Set(st3d.SquareCell(sq), s.air[i])
+	s.closed.Add(p)
+	for i, c := range sq {
+		j := i
+		if turned {
+			j = len(sq) - 1 - i
+		}
+		s.closed.Set(c, s.air[j])
+	}
+	return nil
+}
+
+// PlaceSpare puts a spare empty board (or platform) from off the set on a
+// free socket: V.A3's promotion to a board, First Contact's platform
+// placements.
+func (s *Set) PlaceSpare(pin string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := s.socket("place spare board", pin)
+	if err != nil {
+		return err
+	}
+	if s.closed.Has(p) {
+		return fmt.Errorf("sim: place spare board %s: pin taken", pin)
+	}
+	s.closed.Add(p)
+	for _, c := range s.carried[p] {
+		s.closed.Remove(c)
 	}
 	return nil
 }
@@ -286,13 +410,13 @@ func (s *Set) Bounce(cell string, edges ...time.Duration) error {
 type expanderPins struct {
 	set    *Set
 	matrix bool
-	wires  []pinWire
+	wires  []pinWire    // direct
+	rows   [8][]pinWire // matrix, by row
 }
 
 type pinWire struct {
-	cell   rules.Cell
-	bit    uint8 // direct: pin; matrix: row
-	colPin uint8 // matrix: 8+col
+	cell rules.Cell
+	bit  uint8 // direct: pin; matrix: 8+col
 }
 
 // Pins returns the Pins of the expander e of a wiring: a closed cell pulls
@@ -306,7 +430,9 @@ func (s *Set) Pins(e *sensors.Expander) Pins {
 			continue
 		}
 		if p.matrix {
-			p.wires = append(p.wires, pinWire{cell: c, bit: uint8(w.Row), colPin: uint8(8 + w.Col)})
+			if w.Row >= 0 && w.Row < 8 {
+				p.rows[w.Row] = append(p.rows[w.Row], pinWire{cell: c, bit: uint8(8 + w.Col)})
+			}
 		} else {
 			p.wires = append(p.wires, pinWire{cell: c, bit: uint8(w.Bit)})
 		}
@@ -324,14 +450,22 @@ func (p *expanderPins) PulledLow(drivenLow uint16) uint16 {
 	}
 	s.mu.Unlock()
 	var out uint16
-	for _, w := range p.wires {
-		if !r.Has(w.cell) {
+	if !p.matrix {
+		for _, w := range p.wires {
+			if r.Has(w.cell) {
+				out |= 1 << w.bit
+			}
+		}
+		return out
+	}
+	for row := range p.rows {
+		if drivenLow&(1<<row) == 0 {
 			continue
 		}
-		if !p.matrix {
-			out |= 1 << w.bit
-		} else if drivenLow&(1<<w.bit) != 0 {
-			out |= 1 << w.colPin
+		for _, w := range p.rows[row] {
+			if r.Has(w.cell) {
+				out |= 1 << w.bit
+			}
 		}
 	}
 	return out

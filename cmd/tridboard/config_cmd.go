@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/rules/st3d"
 )
 
 func init() {
@@ -27,12 +26,14 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitFailure
 	}
-	cells := st3d.System.Cells()
-	w, err := c.Wiring(cells)
+	// The system whose cells the wiring names (a Millennium or First
+	// Contact set's file checks against that system's cells).
+	sys, w, err := scanWiring(c, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "config %s: %v\n", path, err)
 		return exitFailure
 	}
+	cells := sys.Cells()
 	m, _, err := c.LEDMapping(cells)
 	if err != nil {
 		fmt.Fprintf(stderr, "config %s: %v\n", path, err)

@@ -4,15 +4,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/tridboard/tridboard/config"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"time"
 
+	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"periph.io/x/conn/v3/i2c"
@@ -27,13 +28,16 @@ func init() {
 func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	useSim := fs.Bool("sim", false, "scan the simulated reference board instead of the I²C bus")
+	useSim := fs.Bool("sim", false, "scan the simulated set the configuration describes instead of the I²C bus")
+	variant := fs.String("variant", "", "rule system whose cells the wiring senses: "+strings.Join(systems.Names(), ", ")+" (default: the first whose cells the wiring covers)")
 	cfgFile := fs.String("config", "", "configuration `file` (the daemon's; default: the reference board of hardware.md)")
 	once := fs.Bool("once", false, "print one settled frame and exit")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard scan [--sim] [--config FILE] [--once]")
-		fmt.Fprintln(fs.Output(), "\nShows every sensing cell (# closed, . open, ? unknown) laid out like the boards,")
-		fmt.Fprintln(fs.Output(), "the scan rate and the errors of each expander. Ctrl-C stops it.")
+		fmt.Fprintln(fs.Output(), "usage: tridboard scan [--sim] [--config FILE] [--variant V] [--once]")
+		fmt.Fprintln(fs.Output(), "\nShows every sensing cell (# closed, . open, ? unknown) laid out like the boards:")
+		fmt.Fprintln(fs.Output(), "the ST3D set's main boards and pins, the Millennium set's three 8x8 levels, or")
+		fmt.Fprintln(fs.Output(), "First Contact's boards and platform positions (up and inverted); the scan rate and")
+		fmt.Fprintln(fs.Output(), "the errors of each expander. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
@@ -50,7 +54,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard scan:", err)
 		return exitFailure
 	}
-	w, err := cfg.Wiring(st3d.CellNames())
+	sys, w, err := scanWiring(cfg, *variant)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard scan:", err)
 		return exitFailure
@@ -63,11 +67,11 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	)
 	if *useSim {
 		var err error
-		if board, err = sim.New(w); err != nil {
+		if board, err = sim.ForSystem(sys, w); err != nil {
 			fmt.Fprintln(stderr, "tridboard scan:", err)
 			return exitFailure
 		}
-		bus, title = board.Bus, "simulated board"
+		bus, title = board.Bus, "simulated "+sys.Name()+" set"
 	} else {
 		state, err := host.Init()
 		if err != nil {
@@ -87,6 +91,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	}
 	sopts := sensors.DefaultOpts
 	sopts.Period, sopts.Debounce = cfg.Sensors.Period.D(), cfg.Sensors.Debounce.D()
+	sopts.Cells = sys.Cells()
 	sc, err := sensors.New(bus, w, &sopts)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard scan:", err)
@@ -142,6 +147,32 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// scanWiring is the configured wiring and the system whose cells it senses:
+// the one named, or the one whose cells the wiring names (sim.SystemOf; the
+// first system's error when it fits none).
+func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiring, error) {
+	if variant != "" {
+		sys, err := systems.Lookup(variant, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		w, err := cfg.Wiring(sys.Cells())
+		return sys, w, err
+	}
+	raw := cfg.Sensors.Wiring
+	if raw == nil {
+		raw, _ = sensors.Preset(cfg.Sensors.Preset)
+	}
+	sys := sim.Systems[0]
+	if raw != nil {
+		if s, err := sim.SystemOf(raw); err == nil {
+			sys = s
+		}
+	}
+	w, err := cfg.Wiring(sys.Cells())
+	return sys, w, err
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -176,41 +207,10 @@ func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) 
 	}
 	fmt.Fprintf(&b, "  (# closed  . open  ? unknown)\n\n")
 
-	// Main boards side by side, highest rank on top.
-	b.WriteString("       W             N             B\n")
-	for row := 3; row >= 0; row-- {
-		for lv, level := range []string{"W", "N", "B"} {
-			rank := 1 + 2*lv + row
-			fmt.Fprintf(&b, "  %d ", rank)
-			for _, f := range "abcd" {
-				fmt.Fprintf(&b, " %c", mark(fmt.Sprintf("%c%d%s", f, rank, level)))
-			}
-			if lv < 2 {
-				b.WriteString("   ")
-			}
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString("     a b c d       a b c d       a b c d\n\n")
-
-	// Pins: name and presence, then the 2x2 board, upper rank on top.
-	for side := 0; side < 2; side++ {
-		pins := make([]st3d.Pin, 6)
-		for i := range pins {
-			pins[i] = st3d.Pin(6*side + i)
-		}
-		for _, p := range pins {
-			fmt.Fprintf(&b, "  %s %c ", p, mark(p.String()))
-		}
-		b.WriteByte('\n')
-		for _, half := range [][2]int{{2, 3}, {0, 1}} {
-			for _, p := range pins {
-				sq := p.Squares()
-				fmt.Fprintf(&b, "   %c %c  ", mark(sq[half[0]].String()), mark(sq[half[1]].String()))
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+	if _, ok := index["1a1"]; ok {
+		renderLevels(&b, mark)
+	} else {
+		renderST3D(&b, mark, index)
 	}
 
 	if buttons := sc.Buttons(); len(buttons) > 0 {
@@ -246,4 +246,73 @@ func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) 
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	io.WriteString(out, strings.Join(lines, "\n"))
+}
+
+// renderLevels draws the Millennium set: levels 1, 2, 3 side by side, rank
+// 8 on top.
+func renderLevels(b *strings.Builder, mark func(string) byte) {
+	b.WriteString("        level 1                level 2                level 3\n")
+	for rank := 8; rank >= 1; rank-- {
+		for lv := 1; lv <= 3; lv++ {
+			fmt.Fprintf(b, "  %d ", rank)
+			for f := 'a'; f <= 'h'; f++ {
+				fmt.Fprintf(b, " %c", mark(fmt.Sprintf("%d%c%d", lv, f, rank)))
+			}
+			if lv < 3 {
+				b.WriteString("   ")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("     a b c d e f g h       a b c d e f g h       a b c d e f g h\n\n")
+}
+
+// renderST3D draws the ST3D set, for st3d and First Contact: the three main
+// boards, then the twelve pins, once for each kind of position the cells
+// have (st3d's pins; First Contact's up positions, and the inverted ones
+// when sensed).
+func renderST3D(b *strings.Builder, mark func(string) byte, index map[string]rules.Cell) {
+	b.WriteString("       W             N             B\n")
+	for row := 3; row >= 0; row-- {
+		for lv, level := range []string{"W", "N", "B"} {
+			rank := 1 + 2*lv + row
+			fmt.Fprintf(b, "  %d ", rank)
+			for _, f := range "abcd" {
+				fmt.Fprintf(b, " %c", mark(fmt.Sprintf("%c%d%s", f, rank, level)))
+			}
+			if lv < 2 {
+				b.WriteString("   ")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("     a b c d       a b c d       a b c d\n\n")
+
+	// Pins: name and presence, then the 2x2 board, upper rank on top.
+	var kinds []string
+	for _, k := range []string{"", "u", "d"} {
+		if _, ok := index["QL1"+k]; ok {
+			kinds = append(kinds, k)
+		}
+	}
+	for _, k := range kinds {
+		for side := 0; side < 2; side++ {
+			pins := make([]st3d.Pin, 6)
+			for i := range pins {
+				pins[i] = st3d.Pin(6*side + i)
+			}
+			for _, p := range pins {
+				fmt.Fprintf(b, "  %s %c ", p.String()+k, mark(p.String()+k))
+			}
+			b.WriteByte('\n')
+			for _, half := range [][2]int{{2, 3}, {0, 1}} {
+				for _, p := range pins {
+					sq := p.Squares()
+					fmt.Fprintf(b, "   %c %c  %s", mark(sq[half[0]].String()+k), mark(sq[half[1]].String()+k), strings.Repeat(" ", len(k)))
+				}
+				b.WriteByte('\n')
+			}
+			b.WriteByte('\n')
+		}
+	}
 }

@@ -13,7 +13,7 @@ func TestScanOnceSim(t *testing.T) {
 	if code := runScan([]string{"--sim", "--once"}, &out, &errb); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	want := `tridboard scan: simulated board, 7 expanders  (# closed  . open  ? unknown)
+	want := `tridboard scan: simulated st3d set, 7 expanders  (# closed  . open  ? unknown)
 
        W             N             B
   4  . . . .     6  . . . .     8  # # # #
@@ -56,7 +56,7 @@ func TestScanFlags(t *testing.T) {
 		stdout string // prefix
 		stderr string // prefix
 	}{
-		{[]string{"--help"}, exitOK, "usage: tridboard scan [--sim] [--config FILE] [--once]", ""},
+		{[]string{"--help"}, exitOK, "usage: tridboard scan [--sim] [--config FILE] [--variant V] [--once]", ""},
 		{[]string{"--bogus"}, exitUsage, "", "flag provided but not defined: -bogus"},
 		{[]string{"--sim", "extra"}, exitUsage, "", `tridboard scan: unexpected argument "extra"`},
 		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ": [7:9] unknown field \"pins\""},
@@ -65,6 +65,94 @@ func TestScanFlags(t *testing.T) {
 		code := runScan(tc.args, &out, &errb)
 		if code != tc.code || !strings.HasPrefix(out.String(), tc.stdout) || !strings.HasPrefix(errb.String(), tc.stderr) {
 			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestScanOnceSimSets: scan draws the set the configured wiring senses:
+// the Millennium set's three levels (hardware.md's matrix build), First
+// Contact's boards and its up and inverted positions.
+func TestScanOnceSimSets(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		preset string
+		want   []string // lines of the frame, in order
+	}{
+		{"millennium-matrix", []string{
+			"tridboard scan: simulated millennium set, 3 expanders  (# closed  . open  ? unknown)",
+			"        level 1                level 2                level 3",
+			"  8  . . . . . . . .     8  . . . . . . . .     8  # # # # # # # #",
+			"  7  . . . . . . . .     7  . . . . . . . .     7  # # # # # # # #",
+			"  6  . . . . . . . .     6  . . . . . . . .     6  . . . . . . . .",
+			"  2  # # # # # # # #     2  . . . . . . . .     2  . . . . . . . .",
+			"  1  # # # # # # # #     1  . . . . . . . .     1  . . . . . . . .",
+			"     a b c d e f g h       a b c d e f g h       a b c d e f g h",
+			"  0x22                       ok    reads 8        errors 0    resets 0",
+		}},
+		{"millennium-direct", []string{
+			"tridboard scan: simulated millennium set, 12 expanders  (# closed  . open  ? unknown)",
+			"  1  # # # # # # # #     1  . . . . . . . .     1  . . . . . . . .",
+			"  0x23 (mux 0x70 channel 2)  ok    reads 8        errors 0    resets 0",
+		}},
+		{"firstcontact", []string{
+			"tridboard scan: simulated first-contact set, 11 expanders  (# closed  . open  ? unknown)",
+			"  QL1u .   QL2u .   QL3u .   QL4u .   QL5u .   QL6u .",
+			"  KL1u .   KL2u .   KL3u .   KL4u .   KL5u .   KL6u .",
+			"  QL1d .   QL2d .   QL3d .   QL4d .   QL5d .   QL6d .",
+			"  KL1d .   KL2d .   KL3d .   KL4d .   KL5d .   KL6d .",
+			"  0x27 (mux 0x70 channel 3)  ok    reads 8        errors 0    resets 0",
+		}},
+		{"firstcontact-up", []string{
+			"tridboard scan: simulated first-contact-up set, 7 expanders  (# closed  . open  ? unknown)",
+			"  KL1u .   KL2u .   KL3u .   KL4u .   KL5u .   KL6u .",
+			"expanders:",
+		}},
+	} {
+		cfg := filepath.Join(dir, tc.preset+".yaml")
+		if err := os.WriteFile(cfg, []byte("sensors:\n  preset: "+tc.preset+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := runScan([]string{"--sim", "--once", "--config", cfg}, &out, &errb); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.preset, code, errb.String())
+		}
+		rest := out.String()
+		for _, line := range tc.want {
+			i := strings.Index(rest, line+"\n")
+			if i < 0 {
+				t.Errorf("%s: no line %q in order in\n%s", tc.preset, line, out.String())
+				break
+			}
+			rest = rest[i+len(line):]
+		}
+		if tc.preset == "firstcontact-up" && strings.Contains(out.String(), "QL1d") {
+			t.Errorf("first-contact-up shows inverted positions:\n%s", out.String())
+		}
+	}
+	// --variant names the system; a wiring that does not sense it is refused.
+	var out, errb bytes.Buffer
+	if code := runScan([]string{"--sim", "--once", "--variant", "millennium"}, &out, &errb); code != exitFailure ||
+		!strings.HasPrefix(errb.String(), "tridboard scan: config: sensors.wiring: sensors: expander 0x20: unknown cell \"a1W\"") {
+		t.Errorf("millennium on the reference wiring: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestConfigCheckSetFiles: config check reads each example against the
+// cells of the set its wiring names.
+func TestConfigCheckSetFiles(t *testing.T) {
+	for _, tc := range []struct{ file, sensors, leds string }{
+		{"../../deploy/millennium-matrix.yaml", "  sensors: 4 expanders, 192 cells, 2 buttons", "  LEDs: ht16k33 0x71 + ht16k33 0x72, 192 cells mapped"},
+		{"../../deploy/millennium-direct.yaml", "  sensors: 13 expanders, 192 cells, 4 buttons", "  LEDs: apa102 SPI0.0, 192 cells mapped"},
+		{"../../deploy/firstcontact.yaml", "  sensors: 11 expanders, 168 cells, 2 buttons", "  LEDs: ht16k33 0x71 + ht16k33 0x72, 168 cells mapped"},
+		{"../../deploy/firstcontact-up.yaml", "  sensors: 7 expanders, 108 cells, 0 buttons", "  LEDs: ht16k33 0x71, 108 cells mapped"},
+	} {
+		var out, errb bytes.Buffer
+		if code := runConfig([]string{"check", tc.file}, &out, &errb); code != exitOK {
+			t.Errorf("%s: exit %d: %s", tc.file, code, errb.String())
+			continue
+		}
+		if !strings.Contains(out.String(), tc.sensors) || !strings.Contains(out.String(), tc.leds) {
+			t.Errorf("%s:\n%s", tc.file, out.String())
 		}
 	}
 }

@@ -1,0 +1,87 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/firstcontact"
+	"github.com/tridboard/tridboard/rules/millennium"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
+)
+
+// Systems are the systems SystemOf tells apart by their cells, in the order
+// it tries them: ST3D (its options share its cells), Millennium, First
+// Contact with inverted contacts, First Contact on a set that senses only
+// upright platforms. The slice must not be changed.
+var Systems = []rules.System{st3d.System, millennium.System, firstcontact.System, firstcontact.UpOnly}
+
+// SystemOf is the first of Systems whose cells w wires (Validate passes),
+// or the error of the one it fits best (the most of its cells wired) when
+// none fits.
+func SystemOf(w *sensors.Wiring) (rules.System, error) {
+	wired := map[string]bool{}
+	for _, e := range w.Expanders {
+		for _, c := range e.Cells {
+			wired[c.Cell] = true
+		}
+	}
+	best, bestN := Systems[0], -1
+	for _, sys := range Systems {
+		if w.Validate(sys.Cells()) == nil {
+			return sys, nil
+		}
+		n := 0
+		for _, c := range sys.Cells() {
+			if wired[c] {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = sys, n
+		}
+	}
+	return nil, w.Validate(best.Cells())
+}
+
+// CheckSet says whether the set that w wires can sense the game system sys,
+// and if not why: a Millennium game on an ST3D set, First Contact with
+// inverted platforms on a set whose sockets sense upright ones only (F6).
+// Options of st3d need no more than st3d's cells. A wiring that fits sys
+// after ForCells (the reference ST3D set for first-contact-up) is fine.
+func CheckSet(sys rules.System, w *sensors.Wiring) error {
+	if _, err := w.ForCells(sys.Cells()); err == nil {
+		return nil
+	}
+	variant, _ := systems.Split(sys)
+	if other, err := SystemOf(w); err == nil {
+		ov, _ := systems.Split(other)
+		why := ""
+		if variant == "first-contact" && (ov == "first-contact-up" || ov == "st3d") {
+			why = "; its sockets sense upright platforms only (F6): play first-contact-up"
+		}
+		return fmt.Errorf("sim: the configured set is a %s set (%d cells): it cannot sense %s's %d cells%s",
+			ov, len(other.Cells()), variant, len(sys.Cells()), why)
+	}
+	_, err := w.ForCells(sys.Cells())
+	return fmt.Errorf("sim: the configured wiring does not sense %s's cells: %w", variant, err)
+}
+
+// DefaultBoard is the simulated set a system is played on when the
+// configuration names none: the wiring preset sensors.DefaultPreset gives
+// for its variant (reference for st3d and its options, millennium-matrix,
+// firstcontact, firstcontact-up) with the buttons given (names without
+// sensors.ButtonPrefix), built by ForSystem.
+func DefaultBoard(sys rules.System, buttons ...string) (*Board, error) {
+	variant, _ := systems.Split(sys)
+	name := sensors.DefaultPreset(variant)
+	if name == "" {
+		return nil, fmt.Errorf("sim: no set is known for the system %s", sys.Name())
+	}
+	w, err := sensors.Preset(name, buttons...)
+	if err != nil {
+		return nil, err
+	}
+	return ForSystem(sys, w)
+}
