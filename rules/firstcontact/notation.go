@@ -31,7 +31,8 @@ import (
 //   - Drops and platform placements are written as in the long form.
 //   - A move that gives check wins at once; it is marked "#".
 //
-// ParseMove reads both forms and ignores "+", "#", "!" and "?" at the end.
+// ParseMove reads both forms as rules.CleanMove reduces them: any dash and
+// "×" are read; check marks, assessments and NAGs are ignored.
 
 // Long is the long (machine) form of m.
 func (p *Position) Long(m rules.Move) string {
@@ -137,7 +138,7 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")
+	in := rules.CleanMove(s)
 	if in == "" {
 		return 0, "", fmt.Errorf("first-contact: empty move")
 	}
