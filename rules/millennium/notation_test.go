@@ -103,30 +103,6 @@ func TestParseMoveRefuses(t *testing.T) {
 	}
 }
 
-// TestNotationRoundTrip reads back the long and short form of every legal
-// move of seeded random games.
-func TestNotationRoundTrip(t *testing.T) {
-	rng := rulestest.Rand(5)
-	for game := 0; game < 6; game++ {
-		p := StartPosition()
-		for ply := 0; ply < 80; ply++ {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			for _, m := range moves {
-				for _, s := range []string{p.Long(m), p.Short(m)} {
-					got, _, err := p.ParseMove(s)
-					if err != nil || got != m {
-						t.Fatalf("%s: %s read back as %s, %v", p.String(), s, p.Long(got), err)
-					}
-				}
-			}
-			p.make(moves[rng.Intn(len(moves))])
-		}
-	}
-}
-
 func FuzzParseMove(f *testing.F) {
 	for _, s := range []string{"N2g3", "♘2g3", "1e2-3e4", "ex3d5", "Qx1b2", "0-0", "2e7-3e8=Q", "N1b12b3", "3e8Q", "dx1e3 e.p."} {
 		f.Add(0, s)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
@@ -49,35 +48,6 @@ func TestParseMoveErrors(t *testing.T) {
 	} {
 		if _, _, err := p.ParseMove(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseMove(%q) err = %v, want %q", tc.in, err, tc.want)
-		}
-	}
-}
-
-func TestShortRoundTripsInRandomGames(t *testing.T) {
-	rng := rulestest.Rand(17)
-	for game := 0; game < 40; game++ {
-		p := StartPosition()
-		for ply := 0; ply < 120; ply++ {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			for _, m := range moves {
-				after := p.Play(m)
-				short := p.Short(m)
-				check, _ := after.InCheck()
-				mate := after.Status() == rules.Checkmate
-				if strings.HasSuffix(short, "#") != mate || strings.HasSuffix(short, "+") != (check && !mate) {
-					t.Fatalf("%s: %s written %q; check %v, mate %v", p.String(), p.Long(m), short, check, mate)
-				}
-				for _, s := range []string{short, p.Long(m)} {
-					back, note, err := p.ParseMove(s)
-					if err != nil || back != m || note != "" {
-						t.Fatalf("%s: %s written %q read back as %s (note %q, err %v)", p.String(), p.Long(m), s, p.Long(back), note, err)
-					}
-				}
-			}
-			p.make(moves[rng.Intn(len(moves))])
 		}
 	}
 }
