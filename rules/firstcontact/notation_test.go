@@ -121,8 +121,20 @@ func TestPawnDisambiguation(t *testing.T) {
 	}
 }
 
+// TestParseMoveAsPasted: any dash, "×", assessments and NAGs.
+func TestParseMoveAsPasted(t *testing.T) {
+	const pos = "QL6u:-,KL1d:-,KL3d:-,KL6d:- Pd3W,Nb3N,Pd3N,kb7B,Kd1KL1d,pc4N,pc5N w - - - 4 90 -/p KL3d"
+	p := rulestest.MustParse(t, Parse, pos)
+	for _, tc := range []struct{ in, long string }{
+		{"d3N–d4N", "d3N-d4N"}, {"N×c5N", "b3N-c5N"}, {"dN×c4N#", "d3N-c4N"}, {"Nxc5N!? $3", "b3N-c5N"},
+		{"dNd3KL3d ?!", "d3N-d3KL3d"}, {"d3W—d3KL3d", "d3W-d3KL3d"},
+	} {
+		rulestest.CheckReads(t, p, tc.in, tc.long)
+	}
+}
+
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"@QL3u", "K@c1W", "N@b2W", "b2W-b3W", "QL3u-QL5u", "QL5u", "Nab3W", "RQL3ua3N", "bxc4W", "a2QL3u", "x", "@", "-", "QL"} {
+	for _, s := range []string{"@QL3u", "K@c1W", "N@b2W", "b2W-b3W", "QL3u-QL5u", "QL5u", "Nab3W", "RQL3ua3N", "bxc4W", "a2QL3u", "x", "@", "-", "QL", "dNd3KL3d", "KL3dd3W", "N×b3W", "QL3u–QL5u"} {
 		f.Add(s)
 	}
 	positions := []*Position{}

@@ -41,7 +41,7 @@ func (r *Record) Tag(name string) string {
 
 var (
 	tagLine    = regexp.MustCompile(`^\[(\w+)\s+(?:"((?:[^"\\]|\\.)*)"|“([^”]*)”)\]$`)
-	moveNumber = regexp.MustCompile(`^\d+(?:\.+|…)`)
+	moveNumber = regexp.MustCompile(`^(?:\d+(?:\.+|…))+`)
 )
 
 // results are the result tokens, as Typography leaves them.

@@ -205,3 +205,13 @@ func CheckRecord(t testing.TB, start rules.Position, game *rules.Game) {
 		t.Fatalf("record %q replays to %s, want %s", b.String(), got, want)
 	}
 }
+
+// CheckReads checks that p reads the move in, written in any form people
+// write it, as the move whose long form is long, with no note.
+func CheckReads(t testing.TB, p rules.Position, in, long string) {
+	t.Helper()
+	m, note, err := p.ParseMove(in)
+	if err != nil || note != "" || p.Long(m) != long {
+		t.Errorf("ParseMove(%q) = %s, note %q, error %v; want %s", in, p.Long(m), note, err, long)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/record"
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
@@ -115,4 +116,36 @@ func TestNotationRoundTrip(t *testing.T) {
 	}
 	t.Logf("%d legal moves written and read back (%d crowded positions, %d games of %d option sets)",
 		moves, positions, games*len(roundTripOptions), len(roundTripOptions))
+}
+
+// FuzzReplayRecord reads a record as `tridboard replay` does and plays its
+// moves: nothing panics, and whatever is played reads back from its short
+// form.
+func FuzzReplayRecord(f *testing.F) {
+	f.Add("1. b3W d6B 2. Nc6B!? (2. QL3) $1 Nc6B ½–½")
+	f.Add("[Position \"QL1:w,QL6:b,KL1:w,KL3:w Ka1W,Pd1W,pe1KL1,kd3N w - e1KL1 - 0 30\"]\n30. dWxe2KL3 e.p.+ 1–0")
+	f.Add("1. b2W–b4N {c} d7B—d5B ; x\n2. O-O 0–1")
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := record.Read(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		var start rules.Position = System.Start()
+		if fen := rec.Tag("Position"); fen != "" {
+			if start, err = System.ParsePosition(fen); err != nil {
+				return
+			}
+		}
+		g := rules.NewGame(start)
+		for _, mv := range rec.Moves {
+			p := g.Position()
+			m, _, err := g.PlayNotation(mv)
+			if err != nil {
+				return
+			}
+			if back, _, err := p.ParseMove(p.Short(m)); err != nil || back != m {
+				t.Fatalf("%s: %q played as %s, whose short form %q reads back as %v", p, mv, p.Long(m), p.Short(m), err)
+			}
+		}
+	})
 }
