@@ -119,18 +119,18 @@ func CheckShort(t testing.TB, name string, p rules.Position, long, short string)
 	}
 }
 
-// roundTrips is the size of a large notation round trip (see Scale).
+// roundTrips scales the notation round trips up (see Scale).
 var roundTrips = flag.Int("rulestest.roundtrip", 0,
-	"scale of the notation round-trip tests: random games and crowded positions per system and option set (0: the quick default)")
+	"multiply the sizes of the notation round-trip tests (random games, crowded positions) by N, for a large run")
 
 // Scale returns quick, the number of games or positions a round-trip test
-// checks in the ordinary tests, or the -rulestest.roundtrip flag when it
-// is given, for a large run:
+// checks in the ordinary tests, multiplied by the -rulestest.roundtrip
+// flag when it is given, for a large run:
 //
-//	go test ./rules/st3d -run RoundTrip -rulestest.roundtrip 2000 -v
+//	go test ./rules/st3d -run NotationRoundTrip -rulestest.roundtrip 100 -v
 func Scale(quick int) int {
 	if *roundTrips > 0 {
-		return *roundTrips
+		return quick * *roundTrips
 	}
 	return quick
 }
