@@ -23,9 +23,13 @@ type Tag struct {
 
 // Record is a game record.
 type Record struct {
-	Tags  []Tag
-	Moves []string // the move tokens, without numbers, comments or marks
-	// Result is the result token ("1-0", "0-1", "1/2-1/2", "*"), if any.
+	Tags []Tag
+	// Moves are the main line's move tokens, in ASCII (rules.Typography)
+	// and with a check mark or assessment on a move kept, without numbers,
+	// comments, variations, NAGs or marks standing alone.
+	Moves []string
+	// Result is the result ("1-0", "0-1", "1/2-1/2", "*"), if any, in ASCII
+	// whatever dash or ½ the record wrote it with.
 	Result string
 }
 
