@@ -12,7 +12,7 @@ import (
 
 // roundTripOptions are the option sets the notation round trip covers:
 // the tournament rules and every option that adds or changes moves.
-var roundTripOptions = []string{"", "V.A1", "V.A2", "V.A2,V.A2.1", "V.A3", "V.A3:6", "V.A4", "V.A5",
+var roundTripOptions = []string{"", "V.A1", "V.A2", "V.A2.1", "V.A2,V.A2.1", "V.A1,V.A2,V.A3", "V.A3", "V.A3:6", "V.A4", "V.A5", "V.A2.1,V.A5",
 	"V.A2,V.A5", "V.A2,V.A3,V.A4", "V.P1", "V.P2", "V.P5:0", "V.P5:409", "V.P5:777", "V.P6"}
 
 // crowdedPosition is a random position of many pieces of each kind on four
