@@ -20,18 +20,24 @@ import (
 //     pawn move the arrival square alone, "b3W". A capture puts "x" before
 //     the arrival square, and a pawn capture always names the departure
 //     file first, as in chess: "axb4W".
-//   - When another piece of the same kind (another pawn) can reach the
-//     same square, the departure is named as in st3d: by file, else rank,
-//     else level (W, N, B or a platform position such as QL3u), else file
-//     and rank, else the whole square ("Nab3W", "N5b3W", "NQL3ub3W"). A
-//     pawn capture, which names the file anyway, goes on to file and rank,
-//     then file and level, then the square.
+//   - When another piece of the same kind can reach the same square, the
+//     departure is named after the piece letter as in st3d: by file, else
+//     rank, else level (W, N, B or a platform position such as QL3u), else
+//     file and rank, else the whole square ("Nab3W", "N5b3W", "NQL3ub3W").
+//   - A pawn's departure always starts with its file, since a level letter
+//     N or B first would read as a knight or bishop, and a platform
+//     position first as a platform move. A pawn capture names the file
+//     ("bxc4W"), and so does a pawn move another pawn can make too; when
+//     the file does not tell them apart, file and rank, else file and
+//     level, else the whole square ("d3d3W", "dNd3KL3d"). A pawn move no
+//     other pawn can make names its arrival only.
 //   - A platform move is its arrival position, "QL5u", or departure and
 //     arrival ("QL3u-QL5u") when another platform could go there too.
 //   - Drops and platform placements are written as in the long form.
 //   - A move that gives check wins at once; it is marked "#".
 //
-// ParseMove reads both forms and ignores "+", "#", "!" and "?" at the end.
+// ParseMove reads both forms as rules.CleanMove reduces them: any dash and
+// "×" are read; check marks, assessments and NAGs are ignored.
 
 // Long is the long (machine) form of m.
 func (p *Position) Long(m rules.Move) string {
@@ -98,9 +104,11 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 	sameRank := func(o Square) bool { return sqY[o] == sqY[fs] }
 	sameLevel := func(o Square) bool { return sqLevel[o] == sqLevel[fs] }
 	dis := ""
-	pawnCapture := pc.Kind() == Pawn && mCapture(m)
 	switch {
-	case pawnCapture:
+	case pc.Kind() == Pawn && (mCapture(m) || len(others) > 0):
+		// A pawn's disambiguation starts with its file, so that it is
+		// never read as a piece letter (level N or B) or a platform move
+		// (a platform position).
 		switch {
 		case unique(sameFile):
 			dis = file
@@ -141,7 +149,7 @@ func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")
+	in := rules.CleanMove(s)
 	if in == "" {
 		return 0, "", fmt.Errorf("first-contact: empty move")
 	}
@@ -200,8 +208,9 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, err
 		})
 		return cands, nil
 	}
-	// Platform moves: "QL5u", "QL3u-QL5u".
-	if isSlotPrefix(in) {
+	// Platform moves: "QL5u", "QL3u-QL5u". (A pawn move led by a platform
+	// position, "KL3dd3W", is no longer written but still read below.)
+	if _, err := ParseSlot(in); isSlotPrefix(in) && (err == nil || strings.Contains(in, "-")) {
 		a, b, long := strings.Cut(in, "-")
 		if !long {
 			b = a
@@ -246,7 +255,7 @@ func (p *Position) match(in string, legal []rules.Move) (cands []rules.Move, err
 	// Short piece and pawn moves: [KQRBN][file][rank][level][x]square.
 	kind := Pawn
 	rest := in
-	if strings.IndexByte("KQRBN", rest[0]) >= 0 {
+	if strings.IndexByte("KQRBN", rest[0]) >= 0 && !isSlotPrefix(rest) {
 		kind = Piece(strings.IndexByte(pieceLetters, rest[0]))
 		rest = rest[1:]
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
@@ -82,31 +83,58 @@ func TestParseMoveErrors(t *testing.T) {
 	}
 }
 
-// TestNotationRoundTrip reads back the long and short form of every legal
-// move along random games and in crowded random positions.
+// TestNotationRoundTrip writes the short form (and the long form) of every
+// legal move along random games (the full set and the upright-only one)
+// and in crowded random positions and reads each back: the same move, no
+// error, no note. -rulestest.roundtrip N scales it up.
 func TestNotationRoundTrip(t *testing.T) {
-	check := func(p *Position) {
-		for _, m := range p.LegalMoves(nil) {
-			for _, s := range []string{p.Long(m), p.Short(m)} {
-				back, _, err := p.ParseMove(s)
-				if err != nil || back != m {
-					t.Fatalf("%s: %s read back as %s, %v", p, s, p.Long(back), err)
-				}
-			}
-		}
-	}
+	games, crowded := rulestest.Scale(3), rulestest.Scale(300)
 	rng := rulestest.Rand(8)
-	for g := 0; g < 6; g++ {
-		randomGame(StartPosition(), rng, 80, check)
+	moves := 0
+	for _, sys := range []rules.System{System, UpOnly} {
+		moves += rulestest.RoundTripGames(t, sys.Start(), rng, games, 120)
 	}
-	for i := 0; i < 60; i++ {
+	for i := 0; i < crowded; i++ {
 		p := randomPosition(rng, i%4 == 0)
-		check(&p)
+		moves += rulestest.CheckRoundTrip(t, &p)
+	}
+	t.Logf("%d legal moves written and read back (%d crowded positions, %d games)", moves, crowded, 2*games)
+}
+
+// TestPawnDisambiguation: a pawn's departure starts with its file, so that
+// it is read neither as a knight or bishop move (levels N and B) nor as a
+// platform move (a platform position); the two positions.
+func TestPawnDisambiguation(t *testing.T) {
+	for _, tc := range []struct{ pos, long, short string }{
+		{"QL6u:-,KL1d:-,KL3d:-,KL6d:- Pd3W,Nb3N,Pd3N,kb7B,Kd1KL1d w - - - 4 90 -/pp KL3d", "d3N-d3KL3d", "dNd3KL3d"},
+		{"QL6u:-,KL1d:-,KL3d:-,KL6d:- Pd3W,Nb3N,Pd3N,kb7B,Kd1KL1d w - - - 4 90 -/pp KL3d", "d3W-d3KL3d", "dWd3KL3d"},
+		{"QL6u:-,KL1d:-,KL3d:-,KL6d:- Pd3W,Nb3N,Pd3N,kb7B,Kd1KL1d w - - - 4 90 -/pp KL3d", "b3N-d3KL3d", "Nd3KL3d"},
+		{"QL5d:-,KL1d:-,KL3d:-,KL6d:- Kd2W,Pc3W,Pd4W,Pd3KL3d,kd9KL6d w - - - 1 83 -/- KL1d", "d3KL3d-d3W", "d3d3W"},
+	} {
+		p := rulestest.MustParse(t, Parse, tc.pos)
+		rulestest.CheckShort(t, tc.long, p, tc.long, tc.short)
+	}
+	// Records written before this rule named the platform first; they read.
+	p := rulestest.MustParse(t, Parse, "QL5d:-,KL1d:-,KL3d:-,KL6d:- Kd2W,Pc3W,Pd4W,Pd3KL3d,kd9KL6d w - - - 1 83 -/- KL1d")
+	if m, _, err := p.ParseMove("KL3dd3W"); err != nil || p.Long(m) != "d3KL3d-d3W" {
+		t.Errorf("KL3dd3W read as %s, %v", p.Long(m), err)
+	}
+}
+
+// TestParseMoveAsPasted: any dash, "×", assessments and NAGs.
+func TestParseMoveAsPasted(t *testing.T) {
+	const pos = "QL6u:-,KL1d:-,KL3d:-,KL6d:- Pd3W,Nb3N,Pd3N,kb7B,Kd1KL1d,pc4N,pc5N w - - - 4 90 -/p KL3d"
+	p := rulestest.MustParse(t, Parse, pos)
+	for _, tc := range []struct{ in, long string }{
+		{"d3N–d4N", "d3N-d4N"}, {"N×c5N", "b3N-c5N"}, {"dN×c4N#", "d3N-c4N"}, {"Nxc5N!? $3", "b3N-c5N"},
+		{"dNd3KL3d ?!", "d3N-d3KL3d"}, {"d3W—d3KL3d", "d3W-d3KL3d"},
+	} {
+		rulestest.CheckReads(t, p, tc.in, tc.long)
 	}
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"@QL3u", "K@c1W", "N@b2W", "b2W-b3W", "QL3u-QL5u", "QL5u", "Nab3W", "RQL3ua3N", "bxc4W", "a2QL3u", "x", "@", "-", "QL"} {
+	for _, s := range []string{"@QL3u", "K@c1W", "N@b2W", "b2W-b3W", "QL3u-QL5u", "QL5u", "Nab3W", "RQL3ua3N", "bxc4W", "a2QL3u", "x", "@", "-", "QL", "dNd3KL3d", "KL3dd3W", "N×b3W", "QL3u–QL5u"} {
 		f.Add(s)
 	}
 	positions := []*Position{}

@@ -111,24 +111,16 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 	return string(pieceLetters[pc.Kind()]) + dis + x + to.String()
 }
 
-// figurines maps the figurines to piece letters, both colours alike.
-var figurines = strings.NewReplacer(
-	"♔", "K", "♕", "Q", "♖", "R", "♗", "B", "♘", "N",
-	"♚", "K", "♛", "Q", "♜", "R", "♝", "B", "♞", "N",
-	"×", "x")
-
-// ParseMove reads a move in long form or short notation (figurines and "×"
-// included). Check marks, "e.p.", "!" and "?" are ignored. The note is
+// ParseMove reads a move in long form or short notation, as
+// rules.CleanMove reduces it: figurines, "×" and any dash are read; check
+// marks, "e.p.", assessments and NAGs are ignored. The note is
 // always empty: no convention resolves an ambiguous move.
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	cp := *p // its methods make moves to try them: never on a shared position
 	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := figurines.Replace(strings.TrimSpace(s))
-	in = strings.TrimRight(in, "+#!?")
-	in = strings.TrimSpace(strings.TrimSuffix(in, "e.p."))
-	in = strings.TrimRight(in, "+#!?")
+	in := rules.CleanMove(s)
 	if in == "" {
 		return 0, "", fmt.Errorf("millennium: empty move")
 	}

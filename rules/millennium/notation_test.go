@@ -103,32 +103,20 @@ func TestParseMoveRefuses(t *testing.T) {
 	}
 }
 
-// TestNotationRoundTrip reads back the long and short form of every legal
-// move of seeded random games.
-func TestNotationRoundTrip(t *testing.T) {
-	rng := rulestest.Rand(5)
-	for game := 0; game < 6; game++ {
-		p := StartPosition()
-		for ply := 0; ply < 80; ply++ {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			for _, m := range moves {
-				for _, s := range []string{p.Long(m), p.Short(m)} {
-					got, _, err := p.ParseMove(s)
-					if err != nil || got != m {
-						t.Fatalf("%s: %s read back as %s, %v", p.String(), s, p.Long(got), err)
-					}
-				}
-			}
-			p.make(moves[rng.Intn(len(moves))])
-		}
+// TestParseMoveAsPasted: any dash, "×", figurines, O for 0 in castling,
+// assessments and NAGs.
+func TestParseMoveAsPasted(t *testing.T) {
+	p := rulestest.MustParse(t, Parse, "R1a1,K1e1,R1h1,P1e2,k3e8,p2d3 w KQ - 1e2 0 10")
+	for _, tc := range []struct{ in, long string }{
+		{"O-O", "0-0"}, {"0–0", "0-0"}, {"O—O—O", "0-0-0"}, {"o-o-o+", "0-0-0"},
+		{"1e2−1e4", "1e2-1e4"}, {"e×2d3", "1e2-2d3"}, {"ex2d3!? $1", "1e2-2d3"}, {"♖1a1–1a5", "1a1-1a5"},
+	} {
+		rulestest.CheckReads(t, p, tc.in, tc.long)
 	}
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"N2g3", "♘2g3", "1e2-3e4", "ex3d5", "Qx1b2", "0-0", "2e7-3e8=Q", "N1b12b3", "3e8Q", "dx1e3 e.p."} {
+	for _, s := range []string{"N2g3", "♘2g3", "1e2-3e4", "ex3d5", "Qx1b2", "0-0", "2e7-3e8=Q", "N1b12b3", "3e8Q", "dx1e3 e.p.", "O–O", "N×2g3+ $1", "1e2—1e4!?"} {
 		f.Add(0, s)
 		f.Add(1, s)
 	}

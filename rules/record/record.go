@@ -1,6 +1,8 @@
 // Package record reads and writes game records: tag pairs such as
 // [Event "..."] followed by the moves in a system's short notation, with
-// move numbers, comments in braces and a result, in the manner of PGN.
+// move numbers, comments, variations and a result, in the manner of PGN.
+// The reader takes records as people copy them from web pages (any dash,
+// "×", ½-½, NAGs, nested variations); the writer writes plain ASCII.
 package record
 
 import (
@@ -10,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tridboard/tridboard/rules"
 )
 
 // Tag is one tag pair of a record.
@@ -19,9 +23,13 @@ type Tag struct {
 
 // Record is a game record.
 type Record struct {
-	Tags  []Tag
-	Moves []string // the move tokens, without numbers, comments or marks
-	// Result is the result token ("1-0", "0-1", "1/2-1/2", "*"), if any.
+	Tags []Tag
+	// Moves are the main line's move tokens, in ASCII (rules.Typography)
+	// and with a check mark or assessment on a move kept, without numbers,
+	// comments, variations, NAGs or marks standing alone.
+	Moves []string
+	// Result is the result ("1-0", "0-1", "1/2-1/2", "*"), if any, in ASCII
+	// whatever dash or ½ the record wrote it with.
 	Result string
 }
 
@@ -36,12 +44,30 @@ func (r *Record) Tag(name string) string {
 }
 
 var (
-	tagLine    = regexp.MustCompile(`^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$`)
-	moveNumber = regexp.MustCompile(`^\d+\.+`)
+	tagLine    = regexp.MustCompile(`^\[(\w+)\s+(?:"((?:[^"\\]|\\.)*)"|“([^”]*)”)\]$`)
+	moveNumber = regexp.MustCompile(`^(?:\d+(?:\.+|…))+`)
 )
 
-// Read parses a record. Move numbers, "+", "#", "(=)", "e.p.", "!" and "?"
-// marks and {comments} are tolerated and dropped.
+// results are the result tokens, as Typography leaves them.
+var results = map[string]string{
+	"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "*": "*",
+}
+
+// glyphs are assessment tokens that stand alone between moves.
+var glyphs = map[string]bool{
+	"=": true, "±": true, "∓": true, "⩲": true, "⩱": true, "+=": true, "=+": true, "+-": true, "-+": true,
+	"+/-": true, "-/+": true, "∞": true, "=/∞": true, "□": true, "ep": true, "e.p.": true,
+}
+
+// Read parses a record as people copy them from web pages and books: tag
+// pairs ([Name "value"], also with typographic quotes), then the moves.
+// Dropped: move numbers ("12.", "12...", "12…"), {comments}, ";" comments
+// to the end of the line, "%" escape lines, variations in parentheses
+// (nested too), numeric annotation glyphs ($1), assessments (!, ?, !?, ±,
+// ...), standalone check marks, "e.p." and draw offers "(=)". Results are
+// 1-0, 0-1, 1/2-1/2 (or ½-½) and *, with any dash; Result holds them in
+// that ASCII form. The moves are kept as written, for the system's
+// reader, which ignores the marks left on them (rules.CleanMove).
 func Read(r io.Reader) (*Record, error) {
 	rec := &Record{}
 	sc := bufio.NewScanner(r)
@@ -50,7 +76,7 @@ func Read(r io.Reader) (*Record, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		l := strings.TrimSpace(sc.Text())
+		l := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
 		if strings.HasPrefix(l, "[") && text.Len() == 0 {
 			m := tagLine.FindStringSubmatch(l)
 			if m == nil {
@@ -60,62 +86,100 @@ func Read(r io.Reader) (*Record, error) {
 			if err != nil {
 				v = m[2]
 			}
+			if m[3] != "" {
+				v = m[3]
+			}
 			rec.Tags = append(rec.Tags, Tag{m[1], v})
 			continue
 		}
-		if strings.HasPrefix(l, ";") || strings.HasPrefix(l, "%") {
+		if strings.HasPrefix(l, "%") {
 			continue
 		}
-		text.WriteString(l)
+		text.WriteString(sc.Text())
 		text.WriteByte('\n')
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	body, err := dropComments(text.String())
+	body, err := mainLine(text.String())
 	if err != nil {
 		return nil, err
 	}
 	for _, tok := range strings.Fields(body) {
+		tok = rules.Typography(tok)
 		tok = moveNumber.ReplaceAllString(tok, "")
-		switch tok {
-		case "", "+", "#", "(=)", "=", "e.p.", "ep", "!", "?", "!!", "??", "!?", "?!":
-			continue
-		case "1-0", "0-1", "1/2-1/2", "½-½", "*":
+		if res, ok := results[tok]; ok {
 			if rec.Result != "" {
-				return nil, fmt.Errorf("record: two results (%s, %s)", rec.Result, tok)
+				return nil, fmt.Errorf("record: two results (%s, %s)", rec.Result, res)
 			}
-			rec.Result = tok
+			rec.Result = res
+			continue
+		}
+		if glyphs[tok] || rules.CleanMove(tok) == "" {
 			continue
 		}
 		if rec.Result != "" {
 			return nil, fmt.Errorf("record: move %q after the result %s", tok, rec.Result)
 		}
-		tok = strings.TrimSuffix(tok, "(=)")
 		rec.Moves = append(rec.Moves, tok)
 	}
 	return rec, nil
 }
 
-func dropComments(s string) (string, error) {
+// mainLine drops what is not the game's main line from a record's move
+// text: {comments}, ";" comments to the end of the line, variations in
+// parentheses (nested, with comments inside), leaving draw offers "(=)"
+// as a separate token for Read to drop.
+func mainLine(s string) (string, error) {
 	var b strings.Builder
-	depth := 0
-	for i, r := range s {
+	braces, parens := 0, 0
+	line, varLine := 1, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\n' {
+			line++
+		}
 		switch {
-		case r == '{':
-			depth++
-		case r == '}':
-			if depth == 0 {
-				return "", fmt.Errorf("record: '}' without '{' at offset %d", i)
+		case braces > 0:
+			if c == '}' {
+				braces--
+				b.WriteByte(' ')
+			} else if c == '{' {
+				braces++
 			}
-			depth--
-			b.WriteByte(' ')
-		case depth == 0:
-			b.WriteRune(r)
+		case c == '{':
+			braces++
+		case c == '}':
+			return "", fmt.Errorf("record: line %d: '}' without '{'", line)
+		case c == ';':
+			for i+1 < len(s) && s[i+1] != '\n' {
+				i++
+			}
+		case c == '(' && strings.HasPrefix(s[i:], "(=)"):
+			if parens == 0 {
+				b.WriteString(" (=) ")
+			}
+			i += 2
+		case c == '(':
+			if parens == 0 {
+				varLine = line
+				b.WriteByte(' ')
+			}
+			parens++
+		case c == ')':
+			if parens == 0 {
+				return "", fmt.Errorf("record: line %d: ')' without '('", line)
+			}
+			parens--
+		case parens == 0:
+			b.WriteByte(c)
 		}
 	}
-	if depth != 0 {
+	if braces != 0 {
 		return "", fmt.Errorf("record: unclosed '{' comment")
+	}
+	if parens != 0 {
+		return "", fmt.Errorf("record: line %d: unclosed '(' variation", varLine)
 	}
 	return b.String(), nil
 }

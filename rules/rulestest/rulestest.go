@@ -7,12 +7,14 @@
 package rulestest
 
 import (
+	"flag"
 	"math/rand"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/record"
 )
 
 // MustParse reads a position string with parse or fails the test.
@@ -114,5 +116,102 @@ func CheckShort(t testing.TB, name string, p rules.Position, long, short string)
 	back, _, err := p.ParseMove(short)
 	if err != nil || back != m {
 		t.Errorf("%s: ParseMove(%q) = %s, %v; want %s", name, short, p.Long(back), err, long)
+	}
+}
+
+// roundTrips scales the notation round trips up (see Scale).
+var roundTrips = flag.Int("rulestest.roundtrip", 0,
+	"multiply the sizes of the notation round-trip tests (random games, crowded positions) by N, for a large run")
+
+// Scale returns quick, the number of games or positions a round-trip test
+// checks in the ordinary tests, multiplied by the -rulestest.roundtrip
+// flag when it is given, for a large run:
+//
+//	go test ./rules/st3d -run NotationRoundTrip -rulestest.roundtrip 100 -v
+func Scale(quick int) int {
+	if *roundTrips > 0 {
+		return quick * *roundTrips
+	}
+	return quick
+}
+
+// CheckRoundTrip writes every legal move of p in short notation and in
+// long form and reads each back with ParseMove: it must give the same
+// move, with no error and no note. A check or mate mark comes last, after
+// "e.p.". It returns the number of moves checked, and stops the test at
+// the first failure.
+func CheckRoundTrip(t testing.TB, p rules.Position) int {
+	t.Helper()
+	moves := p.LegalMoves(nil)
+	for _, m := range moves {
+		short := p.Short(m)
+		if i := strings.Index(short, "e.p."); i >= 0 && strings.TrimRight(short[i+4:], "+#") != "" {
+			t.Fatalf("%s: %s written %q: a check mark goes last", p, p.Long(m), short)
+		}
+		for _, s := range [2]string{short, p.Long(m)} {
+			back, note, err := p.ParseMove(s)
+			if err != nil || note != "" || back != m {
+				t.Fatalf("%s: %s written %q reads back as %s (note %q, error %v)", p, p.Long(m), s, p.Long(back), note, err)
+			}
+		}
+	}
+	return len(moves)
+}
+
+// RoundTripGames plays games random games of at most plies moves from
+// start and checks the round trip of every legal move of every position on
+// the way (CheckRoundTrip); each game is then written as a record in short
+// notation, read back and replayed to the same position. It returns the
+// number of moves checked.
+func RoundTripGames(t testing.TB, start rules.Position, rng *rand.Rand, games, plies int) int {
+	t.Helper()
+	n := 0
+	for g := 0; g < games; g++ {
+		game := rules.NewGame(start)
+		for ply := 0; ply < plies; ply++ {
+			p := game.Position()
+			n += CheckRoundTrip(t, p)
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			game.Play(moves[rng.Intn(len(moves))])
+		}
+		CheckRecord(t, start, game)
+	}
+	return n
+}
+
+// CheckRecord writes game, played from start, as a record in short
+// notation, reads it back and replays it: it must end in the same position.
+func CheckRecord(t testing.TB, start rules.Position, game *rules.Game) {
+	t.Helper()
+	var b strings.Builder
+	rec := &record.Record{Tags: []record.Tag{{Name: "Position", Value: start.String()}}, Moves: game.Short()}
+	if err := record.Write(&b, rec, start.FullmoveNumber(), start.Turn() == rules.White); err != nil {
+		t.Fatal(err)
+	}
+	back, err := record.Read(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatalf("record %q: %v", b.String(), err)
+	}
+	replay := rules.NewGame(start)
+	for _, mv := range back.Moves {
+		if _, note, err := replay.PlayNotation(mv); err != nil || note != "" {
+			t.Fatalf("record %q: move %q: note %q, error %v", b.String(), mv, note, err)
+		}
+	}
+	if got, want := replay.Position().String(), game.Position().String(); got != want {
+		t.Fatalf("record %q replays to %s, want %s", b.String(), got, want)
+	}
+}
+
+// CheckReads checks that p reads the move in, written in any form people
+// write it, as the move whose long form is long, with no note.
+func CheckReads(t testing.TB, p rules.Position, in, long string) {
+	t.Helper()
+	m, note, err := p.ParseMove(in)
+	if err != nil || note != "" || p.Long(m) != long {
+		t.Errorf("ParseMove(%q) = %s, note %q, error %v; want %s", in, p.Long(m), note, err, long)
 	}
 }

@@ -128,17 +128,16 @@ func (p *Position) short(m rules.Move, legal []rules.Move) string {
 	return string(pc.Kind().Letter()) + dis + x + ts.String() + promo
 }
 
-// ParseMove reads a move in long form or in Meder's short notation. Check
-// marks, "e.p.", "!" and "?" are ignored. The note is non-empty when an
+// ParseMove reads a move in long form or in Meder's short notation, as
+// rules.CleanMove reduces it: check marks, "e.p." (before or after them),
+// assessments and NAGs are ignored, any dash and "×" are read. The note is non-empty when an
 // ambiguous pawn push was resolved by D17's convention.
 func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	cp := *p // its methods make moves to try them: never on a shared position
 	p = &cp
 	var buf [256]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := strings.TrimRight(strings.TrimSpace(s), "+#!?")
-	in = strings.TrimSpace(strings.TrimSuffix(in, "e.p."))
-	in = strings.TrimRight(in, "+#!?")
+	in := rules.CleanMove(s)
 	if in == "" {
 		return 0, "", fmt.Errorf("st3d: empty move")
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
@@ -17,6 +16,7 @@ func TestShortNotation(t *testing.T) {
 		{"pawn capture names file and level", "QL1:w,QL6:b,KL1:w,KL6:b Pa3W,pb4W,Kd0KL1,kd9KL6 w - - - 0 10", "a3W-b4W", "aWxb4W"},
 		{"pawn capture onto a board", "QL1:w,KL1:w,KL5:b,KL6:b Pd4W,pe5KL5,Kb1W,kd9KL6 w - - - 0 10", "d4W-e5KL5", "dWxe5KL5"},
 		{"en passant", "QL1:w,QL6:b,KL1:w,KL6:b Pb4W,pc4N,Kd0KL1,kd9KL6 b - b4W - 0 10", "c4N-b3N", "cNxb3N e.p."},
+		{"en passant with check: the mark last", "QL1:w,QL6:b,KL1:w,KL3:w Ka1W,Pd1W,pe1KL1,kd3N w - e1KL1 - 0 30", "d1W-e2KL3", "dWxe2KL3 e.p.+"},
 		{"disambiguation by file", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Nc1W,Kd0KL1,kd9KL6 w - - - 0 10", "a1W-b3W", "Nab3W"},
 		{"disambiguation by rank", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Na5N,Kd0KL1,kd9KL6 w - - - 0 10", "a5N-b3W", "N5b3W"},
 		{"disambiguation by level", "QL1:w,QL6:b,KL1:w,KL6:b Na1W,Na1QL1,Kd0KL1,kd9KL6 w - - - 0 10", "a1QL1-b3W", "NQL1b3W"},
@@ -30,6 +30,31 @@ func TestShortNotation(t *testing.T) {
 	} {
 		p := rulestest.MustParse(t, Parse, tc.pos)
 		rulestest.CheckShort(t, tc.name, p, tc.long, tc.short)
+	}
+}
+
+// TestParseMoveAsPasted: moves as records copied from web pages write
+// them: any dash, "×", O for 0 in castling, the check before or after
+// "e.p.", assessments and NAGs.
+func TestParseMoveAsPasted(t *testing.T) {
+	ep := rulestest.MustParse(t, Parse, "QL1:w,QL6:b,KL1:w,KL3:w Ka1W,Pd1W,pe1KL1,kd3N w - e1KL1 - 0 30")
+	castle := rulestest.MustParse(t, Parse, "QL1:w,QL6:b,KL1:w,KL6:b Kd0KL1,Re0KL1,Rz0QL1,kd9KL6 w KQ - - 0 10")
+	for _, tc := range []struct {
+		p        *Position
+		in, long string
+	}{
+		{ep, "dWxe2KL3 e.p.+", "d1W-e2KL3"},
+		{ep, "dWxe2KL3+ e.p.", "d1W-e2KL3"},
+		{ep, "dWxe2KL3e.p.+", "d1W-e2KL3"},
+		{ep, "dW×e2KL3 e.p. +!", "d1W-e2KL3"},
+		{ep, "d1W–e2KL3", "d1W-e2KL3"},
+		{ep, "d1W—e2KL3 $1", "d1W-e2KL3"},
+		{castle, "O-O", "0-0"},
+		{castle, "0–0", "0-0"},
+		{castle, "O—O—O!?", "0-0-0"},
+		{castle, "QL1–QL3", "QL1-QL3"},
+	} {
+		rulestest.CheckReads(t, tc.p, tc.in, tc.long)
 	}
 }
 
@@ -53,43 +78,15 @@ func TestParseMoveErrors(t *testing.T) {
 	}
 }
 
-func TestShortRoundTripsInRandomGames(t *testing.T) {
-	rng := rulestest.Rand(17)
-	for game := 0; game < 40; game++ {
-		p := StartPosition()
-		for ply := 0; ply < 120; ply++ {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			for _, m := range moves {
-				after := p.Play(m)
-				short := p.Short(m)
-				check, _ := after.InCheck()
-				mate := after.Status() == rules.Checkmate
-				if strings.HasSuffix(short, "#") != mate || strings.HasSuffix(short, "+") != (check && !mate) {
-					t.Fatalf("%s: %s written %q; check %v, mate %v", p.String(), p.Long(m), short, check, mate)
-				}
-				for _, s := range []string{short, p.Long(m)} {
-					back, note, err := p.ParseMove(s)
-					if err != nil || back != m || note != "" {
-						t.Fatalf("%s: %s written %q read back as %s (note %q, err %v)", p.String(), p.Long(m), s, p.Long(back), note, err)
-					}
-				}
-			}
-			p.make(moves[rng.Intn(len(moves))])
-		}
-	}
-}
-
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"b3W", "Nb3N", "aWxb4W", "QL3", "KL1-KL3", "0-0", "b2W-b4N", "c7B-b8B=Q", "e9KL6N", "QL4-QL6=Q"} {
+	for _, s := range []string{"b3W", "Nb3N", "aWxb4W", "QL3", "KL1-KL3", "0-0", "b2W-b4N", "c7B-b8B=Q", "e9KL6N", "QL4-QL6=Q", "dWxe2KL3 e.p.+", "O–O", "N×b3N $1"} {
 		f.Add(s)
 	}
 	positions := []*Position{
 		rulestest.MustParse(f, Parse, StartString),
 		rulestest.MustParse(f, Parse, "QL1:w,QL6:w,KL1:w,KL6:b Pa8B,Kb1W,kd9KL6 w - - - 0 30"),
 		rulestest.MustParse(f, Parse, "QL1:w,QL6:b,KL1:w,KL6:b Pa4W,Pa4N,Kd0KL1,kd9KL6 w - - - 0 10"),
+		rulestest.MustParse(f, Parse, "QL1:w,QL6:b,KL1:w,KL3:w Ka1W,Pd1W,pe1KL1,kd3N w - e1KL1 - 0 30"),
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, p := range positions {
@@ -97,9 +94,10 @@ func FuzzParseMove(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			back, _, err := p.ParseMove(p.Long(m))
-			if err != nil || back != m {
-				t.Fatalf("%q read as %s, whose long form reads back as %v (%v)", s, p.Long(m), back, err)
+			for _, form := range []string{p.Long(m), p.Short(m)} {
+				if back, _, err := p.ParseMove(form); err != nil || back != m {
+					t.Fatalf("%q read as %s, whose form %q reads back as %v (%v)", s, p.Long(m), form, back, err)
+				}
 			}
 		}
 	})

@@ -37,9 +37,9 @@ var setupNames = [...]string{"", "V.P1", "V.P2", "V.P3", "V.P4", "V.P5", "V.P6"}
 // RandomNumber as Options.Number asks NewSystem to draw a V.P5 setup.
 const RandomNumber = -1
 
-// DefaultMaxBoards is the number of attack boards a physical set has
-// unless configured (V.A3).
-const DefaultMaxBoards = 6
+// Unlimited as Options.MaxBoards: the rules do not limit the number of
+// boards (V.A3); only the twelve pins do.
+const Unlimited = 0
 
 // Options are the variant options of a game. The zero value is the
 // tournament rules.
@@ -50,8 +50,11 @@ type Options struct {
 	BoardPromotion bool // V.A3: promotion to an attack board on a1, d1, a8, d8
 	Neutral        bool // V.A4: neutral boards on KL3 and QL4
 	Dayson         bool // V.A5: own boards only, one main board up or down
-	// MaxBoards is the number of boards the physical set has (V.A3); 0
-	// means DefaultMaxBoards. An =A promotion needs a spare board.
+	// MaxBoards limits V.A3's promotions to a board to what a physical set
+	// has: an =A promotion is offered only while fewer boards stand than
+	// MaxBoards. The rules set no limit (Unlimited, the default): perft,
+	// moves and replay play the rules, and a daemon sets the number of its
+	// set's boards from its configuration (V.A3:N in the options string).
 	MaxBoards int
 	Setup     Setup
 	// Number is the V.P5 setup, 0..959, or RandomNumber.
@@ -75,7 +78,7 @@ const (
 type optState struct {
 	flags  uint16
 	setup  Setup
-	boards uint8 // V.A3 maximum
+	boards uint8 // V.A3 maximum of a physical set, or Unlimited
 	number int16 // V.P5 number
 	// neutral marks the pins whose board is neutral and not yet claimed (V.A4).
 	neutral uint16
@@ -99,17 +102,10 @@ func (o Options) flags() uint16 {
 	return f
 }
 
-func (o Options) maxBoards() int {
-	if o.MaxBoards == 0 {
-		return DefaultMaxBoards
-	}
-	return o.MaxBoards
-}
-
 func (o Options) state() optState {
 	s := optState{flags: o.flags(), setup: o.Setup}
 	if o.BoardPromotion {
-		s.boards = uint8(o.maxBoards())
+		s.boards = uint8(o.MaxBoards)
 	}
 	if o.Setup == Setup960 {
 		s.number = int16(o.Number)
@@ -124,7 +120,7 @@ func (s optState) options() Options {
 		BoardPromotion: s.flags&optA3 != 0, Neutral: s.flags&optA4 != 0, Dayson: s.flags&optA5 != 0,
 		Setup: s.setup,
 	}
-	if o.BoardPromotion && int(s.boards) != DefaultMaxBoards {
+	if o.BoardPromotion {
 		o.MaxBoards = int(s.boards)
 	}
 	if o.Setup == Setup960 {
@@ -169,7 +165,7 @@ func (o Options) String() string {
 	add(o.Rotate, "V.A2")
 	add(o.TwoSquares, "V.A2.1")
 	if o.BoardPromotion {
-		if o.MaxBoards != 0 && o.MaxBoards != DefaultMaxBoards {
+		if o.MaxBoards != Unlimited {
 			out = append(out, "V.A3:"+strconv.Itoa(o.MaxBoards))
 		} else {
 			out = append(out, "V.A3")
@@ -247,9 +243,7 @@ func ParseOptions(s string) (Options, error) {
 				if e != nil || n < 4 || n > NumPins {
 					err = fmt.Errorf("V.A3:%s: want the number of boards of the set, 4 to %d", arg, NumPins)
 				}
-				if o.MaxBoards = n; n == DefaultMaxBoards {
-					o.MaxBoards = 0
-				}
+				o.MaxBoards = n
 			}
 		case "V.A4":
 			o.Neutral, err = true, noArg()
@@ -305,9 +299,6 @@ func NewSystem(o Options) (rules.System, error) {
 	if o.Setup == Setup960 && o.Number == RandomNumber {
 		o.Number = rand.IntN(960)
 	}
-	if o.MaxBoards == DefaultMaxBoards {
-		o.MaxBoards = 0
-	}
 	if o == (Options{}) {
 		return System, nil
 	}
@@ -353,9 +344,6 @@ func StartWith(o Options) (Position, error) {
 	}
 	if err := o.Validate(); err != nil {
 		return Position{}, fmt.Errorf("st3d options: %w", err)
-	}
-	if o.MaxBoards == DefaultMaxBoards {
-		o.MaxBoards = 0
 	}
 	if o == (Options{}) {
 		return startPos, nil

@@ -67,7 +67,7 @@ func (p *Position) genOpt(buf []rules.Move) []rules.Move {
 			buf = p.genPiece(buf, s, p.board[s].Kind(), exist, own, enemy)
 		}
 	}
-	if f&optA3 != 0 && bits.OnesCount16(p.pins) < int(p.opt.boards) {
+	if f&optA3 != 0 && p.spareBoard() {
 		// V.A3: a promotion on a1, d1, a8 or d8 may become a board.
 		end := len(buf)
 		for _, m := range buf[start:end] {
@@ -87,6 +87,13 @@ func (p *Position) genOpt(buf []rules.Move) []rules.Move {
 		return p.genBoardMoves(buf)
 	}
 	return p.genOptBoards(buf)
+}
+
+// spareBoard reports whether a V.A3 promotion may add a board: always
+// under the rules, which set no limit, and while fewer boards stand than
+// a physical set has when Options.MaxBoards says how many.
+func (p *Position) spareBoard() bool {
+	return p.opt.boards == Unlimited || bits.OnesCount16(p.pins) < int(p.opt.boards)
 }
 
 // optAdjacent reports whether a board may go from pin q to pin o under
@@ -113,6 +120,15 @@ func (p *Position) optAdjacent(q, o Pin) bool {
 		}
 	}
 	return true
+}
+
+// aheadFor reports whether square t lies on a rank ahead of square s for
+// side c (higher ranks for White).
+func (p *Position) aheadFor(c rules.Color, s, t Square) bool {
+	if c == rules.White {
+		return sqRank[t] > sqRank[s]
+	}
+	return sqRank[t] < sqRank[s]
 }
 
 // forward reports whether a board move from q to o goes toward the
@@ -142,11 +158,12 @@ func (p *Position) genOptBoards(buf []rules.Move) []rules.Move {
 			if rules.Color(p.black>>uint(q)&1) != us {
 				continue
 			}
-			if f&optA2 != 0 && cs != NoSquare {
-				buf = p.addTurn(buf, q, cs)
-			}
 			if cs != NoSquare && p.board[cs] != rules.PieceOf(us, Pawn) {
 				continue
+			}
+			// V7: turns too, and never to a rank behind the pawn.
+			if f&optA2 != 0 && cs != NoSquare && p.aheadFor(us, cs, turned(q, cs)) {
+				buf = p.addTurn(buf, q, cs)
 			}
 		} else if f&optA2 != 0 && cs != NoSquare {
 			buf = p.addTurn(buf, q, cs)
@@ -177,7 +194,7 @@ func (p *Position) genOptBoards(buf []rules.Move) []rules.Move {
 				continue
 			}
 			buf = append(buf, withPromo(m, Queen), withPromo(m, Rook), withPromo(m, Bishop), withPromo(m, Knight))
-			if f&optA3 != 0 && cornerPin[own] == q && bits.OnesCount16(p.pins) < int(p.opt.boards) {
+			if f&optA3 != 0 && cornerPin[own] == q && p.spareBoard() {
 				buf = append(buf, withPromo(m, promoBoard)) // V.A3 in a deferred promotion
 			}
 		}

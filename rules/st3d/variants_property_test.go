@@ -196,9 +196,10 @@ func FuzzOptionsParseMove(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			back, _, err := p.ParseMove(p.Long(m))
-			if err != nil || back != m {
-				t.Fatalf("%q read as %s, whose long form reads back as %v (%v)", s, p.Long(m), back, err)
+			for _, form := range []string{p.Long(m), p.Short(m)} {
+				if back, _, err := p.ParseMove(form); err != nil || back != m {
+					t.Fatalf("%q read as %s, whose form %q reads back as %v (%v)", s, p.Long(m), form, back, err)
+				}
 			}
 		}
 	})

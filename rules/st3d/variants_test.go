@@ -47,7 +47,8 @@ func TestOptionsParse(t *testing.T) {
 		{"v.a2, V.A2.1", "V.A2,V.A2.1"},
 		{"A2.1,A2", "V.A2,V.A2.1"},
 		{"V.A3", "V.A3"},
-		{"V.A3:6", "V.A3"},
+		{"V.A3:6", "V.A3:6"},
+		{"V.A3:12", "V.A3:12"},
 		{"V.A3:8", "V.A3:8"},
 		{"V.A4,V.A5,V.A2", "V.A2,V.A4,V.A5"},
 		{"V.P1", "V.P1"},
@@ -313,6 +314,21 @@ func TestVA3PromotionToABoard(t *testing.T) {
 	if full := optParse(t, "V.A3:4", "QL1:w,QL2:w,KL1:w,KL2:w Kb1W,Pa7B,kc5N w - - - 0 30"); rulestest.HasMove(full, "a7B-a8B=A") {
 		t.Errorf("=A offered with all four boards of a four-board set in play")
 	}
+	// The rules set no limit: with eight boards standing, =A is offered,
+	// and a set of eight boards (V.A3:8) refuses it.
+	const eight = "QL1:w,QL2:w,QL3:w,QL4:w,KL1:w,KL2:w,KL3:w,KL4:w Kb1W,Pa7B,kc5N w - - - 0 30"
+	if many := optParse(t, "V.A3", eight); !rulestest.HasMove(many, "a7B-a8B=A") {
+		t.Errorf("=A not offered with eight boards standing: %v", rulestest.MovesFrom(many, "a7B-"))
+	}
+	if set8 := optParse(t, "V.A3:8", eight); rulestest.HasMove(set8, "a7B-a8B=A") {
+		t.Errorf("=A offered by a set of eight boards with eight standing")
+	}
+	// V.A3 with V.A4: six boards stand from the start, and =A is offered.
+	// (KL5 instead of KL6, so that d8B is the furthest rank, D9.)
+	six := optParse(t, "V.A3,V.A4", "QL1:w,QL4:n,QL6:b,KL1:w,KL3:n,KL5:b Kb1W,Pd7B,kc5N w - - - 0 30")
+	if !rulestest.HasMove(six, "d7B-d8B=A") {
+		t.Errorf("V.A3,V.A4: =A not offered with KL6 free: %v", rulestest.MovesFrom(six, "d7B-"))
+	}
 	if tour := rulestest.MustParse(t, Parse, pos); rulestest.HasMove(tour, "a7B-a8B=A") {
 		t.Errorf("=A offered under the tournament rules")
 	}
@@ -402,21 +418,81 @@ func TestVA5Dayson(t *testing.T) {
 	if got, want := rulestest.MovesFrom(b, "QL3"), []string{"QL3-QL1"}; !slices.Equal(got, want) {
 		t.Errorf("V.A5 black pawn board: %v, want %v", got, want)
 	}
-	// With V.A2: own boards only are turned.
-	r := optParse(t, "V.A2,V.A5", "QL1:w,QL6:b,KL1:w,KL6:b Kb1W,Ra0QL1,Pz8QL6,kc6N w - - - 0 10")
-	var turns []string
-	for _, l := range rulestest.Longs(r) {
-		if strings.Contains(l, "@") {
-			turns = append(turns, l)
-		}
-	}
-	if !slices.Equal(turns, []string{"QL1@"}) {
-		t.Errorf("V.A5 turns: %v, want [QL1@] (QL6 is Black's)", turns)
-	}
 	// With V.A2.1: pins both allow (the same here).
 	w := optParse(t, "V.A2.1,V.A5", "QL3:w,KL4:w,QL6:b Kb1W,kc8B w - - - 0 10")
 	if got := rulestest.Sorted(append(rulestest.MovesFrom(w, "QL"), rulestest.MovesFrom(w, "KL")...)...); !slices.Equal(got, rulestest.Sorted("QL3-QL1", "QL3-QL5", "KL4-KL2", "KL4-KL6")) {
 		t.Errorf("V.A2.1+V.A5: %v", got)
+	}
+}
+
+// turns lists the V.A2 turns of p in long form.
+func turns(p rules.Position) []string {
+	var out []string
+	for _, l := range rulestest.Longs(p) {
+		if strings.Contains(l, "@") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestV7DaysonTurns: with V.A5 a side turns (V.A2) only a board of its own
+// marking holding exactly one of its own pawns, and not when the turn puts
+// that pawn on a rank behind it; V.A2 alone turns any single piece.
+func TestV7DaysonTurns(t *testing.T) {
+	const boards = "QL1:w,QL6:b,KL1:w,KL6:b "
+	for _, tc := range []struct {
+		opts, pos string
+		want      []string
+	}{
+		// The two positions: a pawn turned back (z1 -> a0), a rook.
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,Pz1QL1 w - - - 0 10", nil},
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,Rz0QL1 w - - - 0 10", nil},
+		// Without V.A5 both are turns.
+		{"V.A2", boards + "Kb2W,kc7B,Pz1QL1 w - - - 0 10", []string{"QL1@"}},
+		{"V.A2", boards + "Kb2W,kc7B,Rz0QL1 w - - - 0 10", []string{"QL1@"}},
+		// A pawn on the board's rear rank goes forward (z0 -> a1).
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,Pz0QL1 w - - - 0 10", []string{"QL1@"}},
+		// Black's rear rank is 9: z9 -> a8 forward, z8 -> a9 backward.
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,pz9QL6 b - - - 0 10", []string{"QL6@"}},
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,pz8QL6 b - - - 0 10", nil},
+		// The other side's pawn, or the other side's board: no turn.
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,pz1QL1 b - - - 0 10", nil},
+		{"V.A2,V.A5", boards + "Kb2W,kc7B,Pz8QL6 w - - - 0 10", nil},
+		// The earlier test's position: QL1's rook and QL6 (Black's) stay.
+		{"V.A2,V.A5", boards + "Kb1W,Ra0QL1,Pz8QL6,kc6N w - - - 0 10", nil},
+		// A White board on QL6 holding a White pawn on z8: turned to a9, it
+		// promotes (four moves).
+		{"V.A2,V.A5", "QL1:w,QL6:w,KL1:w,KL6:b Kb2W,kc7B,Pz8QL6 w - - - 0 10",
+			rulestest.Sorted("QL6@=Q", "QL6@=R", "QL6@=B", "QL6@=N")},
+	} {
+		p := optParse(t, tc.opts, tc.pos)
+		if got := turns(p); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: turns %v, want %v", tc.opts, tc.pos, got, tc.want)
+		}
+	}
+}
+
+// TestV8PlacementOrder: White's second bishop and first knight (V.P6) come
+// in either order; TestVP6Placement places the knight first.
+func TestV8PlacementOrder(t *testing.T) {
+	p := optStart(t, "V.P6")
+	for _, mv := range []string{"B@b1W", "B@a8B", "B@b8B"} {
+		p = rulestest.Play(t, p, mv)
+	}
+	p = rulestest.Play(t, p, "B@c1W") // the bishop first
+	if p.Turn() != rules.White {
+		t.Fatalf("after the second bishop: %s to place, want white", p.Turn())
+	}
+	if got := rulestest.MovesFrom(p, "B@"); len(got) != 0 {
+		t.Errorf("a third bishop offered: %v", got)
+	}
+	if got := rulestest.MovesFrom(p, "N@"); len(got) != 6 || len(p.LegalMoves(nil)) != 6 {
+		t.Errorf("knight placements %v, all %v; want the six free squares", got, rulestest.Longs(p))
+	}
+	p = rulestest.Play(t, p, "N@a0QL1")
+	if p.Turn() != rules.Black || len(rulestest.MovesFrom(p, "N@")) != 6 {
+		t.Errorf("after the knight: %s to place, %v", p.Turn(), rulestest.Longs(p))
 	}
 }
 
