@@ -215,11 +215,23 @@ func (t *Table) gameOpts() game.Opts {
 func (t *Table) CanSense(sys rules.System) error { return canSense(t.o.Wiring, sys) }
 
 func canSense(w *sensors.Wiring, sys rules.System) error {
-	if err := w.Validate(sys.Cells()); err != nil {
-		first, _, _ := strings.Cut(err.Error(), "\n")
-		return fmt.Errorf("%w: %s needs a set whose wiring has its cells (%s)", ErrCannotSense, sys.Name(), first)
+	_, err := wiringFor(w, sys)
+	return err
+}
+
+// wiringFor is w read as the wiring of sys's cells (a reference ST3D
+// wiring serves first-contact-up: the same switches, other names), or why
+// the set cannot sense sys.
+func wiringFor(w *sensors.Wiring, sys rules.System) (*sensors.Wiring, error) {
+	fw, err := w.ForCells(sys.Cells())
+	if err == nil {
+		err = fw.Validate(sys.Cells())
 	}
-	return nil
+	if err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("%w: %s needs a set whose wiring has its cells (%s)", ErrCannotSense, sys.Name(), first)
+	}
+	return fw, nil
 }
 
 // start makes sess the table's game: a scanner over its system's cells (a
@@ -227,12 +239,13 @@ func canSense(w *sensors.Wiring, sys rules.System) error {
 func (t *Table) start(sess *game.Session) error {
 	sys := sess.System()
 	if t.sc == nil || !slices.Equal(t.sys.Cells(), sys.Cells()) {
-		if err := canSense(t.o.Wiring, sys); err != nil {
+		w, err := wiringFor(t.o.Wiring, sys)
+		if err != nil {
 			return err
 		}
 		so := t.o.Sensors
 		so.Cells = sys.Cells()
-		sc, err := sensors.New(t.o.Bus, t.o.Wiring, &so)
+		sc, err := sensors.New(t.o.Bus, w, &so)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -21,6 +22,7 @@ import (
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/ledsink"
@@ -77,18 +79,32 @@ func (d *daemon) open() error {
 	if err != nil {
 		return err
 	}
-	wiring, err := cfg.Wiring(sys.Cells())
-	if err != nil {
-		return cannotSense(cfg, sys, err)
-	}
+	wiring, werr := cfg.Wiring(sys.Cells())
 	now := time.Now
 	if d.o.sim {
-		if d.board, err = sim.New(wiring); err != nil {
+		// The simulated set is the one the configuration names, or, when it
+		// names none that fits, the set the system is played on.
+		switch {
+		case werr == nil:
+			d.board, err = sim.ForSystem(sys, wiring)
+		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
+			var short []string
+			for _, b := range cfg.ButtonCells() {
+				short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
+			}
+			d.board, err = sim.DefaultBoard(sys, short...)
+		default:
+			return cannotSense(cfg, sys, werr)
+		}
+		if err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
-		d.bus = d.board.Bus
+		wiring, d.bus = d.board.Wiring, d.board.Bus
 		now = followReal(d.board.Clock)
 	} else {
+		if werr != nil {
+			return cannotSense(cfg, sys, werr)
+		}
 		state, err := host.Init()
 		if err != nil {
 			return fmt.Errorf("periph: %w", err)
@@ -168,31 +184,23 @@ func buttons(b config.Buttons) map[string]table.Button {
 }
 
 // standSet puts the simulated set in pos, as players set up a set.
-func standSet(b *sim.Board, pos rules.Position) {
-	occ := pos.Occupancy()
-	for i, n := range pos.System().Cells() {
-		_ = b.Set.SetCell(n, occ.Has(rules.Cell(i)))
-	}
-}
+func standSet(b *sim.Board, pos rules.Position) { b.Set.SetUp(pos.Occupancy()) }
 
 func (d *daemon) openLEDs(sys rules.System) error {
 	m, layout, err := d.o.cfg.LEDMapping(sys.Cells())
 	if err != nil || m == nil {
 		return err
 	}
-	if m.Driver == leds.DriverAPA102 && !d.o.sim {
-		if d.spi, err = spireg.Open(m.Port); err != nil {
-			return fmt.Errorf("leds: spi port %q: %w", m.Port, err)
+	if d.o.sim {
+		m = m.Simulated()
+	} else if p, ok := m.SPIPort(); ok {
+		if d.spi, err = spireg.Open(p); err != nil {
+			return fmt.Errorf("leds: spi port %q: %w", p, err)
 		}
 	}
 	var port spi.Port
 	if d.spi != nil {
 		port = d.spi
-	}
-	if d.o.sim && m.Driver == leds.DriverAPA102 {
-		m2 := *m
-		m2.Driver = leds.DriverMemory
-		m = &m2
 	}
 	drv, err := leds.NewDriver(m, d.bus, port)
 	if err != nil {

@@ -1,0 +1,227 @@
+package table_test
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/record"
+	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/table"
+	"github.com/tridboard/tridboard/table/ledsink"
+)
+
+// newSystemRig is a table on the simulated set sys is played on (the
+// Millennium set, First Contact's platforms with inverted contacts, the
+// ST3D set), with its LEDs, in simulated time.
+func newSystemRig(t *testing.T, sys rules.System) *rig {
+	t.Helper()
+	b, err := sim.DefaultBoard(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, b: b, rec: &recorder{}, style: sim.PlainStyle}
+	r.style.Pause = 120 * time.Millisecond
+	m, layout, err := config.Default().LEDMapping(sys.Cells())
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, err := leds.NewDriver(m, b.Bus, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.leds = &ledShower{drv: drv, layout: layout, style: *m.StyleOf()}
+	o := table.DefaultOpts()
+	o.BoardID, o.StateDir, o.System = "rig", t.TempDir(), sys
+	o.Bus, o.Wiring, o.Now, o.Log = b.Bus, b.Wiring, b.Clock.Now, quiet()
+	o.Sinks = []table.Sink{r.rec, ledsink.New(r.leds, nil)}
+	r.opts = o
+	r.open()
+	return r
+}
+
+// playGame plays the moves (long forms) by hand and checks that each is
+// recognized once, in order, and that the board is in sync after each.
+func (r *rig) playGame(moves []string) {
+	r.t.Helper()
+	for i, long := range moves {
+		r.play(long)
+		if st := r.tb.Snapshot().Status; st.State == recognize.NeedsChoice {
+			// A promotion: the players choose the piece (a button, MQTT).
+			if _, err := r.tb.Exec(table.Promote{Piece: long[len(long)-1]}); err != nil {
+				r.t.Fatalf("%s: choosing the piece: %v", long, err)
+			}
+			r.run(100 * time.Millisecond)
+		}
+		r.drain()
+		got := r.rec.moves()
+		if len(got) != i+1 || got[i] != long {
+			r.t.Fatalf("after %s (move %d) the table has %v", long, i+1, got)
+		}
+		if st := r.tb.Snapshot().Status; st.State != recognize.InSync && st.State != recognize.NeedsChoice {
+			r.t.Fatalf("after %s the board is %s (%s)", long, st.State, st.Hint)
+		}
+	}
+}
+
+// The Davis - d'Agostino game (correspondence 2006, as Wikipedia publishes
+// it), played to mate on the simulated Millennium set: 192 cells, three
+// 8x8 diode matrices.
+func TestMillenniumMasterGame(t *testing.T) {
+	rec, err := record.Read(strings.NewReader(davisDAgostino))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, _ := systems.Lookup("millennium", "")
+	pos := sys.Start()
+	var long []string
+	for _, tok := range rec.Moves {
+		m, _, err := pos.ParseMove(tok)
+		if err != nil {
+			t.Fatalf("%s: %v", tok, err)
+		}
+		long = append(long, pos.Long(m))
+		pos = pos.Play(m)
+	}
+	r := newSystemRig(t, sys)
+	r.playGame(long)
+	snap := r.tb.Snapshot()
+	if snap.Result != rules.BlackWins || snap.Reason != "checkmate" {
+		t.Errorf("result %s (%s), want 0-1 by checkmate", snap.Result, snap.Reason)
+	}
+	if v := r.leds.view(); v.GameOver.Empty() {
+		t.Error("the LEDs do not show the end of the game")
+	}
+}
+
+const davisDAgostino = `[Event "corr."]
+[White "George Davis"]
+[Black "William d'Agostino"]
+
+1. ♘2g3 ♝2b7 2. ♗3e3 ♞3c6 3. ♘2b3 ♝2g7 4. ♘2a5 ♛1b6 5. ♘3c5 ♛×1b2 6. ♘×3b7 ♛3b4
+7. ♘3c5 ♛3e1+ 8. ♕2e1 ♛3c3+ 9. ♔2f1 ♛×1a1 10. ♕2c1 ♝2a6+ 11. 2e2 ♛×1a2 12. ♘2c7
+♜2h7 13. ♘1e7+ ♚2e8 14. ♘1c6 ♜1c8 15. ♘×3c7 ♜×1c2 16. ♕2c7 ♛2b1+ 17. ♔1g1 ♞3e5
+18. ♕1d7+ ♚2f8 19. ♗2f4 ♛2d1 20. ♗×3e5 ♛3e1+ 21. ♔2g1 ♛×3e5 22. ♕2e7+ ♚1g7
+23. ♕×3d7 ♝2d4+ 24. 2e3 ♜2c1+ 25. ♔1g1 ♛3g3+ 26. 2g2 ♜2f1+ 27. ♘×2f1 ♝3e3+
+28. 2f2 ♛×2f2# 0–1
+`
+
+// randomGame is a seeded random legal game of sys, to the end or n plies;
+// half the time it prefers a move of one of the kinds wanted, so that the
+// rarer kinds (board moves, turns) come up.
+func randomGame(sys rules.System, seed int64, n int, want []string) []string {
+	rng := rand.New(rand.NewSource(seed))
+	pos := sys.Start()
+	var out []string
+	for len(out) < n && pos.Status() == rules.Ongoing {
+		ms := pos.LegalMoves(nil)
+		m := ms[rng.Intn(len(ms))]
+		if rng.Intn(2) == 0 {
+			var pref []rules.Move
+			for _, c := range ms {
+				for _, k := range moveKinds(pos, c) {
+					if k != "move" && slices.Contains(want, k) {
+						pref = append(pref, c)
+						break
+					}
+				}
+			}
+			if len(pref) > 0 {
+				m = pref[rng.Intn(len(pref))]
+			}
+		}
+		out = append(out, pos.Long(m))
+		pos = pos.Play(m)
+	}
+	return out
+}
+
+// moveKinds names what a move does on the set, for the cover check.
+func moveKinds(pos rules.Position, m rules.Move) []string {
+	in := pos.Info(m)
+	var k []string
+	switch {
+	case in.From == rules.NoCell:
+		k = append(k, "placement")
+	case in.Board && in.From == in.To:
+		k = append(k, "turn")
+	case in.Board:
+		k = append(k, "board move")
+	}
+	if in.Castle {
+		k = append(k, "castling")
+	}
+	if in.Captured != rules.NoCell {
+		k = append(k, "capture")
+	}
+	if in.Promotion {
+		k = append(k, "promotion")
+	}
+	if len(k) == 0 {
+		k = append(k, "move")
+	}
+	return k
+}
+
+// Random legal games of every system and option set the daemon plays,
+// through the table on each system's simulated set, made by a hand with
+// quirks (lift order of captures and castlings at random, slides across a
+// neighbouring square, brief wrong placements, contact bounce): every move
+// recognized once, in order, of every kind the game has.
+func TestEverySystemThroughTheTable(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		plies int
+		kinds []string // kinds of move the games must have played
+	}{
+		{"st3d", 60, []string{"move", "capture", "board move"}},
+		{"millennium", 60, []string{"move", "capture"}},
+		{"st3d+V.A2", 60, []string{"turn"}},
+		{"st3d+V.A3,V.A4", 60, []string{"board move"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, err := systems.ByName(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for seed := int64(1); seed <= 2; seed++ {
+				game := randomGame(sys, seed, tc.plies, tc.kinds)
+				pos := sys.Start()
+				for _, long := range game {
+					m, _, _ := pos.ParseMove(long)
+					for _, k := range moveKinds(pos, m) {
+						seen[k] = true
+					}
+					pos = pos.Play(m)
+				}
+				r := newSystemRig(t, sys)
+				r.style.Rand = rand.New(rand.NewSource(seed))
+				r.style.Quirks = true
+				r.style.Brief = 30 * time.Millisecond
+				r.playGame(game)
+			}
+			var missing []string
+			for _, k := range tc.kinds {
+				if !seen[k] {
+					missing = append(missing, k)
+				}
+			}
+			if len(missing) > 0 {
+				var got []string
+				for k := range seen {
+					got = append(got, k)
+				}
+				slices.Sort(got)
+				t.Errorf("the games played no %v (they played %v): choose other seeds", missing, got)
+			}
+		})
+	}
+}
