@@ -17,6 +17,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -24,27 +25,39 @@ func init() {
 	register("demo", "play a built-in game on the simulated board, through the whole pipeline", runDemo)
 }
 
-// demoGame is the built-in game: a double step, a pawn climbing to Black's
+// st3dDemo is the built-in game: a double step, a pawn climbing to Black's
 // board, kingside castling (which leaves the occupancy as it was: it is
 // recognized from the lifts), captures, and a knight's mate.
-var demoGame = strings.Fields(`
+var st3dDemo = strings.Fields(`
 	c2W-c4W d7B-d6B c4W-c5B d8B-c6B 0-0 c6B-b4W a1W-c2W d9KL6-d8B
 	a2W-a3W a9QL6-d9KL6 a1QL1-a3N b4W-a2W c5B-c6N a2W-c1W`)
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("demo", "[--pause MS] [--log-level L]",
+	fs := newFlags("demo", "[--variant V] [--options LIST] [--pause MS] [--log-level L]",
 		"Plays a built-in game on the simulated board with the lifts and placements a\n"+
 			"person would make. Each move goes through the scanner, the recognizer, the\n"+
 			"game journal and the embedded MQTT broker, and is printed as a subscriber\n"+
 			"receives it. Needs no hardware and nothing installed.", stdout, stderr)
 	pause := fs.Int("pause", 150, "milliseconds between two hand actions")
+	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
+	options := fs.String("options", "", optionsUsage)
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
 	}
 	if _, err := config.ParseLevel(*logLevel); err != nil || fs.NArg() != 0 || *pause < 0 {
-		fmt.Fprintln(stderr, "usage: tridboard demo [--pause MS] [--log-level L]")
+		fmt.Fprintln(stderr, "usage: tridboard demo [--variant V] [--options LIST] [--pause MS] [--log-level L]")
 		return exitUsage
+	}
+	sys, err := systemFor(*variant, *options)
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
+		return exitUsage
+	}
+	demoGame, err := demoMoves(sys)
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
+		return exitFailure
 	}
 	dir, err := os.MkdirTemp("", "tridboard-demo-")
 	if err != nil {
@@ -54,6 +67,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	defer os.RemoveAll(dir)
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.LogLevel = dir, "demo", *logLevel
+	cfg.Variant, cfg.Options = *variant, *options
 	cfg.MQTT.Listen = "127.0.0.1:0" // a free port: never in the way of a running broker
 	cfg.MQTT.Discovery = ""
 
@@ -61,8 +75,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	fmt.Fprintln(stdout, "tridboard demo: a Star Trek 3D chess set, simulated down to the I2C registers.")
-	fmt.Fprintln(stdout, "A hand lifts and places pieces; the scanner reads seven MCP23017 expanders,")
+	fmt.Fprintf(stdout, "tridboard demo: %s, simulated down to the I2C registers.\n", setName(sys))
+	fmt.Fprintln(stdout, "A hand lifts and places pieces; the scanner reads the MCP23017 expanders,")
 	fmt.Fprintln(stdout, "the recognizer turns occupancy into moves, the game journals them, and the")
 	fmt.Fprintln(stdout, "embedded MQTT broker publishes them. Each move below is printed when an MQTT")
 	fmt.Fprintln(stdout, "subscriber receives it.")
@@ -110,7 +124,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			case <-ctx.Done():
 				return
 			}
-			if !playDemo(ctx, d, stdout, time.Duration(*pause)*time.Millisecond, got) {
+			if !playDemo(ctx, d, stdout, demoGame, time.Duration(*pause)*time.Millisecond, got) {
 				failed = true
 			}
 		}()
@@ -132,7 +146,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 
 // playDemo makes the built-in game's moves by hand on the simulated set and
 // waits for each to be published.
-func playDemo(ctx context.Context, d *daemon, out io.Writer, pause time.Duration, got <-chan struct{}) bool {
+func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, pause time.Duration, got <-chan struct{}) bool {
 	style := sim.PlainStyle
 	style.Pause = pause
 	pos := d.tb.Snapshot().Start
@@ -186,4 +200,19 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-time.After(d):
 		return true
 	}
+}
+
+// setName names the set a system is played on.
+func setName(sys rules.System) string {
+	v, opts := systems.Split(sys)
+	switch v {
+	case "millennium":
+		return "a Millennium 3D chess set (three 8x8 boards)"
+	case "first-contact", "first-contact-up":
+		return "a Star Trek 3D set with First Contact's platforms"
+	}
+	if opts != "" {
+		return "a Star Trek 3D chess set, playing " + opts
+	}
+	return "a Star Trek 3D chess set"
 }

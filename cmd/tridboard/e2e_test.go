@@ -210,7 +210,7 @@ func (s *subscriber) waitFor(t *testing.T, n int) []mqtt.Move {
 func TestEndToEndKillAndResume(t *testing.T) {
 	state := t.TempDir()
 	listen := freePort(t)
-	first, second := demoGame[:7], demoGame[7:]
+	first, second := st3dDemo[:7], st3dDemo[7:]
 
 	d := startDaemon(t, state, listen)
 	// The daemon reads the hand's actions once the set is in sync.
@@ -233,10 +233,10 @@ func TestEndToEndKillAndResume(t *testing.T) {
 		t.Fatalf("after the restart seq %d is %s, want %s", len(first), got[len(first)-1].Move, first[6])
 	}
 	d2.play(t, pos, second)
-	got = sub.waitFor(t, len(demoGame))
+	got = sub.waitFor(t, len(st3dDemo))
 	for i, m := range got {
-		if m.Move != demoGame[i] || m.Game != got[0].Game {
-			t.Errorf("move %d: %s in game %s, want %s in %s", i+1, m.Move, m.Game, demoGame[i], got[0].Game)
+		if m.Move != st3dDemo[i] || m.Game != got[0].Game {
+			t.Errorf("move %d: %s in game %s, want %s in %s", i+1, m.Move, m.Game, st3dDemo[i], got[0].Game)
 		}
 	}
 	if want := "Nxc1W#"; got[len(got)-1].SAN != want {
@@ -260,7 +260,7 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), fmt.Sprintf("All %d moves were recognized, journaled and published in order.", len(demoGame))) {
+	if !strings.Contains(string(out), fmt.Sprintf("All %d moves were recognized, journaled and published in order.", len(st3dDemo))) {
 		t.Errorf("demo output:\n%s", out)
 	}
 }
