@@ -272,3 +272,19 @@ func fcReserves(pos rules.Position, score *[2]int32, nonPawn *int32) {
 		}
 	}
 }
+
+// material is White's material lead in centipawns, First Contact's
+// reserves included (for adjudication).
+func (e *evaluator) material(pos rules.Position) int32 {
+	var score [2]int32
+	var nonPawn int32
+	for _, c := range pos.Occupancy().Cells(nil) {
+		if pc, ok := pos.CellPiece(c); ok {
+			score[pc.Color()] += pieceValue[pc.Kind()]
+		}
+	}
+	if _, ok := pos.(*firstcontact.Position); ok {
+		fcReserves(pos, &score, &nonPawn)
+	}
+	return score[rules.White] - score[rules.Black]
+}
