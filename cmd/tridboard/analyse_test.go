@@ -24,6 +24,15 @@ func TestAnalyseCommand(t *testing.T) {
 		// e9KL6, checking z9QL6 along rank 9 over the voids (D5, D13).
 		{[]string{"--position", "QL6:b,KL4:w Kb2W,pa8B,Re7KL4,pz8QL6,pa8QL6,kz9QL6 w - - - 0 60", "--depth", "3"},
 			"score mate 1", "KL4-KL6"},
+		// Mates in two (engine/mate_test.go gives their reasons): two board
+		// moves in st3d, a rook lift in Millennium, a queen's step down in
+		// First Contact (where the check that follows wins).
+		{[]string{"--position", "QL6:b,KL2:w Kb2W,Re5KL2,pz8QL6,pa8QL6,kz9QL6,Nb6N,Nc6N w - - - 0 60", "--nodes", "50000"},
+			"score mate 2", "KL2-KL4"},
+		{[]string{"--variant", "millennium", "--position", "K1e1,R2h8,R1b1,p2a7,p2b7,p3a7,p3b7,k3a8 w - - - 0 40", "--nodes", "50000"},
+			"score mate 2", "1b1-1b8"},
+		{[]string{"--variant", "first-contact", "--position", "QL5u:-,QL6u:-,KL5u:-,KL6u:- kb7B,pd7B,Ra8QL6u,Kz9QL6u,Qe9KL6u w - - - 0 20 -/- -",
+			"--depth", "4"}, "score mate 2", "e9KL6u-d8B"},
 		{[]string{"--depth", "2"}, "", ""},
 		{[]string{"--variant", "first-contact", "--movetime", "50"}, "", ""},
 	} {
