@@ -272,3 +272,23 @@ func TestScoreString(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveFactsMatchInfo: the systems' MoveFacts agree with Info on every
+// move of random positions.
+func TestMoveFactsMatchInfo(t *testing.T) {
+	for i, s := range allSystems {
+		for _, p := range randomPositions(lookup(t, s), 300, uint64(200+i)) {
+			f, ok := p.(facter)
+			if !ok {
+				t.Fatalf("%v has no MoveFacts", s)
+			}
+			for _, m := range p.LegalMoves(nil) {
+				in := p.Info(m)
+				from, to, c, pr, b := f.MoveFacts(m)
+				if from != in.From || to != in.To || c != in.Captured || pr != in.Promotion || b != in.Board {
+					t.Fatalf("%v %s: %s: facts %d %d %d %v %v, info %+v", s, p, p.Long(m), from, to, c, pr, b, in)
+				}
+			}
+		}
+	}
+}

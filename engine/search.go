@@ -49,6 +49,12 @@ func (b *boxed) Make(m rules.Move) { b.Position = b.Position.Play(m) }
 // hasher is a position with a cheap hash of its Key.
 type hasher interface{ Hash() uint64 }
 
+// facter is a position that tells the fields of Info move ordering needs
+// without building the rest.
+type facter interface {
+	MoveFacts(m rules.Move) (from, to, captured rules.Cell, promotion, board bool)
+}
+
 var keySeed = maphash.MakeSeed()
 
 // positionHash is the table key of p: its own Hash when it has one, else
@@ -417,7 +423,7 @@ func (s *searcher[T, P]) rewardQuiet(ply int, pos P, m rules.Move, depth int) {
 	if s.killers[ply][0] != m {
 		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], m
 	}
-	in := pos.Info(m)
+	in := pos.Info(m) // once per cut-off: the slow path is fine
 	hv := &s.history[in.From][in.To]
 	*hv += int32(depth * depth)
 	if *hv > 1<<20 {
@@ -512,23 +518,31 @@ func (s *searcher[T, P]) scoreMoves(ply int, pos P, moves []rules.Move, ttMove r
 	order := s.order[ply][:0]
 	var boards int32
 	k := &s.killers[ply]
+	mf, fast := any(pos).(facter)
 	for _, m := range moves {
-		in := pos.Info(m)
+		var from, to, captured rules.Cell
+		var promotion, board bool
+		if fast {
+			from, to, captured, promotion, board = mf.MoveFacts(m)
+		} else {
+			in := pos.Info(m)
+			from, to, captured, promotion, board = in.From, in.To, in.Captured, in.Promotion, in.Board
+		}
 		var v int32
 		switch {
 		case m == ttMove:
 			v = orderTT
-		case in.Captured != rules.NoCell || in.Promotion:
+		case captured != rules.NoCell || promotion:
 			v = tacticalFloor + 64
-			if in.Captured != rules.NoCell {
-				victim, _ := pos.CellPiece(in.Captured)
+			if captured != rules.NoCell {
+				victim, _ := pos.CellPiece(captured)
 				v += 16 * orderValue[victim.Kind()]
 			}
-			if in.Promotion {
+			if promotion {
 				v += 16 * 8
 			}
-			if in.From != rules.NoCell && !in.Board {
-				attacker, _ := pos.CellPiece(in.From)
+			if from != rules.NoCell && !board {
+				attacker, _ := pos.CellPiece(from)
 				v -= orderValue[attacker.Kind()]
 			}
 		case m == k[0]:
@@ -536,12 +550,12 @@ func (s *searcher[T, P]) scoreMoves(ply int, pos P, moves []rules.Move, ttMove r
 		case m == k[1]:
 			v = orderKiller
 		default:
-			v = s.history[in.From][in.To]
+			v = s.history[from][to]
 			if v >= orderKiller {
 				v = orderKiller - 1
 			}
 		}
-		if in.Board {
+		if board {
 			boards++
 		}
 		order = append(order, v)
