@@ -5,6 +5,7 @@ import (
 	"flag"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -164,5 +165,37 @@ func playGame(sys rules.System, a, b int, aWhite bool, seed uint64) float64 {
 		}
 		hist = append(hist, p)
 		p = p.Play(m)
+	}
+}
+
+// BenchmarkLevels reports each level's mean nodes per move over positions
+// of random games of each system (the figure a level's cost on the Pi is
+// estimated from).
+func BenchmarkLevels(b *testing.B) {
+	for _, s := range []system{{"st3d", ""}, {"millennium", ""}, {"first-contact", ""}} {
+		var ps []rules.Position
+		for i, p := range randomPositions(lookup(b, s), 60, 11) {
+			if i%6 == 5 {
+				ps = append(ps, p)
+			}
+		}
+		for l, lv := range Levels {
+			b.Run(s.variant+"/"+strconv.Itoa(l), func(b *testing.B) {
+				var nodes int64
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					for j, p := range ps {
+						r, err := Search(context.Background(), p, lv.Opts(nil, uint64(j)))
+						if err != nil {
+							b.Fatal(err)
+						}
+						nodes += r.Nodes
+					}
+				}
+				moves := float64(b.N * len(ps))
+				b.ReportMetric(float64(nodes)/moves, "nodes/move")
+				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/moves, "cpu-ms/move")
+			})
+		}
 	}
 }
