@@ -18,7 +18,7 @@ type system struct{ variant, options string }
 // allSystems are the systems the engine plays, st3d with Meder's options
 // too.
 var allSystems = []system{
-	{"st3d", ""}, {"st3d", "V.A1,V.A2"}, {"st3d", "V.A3,V.A4,V.A5"},
+	{"st3d", ""}, {"st3d", "V.A1,V.A2"}, {"st3d", "V.A3,V.A4,V.A5"}, {"st3d", "V.A2,V.A2.1,V.P5:518"}, {"st3d", "V.P6"},
 	{"millennium", ""}, {"first-contact", ""}, {"first-contact-up", ""},
 }
 
