@@ -169,7 +169,7 @@ func (p *Position) BoardMoveRule(q, o Pin) (rule, why string) {
 		dn := int(q%6) - int(o%6)
 		sameSide := (q < 6) == (o < 6)
 		if !(sameSide && (dn == 1 || dn == -1 || dn == 2 || dn == -2) || !sameSide && dn == 0) {
-			return "D13", fmt.Sprintf("%s is not adjacent to %s (same side, number 1 or 2 apart, or the same number across)", o, q)
+			return "D13", fmt.Sprintf("%s is not adjacent to %s; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number", o, q)
 		}
 	} else if !p.optAdjacent(q, o) {
 		if f&optA21 != 0 {
