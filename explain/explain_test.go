@@ -141,7 +141,7 @@ func TestExplainAgreesWithLegal(t *testing.T) {
 	for _, name := range []string{"st3d", "millennium", "first-contact"} {
 		sys, _ := systems.Lookup(name, "")
 		p := sys.Start()
-		for ply := 0; ply < 30; ply++ {
+		for ply := 0; ply < 12; ply++ {
 			legal := map[[2]rules.Cell]bool{}
 			ms := p.LegalMoves(nil)
 			if len(ms) == 0 {
