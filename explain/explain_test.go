@@ -81,6 +81,9 @@ func TestExplain(t *testing.T) {
 			"The line from 1a1 to 3a3 is blocked on another level by the pawn on 2a2 (M6).", nil},
 		{"millennium blocked", "millennium", "", "", "1a1", "1a3", Blocked, "M6", []string{"1a2"}, "blocked by the pawn on 1a2", nil},
 		{"millennium other side", "millennium", "", "", "3a7", "3a6", OtherSide, "", nil, "the pawn on 3a7 is black's", nil},
+		{"millennium own piece", "millennium", "", "", "1d1", "1d2", OwnPiece, "", nil, "1d2 holds your own pawn.", nil},
+		{"millennium no piece", "millennium", "", "", "2d4", "2d5", NoPiece, "", nil, "There is no piece on 2d4.", nil},
+		{"millennium legal", "millennium", "", "", "1e2", "2e3", Legal, "", nil, "1e2 to 2e3 is legal.", nil},
 		{"millennium not like that", "millennium", "", "", "1b1", "1b3", NotLikeThat, "", nil, "A knight does not move from 1b1 to 1b3.", nil},
 		// First Contact
 		{"first contact pinned rook", "first-contact", "",
@@ -100,6 +103,12 @@ func TestExplain(t *testing.T) {
 			far + " Ka1W,kd8B w - - - 0 20 -/- -", "QL5u", "QL3u", BoardRule, "F4", nil, "an empty one only inverts", nil},
 		{"first contact other side", "first-contact", "",
 			far + " Ka1W,kd8B w - - - 0 20 -/- -", "d8B", "d7B", OtherSide, "", nil, "the king on d8B is black's", nil},
+		{"first contact own piece", "first-contact", "",
+			far + " Ka1W,Rc1W,pc3W,kd8B w - - - 0 20 -/- -", "c1W", "a1W", OwnPiece, "", nil, "a1W holds your own king.", nil},
+		{"first contact no piece", "first-contact", "",
+			far + " Ka1W,kd8B w - - - 0 20 -/- -", "b2W", "b3W", NoPiece, "", nil, "There is no piece on b2W.", nil},
+		{"first contact legal platform inversion", "first-contact", "",
+			far + " Ka1W,kd8B w - - - 0 20 -/- -", "QL5u", "QL5d", Legal, "", nil, "QL5u to QL5d is legal.", nil},
 		{"first contact not like that", "first-contact", "",
 			far + " Ka1W,kd8B w - - - 0 20 -/- -", "a1W", "a3W", NotLikeThat, "", nil, "A king does not move from a1W to a3W.", nil},
 	} {
