@@ -21,10 +21,12 @@ const (
 	CmdDraw      = "draw"
 	CmdResync    = "resync"
 	CmdMove      = "move"
+	CmdHint      = "hint"
+	CmdTeach     = "teach"
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
-// Resign, Draw, Resync, PlayMove.
+// Resign, Draw, Resync, PlayMove, Hint, Teach.
 type Command interface {
 	// Name is the command's name, a Cmd* constant.
 	Name() string
@@ -90,6 +92,16 @@ type PlayMove struct {
 	Move string `json:"move"`
 }
 
+// Hint asks for a suggested move for the side to move: the first request
+// in a position shows the piece to move on the LEDs, the second its target.
+type Hint struct{}
+
+// Teach sets the teacher's lock: with Lock, no hints and no targets on the
+// LEDs.
+type Teach struct {
+	Lock bool `json:"lock"`
+}
+
 // Resync asks the daemon to re-read the sensors and compare them with the
 // position again, after the players fixed a mismatch.
 type Resync struct{}
@@ -101,6 +113,8 @@ func (Resign) Name() string    { return CmdResign }
 func (Draw) Name() string      { return CmdDraw }
 func (Resync) Name() string    { return CmdResync }
 func (PlayMove) Name() string  { return CmdMove }
+func (Hint) Name() string      { return CmdHint }
+func (Teach) Name() string     { return CmdTeach }
 
 func (c NewGame) validate() error {
 	if c.Variant == "" {
@@ -122,6 +136,8 @@ func (Promotion) validate() error { return nil }
 func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
+func (Hint) validate() error      { return nil }
+func (Teach) validate() error     { return nil }
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)
@@ -256,6 +272,10 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = &Resync{}
 	case CmdMove:
 		cmd = &PlayMove{}
+	case CmdHint:
+		cmd = &Hint{}
+	case CmdTeach:
+		cmd = &Teach{}
 	default:
 		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
 	}
@@ -281,6 +301,10 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case *Resync:
 		cmd = *c
 	case *PlayMove:
+		cmd = *c
+	case *Hint:
+		cmd = *c
+	case *Teach:
 		cmd = *c
 	}
 	if err := cmd.validate(); err != nil {

@@ -91,6 +91,8 @@ type Reply struct {
 	Note string
 	// Claim is the reason of a claimed draw (Draw with DrawClaim).
 	Claim game.Reason
+	// Hint is the hint shown (Hint).
+	Hint *HintShown
 }
 
 // Errors of commands, to test with errors.Is.

@@ -49,10 +49,12 @@ const (
 	// Changed: the game changed in a way no other kind names (a draw offer
 	// declined, a resync): Snap has it.
 	Changed
+	// HintGiven: a hint is shown (Snap.Hint; Detail: the move).
+	HintGiven
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -107,8 +109,12 @@ type BoardStatus struct {
 	// Choices are the promotion pieces to choose from (NeedsChoice), the
 	// one that stands without a choice first.
 	Choices []byte
-	// Hint says, in Mismatch, what to do to set the board right.
+	// Hint says, in Mismatch, what to do to set the board right, or why
+	// the move shown is illegal.
 	Hint string
+	// Culprits are the pieces that make a move shown illegal (the piece
+	// that would give check, the one blocking the line).
+	Culprits rules.CellSet
 	// Fault says, in SensorFault, which sensors fail.
 	Fault string
 }
@@ -142,6 +148,11 @@ type Snapshot struct {
 	// RemoteFrom and RemoteTo show a move made elsewhere until the set
 	// shows it.
 	RemoteFrom, RemoteTo rules.CellSet
+	// Hint is the suggested move being shown, or nil; HintsLocked is the
+	// teacher's lock; HintsUsed counts each side's hints this game.
+	Hint        *HintShown
+	HintsLocked bool
+	HintsUsed   [2]int
 	// Time is when the snapshot was taken.
 	Time time.Time
 

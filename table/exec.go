@@ -49,6 +49,10 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return t.draw(now, c)
 	case PlayMove:
 		return t.playMove(now, c)
+	case Hint:
+		return t.hint(now)
+	case Teach:
+		return t.teach(now, c)
 	case Alert:
 		t.log.Warn("alert", "detail", c.Detail)
 		t.emit(Event{Kind: Fault, At: now, Detail: c.Detail})

@@ -46,6 +46,8 @@ type Opts struct {
 	// SinkQueue is how many events wait for a slow sink before they are
 	// dropped (and the sink is given the whole table again).
 	SinkQueue int
+	// Hints tune the hints (Hint).
+	Hints HintOpts
 	// Log receives what an operator should know; nil means slog.Default().
 	Log *slog.Logger
 
@@ -56,7 +58,8 @@ type Opts struct {
 // DefaultOpts returns the defaults: the scanner's and the recognizer's,
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
-	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256}
+	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
+		Hints: DefaultHintOpts()}
 }
 
 // ButtonKind is what a button does.
@@ -120,6 +123,9 @@ type Table struct {
 	reset bool
 	// observed is true once the recognizer had a reading.
 	observed bool
+	// illegalWhy and culprits explain the illegal move the set shows.
+	illegalWhy string
+	culprits   rules.CellSet
 
 	latest   atomic.Pointer[Snapshot]
 	cmds     chan cmdReq
@@ -129,6 +135,7 @@ type Table struct {
 	skipped  atomic.Uint64
 	closed   bool
 	hmu      sync.Mutex // health
+	hints    hints
 }
 
 type cmdReq struct {
@@ -163,6 +170,7 @@ func New(o *Opts) (*Table, error) {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
+	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -256,6 +264,7 @@ func (t *Table) start(sess *game.Session) error {
 		}
 	}
 	t.sys, t.sess = sys, sess
+	t.hints.used, t.hints.shown = [2]int{}, nil
 	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
@@ -354,6 +363,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			FirstLifted: st.FirstLifted},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
+	s.Hint, s.HintsLocked, s.HintsUsed = t.currentHint(), t.hints.locked, t.hints.used
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
 		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
@@ -361,7 +371,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Hint = st.Fix, st.Reason
+		s.Status.Fix, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, t.culprits
+		if t.illegalWhy != "" {
+			s.Status.Hint = t.illegalWhy + "; " + st.Reason
+		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason
 	case recognize.NeedsChoice:
@@ -477,6 +490,7 @@ func (t *Table) statusChanged(e recognize.Event) {
 	switch st.State {
 	case recognize.InSync:
 		t.reset = false
+		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
 		t.syncOnce.Do(func() {
 			close(t.synced)
@@ -487,10 +501,14 @@ func (t *Table) statusChanged(e recognize.Event) {
 			break // the cells to fix changed: a board change
 		}
 		kind := Illegal // the players moved, and no legal move explains it
+		detail := st.Reason
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
+		} else if why, culprits, ok := t.explainIllegal(st); ok {
+			t.illegalWhy, t.culprits = why, culprits
+			detail = why
 		}
-		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix, Detail: st.Reason})
+		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix.Union(t.culprits), Detail: detail})
 		return
 	case recognize.MoveInProgress:
 		if !st.Lifted.Empty() {

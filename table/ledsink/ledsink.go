@@ -53,13 +53,20 @@ func (s *Sink) Handle(e table.Event) {
 func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 	st := &snap.Status
 	*buf = v.SetPosition(snap.Expected, st.Lifted, *buf)
-	v.NoHints = noHints
+	v.NoHints = noHints || snap.HintsLocked
 	v.LastMove = snap.LastMove
 	v.RemoteFrom, v.RemoteTo = snap.RemoteFrom, snap.RemoteTo
+	if h := snap.Hint; h != nil && !snap.HintsLocked {
+		// A hint shows as a move to make: the piece, then its target.
+		v.RemoteFrom, v.RemoteTo = v.RemoteFrom.Union(h.From), v.RemoteTo.Union(h.To)
+	}
 	v.Fix = rules.CellSet{}
 	if st.State == recognize.Mismatch {
-		// Cells a move made elsewhere explains show as that move.
+		// Cells a move made elsewhere explains show as that move; the
+		// pieces that make a move illegal (the checking piece, the one in
+		// the way) show as the danger they are.
 		v.Fix = st.Fix.Minus(snap.RemoteFrom).Minus(snap.RemoteTo)
+		v.Check = v.Check.Union(st.Culprits)
 	}
 	if snap.Result != rules.NoResult {
 		v.Check = rules.CellSet{}

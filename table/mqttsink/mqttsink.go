@@ -345,6 +345,10 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		return table.Resync{}, nil
 	case mqtt.PlayMove:
 		return table.PlayMove{Move: c.Move}, nil
+	case mqtt.Hint:
+		return table.Hint{}, nil
+	case mqtt.Teach:
+		return table.Teach{Lock: c.Lock}, nil
 	}
 	return nil, fmt.Errorf("command %q not supported", c.Name())
 }
@@ -357,6 +361,13 @@ func replyData(c table.Command, r table.Reply) any {
 		return map[string]string{"move": r.Move.Move}
 	case table.PlayMove:
 		return map[string]any{"seq": r.Move.Seq, "move": r.Move.Move, "san": r.Move.SAN}
+	case table.Hint:
+		// Stage 1 names the piece only; stage 2 the whole move.
+		d := map[string]any{"stage": r.Hint.Stage, "piece": r.Hint.Piece}
+		if r.Hint.Stage == 2 {
+			d["target"], d["move"] = r.Hint.Target, r.Hint.Move
+		}
+		return d
 	case table.Draw:
 		if r.Claim != "" {
 			return map[string]string{"termination": string(r.Claim)}

@@ -1,0 +1,155 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tridboard/tridboard/engine"
+	"github.com/tridboard/tridboard/explain"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+)
+
+// Hint asks for a suggested move for the side to move. The first request
+// in a position shows the piece to move (its cell); the second shows where
+// it goes too, as the better 2D boards do. Each side has Opts.HintLimit
+// hints a game; a teacher's lock (Teach) turns hints off.
+type Hint struct{}
+
+// Teach sets the teacher's lock: with Lock, no hints are given and the
+// LEDs show no legal targets.
+type Teach struct{ Lock bool }
+
+func (Hint) Name() string  { return "hint" }
+func (Teach) Name() string { return "teach" }
+
+// HintOpts tune hints.
+type HintOpts struct {
+	// Limit is the number of hints each side may have in a game (0: none;
+	// negative: no limit).
+	Limit int
+	// Nodes bounds the engine's search for a hint.
+	Nodes int64
+	// Locked starts the table with the teacher's lock on.
+	Locked bool
+}
+
+// DefaultHintOpts: three hints a side, searched within 30,000 nodes.
+func DefaultHintOpts() HintOpts { return HintOpts{Limit: 3, Nodes: 30_000} }
+
+// HintShown is a suggested move being shown.
+type HintShown struct {
+	// Move is the move suggested, in long form.
+	Move string
+	// Stage is 1 (the piece: From) or 2 (the piece and its target: To).
+	Stage int
+	// From and To are the cells to light; Piece and Target name them
+	// (Target is "" in stage 1, and for a placement Piece is "").
+	From, To      rules.CellSet
+	Piece, Target string
+}
+
+// Errors of Hint.
+var (
+	ErrHintsLocked = errors.New("hints are locked by the teacher")
+	ErrNoHintsLeft = errors.New("no hints left for this side in this game")
+)
+
+// hints is the table's hint state.
+type hints struct {
+	o      HintOpts
+	locked bool
+	used   [2]int
+	key    string // the position the shown hint is for
+	shown  *HintShown
+}
+
+// hint carries out a Hint: the search runs on the table's goroutine within
+// its node budget (tens of milliseconds here; see docs/engine.md for a Pi).
+func (t *Table) hint(now time.Time) (Reply, error) {
+	h := &t.hints
+	if h.locked {
+		return Reply{}, ErrHintsLocked
+	}
+	if t.rec.Status().State != recognize.InSync {
+		return Reply{}, fmt.Errorf("%w (%s)", ErrNotInSync, t.rec.Status().State)
+	}
+	if res, _ := t.sess.Result(); res != rules.NoResult {
+		return Reply{}, errors.New("the game is over")
+	}
+	pos := t.sess.Position()
+	if h.shown != nil && h.key == pos.Key() {
+		if h.shown.Stage == 1 {
+			h.shown.Stage = 2
+			t.emit(Event{Kind: HintGiven, At: now, Detail: h.shown.Move})
+		}
+		return Reply{Hint: t.currentHint()}, nil
+	}
+	side := pos.Turn()
+	if h.o.Limit >= 0 && h.used[side] >= h.o.Limit {
+		return Reply{}, fmt.Errorf("%w (%d)", ErrNoHintsLeft, h.o.Limit)
+	}
+	res, err := engine.Search(context.Background(), pos, engine.Opts{Nodes: h.o.Nodes, Now: t.o.Now})
+	if err != nil {
+		return Reply{}, err
+	}
+	in := pos.Info(res.Move)
+	shown := &HintShown{Move: pos.Long(res.Move), Stage: 1}
+	names := t.sys.Cells()
+	if in.From != rules.NoCell {
+		shown.From.Add(in.From)
+		shown.Piece = names[in.From]
+	}
+	if in.To != rules.NoCell {
+		shown.To.Add(in.To)
+		shown.Target = names[in.To]
+	}
+	h.used[side]++
+	h.key, h.shown = pos.Key(), shown
+	t.log.Info("hint", "side", side, "move", shown.Move, "used", h.used[side])
+	t.emit(Event{Kind: HintGiven, At: now, Detail: shown.Move})
+	return Reply{Hint: t.currentHint()}, nil
+}
+
+// currentHint is the hint to show now, or nil once the position moved on.
+func (t *Table) currentHint() *HintShown {
+	h := &t.hints
+	if h.shown == nil || h.key != t.rec.Position().Key() {
+		return nil
+	}
+	c := *h.shown
+	if c.Stage == 1 {
+		c.To, c.Target = rules.CellSet{}, ""
+	}
+	return &c
+}
+
+func (t *Table) teach(now time.Time, c Teach) (Reply, error) {
+	t.hints.locked = c.Lock
+	if c.Lock {
+		t.hints.shown = nil
+	}
+	t.log.Info("teacher's lock", "locked", c.Lock)
+	t.emit(Event{Kind: Changed, At: now})
+	return Reply{}, nil
+}
+
+// explainIllegal says why the set shows an illegal move, when one piece
+// went from one cell to another: the sentence and the cells to light.
+func (t *Table) explainIllegal(st recognize.Status) (string, rules.CellSet, bool) {
+	pos := t.rec.Position()
+	if st.Lifted.Len() != 1 || st.Placed.Len() != 1 {
+		return "", rules.CellSet{}, false
+	}
+	e := explain.Explain(pos, st.Lifted.Cells(nil)[0], st.Placed.Cells(nil)[0])
+	if e.Reason == explain.Unknown || e.Text == "" {
+		return "", rules.CellSet{}, false
+	}
+	var culprits rules.CellSet
+	for _, c := range e.Culprits {
+		culprits.Add(c)
+	}
+	return e.Text, culprits, true
+}

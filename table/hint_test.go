@@ -1,0 +1,127 @@
+package table_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// A hint in two stages: first the piece to move, then its target too; the
+// LEDs show it as a move to make, and it goes once the move is made.
+func TestHintInTwoStages(t *testing.T) {
+	r := newRig(t)
+	names := st3d.CellNames()
+	rep, err := r.tb.Exec(table.Hint{})
+	if err != nil || rep.Hint == nil || rep.Hint.Stage != 1 {
+		t.Fatalf("first hint: %+v, %v", rep.Hint, err)
+	}
+	move := rep.Hint.Move
+	r.drain()
+	v := r.leds.view()
+	snap := r.tb.Snapshot()
+	if snap.Hint == nil || v.RemoteFrom != snap.Hint.From || !v.RemoteTo.Empty() || snap.Hint.From.Empty() {
+		t.Fatalf("stage 1: hint %+v, LEDs from %v to %v", snap.Hint, v.RemoteFrom.Names(names), v.RemoteTo.Names(names))
+	}
+	rep, err = r.tb.Exec(table.Hint{})
+	if err != nil || rep.Hint.Stage != 2 || rep.Hint.Move != move {
+		t.Fatalf("second hint: %+v, %v", rep.Hint, err)
+	}
+	r.drain()
+	if v := r.leds.view(); v.RemoteTo.Empty() || v.RemoteTo != r.tb.Snapshot().Hint.To {
+		t.Errorf("stage 2: LEDs to %v", v.RemoteTo.Names(names))
+	}
+	if used := r.tb.Snapshot().HintsUsed; used != [2]int{1, 0} {
+		t.Errorf("hints used %v: both stages are one hint", used)
+	}
+	r.play(move)
+	r.drain()
+	if got := r.rec.moves(); len(got) != 1 || got[0] != move {
+		t.Fatalf("the hinted move made on the set: %v", got)
+	}
+	if h := r.tb.Snapshot().Hint; h != nil {
+		t.Errorf("hint %+v still shown after the move", h)
+	}
+}
+
+func TestHintLimitAndTeachersLock(t *testing.T) {
+	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = 1 })
+	rep, err := r.tb.Exec(table.Hint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.play(rep.Hint.Move)
+	r.play("b7B-b6B")
+	if _, err := r.tb.Exec(table.Hint{}); !errors.Is(err, table.ErrNoHintsLeft) {
+		t.Errorf("White's second hint with a limit of 1: %v", err)
+	}
+	r.play("c2W-c3W")
+	// Black has its own hint.
+	if _, err := r.tb.Exec(table.Hint{}); err != nil {
+		t.Errorf("Black's first hint: %v", err)
+	}
+	if _, err := r.tb.Exec(table.Teach{Lock: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.drain()
+	if snap := r.tb.Snapshot(); !snap.HintsLocked || snap.Hint != nil {
+		t.Errorf("locked: %v, hint %+v", snap.HintsLocked, snap.Hint)
+	}
+	if v := r.leds.view(); !v.NoHints {
+		t.Error("the LEDs show hints under the teacher's lock")
+	}
+	if _, err := r.tb.Exec(table.Hint{}); !errors.Is(err, table.ErrHintsLocked) {
+		t.Errorf("a hint under the lock: %v", err)
+	}
+}
+
+// An illegal move on the set says why, and lights the piece that makes it
+// illegal: here the rook pinned to its king.
+func TestIllegalMoveExplained(t *testing.T) {
+	r := newRig(t)
+	if _, err := r.tb.Exec(table.NewGame{Position: "QL1:w,KL6:b Kb1W,Rb2W,rb4N,kc8B w - - - 0 30"}); err != nil {
+		t.Fatal(err)
+	}
+	r.setup()
+	r.run(time.Second)
+	r.act("lift b2W", "wait 100", "place c2W")
+	r.run(3 * time.Second)
+	r.drain()
+	snap := r.tb.Snapshot()
+	if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, "would be in check from the rook on b4N") {
+		t.Fatalf("board %s %q", snap.Status.State, snap.Status.Hint)
+	}
+	var ill *table.Event
+	for _, e := range r.rec.events() {
+		if e.Kind == table.Illegal {
+			ill = &e
+		}
+	}
+	if ill == nil || ill.Detail != "Your king on b1W would be in check from the rook on b4N." {
+		t.Fatalf("illegal event %+v", ill)
+	}
+	names := st3d.CellNames()
+	if v := r.leds.view(); !v.Check.Has(cell(t, "b4N")) {
+		t.Errorf("LEDs: check %v fix %v, want the rook b4N lit", v.Check.Names(names), v.Fix.Names(names))
+	}
+	// Putting the rook back sets it right.
+	r.act("lift c2W", "wait 100", "place b2W")
+	r.run(time.Second)
+	if st := r.tb.Snapshot().Status; st.State != recognize.InSync || !st.Culprits.Empty() {
+		t.Errorf("after putting the rook back: %s, culprits %v", st.State, st.Culprits.Names(names))
+	}
+}
+
+func cell(t *testing.T, name string) rules.Cell {
+	t.Helper()
+	c, ok := rules.CellByName(st3d.System, name)
+	if !ok {
+		t.Fatalf("no cell %s", name)
+	}
+	return c
+}
