@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
@@ -49,10 +50,16 @@ const (
 	// Changed: the game changed in a way no other kind names (a draw offer
 	// declined, a resync): Snap has it.
 	Changed
+	// ClockChanged: the clock was started, paused (Detail says why: an
+	// arbiter, or a restart), resumed, adjusted or a penalty given (Side:
+	// the side concerned; Detail: what, in words). Snap.Clock has it.
+	ClockChanged
+	// LowTime: Side's clock went under the low-time threshold.
+	LowTime
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "clock", "low time"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -144,6 +151,9 @@ type Snapshot struct {
 	RemoteFrom, RemoteTo rules.CellSet
 	// Time is when the snapshot was taken.
 	Time time.Time
+	// Clock is the game's clock at Time (nil: no clock), as displays and
+	// the retained MQTT state carry it.
+	Clock *clock.Snapshot
 
 	published func() []game.Move
 }
