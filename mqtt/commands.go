@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -21,6 +22,7 @@ const (
 	CmdDraw      = "draw"
 	CmdResync    = "resync"
 	CmdMove      = "move"
+	CmdClock     = "clock"
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
@@ -43,6 +45,10 @@ type NewGame struct {
 	Black    string `json:"black,omitempty"`
 	Event    string `json:"event,omitempty"`
 	Round    string `json:"round,omitempty"`
+	// TimeControl is the game's clock as PGN's TimeControl tag writes it
+	// ("180+2", "300d3", "40/5400+30:1800+30", clock.Parse); absent: the
+	// set's configured default; "-": no clock.
+	TimeControl string `json:"time_control,omitempty"`
 }
 
 // Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'.
@@ -94,6 +100,9 @@ func (PlayMove) Name() string  { return CmdMove }
 func (c NewGame) validate() error {
 	if c.Variant == "" {
 		return errors.New(`"variant" is required`)
+	}
+	if _, err := clock.Parse(c.TimeControl); err != nil {
+		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
 	}
 	return nil
 }
@@ -235,6 +244,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = &Resync{}
 	case CmdMove:
 		cmd = &PlayMove{}
+	case CmdClock:
+		cmd = &Clock{}
 	default:
 		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
 	}
@@ -260,6 +271,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case *Resync:
 		cmd = *c
 	case *PlayMove:
+		cmd = *c
+	case *Clock:
 		cmd = *c
 	}
 	if err := cmd.validate(); err != nil {
