@@ -455,3 +455,54 @@ func TestClockButtonsStartTheClock(t *testing.T) {
 	m.moved(r.lastMove().Time)
 	r.check(m, "after White's move")
 }
+
+// A move completed after the flag fell does not count, even when the flag
+// was not declared yet: the game is lost on time and the set must take the
+// move back.
+func TestClockMoveAfterTheFlag(t *testing.T) {
+	r := newClockRig(t, "10")
+	flag := r.clockStarted().Add(10 * time.Second)
+	r.run(flag.Sub(r.b.Clock.Now()) + 5*time.Millisecond)
+	r.act("lift b2W", "place b3W") // completed after the flag, reported within the grace
+	r.run(2 * time.Second)
+	r.drain()
+	snap := r.tb.Snapshot()
+	if len(snap.Moves) != 0 || snap.Result != rules.BlackWins || snap.Reason != game.ReasonTime {
+		t.Fatalf("moves %v, result %s (%s): want no move and 0-1 on time", snap.Moves, snap.Result, snap.Reason)
+	}
+	if snap.Status.State.String() != "mismatch" {
+		t.Errorf("the board is %s: the move made after the flag must be taken back", snap.Status.State)
+	}
+}
+
+// A game that ends stops the clock; a take-back of the mate starts it again.
+func TestClockStopsAtTheEnd(t *testing.T) {
+	r := newClockRig(t, "180+2")
+	n := len(wholeGame)
+	for _, long := range wholeGame[:n-1] {
+		r.play(long)
+	}
+	black := r.clk().Remaining(rules.Black, r.lastMove().Time) // Black's time when its mating turn began
+	r.play(wholeGame[n-1])
+	r.drain()
+	snap := r.tb.Snapshot()
+	if snap.Result != rules.BlackWins || snap.Clock == nil || !snap.Clock.Paused || snap.Clock.Running != "white" {
+		t.Fatalf("after the mate: %s, clock %+v", snap.Result, snap.Clock)
+	}
+	stopped := snap.Clock.WhiteMS
+	r.run(5 * time.Second)
+	if w := r.clk().Remaining(rules.White, r.b.Clock.Now()).Milliseconds(); w != stopped {
+		t.Errorf("White's clock ran after the mate: %d ms, stopped at %d", w, stopped)
+	}
+	now := r.b.Clock.Now()
+	if _, err := r.tb.Exec(table.TakeBack{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := r.clk(); c.Paused() {
+		t.Error("the clock stays stopped after the mate was taken back")
+	} else if run, _ := c.Running(); run != rules.Black {
+		t.Errorf("%s's clock runs after taking the mate back, want Black's", run)
+	} else if got := c.Remaining(rules.Black, now); got != black {
+		t.Errorf("Black has %v after taking the mate back, want %v (its time before the move)", got, black)
+	}
+}
