@@ -506,3 +506,21 @@ func TestClockStopsAtTheEnd(t *testing.T) {
 		t.Errorf("Black has %v after taking the mate back, want %v (its time before the move)", got, black)
 	}
 }
+
+// The clock adds no allocation to a scan while nothing changes.
+func TestClockTickAllocatesNothing(t *testing.T) {
+	tick := func(r *rig) float64 {
+		return testing.AllocsPerRun(200, func() {
+			r.b.Clock.Advance(r.opts.Sensors.Period)
+			r.tb.Tick()
+		})
+	}
+	without := tick(newRig(t))
+	r := newClockRig(t, "180+2")
+	r.clockStarted()
+	with := tick(r)
+	t.Logf("allocations per Tick: %v without a clock, %v with a running one", without, with)
+	if with != without {
+		t.Errorf("a Tick allocates %v times with a running clock, %v without", with, without)
+	}
+}
