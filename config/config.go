@@ -21,6 +21,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
@@ -46,6 +47,7 @@ type Config struct {
 	LEDs        LEDs        `yaml:"leds"`
 	MQTT        MQTT        `yaml:"mqtt"`
 	Buttons     Buttons     `yaml:"buttons"`
+	Clock       Clock       `yaml:"clock"`
 }
 
 // Duration is a time.Duration written as "5ms" or "1.5s". A value that is
@@ -155,6 +157,58 @@ type Buttons struct {
 	// NewGame starts a new game; TakeBack takes the last move back.
 	NewGame  string `yaml:"new_game"`
 	TakeBack string `yaml:"take_back"`
+	// ClockWhite and ClockBlack are the sides' chess clock buttons: a
+	// press starts the clock at the start of a game and completes the
+	// move of the side to move.
+	ClockWhite string `yaml:"clock_white"`
+	ClockBlack string `yaml:"clock_black"`
+}
+
+// Clock configures the chess clock (docs/mqtt.md, "Clock").
+type Clock struct {
+	// TimeControl is the default time control of new games, as PGN's
+	// TimeControl tag writes it ("180+2", "300d3", "40/5400+30:1800+30");
+	// "" is no clock. A new_game command may give its own.
+	TimeControl string `yaml:"time_control"`
+	// Low is the low-time warning threshold; 0 never warns.
+	Low Duration `yaml:"low"`
+	// Penalty is the time given to the opponent of a player whose move on
+	// the set no legal move explains; 0 (the default) gives none, FIDE's
+	// blitz penalty is 1m.
+	Penalty Duration `yaml:"penalty"`
+	// Displays are the two HT16K33 7-segment backpacks showing each side's
+	// time; nil: none.
+	Displays *ClockDisplays `yaml:"displays"`
+}
+
+// ClockDisplays are the clock's 7-segment displays, on the sensors' I2C bus.
+type ClockDisplays struct {
+	// White and Black are the backpacks' addresses, 0x70..0x77; default
+	// (absent or 0) 0x74 and 0x75.
+	White uint16 `yaml:"white"`
+	Black uint16 `yaml:"black"`
+	// Dimming is the brightness, 0..15; default (absent) 15.
+	Dimming *uint8 `yaml:"dimming"`
+}
+
+// defaults fills what is not given: 0x74, 0x75, full brightness.
+func (d *ClockDisplays) defaults() {
+	if d.White == 0 {
+		d.White = 0x74
+	}
+	if d.Black == 0 {
+		d.Black = 0x75
+	}
+	if d.Dimming == nil {
+		full := uint8(15)
+		d.Dimming = &full
+	}
+}
+
+// TimeControl is the default time control, parsed (checked by Parse).
+func (c *Config) TimeControl() clock.Control {
+	ctl, _ := clock.Parse(c.Clock.TimeControl)
+	return ctl
 }
 
 // Default returns the configuration of the reference board.
@@ -168,8 +222,9 @@ func Default() *Config {
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(60 * time.Millisecond), SettleExtended: Dur(250 * time.Millisecond),
 			MismatchAfter: Dur(1500 * time.Millisecond), TakeBacks: true},
-		LEDs: LEDs{Hints: true},
-		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+		LEDs:  LEDs{Hints: true},
+		MQTT:  MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+		Clock: Clock{Low: Dur(clock.DefaultLow)},
 	}
 }
 
@@ -332,7 +387,8 @@ func (c *Config) check() []keyError {
 	seen := map[string]string{}
 	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
 		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
-		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack} {
+		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack,
+		"buttons.clock_white": c.Buttons.ClockWhite, "buttons.clock_black": c.Buttons.ClockBlack} {
 		if b == "" {
 			continue
 		}
@@ -343,6 +399,29 @@ func (c *Config) check() []keyError {
 			bad(key, "%q is also %s", b, o)
 		}
 		seen[b] = key
+	}
+	errs = append(errs, c.checkClock(between)...)
+	return errs
+}
+
+// checkClock validates the clock section.
+func (c *Config) checkClock(between func(string, Duration, time.Duration, time.Duration)) []keyError {
+	var errs []keyError
+	if _, err := clock.Parse(c.Clock.TimeControl); err != nil {
+		errs = append(errs, keyError{"clock.time_control", strings.TrimPrefix(err.Error(), "clock: ")})
+	}
+	between("clock.low", c.Clock.Low, 0, time.Hour)
+	between("clock.penalty", c.Clock.Penalty, 0, time.Hour)
+	if d := c.Clock.Displays; d != nil {
+		d.defaults()
+		switch {
+		case d.White < 0x70 || d.White > 0x77 || d.Black < 0x70 || d.Black > 0x77:
+			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("addresses %#x and %#x: want 0x70 to 0x77", d.White, d.Black)})
+		case d.White == d.Black:
+			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("white and black both at %#x", d.White)})
+		case *d.Dimming > 15:
+			errs = append(errs, keyError{"clock.displays.dimming", fmt.Sprintf("%d: want 0 to 15", *d.Dimming)})
+		}
 	}
 	return errs
 }
@@ -382,11 +461,12 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 }
 
 // ButtonCells lists the configured buttons' cells, in the order queen,
-// rook, bishop, knight, new game, take back (empty ones left out).
+// rook, bishop, knight, new game, take back, clock white, clock black
+// (empty ones left out).
 func (c *Config) ButtonCells() []string {
 	var out []string
 	b := c.Buttons
-	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack} {
+	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack, b.ClockWhite, b.ClockBlack} {
 		if b != "" {
 			out = append(out, b)
 		}

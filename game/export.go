@@ -3,6 +3,9 @@ package game
 import (
 	"fmt"
 	"io"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
 
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/record"
@@ -13,7 +16,9 @@ import (
 // Result, Variant (the system's name) and Position (the start position
 // string, only when the game did not start from the system's start
 // position), and the moves in the system's short notation (Meder's for
-// st3d). `tridboard replay` reads it back.
+// st3d). `tridboard replay` reads it back. A game with a clock adds the
+// TimeControl tag and, after each move, the mover's time left as a
+// {[%clk h:mm:ss]} comment.
 func (s *Session) Record() *record.Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -41,6 +46,7 @@ func (s *Session) Record() *record.Record {
 	if start := s.g.Start().String(); start != s.sys.Start().String() {
 		rec.Tags = append(rec.Tags, record.Tag{Name: "Position", Value: start})
 	}
+	s.clockRecord(rec)
 	return rec
 }
 
@@ -53,4 +59,21 @@ func (s *Session) Export(w io.Writer) error {
 		return fmt.Errorf("game %s: export: %w", s.id, err)
 	}
 	return nil
+}
+
+// clockRecord adds the TimeControl tag and the moves' [%clk] comments of a
+// game with a clock. s.mu is held.
+func (s *Session) clockRecord(rec *record.Record) {
+	if s.clk.ctl.None() {
+		return
+	}
+	rec.Tags = append(rec.Tags, record.Tag{Name: "TimeControl", Value: s.clk.ctl.String()})
+	mover := s.g.Start().Turn()
+	rec.Comments = make([]string, len(rec.Moves))
+	for i, r := range s.clk.readings {
+		if r != nil && i < len(rec.Comments) {
+			rec.Comments[i] = clock.ClkComment(time.Duration(r.MS(mover)) * time.Millisecond)
+		}
+		mover = mover.Other()
+	}
 }

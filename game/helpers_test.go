@@ -13,15 +13,15 @@ import (
 // t0 is the fake clock's first reading.
 var t0 = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// clock is a fake clock that steps one second at every reading.
-type clock struct {
+// fakeClock is a fake clock that steps one second at every reading.
+type fakeClock struct {
 	mu sync.Mutex
 	t  time.Time
 }
 
-func newClock() *clock { return &clock{t: t0} }
+func newClock() *fakeClock { return &fakeClock{t: t0} }
 
-func (c *clock) Now() time.Time {
+func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := c.t

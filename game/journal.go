@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/internal/durable"
 )
 
@@ -45,6 +46,7 @@ const (
 	kindOffer    = "offer"
 	kindDecline  = "decline"
 	kindResult   = "result"
+	kindClock    = "clock" // an arbiter's change of the clock (clock.go)
 )
 
 // entry is the JSON body of a journal record.
@@ -61,6 +63,11 @@ type entry struct {
 	Move string `json:"move,omitempty"` // long form
 	SAN  string `json:"san,omitempty"`
 	Pos  string `json:"pos,omitempty"` // position after the move
+	// Clock is the clock after the move, in a game with a clock.
+	Clock *clock.Reading `json:"clock,omitempty"`
+	// clock: the change (Action, D in ms) and the side it concerns (Side)
+	Action ClockAction `json:"action,omitempty"`
+	MS     int64       `json:"ms,omitempty"`
 	// offer, decline, result: the side acting
 	Side   string    `json:"side,omitempty"`
 	Result string    `json:"result,omitempty"`

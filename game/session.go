@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/internal/durable"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
@@ -46,6 +47,9 @@ type Tags struct {
 	// writes it ("black=set:enterprise", "white=engine:3"); empty when both
 	// sides play on this set.
 	Opponent string `json:"opponent,omitempty"`
+	// TimeControl is the game's time control as clock.Parse reads it
+	// ("180+2"); "" is a game without a clock.
+	TimeControl string `json:"time_control,omitempty"`
 }
 
 // Reason says why a game ended. The values are those of the MQTT state's
@@ -62,6 +66,9 @@ const (
 	ReasonAgreement    Reason = "agreement"
 	ReasonThreefold    Reason = "threefold repetition"
 	ReasonFiftyMoves   Reason = "50-move rule"
+	// ReasonTime: a flag fell (a loss, or a draw when the opponent cannot
+	// mate: FlagFell).
+	ReasonTime Reason = "time"
 )
 
 // byPosition reports whether the position itself decided the game.
@@ -136,6 +143,7 @@ type Session struct {
 	offerBy rules.Color
 	j       *journal
 	damage  *Damage
+	clk     clockState // clock.go
 	closed  bool
 }
 
@@ -178,6 +186,9 @@ func New(stateDir string, sys rules.System, start string, tags Tags, opts *Opts)
 		if pos, err = sys.ParsePosition(start); err != nil {
 			return nil, fmt.Errorf("game: new: start position: %w", err)
 		}
+	}
+	if _, err := clock.Parse(tags.TimeControl); err != nil {
+		return nil, fmt.Errorf("game: new: %w", err)
 	}
 	gdir := filepath.Join(stateDir, GamesDir)
 	if err := os.MkdirAll(gdir, 0o755); err != nil {
@@ -235,6 +246,7 @@ func (s *Session) header(h *entry, sys rules.System, pos rules.Position) {
 	}
 	s.g = rules.NewGame(pos)
 	s.result = rules.NoResult
+	s.clk.ctl, _ = clock.Parse(s.tags.TimeControl) // checked by New and replayHeader
 	s.outcome()
 }
 
@@ -360,6 +372,11 @@ func (s *Session) replayHeader(id string, h *entry) error {
 	if err != nil {
 		return fmt.Errorf("start position: %w", err)
 	}
+	if h.Tags != nil {
+		if _, err := clock.Parse(h.Tags.TimeControl); err != nil {
+			return err
+		}
+	}
 	s.header(h, sys, pos)
 	return nil
 }
@@ -414,16 +431,22 @@ func (s *Session) replayEntry(e *entry) error {
 			_, err = s.canClaim(ClaimThreefold)
 		case e.Reason == ReasonFiftyMoves:
 			_, err = s.canClaim(ClaimFiftyMoves)
+		case e.Reason == ReasonTime:
+			err = s.canFlag(side, rules.Result(e.Result))
 		default:
 			err = fmt.Errorf("unknown reason %q", e.Reason)
 		}
 		if err != nil {
 			return err
 		}
-		if e.T == kindResult {
+		if e.T == kindResult && e.Reason != ReasonTime {
 			if want := resultOf(e.Reason, side); string(want) != e.Result {
 				return fmt.Errorf("result %q, want %q for %s by %s", e.Result, want, e.Reason, side)
 			}
+		}
+	case kindClock:
+		if err := s.canChangeClock(e); err != nil {
+			return err
 		}
 	default:
 		return fmt.Errorf("unknown record kind")
@@ -441,6 +464,7 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		mv := Move{Seq: e.Seq, Game: s.id, Move: e.Move, SAN: e.SAN, Position: e.Pos, Time: e.Time}
 		s.all = append(s.all, mv)
 		s.line = append(s.line, mv)
+		s.clk.moved(e.Clock)
 		if s.offered && s.offerBy != mover {
 			s.offered = false // moving declines the opponent's offer
 		}
@@ -448,6 +472,7 @@ func (s *Session) apply(e *entry, m rules.Move) {
 	case kindTakeBack:
 		s.g.TakeBack()
 		s.line = s.line[:len(s.line)-1]
+		s.clk.tookBack()
 		s.offered = false
 		s.result, s.reason = rules.NoResult, ReasonNone
 	case kindOffer:
@@ -457,6 +482,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 	case kindResult:
 		s.result, s.reason, s.by = rules.Result(e.Result), e.Reason, sideOf(e.Side)
 		s.offered = false
+	case kindClock:
+		s.clk.changed(e)
 	}
 }
 
@@ -593,26 +620,20 @@ func (s *Session) refuse(what string, err error) error {
 
 // Play plays m, which must be one of the current position's legal moves,
 // and returns the move to publish.
-func (s *Session) Play(m rules.Move) (Move, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.usable(); err != nil {
-		return Move{}, err
-	}
-	pos := s.g.Position()
-	if err := s.canMove(); err != nil {
-		return Move{}, s.refuse("play", err)
-	}
-	var buf [256]rules.Move
-	if !slices.Contains(pos.LegalMoves(buf[:0]), m) {
-		return Move{}, s.refuse("play", fmt.Errorf("move %#x is not legal in %s", uint32(m), pos))
-	}
-	return s.play(pos, m)
-}
+func (s *Session) Play(m rules.Move) (Move, error) { return s.PlayAt(m, time.Time{}, nil) }
 
 func (s *Session) play(pos rules.Position, m rules.Move) (Move, error) {
+	return s.playAt(pos, m, time.Time{}, nil)
+}
+
+// playAt plays m, completed at at (zero: now), with the clock's reading
+// after it (nil: none).
+func (s *Session) playAt(pos rules.Position, m rules.Move, at time.Time, r *clock.Reading) (Move, error) {
+	if at.IsZero() {
+		at = s.opts.now()
+	}
 	e := &entry{T: kindMove, Seq: len(s.all) + 1, Move: pos.Long(m), SAN: pos.Short(m),
-		Pos: pos.Play(m).String(), Time: s.opts.now()}
+		Pos: pos.Play(m).String(), Time: at.UTC(), Clock: r}
 	if err := s.do(e, m); err != nil {
 		return Move{}, err
 	}

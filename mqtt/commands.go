@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -23,6 +24,7 @@ const (
 	CmdMove      = "move"
 	CmdHint      = "hint"
 	CmdTeach     = "teach"
+	CmdClock     = "clock"
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
@@ -47,6 +49,10 @@ type NewGame struct {
 	Round    string `json:"round,omitempty"`
 	// Opponent, if set, plays one side from elsewhere.
 	Opponent *Opponent `json:"opponent,omitempty"`
+	// TimeControl is the game's clock as PGN's TimeControl tag writes it
+	// ("180+2", "300d3", "40/5400+30:1800+30", clock.Parse); absent: the
+	// set's configured default; "-": no clock.
+	TimeControl string `json:"time_control,omitempty"`
 }
 
 // Opponent is who plays a side of a new game from elsewhere: the players
@@ -129,6 +135,9 @@ func (c NewGame) validate() error {
 		case o.Engine < 0:
 			return fmt.Errorf(`"opponent": engine level %d: want 1 or more`, o.Engine)
 		}
+	}
+	if _, err := clock.Parse(c.TimeControl); err != nil {
+		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
 	}
 	return nil
 }
@@ -276,6 +285,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = &Hint{}
 	case CmdTeach:
 		cmd = &Teach{}
+	case CmdClock:
+		cmd = &Clock{}
 	default:
 		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
 	}
@@ -305,6 +316,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case *Hint:
 		cmd = *c
 	case *Teach:
+		cmd = *c
+	case *Clock:
 		cmd = *c
 	}
 	if err := cmd.validate(); err != nil {

@@ -63,22 +63,28 @@ func TestDispatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := tt.handler
-			resp := dispatch(context.Background(), &h, tt.token, tt.cmd, []byte(tt.payload))
-			b, err := json.Marshal(resp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(b) != tt.wantReply {
-				t.Errorf("reply %s\n want %s", b, tt.wantReply)
-			}
-			var want []Command
-			if tt.wantCmd != nil {
-				want = []Command{tt.wantCmd}
-			}
-			if !reflect.DeepEqual(h.got, want) {
-				t.Errorf("handler got %#v, want %#v", h.got, want)
-			}
+			checkDispatch(t, tt.handler, tt.token, tt.cmd, tt.payload, tt.wantCmd, tt.wantReply)
 		})
+	}
+}
+
+// checkDispatch dispatches a command to h and checks the reply and what h
+// got (wantCmd nil: h must not be called).
+func checkDispatch(t *testing.T, h cmdRecorder, token, cmd, payload string, wantCmd Command, wantReply string) {
+	t.Helper()
+	resp := dispatch(context.Background(), &h, token, cmd, []byte(payload))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != wantReply {
+		t.Errorf("reply %s\n want %s", b, wantReply)
+	}
+	var want []Command
+	if wantCmd != nil {
+		want = []Command{wantCmd}
+	}
+	if !reflect.DeepEqual(h.got, want) {
+		t.Errorf("handler got %#v, want %#v", h.got, want)
 	}
 }

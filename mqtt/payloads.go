@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -91,8 +92,12 @@ type State struct {
 	MoveNumber int       `json:"move_number"`
 	Check      bool      `json:"check"`
 	Result     string    `json:"result"`                // a Result* constant
-	Reason     string    `json:"termination,omitempty"` // "checkmate", "resignation", ...
+	Reason     string    `json:"termination,omitempty"` // "checkmate", "resignation", ..., "time"
 	Time       time.Time `json:"ts"`
+	// Clock is the game's chess clock (absent without a time control), as
+	// clock.Snapshot marshals it: a display counts the running side down
+	// from its "at".
+	Clock *clock.Snapshot `json:"clock,omitempty"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".
@@ -145,6 +150,8 @@ const (
 	EventTakeBack  = "take_back" // the last move was taken back (Move)
 	EventDrawOffer = "draw_offer"
 	EventNewGame   = "new_game"
+	EventClock     = "clock"    // the clock started, paused, resumed, was adjusted, a penalty (Detail)
+	EventLowTime   = "low_time" // Detail: the side whose time went under the threshold
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/rules"
 )
@@ -24,6 +25,10 @@ type NewGame struct {
 	// Tags describe the game (players, event, round); Site defaults to
 	// the set's id.
 	Tags game.Tags
+	// TimeControl is the game's clock; the zero Control is none, or, with
+	// DefaultClock, the table's Opts.Clock.Default.
+	TimeControl  clock.Control
+	DefaultClock bool
 }
 
 // Promote chooses the piece of a promotion waiting for its choice.
@@ -93,6 +98,8 @@ type Reply struct {
 	Claim game.Reason
 	// Hint is the hint shown (Hint).
 	Hint *HintShown
+	// Clock is the clock after a Clock command.
+	Clock *clock.Snapshot
 }
 
 // Errors of commands, to test with errors.Is.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
@@ -51,10 +52,16 @@ const (
 	Changed
 	// HintGiven: a hint is shown (Snap.Hint; Detail: the move).
 	HintGiven
+	// ClockChanged: the clock was started, paused (Detail says why: an
+	// arbiter, or a restart), resumed, adjusted or a penalty given (Side:
+	// the side concerned; Detail: what, in words). Snap.Clock has it.
+	ClockChanged
+	// LowTime: Side's clock went under the low-time threshold.
+	LowTime
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -155,6 +162,9 @@ type Snapshot struct {
 	HintsUsed   [2]int
 	// Time is when the snapshot was taken.
 	Time time.Time
+	// Clock is the game's clock at Time (nil: no clock), as displays and
+	// the retained MQTT state carry it.
+	Clock *clock.Snapshot
 
 	published func() []game.Move
 }

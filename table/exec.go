@@ -33,6 +33,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
+		t.clockTakeBack(now)
 		t.lastMove = t.lastMoveCells()
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
 		t.setExpected(t.sess.Position(), "take "+m.Move+" back on the board")
@@ -57,6 +58,8 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		t.log.Warn("alert", "detail", c.Detail)
 		t.emit(Event{Kind: Fault, At: now, Detail: c.Detail})
 		return Reply{}, nil
+	case Clock:
+		return t.clockCommand(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -78,6 +81,9 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	tags := c.Tags
 	if tags.Site == "" {
 		tags.Site = t.o.BoardID
+	}
+	if err := t.clockTags(&tags, c); err != nil {
+		return Reply{}, err
 	}
 	gopts := t.gameOpts()
 	s, err := game.New(t.o.StateDir, sys, c.Position, tags, &gopts)
@@ -137,7 +143,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rec, err := t.sess.Play(m)
+	rec, err := t.clockPlay(now, m)
 	if err != nil {
 		return Reply{}, err
 	}

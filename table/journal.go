@@ -3,6 +3,7 @@ package table
 import (
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 )
@@ -15,6 +16,9 @@ type job struct {
 	kind Kind // Moved or TookBack
 	ev   recognize.Event
 	sess *game.Session
+	// at is when a move was completed; reading the clock after it (clock.go).
+	at      time.Time
+	reading *clock.Reading
 }
 
 type result struct {
@@ -56,7 +60,7 @@ func (j *journal) run() {
 			}
 			switch jb.kind {
 			case Moved:
-				r.move, r.err = jb.sess.Play(jb.ev.Move)
+				r.move, r.err = jb.sess.PlayAt(jb.ev.Move, jb.at, jb.reading)
 			case TookBack:
 				r.move, r.err = jb.sess.TakeBack()
 			}

@@ -50,6 +50,8 @@ type Opts struct {
 	Hints HintOpts
 	// Log receives what an operator should know; nil means slog.Default().
 	Log *slog.Logger
+	// Clock configures the chess clock of games with a time control.
+	Clock ClockOpts
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
@@ -59,7 +61,7 @@ type Opts struct {
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
 	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
-		Hints: DefaultHintOpts()}
+		Hints: DefaultHintOpts(), Clock: DefaultClockOpts()}
 }
 
 // ButtonKind is what a button does.
@@ -72,6 +74,10 @@ const (
 	ButtonNewGame
 	// ButtonTakeBack takes the last move back.
 	ButtonTakeBack
+	// ButtonClockWhite and ButtonClockBlack are the sides' clock buttons
+	// (clock.go).
+	ButtonClockWhite
+	ButtonClockBlack
 )
 
 // Button is the meaning of one button of the wiring.
@@ -136,6 +142,7 @@ type Table struct {
 	closed   bool
 	hmu      sync.Mutex // health
 	hints    hints
+	ck       clockState // the chess clock (clock.go)
 }
 
 type cmdReq struct {
@@ -195,7 +202,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	s, err := game.Open(t.o.StateDir, &gopts)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
-		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID}, &gopts)
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default)}, &gopts)
 		if err != nil {
 			return nil, err
 		}
@@ -203,6 +210,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	case err != nil:
 		return nil, err
 	default:
+		t.ck.resumed = true
 		t.log.Info("resumed game", "game", s.ID(), "variant", s.System().Name(), "moves", len(s.Moves()),
 			"journal", s.Path())
 	}
@@ -275,6 +283,7 @@ func (t *Table) start(sess *game.Session) error {
 	} else {
 		t.setExpected(sess.Position(), "set up the position of the new game")
 	}
+	t.clockGame(t.o.Now())
 	t.snapshot(t.o.Now())
 	return nil
 }
@@ -328,6 +337,7 @@ func (t *Table) AddSink(s Sink) {
 		// A journal tail cut off at start-up is a fault every output hears of.
 		q.put(Event{Kind: Fault, At: now, Snap: t.latest.Load(), Detail: "journal: " + dmg.Error()})
 	}
+	t.clockAddSink(q, now)
 }
 
 // Snapshot is the table as of the last change. Safe from any goroutine.
@@ -382,6 +392,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			s.Status.Choices = append(s.Status.Choices, t.rec.Position().Info(m).PromoteTo)
 		}
 	}
+	s.Clock = t.clockSnapshot(now)
 	t.latest.Store(s)
 	return s
 }
@@ -417,6 +428,7 @@ func (t *Table) Tick() {
 		}
 	}
 	t.recognized(evs)
+	t.clockTick(now)
 }
 
 func (t *Table) checkHealth(now time.Time) {
@@ -456,9 +468,12 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		case ButtonPromote:
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
-			c = NewGame{}
+			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
 		case ButtonTakeBack:
 			c = TakeBack{}
+		case ButtonClockWhite, ButtonClockBlack:
+			t.clockButton(now, b.Kind)
+			continue
 		}
 		if _, err := t.exec(now, c); err != nil {
 			t.log.Info("button", "button", t.sc.Buttons()[i], "command", c.Name(), "err", err)
@@ -471,8 +486,11 @@ func (t *Table) recognized(evs []recognize.Event) {
 	for _, e := range evs {
 		switch e.Kind {
 		case recognize.Moved:
-			t.jr.put(&job{gen: t.gen, kind: Moved, ev: e, sess: t.sess})
+			if jb := (&job{gen: t.gen, kind: Moved, ev: e, sess: t.sess}); t.clockMove(jb) {
+				t.jr.put(jb)
+			}
 		case recognize.TookBack:
+			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
 		case recognize.StatusChanged:
 			t.statusChanged(e)
@@ -504,9 +522,12 @@ func (t *Table) statusChanged(e recognize.Event) {
 		detail := st.Reason
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
-		} else if why, culprits, ok := t.explainIllegal(st); ok {
-			t.illegalWhy, t.culprits = why, culprits
-			detail = why
+		} else {
+			t.clockIllegal(e.At)
+			if why, culprits, ok := t.explainIllegal(st); ok {
+				t.illegalWhy, t.culprits = why, culprits
+				detail = why
+			}
 		}
 		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix.Union(t.culprits), Detail: detail})
 		return
@@ -556,6 +577,7 @@ func (t *Table) applied(r result) {
 		// nothing is published; the board must go back.
 		t.gen++
 		t.flush()
+		t.clockRebuild(r.ev.At, false)
 		long := r.ev.Before.Long(r.ev.Move)
 		what := "the move " + long
 		if r.kind == TookBack {
@@ -591,6 +613,7 @@ func (t *Table) afterMove(at time.Time, after rules.Position) {
 
 func (t *Table) gameOver(at time.Time) {
 	if res, reason := t.sess.Result(); res != rules.NoResult {
+		t.clockStop(at)
 		t.log.Info("game over", "game", t.sess.ID(), "result", res, "termination", reason)
 		t.emit(Event{Kind: GameOver, At: at, Result: res, Reason: reason})
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/tridboard/tridboard/table/ledsink"
 	"github.com/tridboard/tridboard/table/mqttsink"
 	"github.com/tridboard/tridboard/table/printsink"
+	"github.com/tridboard/tridboard/table/segsink"
 )
 
 // daemonOpts are what "run" and "demo" set up.
@@ -59,6 +60,7 @@ type daemon struct {
 	client *mqtt.Client
 	msink  *mqttsink.Sink
 	opp    *opponent.Manager
+	seg    *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb     *table.Table
 }
 
@@ -126,6 +128,7 @@ func (d *daemon) open() error {
 	topts.Recognize.MismatchAfter = cfg.Recognition.MismatchAfter.D()
 	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
 	topts.Buttons = buttons(cfg.Buttons)
+	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
@@ -134,6 +137,10 @@ func (d *daemon) open() error {
 	}
 	if d.ledw != nil {
 		topts.Sinks = append(topts.Sinks, ledsink.New(d.ledw, &ledsink.Opts{NoHints: !cfg.LEDs.Hints}))
+	}
+	d.openClockDisplays(now)
+	if d.seg != nil {
+		topts.Sinks = append(topts.Sinks, d.seg)
 	}
 	if d.tb, err = table.New(&topts); err != nil {
 		return err
@@ -175,6 +182,7 @@ func buttons(b config.Buttons) map[string]table.Button {
 		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
 		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
 		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
+		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
 	} {
 		if name != "" {
 			m[name] = btn
@@ -286,6 +294,11 @@ func (d *daemon) close(ctx context.Context) {
 	}
 	if d.opp != nil {
 		d.opp.Close()
+	}
+	if d.seg != nil {
+		if err := d.seg.Close(); err != nil {
+			d.log.Warn("clock displays off", "err", err)
+		}
 	}
 	if d.ledw != nil {
 		if err := d.ledw.Close(); err != nil {

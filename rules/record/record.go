@@ -31,6 +31,10 @@ type Record struct {
 	// Result is the result ("1-0", "0-1", "1/2-1/2", "*"), if any, in ASCII
 	// whatever dash or ½ the record wrote it with.
 	Result string
+	// Comments, when not nil, holds a comment for each move (by index in
+	// Moves, "" for none), which Write puts in braces after the move, such
+	// as a clock's "[%clk 0:02:58]".
+	Comments []string
 }
 
 // Tag returns the value of the named tag, or "".
@@ -215,6 +219,9 @@ func Write(w io.Writer, rec *Record, firstMove int, whiteFirst bool) error {
 			emit(fmt.Sprintf("%d...", n))
 		}
 		emit(m)
+		if i < len(rec.Comments) && rec.Comments[i] != "" {
+			emit("{" + rec.Comments[i] + "}")
+		}
 		if !white {
 			n++
 		}

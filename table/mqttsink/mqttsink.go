@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
@@ -211,7 +212,7 @@ func State(snap *table.Snapshot) mqtt.State {
 	check, _ := pos.InCheck()
 	s := mqtt.State{Game: snap.Game, Variant: snap.System.Name(), Position: pos.String(), Turn: pos.Turn(),
 		Board: boardOf(snap), MoveNumber: pos.FullmoveNumber(), Check: check, Result: string(snap.Result),
-		Reason: string(snap.Reason), Time: snap.Time.UTC()}
+		Reason: string(snap.Reason), Time: snap.Time.UTC(), Clock: snap.Clock}
 	if n := len(snap.Moves); n > 0 {
 		m := snap.Moves[n-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
@@ -278,6 +279,10 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type = mqtt.EventNewGame
 	case table.DrawOffered:
 		ev.Type, ev.Detail = mqtt.EventDrawOffer, e.Side.String()
+	case table.ClockChanged:
+		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
+	case table.LowTime:
+		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
 	default:
 		return ev, false
 	}
@@ -327,7 +332,12 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 			}
 			tags.Opponent = spec.String()
 		}
-		return table.NewGame{System: sys, Position: c.Position, Tags: tags}, nil
+		ctl, err := clock.Parse(c.TimeControl)
+		if err != nil {
+			return nil, err
+		}
+		return table.NewGame{System: sys, Position: c.Position, Tags: tags, TimeControl: ctl,
+			DefaultClock: c.TimeControl == ""}, nil
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
@@ -349,6 +359,8 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		return table.Hint{}, nil
 	case mqtt.Teach:
 		return table.Teach{Lock: c.Lock}, nil
+	case mqtt.Clock:
+		return clockCommand(c)
 	}
 	return nil, fmt.Errorf("command %q not supported", c.Name())
 }
@@ -368,6 +380,8 @@ func replyData(c table.Command, r table.Reply) any {
 			d["target"], d["move"] = r.Hint.Target, r.Hint.Move
 		}
 		return d
+	case table.Clock:
+		return r.Clock
 	case table.Draw:
 		if r.Claim != "" {
 			return map[string]string{"termination": string(r.Claim)}

@@ -5,12 +5,15 @@ package printsink
 import (
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
 )
 
-// Sink prints moves, take-backs, new games and results.
+// Sink prints moves (with both sides' times in a game with a clock),
+// take-backs, new games and results.
 type Sink struct {
 	w io.Writer
 }
@@ -33,7 +36,7 @@ func (s *Sink) Handle(e table.Event) {
 		if e.Remote {
 			remote = " (remote)"
 		}
-		fmt.Fprintf(s.w, "%6s %-14s %-14s seq %d%s\n", num, e.Move.Move, e.Move.SAN, e.Move.Seq, remote)
+		fmt.Fprintf(s.w, "%6s %-14s %-14s seq %d%s%s\n", num, e.Move.Move, e.Move.SAN, e.Move.Seq, remote, times(e))
 	case table.TookBack:
 		fmt.Fprintf(s.w, "     take-back of %s\n", e.Move.Move)
 	case table.GameOver:
@@ -41,4 +44,15 @@ func (s *Sink) Handle(e table.Event) {
 	case table.GameBegan:
 		fmt.Fprintf(s.w, "     new game %s (%s)\n", e.Snap.Game, e.Snap.System.Name())
 	}
+}
+
+// times is "  white 0:02:58 black 0:03:00", both sides' times as the
+// move's snapshot has them, in a game with a clock; "" without one.
+func times(e table.Event) string {
+	c := e.Snap.Clock
+	if c == nil {
+		return ""
+	}
+	ms := func(v int64) string { return clock.FormatClk(time.Duration(v) * time.Millisecond) }
+	return fmt.Sprintf("  white %s black %s", ms(c.WhiteMS), ms(c.BlackMS))
 }

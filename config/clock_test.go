@@ -1,0 +1,48 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+func TestClockSection(t *testing.T) {
+	c, err := Parse("t.yaml", []byte("clock:\n  time_control: 180+2\n  penalty: 1m\n  displays: {black: 0x76}\n"+
+		"buttons:\n  clock_white: \"button:cw\"\n  clock_black: \"button:cb\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.Clock.Displays
+	if c.TimeControl().String() != "180+2" || c.Clock.Penalty.D() != time.Minute || c.Clock.Low.D() != 20*time.Second ||
+		d == nil || d.White != 0x74 || d.Black != 0x76 || *d.Dimming != 15 {
+		t.Errorf("clock section: %+v, displays %+v", c.Clock, d)
+	}
+	w, err := c.Wiring(st3d.CellNames())
+	if err != nil || strings.Join(w.Buttons(), " ") != "button:cw button:cb" {
+		t.Errorf("clock buttons wired: %v, %v", w.Buttons(), err)
+	}
+	def := Default()
+	if def.Clock.TimeControl != "" || def.Clock.Penalty.D() != 0 || def.Clock.Displays != nil || !def.TimeControl().None() {
+		t.Errorf("default clock section: %+v", def.Clock)
+	}
+}
+
+func TestClockRefused(t *testing.T) {
+	for _, tc := range []struct{ name, yaml, want string }{
+		{"bad control", "clock:\n  time_control: 180+x\n", `config t.yaml:2: clock.time_control: time control "180+x"`},
+		{"negative penalty", "clock:\n  penalty: -1s\n", "config t.yaml:2: clock.penalty: -1s: want 0s to 1h0m0s"},
+		{"low not a duration", "clock:\n  low: soon\n", `config t.yaml:2: clock.low: "soon" is not a duration`},
+		{"display address", "clock:\n  displays: {white: 0x20}\n", "clock.displays: addresses 0x20 and 0x75: want 0x70 to 0x77"},
+		{"same addresses", "clock:\n  displays: {white: 0x75}\n", "clock.displays: white and black both at 0x75"},
+		{"dimming", "clock:\n  displays: {dimming: 16}\n", "clock.displays.dimming: 16: want 0 to 15"},
+		{"clock button name", "buttons:\n  clock_white: w\n", `buttons.clock_white: "w": a button's cell name starts with "button:"`},
+		{"clock button twice", "buttons:\n  clock_white: \"button:c\"\n  clock_black: \"button:c\"\n", `"button:c" is also buttons.clock_`},
+	} {
+		_, err := Parse("t.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,522 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+)
+
+// The chess clock of a game with a time control (issue 16). The table owns
+// a clock.Clock for the game and hands it every event with its moment:
+//
+//   - the clock starts when the set first shows the position of a new game
+//     (or, with clock buttons, at the first press);
+//   - a move on the set stops the mover's clock at its completion time
+//     (completedAt), not when it was recognized; a move made elsewhere at
+//     the command's time;
+//   - a flag is declared on the Tick at which the table's clock has passed
+//     FlagAt by the recognition latency (flagGrace), so that a move
+//     completed before the flag fell is reported first and counts;
+//   - take-backs restore the readings; a game that ends stops the clock;
+//   - arbiter commands (Clock) and penalties are journaled, and a resumed
+//     game's clock is rebuilt from the journal, paused.
+//
+// Everything runs on the table's goroutine, in the table's injected time:
+// no timer, no goroutine.
+
+// ClockOpts configure the table's chess clock.
+type ClockOpts struct {
+	// Default is the time control of the game the table starts when the
+	// state directory has none, and of a NewGame with DefaultClock.
+	// The zero Control is no clock.
+	Default clock.Control
+	// Penalty is given to the opponent of a player whose move on the set
+	// no legal move explains (an Illegal event); 0 gives none. FIDE's
+	// blitz penalty is clock.DefaultPenalty.
+	Penalty time.Duration
+	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low,
+	// shorter settle windows); 0 never warns.
+	Low time.Duration
+	// CannotMate decides a flag's result (clock.FlagResult); nil is
+	// clock.DefaultCannotMate.
+	CannotMate clock.CannotMate
+}
+
+// DefaultClockOpts returns the defaults: no clock, no penalty, the clock
+// package's low-time threshold.
+func DefaultClockOpts() ClockOpts { return ClockOpts{Low: clock.DefaultLow} }
+
+// Clock actions of the Clock command.
+type ClockAction uint8
+
+const (
+	// ClockPause stops the running clock.
+	ClockPause ClockAction = iota + 1
+	// ClockResume restarts it.
+	ClockResume
+	// ClockAdd adds D (negative: takes it off) to Side's clock.
+	ClockAdd
+	// ClockSet sets Side's clock to D.
+	ClockSet
+)
+
+var clockActions = [...]game.ClockAction{ClockPause: game.ClockPause, ClockResume: game.ClockResume,
+	ClockAdd: game.ClockAdd, ClockSet: game.ClockSet}
+
+// Clock is an arbiter's command to the game's clock: pause, resume, add or
+// set a side's time. It is refused in a game without a clock or over.
+type Clock struct {
+	Action ClockAction
+	// Side and D are those of ClockAdd and ClockSet.
+	Side rules.Color
+	D    time.Duration
+}
+
+// Name is the command's name.
+func (Clock) Name() string { return "clock" }
+
+// ErrNoClock: the game has no clock.
+var ErrNoClock = game.ErrNoClock
+
+// clockState is the table's part of the clock.
+type clockState struct {
+	clk *clock.Clock // nil: the game has no clock
+	// resumed is set by openGame: the game was resumed from its journal.
+	resumed bool
+	// restartPaused: paused since a restart, until someone resumes it.
+	restartPaused bool
+	// stopped: the game is over; the clock stands.
+	stopped bool
+	low     [2]bool
+	buttons bool // clock buttons are wired: they start the clock
+	// settle and extended are the settle windows last recommended.
+	settle, extended time.Duration
+}
+
+// completedAt is when the move of e was physically completed: the time of
+// the last settled cell change that made it, never the end of the settle
+// window, so that recognition's latency is never charged to the mover.
+//
+// TODO(merge): the recognizer is getting recognize.Event.CompletedAt (the
+// time of that cell change; At is when the move was decided). Until it
+// lands this returns e.At, which charges the mover the settle window; at
+// the merge it becomes `return e.CompletedAt`.
+func completedAt(e recognize.Event) time.Time { return e.At }
+
+// controlTag is c as the game's TimeControl tag: "" for no clock.
+func controlTag(c clock.Control) string {
+	if c.None() {
+		return ""
+	}
+	return c.String()
+}
+
+func (t *Table) clockOpts() *clock.Opts {
+	return &clock.Opts{Penalty: t.o.Clock.Penalty, Low: t.o.Clock.Low}
+}
+
+// clockTags sets the time control of a new game's tags.
+func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
+	ctl := c.TimeControl
+	if c.DefaultClock && ctl.None() {
+		ctl = t.o.Clock.Default
+	}
+	if err := ctl.Check(); err != nil {
+		return fmt.Errorf("table: new game: %w", err)
+	}
+	tags.TimeControl = controlTag(ctl)
+	return nil
+}
+
+// clockGame sets up the clock of the table's (new or resumed) game.
+func (t *Table) clockGame(now time.Time) {
+	resumed := t.ck.resumed
+	t.ck = clockState{settle: t.o.Recognize.Settle, extended: t.o.Recognize.SettleExtended}
+	for _, b := range t.buttons {
+		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
+			t.ck.buttons = true
+		}
+	}
+	ctl := t.sess.Control()
+	if ctl.None() {
+		return
+	}
+	if !resumed {
+		c, err := clock.New(ctl, t.clockOpts())
+		if err != nil {
+			t.log.Error("clock", "err", err)
+			return
+		}
+		t.ck.clk = c
+		return
+	}
+	t.clockRebuild(now, true)
+}
+
+// clockRebuild makes the clock again from the journal: the readings after
+// each move and the changes since. After a restart it stays paused (the
+// time the set was off is nobody's); after a refused move it runs again if
+// it ran.
+func (t *Table) clockRebuild(now time.Time, restart bool) {
+	running := t.ck.clk != nil && t.ck.clk.Started() && !t.ck.clk.Paused()
+	ctl := t.sess.Control()
+	if ctl.None() {
+		return
+	}
+	turn := t.sess.Position().Turn()
+	rs, ok := t.sess.Readings()
+	var c *clock.Clock
+	var err error
+	if ok {
+		c, err = clock.Rebuild(ctl, rs, turn, t.clockOpts())
+	}
+	if !ok || err != nil {
+		// Moves without readings: the journal cannot give the times back.
+		t.log.Warn("clock: the journal has no readings for every move; the clock starts again from the control",
+			"game", t.sess.ID(), "err", err)
+		if c, err = clock.New(ctl, t.clockOpts()); err == nil {
+			_ = c.Start(now, turn)
+			_ = c.Pause(now)
+		}
+	}
+	if err != nil {
+		t.log.Error("clock", "err", err)
+		t.ck.clk = nil
+		return
+	}
+	for _, ch := range t.sess.ClockChanges() {
+		switch ch.Action {
+		case game.ClockAdd:
+			err = c.Add(now, ch.Side, ch.D)
+		case game.ClockSet:
+			err = c.Set(now, ch.Side, ch.D)
+		case game.ClockPenalty:
+			_, err = c.Illegal(now, ch.Side)
+		}
+		if err != nil {
+			t.log.Warn("clock: a journaled change does not apply again", "action", ch.Action, "err", err)
+		}
+	}
+	t.ck.clk = c
+	if res, _ := t.sess.Result(); res != rules.NoResult {
+		t.ck.stopped = true
+		return
+	}
+	if restart {
+		t.ck.restartPaused = true
+		t.log.Info("clock paused: the game was resumed after a restart; resume the clock to go on", "game", t.sess.ID())
+	} else if running {
+		_ = c.Resume(now)
+	}
+}
+
+// restartPausedDetail is the Detail of the ClockChanged event of a game
+// resumed paused.
+const restartPausedDetail = "paused: the game was resumed after a restart; resume the clock to go on"
+
+// clockAddSink tells a new sink that the clock is paused by a restart.
+func (t *Table) clockAddSink(q *queue, now time.Time) {
+	if t.ck.restartPaused {
+		q.put(Event{Kind: ClockChanged, At: now, Snap: t.latest.Load(), Detail: restartPausedDetail})
+	}
+}
+
+// clockSnapshot is the clock at now for a Snapshot.
+func (t *Table) clockSnapshot(now time.Time) *clock.Snapshot {
+	if t.ck.clk == nil {
+		return nil
+	}
+	s := t.ck.clk.Snapshot(now)
+	return &s
+}
+
+func (t *Table) clockStart(at time.Time) {
+	turn := t.rec.Position().Turn()
+	if err := t.ck.clk.Start(at, turn); err != nil {
+		t.log.Warn("clock", "err", err)
+		return
+	}
+	t.log.Info("clock started", "running", turn.String())
+}
+
+// clockMove stops the mover's clock for a move recognized on the set and
+// gives the job its completion time and reading. It reports false when the
+// mover's flag had fallen: the move is not played, the game is over.
+func (t *Table) clockMove(jb *job) bool {
+	jb.at = completedAt(jb.ev)
+	c := t.ck.clk
+	if c == nil || t.ck.stopped {
+		return true
+	}
+	if !c.Started() {
+		_ = c.Start(jb.at, jb.ev.Before.Turn())
+	}
+	r, err := c.Moved(jb.at)
+	switch {
+	case errors.Is(err, clock.ErrFlag):
+		t.clockFlag(jb.ev.At)
+		t.setExpected(t.sess.Position(), "the flag fell before "+jb.ev.Before.Long(jb.ev.Move)+" was completed: take it back")
+		return false
+	case err != nil:
+		t.log.Warn("clock", "move", jb.ev.Before.Long(jb.ev.Move), "err", err)
+		return true
+	}
+	jb.reading = &r
+	return true
+}
+
+// clockTakeBack restores the clock for a take-back at at.
+func (t *Table) clockTakeBack(at time.Time) {
+	c := t.ck.clk
+	if c == nil {
+		return
+	}
+	if err := c.TakeBack(at); err != nil {
+		t.log.Warn("clock", "take-back", err)
+		return
+	}
+	if t.ck.stopped {
+		// The position had ended the game; it goes on again.
+		t.ck.stopped = false
+		_ = c.Resume(at)
+	}
+}
+
+// clockPlay plays a move made elsewhere at now, with the clock's reading.
+// The clock changes only once the session has the move.
+func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
+	c := t.ck.clk
+	if c == nil || t.ck.stopped {
+		return t.sess.PlayAt(m, now, nil)
+	}
+	next := *c
+	if !next.Started() {
+		_ = next.Start(now, t.sess.Position().Turn())
+	}
+	r, err := next.Moved(now)
+	if errors.Is(err, clock.ErrFlag) {
+		t.clockFlag(now)
+		return game.Move{}, fmt.Errorf("table: move: %w", err)
+	}
+	if err != nil {
+		return game.Move{}, err
+	}
+	rec, err := t.sess.PlayAt(m, now, &r)
+	if err == nil {
+		t.ck.clk = &next
+	}
+	return rec, err
+}
+
+// flagGrace is how long after a flag's fall the table declares it: the
+// latest a move completed just before can be reported (the debounce, the
+// longer settle window and two scans).
+func (t *Table) flagGrace() time.Duration {
+	return t.o.Sensors.Debounce + max(t.o.Recognize.Settle, t.o.Recognize.SettleExtended) + 2*t.o.Sensors.Period
+}
+
+// clockTick declares a fallen flag, warns of low time and shortens the
+// settle windows in low time. It allocates nothing while nothing changes.
+func (t *Table) clockTick(now time.Time) {
+	c := t.ck.clk
+	if c == nil || t.ck.stopped {
+		return
+	}
+	if !c.Started() {
+		// A new game's clock starts when the set first shows its position,
+		// unless clock buttons start it.
+		if !t.ck.buttons && t.rec.Status().State == recognize.InSync {
+			t.clockStart(now)
+			t.emit(Event{Kind: ClockChanged, At: now, Side: t.rec.Position().Turn(), Detail: "started"})
+		}
+		return
+	}
+	if at, ok := c.FlagAt(); ok && !now.Before(at.Add(t.flagGrace())) {
+		t.clockFlag(now)
+		return
+	}
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		low := c.Low(side, now)
+		if low == t.ck.low[side] {
+			continue
+		}
+		t.ck.low[side] = low
+		if low {
+			t.log.Info("low time", "side", side.String())
+			t.emit(Event{Kind: LowTime, At: now, Side: side})
+		}
+	}
+	settle, ext := c.Settle(now, t.o.Recognize.Settle), c.Settle(now, t.o.Recognize.SettleExtended)
+	if settle != t.ck.settle || ext != t.ck.extended {
+		t.ck.settle, t.ck.extended = settle, ext
+		t.setSettle(settle, ext)
+	}
+}
+
+// settleSetter is the recognizer's way to change its settle windows while
+// it runs, once it has one.
+type settleSetter interface {
+	SetSettle(settle, extended time.Duration)
+}
+
+// setSettle passes the low-time settle windows (clock.Settle) to the
+// recognizer.
+//
+// TODO(merge): recognize.Recognizer has no setter yet; once it has one
+// (under this or another name) this calls it. Until then the windows stay
+// as configured.
+func (t *Table) setSettle(settle, extended time.Duration) {
+	if s, ok := any(t.rec).(settleSetter); ok {
+		s.SetSettle(settle, extended)
+	}
+}
+
+// clockFlag ends the game on time if a flag has fallen by now: a loss, or
+// a draw when the opponent cannot mate (clock.FlagResult).
+func (t *Table) clockFlag(now time.Time) {
+	t.flush()
+	c := t.ck.clk
+	side, when, ok := c.Flagged(now)
+	if !ok || t.ck.stopped {
+		return
+	}
+	t.ck.stopped = true
+	if res, _ := t.sess.Result(); res != rules.NoResult {
+		return
+	}
+	res := clock.FlagResult(t.sess.Position(), side, t.o.Clock.CannotMate)
+	if err := t.sess.FlagFell(side, res, when); err != nil {
+		t.log.Error("flag fell, the journal refused the result", "side", side.String(), "err", err)
+		return
+	}
+	t.log.Info("flag fell", "side", side.String(), "at", when.UTC().Format(clock.TimeLayout))
+	t.gameOver(now)
+}
+
+// clockStop stops the clock of a game that ended.
+func (t *Table) clockStop(at time.Time) {
+	if c := t.ck.clk; c != nil && !t.ck.stopped {
+		t.ck.stopped = true
+		if c.Started() {
+			_ = c.Pause(at)
+		}
+	}
+}
+
+// clockIllegal gives the opponent the penalty for a move on the set that
+// no legal move explains, when one is configured.
+func (t *Table) clockIllegal(at time.Time) {
+	c := t.ck.clk
+	if c == nil || t.ck.stopped || t.o.Clock.Penalty <= 0 || !c.Started() {
+		return
+	}
+	t.flush() // the journal keeps the penalty after the moves before it
+	side := t.rec.Position().Turn()
+	next := *c
+	if _, err := next.Illegal(at, side); err != nil {
+		t.log.Info("clock: no penalty", "err", err)
+		return
+	}
+	err := t.sess.ChangeClock(game.ClockChange{Action: game.ClockPenalty, Side: side, D: t.o.Clock.Penalty, Time: at})
+	if err != nil {
+		t.log.Error("clock: penalty not journaled", "err", err)
+		return
+	}
+	t.ck.clk = &next
+	t.emit(Event{Kind: ClockChanged, At: at, Side: side,
+		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), t.o.Clock.Penalty, side)})
+}
+
+// confirmer is the recognizer's way to complete a move at a clock
+// button's press, once it has one.
+type confirmer interface {
+	Confirm(now time.Time) []recognize.Event
+}
+
+// clockButton is a press of a side's clock button: it starts the clock at
+// the start of a game, resumes a clock paused by a restart, and completes
+// the move of the side to move.
+//
+// TODO(merge): the recognizer is getting Recognizer.Confirm(now); once it
+// has it (with this signature, else adjust confirmer) a press completes
+// the pending move at the press, so a slow slide never becomes a move
+// before it. Until then moves complete by settling and a press by the
+// side to move only starts or resumes the clock.
+func (t *Table) clockButton(now time.Time, kind ButtonKind) {
+	c := t.ck.clk
+	if c == nil || t.ck.stopped {
+		return
+	}
+	side := rules.White
+	if kind == ButtonClockBlack {
+		side = rules.Black
+	}
+	switch {
+	case !c.Started():
+		t.clockStart(now)
+		t.emit(Event{Kind: ClockChanged, At: now, Side: side, Detail: "started"})
+	case t.ck.restartPaused:
+		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
+			t.log.Info("clock button", "err", err)
+		}
+	case side == t.rec.Position().Turn():
+		if r, ok := any(t.rec).(confirmer); ok {
+			t.recognized(r.Confirm(now))
+		}
+	}
+}
+
+// clockCommand carries out an arbiter's Clock command; refused, it changes
+// nothing.
+func (t *Table) clockCommand(now time.Time, cmd Clock) (Reply, error) {
+	c := t.ck.clk
+	if c == nil {
+		return Reply{}, fmt.Errorf("table: clock: %w", ErrNoClock)
+	}
+	if res, why := t.sess.Result(); res != rules.NoResult {
+		return Reply{}, fmt.Errorf("table: clock: %w (%s, %s)", game.ErrGameOver, res, why)
+	}
+	if cmd.Action < ClockPause || cmd.Action > ClockSet {
+		return Reply{}, fmt.Errorf("table: clock action %d: want pause, resume, add or set", cmd.Action)
+	}
+	next := *c
+	var err error
+	detail := clockActions[cmd.Action]
+	switch cmd.Action {
+	case ClockPause:
+		err = next.Pause(now)
+	case ClockResume:
+		if !next.Started() {
+			err = next.Start(now, t.rec.Position().Turn())
+		} else {
+			err = next.Resume(now)
+		}
+	case ClockAdd:
+		err = next.Add(now, cmd.Side, cmd.D)
+	case ClockSet:
+		err = next.Set(now, cmd.Side, cmd.D)
+	}
+	if err != nil {
+		return Reply{}, fmt.Errorf("table: %w", err)
+	}
+	ch := game.ClockChange{Action: detail, Side: cmd.Side, D: cmd.D, Time: now}
+	if err := t.sess.ChangeClock(ch); err != nil {
+		return Reply{}, err
+	}
+	t.ck.clk = &next
+	if cmd.Action == ClockResume {
+		t.ck.restartPaused = false
+	}
+	text := string(detail)
+	if cmd.Action == ClockAdd || cmd.Action == ClockSet {
+		text = fmt.Sprintf("%s %s %v", detail, cmd.Side, cmd.D)
+	}
+	t.log.Info("clock", "change", text)
+	t.emit(Event{Kind: ClockChanged, At: now, Side: cmd.Side, Detail: text})
+	return Reply{Clock: t.latest.Load().Clock}, nil
+}
