@@ -77,7 +77,7 @@ func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote,
 		done: make(chan struct{})}
 	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID("tridboard-" + o.Local + "-follows-" + spec.Set).
 		SetUsername(o.Username).SetPassword(o.Password).SetAutoReconnect(true).SetConnectRetry(true).
-		SetConnectRetryInterval(time.Second).SetMaxReconnectInterval(10 * time.Second).SetCleanSession(true).
+		SetConnectRetryInterval(500 * time.Millisecond).SetMaxReconnectInterval(2 * time.Second).SetCleanSession(true).
 		SetOrderMatters(false)
 	po.SetOnConnectHandler(func(c paho.Client) {
 		c.Subscribe(topics.State(), 1, r.onState)

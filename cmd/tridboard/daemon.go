@@ -268,8 +268,8 @@ func (d *daemon) openMQTT() error {
 }
 
 // enginePlayer makes an engine opponent.
-func (d *daemon) enginePlayer(spec opponent.Spec, _ *table.Snapshot) (opponent.Player, error) {
-	return nil, fmt.Errorf("engine opponent level %d: no engine in this build", spec.Engine)
+func (d *daemon) enginePlayer(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
+	return opponent.NewEngine(spec, snap, d.tb, opponent.EngineOpts{Log: d.log, Seed: uint64(time.Now().UnixNano())})
 }
 
 // run runs the table until ctx ends.

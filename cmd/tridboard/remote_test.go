@@ -32,6 +32,7 @@ func startSet(t *testing.T, board, stateDir, broker string) *inproc {
 	t.Helper()
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
+	cfg.MQTT.Listen = "127.0.0.1:0" // with no broker given: an embedded one on a free port
 	p := &inproc{t: t, cfg: cfg}
 	p.start()
 	t.Cleanup(p.stop)
@@ -77,7 +78,7 @@ func (p *inproc) moves() []string {
 // or waits for a move made elsewhere (mismatch).
 func (p *inproc) waitMoves(n int) {
 	p.t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); len(p.moves()) < n; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); len(p.moves()) < n; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("set %s has %d moves %v, want %d", p.cfg.BoardID, len(p.moves()), p.moves(), n)
 		}
@@ -116,6 +117,12 @@ func (p *inproc) hand(long string) {
 			p.t.Fatalf("set %s: %s: %v", p.cfg.BoardID, a, err)
 		}
 	}
+}
+
+// handSynced makes the move by hand and waits for the board to be in sync.
+func (p *inproc) handSynced(long string) {
+	p.t.Helper()
+	p.hand(long)
 	p.waitInSync()
 }
 
@@ -166,20 +173,20 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 		if i%2 == 1 {
 			mover, other = black, white
 		}
-		mover.hand(game[i])
+		mover.handSynced(game[i])
 		other.waitMoves(i + 1)
-		other.hand(game[i])
+		other.handSynced(game[i])
 	}
 	play(0)
 	play(1)
 	// The broker goes down: White's move is recognized and journaled, and
 	// reaches Black once the broker is back.
 	broker.Stop()
-	white.hand(game[2])
+	white.handSynced(game[2])
 	white.waitMoves(3)
 	broker.Start(t)
 	black.waitMoves(3)
-	black.hand(game[2])
+	black.handSynced(game[2])
 	// Black's set restarts mid-game and goes on with the same opponent.
 	black.stop()
 	black.start()
@@ -210,4 +217,20 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no retained state of the whole game from the black set")
 	}
+}
+
+// connectTo is a controller's MQTT client on p's broker.
+func connectTo(t *testing.T, p *inproc) (paho.Client, mqtt.Topics) {
+	t.Helper()
+	url := p.cfg.MQTT.Broker
+	if p.d.broker != nil {
+		url = p.d.broker.URL()
+	}
+	c := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("controller-" + p.cfg.BoardID))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	topics, _ := mqtt.NewTopics(p.cfg.MQTT.Prefix, p.cfg.BoardID)
+	return c, topics
 }

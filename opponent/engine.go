@@ -1,0 +1,146 @@
+package opponent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/tridboard/tridboard/engine"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/table"
+)
+
+// EngineOpts tune an Engine opponent.
+type EngineOpts struct {
+	// Now is the clock of the search's time budget; nil means time.Now.
+	Now func() time.Time
+	// Seed varies the weak levels' choices.
+	Seed uint64
+	// Log receives its moves; nil means slog.Default().
+	Log *slog.Logger
+	// CommandTimeout bounds one command to the table.
+	CommandTimeout time.Duration
+}
+
+// Engine plays one side with the engine at a level (engine.Levels, counted
+// from 1). When it is its side's turn and the set shows the position, it
+// searches on its own goroutine (never the table's) and plays its move as a
+// move made elsewhere: the LEDs show it for the learner to make on the set.
+type Engine struct {
+	spec Spec
+	do   Doer
+	o    EngineOpts
+
+	mu     sync.Mutex
+	latest *table.Snapshot
+	played string // the position it last played in, so it plays once
+
+	wake chan struct{}
+	stop chan struct{}
+	done chan struct{}
+	ctx  context.Context
+	quit context.CancelFunc
+}
+
+// NewEngine starts an engine opponent for the table do, whose game snap is.
+func NewEngine(spec Spec, snap *table.Snapshot, do Doer, o EngineOpts) (*Engine, error) {
+	if spec.Engine < 1 || spec.Engine > len(engine.Levels) {
+		return nil, fmt.Errorf("opponent: engine level %d: want 1 to %d", spec.Engine, len(engine.Levels))
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.CommandTimeout <= 0 {
+		o.CommandTimeout = 10 * time.Second
+	}
+	e := &Engine{spec: spec, do: do, o: o, latest: snap, wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		done: make(chan struct{})}
+	e.ctx, e.quit = context.WithCancel(context.Background())
+	go e.loop()
+	e.poke()
+	return e, nil
+}
+
+// Handle follows the table.
+func (e *Engine) Handle(ev table.Event) {
+	e.mu.Lock()
+	e.latest = ev.Snap
+	e.mu.Unlock()
+	e.poke()
+}
+
+func (e *Engine) poke() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (e *Engine) loop() {
+	defer close(e.done)
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-e.wake:
+			e.think()
+		}
+	}
+}
+
+// think plays a move when it is the engine's turn and the set is ready.
+func (e *Engine) think() {
+	e.mu.Lock()
+	snap, played := e.latest, e.played
+	e.mu.Unlock()
+	if snap == nil || snap.Result != rules.NoResult || snap.Status.State != recognize.InSync {
+		return
+	}
+	pos := snap.Position
+	key := fmt.Sprintf("%s %d", pos.Key(), len(snap.Moves))
+	if pos.Turn() != e.spec.Side || key == played || snap.Expected.Key() != pos.Key() {
+		return
+	}
+	history := []rules.Position{snap.Start}
+	p := snap.Start
+	for _, m := range snap.Moves {
+		mv, _, err := p.ParseMove(m.Move)
+		if err != nil {
+			break
+		}
+		p = p.Play(mv)
+		history = append(history, p)
+	}
+	history = history[:len(history)-1]
+	m, err := engine.LevelMove(e.ctx, pos, e.spec.Engine-1, history, e.o.Now, e.o.Seed+uint64(len(snap.Moves)))
+	if err != nil {
+		e.o.Log.Error("opponent: engine", "err", err)
+		return
+	}
+	long := pos.Long(m)
+	ctx, cancel := context.WithTimeout(e.ctx, e.o.CommandTimeout)
+	defer cancel()
+	if _, err := e.do.Do(ctx, table.PlayMove{Move: long}); err != nil {
+		// The set changed meanwhile (the players touched a piece): the next
+		// change of the table wakes the engine again.
+		e.o.Log.Info("opponent: engine move not played yet", "move", long, "err", err)
+		return
+	}
+	e.mu.Lock()
+	e.played = key
+	e.mu.Unlock()
+	e.o.Log.Info("opponent: engine move", "level", e.spec.Engine, "move", long)
+}
+
+// Close stops the engine (a search under way is abandoned).
+func (e *Engine) Close() {
+	e.quit()
+	close(e.stop)
+	<-e.done
+}
