@@ -89,6 +89,26 @@ type State struct {
 	Result     string    `json:"result"`                // a Result* constant
 	Reason     string    `json:"termination,omitempty"` // "checkmate", "resignation", ...
 	Time       time.Time `json:"ts"`
+	// Tags are the game's record tags that new_game carries: "White",
+	// "Black", "Event", "Round" (the players' names, the event, the round).
+	Tags map[string]string `json:"tags,omitempty"`
+	// Clock is the game clock, nil when the game has none.
+	Clock *ClockState `json:"clock,omitempty"`
+}
+
+// ClockState is the game clock as of At: the time left of each side,
+// the side whose clock runs ("white", "black" or "" when none does). A
+// display counts the running side down from At; Flag names the side whose
+// time ran out, Low the side whose time is low.
+type ClockState struct {
+	Control string    `json:"control"` // "180+2": base seconds + increment
+	WhiteMS int64     `json:"white_ms"`
+	BlackMS int64     `json:"black_ms"`
+	Running string    `json:"running"`
+	At      time.Time `json:"at"`
+	Paused  bool      `json:"paused"`
+	Flag    string    `json:"flag"`
+	Low     string    `json:"low"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

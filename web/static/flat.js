@@ -1,0 +1,145 @@
+// The flat view: every level of a system side by side as the map, one SVG
+// group per cell (data-cell) and a puck per piece (data-piece), shared by
+// the board page and the wall.
+const NS = 'http://www.w3.org/2000/svg';
+const U = 10; // one square
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+const layouts = new Map();
+// layout fetches (once) the layout of a variant.
+export function layout(variant) {
+  if (!layouts.has(variant)) {
+    layouts.set(variant, fetch('/api/layouts/' + encodeURIComponent(variant)).then(r => {
+      if (!r.ok) throw new Error('layout of ' + variant + ': ' + r.status);
+      return r.json();
+    }));
+  }
+  return layouts.get(variant);
+}
+
+export class FlatBoard {
+  constructor(container, lay, opts = {}) {
+    this.lay = lay;
+    this.small = !!opts.small;
+    this.flip = false;
+    this.cells = new Map(); // name -> {g, geo, piece, marks}
+    const maxW = Math.max(...lay.panels.map(p => p.w)), maxH = Math.max(...lay.panels.map(p => p.h));
+    this.pw = maxW; this.ph = maxH;
+    const left = this.small ? 0 : U, top = this.small ? 0 : U * 1.2;
+    this.left = left; this.top = top;
+    const w = left + lay.panels.length * (maxW + 1) * U - U + (this.small ? 0 : U * 0.5);
+    const h = top + maxH * U + (this.small ? 0 : U);
+    this.svg = el('svg', {viewBox: `0 0 ${w} ${h}`, class: 'flat' + (this.small ? ' small' : ''), role: 'img'});
+    this.labels = el('g', {class: 'labels'}, this.svg);
+    const squares = el('g', {class: 'squares'}, this.svg);
+    for (const geo of lay.cells) {
+      if (geo.k) continue; // presence cells are not squares
+      const g = el('g', {class: 'cell ' + (geo.d ? 'dark' : 'light') + (geo.s ? ' carried' : '') + (geo.i ? ' inverted' : ''), 'data-cell': geo.n}, squares);
+      el('rect', {class: 'sq', width: U, height: U}, g);
+      el('rect', {class: 'mark', x: 0.6, y: 0.6, width: U - 1.2, height: U - 1.2}, g);
+      const title = el('title', {}, g); title.textContent = geo.n;
+      this.cells.set(geo.n, {g, geo, piece: null, pg: null});
+    }
+    this.place();
+    container.appendChild(this.svg);
+  }
+  // place puts every cell where the flip says.
+  place() {
+    const {pw, ph} = this;
+    for (const c of this.cells.values()) {
+      const {geo} = c;
+      const panel = this.lay.panels[geo.p];
+      let px = geo.px + Math.floor((pw - panel.w) / 2), py = geo.py;
+      if (this.flip) { px = pw - 1 - px; py = ph - 1 - py; }
+      const x = this.left + geo.p * (pw + 1) * U + px * U, y = this.top + py * U;
+      c.g.setAttribute('transform', `translate(${x} ${y})`);
+    }
+    if (this.small) return;
+    this.labels.replaceChildren();
+    this.lay.panels.forEach((p, i) => {
+      const t = el('text', {x: this.left + i * (pw + 1) * U + pw * U / 2, y: U * 0.9, class: 'panel-name'}, this.labels);
+      t.textContent = p.name;
+    });
+    for (let r = 0; r < ph; r++) {
+      const rank = this.lay.panels[0].h === 10 ? 9 - r : 8 - r;
+      const t = el('text', {x: U * 0.5, y: this.top + (this.flip ? ph - 1 - r : r) * U + U * 0.68, class: 'rank'}, this.labels);
+      t.textContent = rank;
+    }
+  }
+  setFlip(f) { if (this.flip !== !!f) { this.flip = !!f; this.place(); } }
+  // draw shows a position ({pieces, pins}) with marks ({from, to, check,
+  // lifted, targets, captures, pinTargets, fix}).
+  draw(pos, marks = {}) {
+    const pins = new Set(pos.pins || []);
+    const pieces = pos.pieces || {};
+    const sets = {
+      lifted: new Set(marks.lifted || []), target: new Set(marks.targets || []),
+      capture: new Set(marks.captures || []), fix: new Set(marks.fix || []),
+    };
+    const pinTargets = new Set(marks.pinTargets || []);
+    for (const [name, c] of this.cells) {
+      const present = !c.geo.s || pins.has(c.geo.s);
+      const cls = ['cell', c.geo.d ? 'dark' : 'light'];
+      if (c.geo.s) cls.push('carried');
+      if (!present) cls.push('absent');
+      if (c.geo.s && pinTargets.has(c.geo.s)) cls.push('pin-target');
+      if (name === marks.from) cls.push('last-from');
+      if (name === marks.to) cls.push('last-to');
+      if (name === marks.check) cls.push('check');
+      for (const k in sets) if (sets[k].has(name)) cls.push(k);
+      const s = cls.join(' ');
+      if (c.cls !== s) { c.g.setAttribute('class', s); c.cls = s; }
+      const p = pieces[name] || null;
+      if (p !== c.piece) {
+        if (c.pg) { c.pg.remove(); c.pg = null; }
+        if (p) c.pg = this.puck(c.g, p);
+        c.piece = p;
+      }
+    }
+    // A mark on a pin (a board move) shows on the board's squares.
+    for (const c of this.cells.values()) {
+      if (c.geo.s && (c.geo.s === marks.from || c.geo.s === marks.to)) {
+        const k = c.geo.s === marks.from ? 'last-from' : 'last-to';
+        c.g.classList.add(k); c.cls += ' ' + k;
+      }
+    }
+  }
+  puck(g, p) {
+    const white = p === p.toUpperCase();
+    const pg = el('g', {class: 'piece ' + (white ? 'white' : 'black'), 'data-piece': p}, g);
+    el('circle', {cx: U / 2, cy: U / 2, r: U * 0.42}, pg);
+    const t = el('text', {x: U / 2, y: U / 2 + U * 0.22}, pg);
+    t.textContent = p.toUpperCase();
+    return pg;
+  }
+}
+
+// clockText is m:ss (h:mm:ss from an hour, tenths under 10 s).
+export function clockText(ms) {
+  if (ms < 0) ms = 0;
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// clockLeft is the time left of side ('white'/'black') at the browser's
+// now, counted from the clock's at with the server's clock offset, so it
+// never drifts.
+export function clockLeft(clock, side, offset) {
+  let ms = side === 'white' ? clock.white_ms : clock.black_ms;
+  if (clock.running === side && !clock.paused && !clock.flag) {
+    ms -= (Date.now() + offset) - Date.parse(clock.at);
+  }
+  return ms;
+}
+
+export const statusText = {
+  in_sync: 'in sync', move_in_progress: 'move in progress', mismatch: 'MISMATCH',
+  needs_choice: 'needs a choice', sensor_fault: 'SENSOR FAULT',
+};
