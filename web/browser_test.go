@@ -24,7 +24,7 @@ import (
 
 var (
 	browserOnce sync.Once
-	browserCtx  context.Context
+	browserCtx  contextT
 	browserErr  error
 )
 
@@ -149,7 +149,7 @@ func waitJS(t testing.TB, ctx context.Context, what, expr string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](piecesJS+"; "+expr))
 		if err == nil && ok {
 			return
 		}
@@ -171,7 +171,11 @@ func evalJS[T any](t testing.TB, ctx context.Context, expr string) T {
 
 // flatPieces is the flat view's pieces: cell -> letter, for the squares
 // that exist.
-const flatPieces = `Object.fromEntries([...document.querySelectorAll('#flat .cell:not(.absent) .piece')].map(p => [p.parentNode.dataset.cell, p.dataset.piece]))`
+const flatPieces = `piecesIn('#flat')`
+
+// piecesJS defines piecesIn(sel) in the page: the pieces in the flat view
+// under sel, by cell name, in sorted order (as Go writes a map).
+const piecesJS = `window.piecesIn = sel => Object.fromEntries([...document.querySelectorAll(sel + ' .cell:not(.absent) .piece')].map(p => [p.parentNode.dataset.cell, p.dataset.piece]).sort((a, b) => a[0] < b[0] ? -1 : 1)); true`
 
 func colours(t testing.TB, b []byte) int {
 	img, err := png.Decode(bytes.NewReader(b))
@@ -188,3 +192,5 @@ func colours(t testing.TB, b []byte) int {
 	}
 	return len(seen)
 }
+
+type contextT = context.Context

@@ -92,3 +92,11 @@ func (f *fakeSet) cell(name string) rules.Cell {
 	}
 	return c
 }
+
+func mustSys(t testing.TB, name string) rules.System {
+	sys, err := systems.ByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}

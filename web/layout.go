@@ -68,9 +68,12 @@ func LayoutOf(sys rules.System) (*Layout, error) {
 			break
 		}
 	}
-	w := 6
+	// The flat view puts the attack boards (platforms) beside their main
+	// board, the QL ones left of it and the KL ones right, the inverted
+	// platforms further out: a1W and a1QL1 are one column of the map.
+	w := 8
 	if fc {
-		w = 10
+		w = 12
 	}
 	for _, name := range []string{"W", "N", "B"} {
 		l.Panels = append(l.Panels, Panel{Name: name, W: w, H: 10})
@@ -136,9 +139,9 @@ func tridGeo(n string, fc bool) (Geo, error) {
 	if f < 0 || n[1] < '0' || n[1] > '9' {
 		return Geo{}, bad
 	}
-	g := Geo{Name: n, X: float64(f), Y: float64(r), PX: f, PY: 9 - r, Dark: (f+r)%2 == 0}
+	g := Geo{Name: n, X: float64(f), Y: float64(r), PX: f + 1, PY: 9 - r, Dark: (f+r)%2 == 0}
 	if fc {
-		g.PX = f + 2
+		g.PX = f + 3
 	}
 	lv := n[2:]
 	if h, ok := levelHeight[lv[0]]; ok && len(lv) == 1 {
@@ -156,13 +159,18 @@ func tridGeo(n string, fc bool) (Geo, error) {
 	if orient == 'd' {
 		g.H -= 2
 		g.Inverted = true
-		// Inverted platforms are drawn outside the up ones in the flat
-		// view: z/a two columns to the left, d/e two to the right.
-		if side == 'Q' {
-			g.PX = f
-		} else {
-			g.PX = f + 4
-		}
+	}
+	// Columns: st3d QL z a, main a-d, KL d e; First Contact QLd z a,
+	// QLu z a, main a-d, KLu d e, KLd d e.
+	switch {
+	case !fc && side == 'Q', fc && side == 'Q' && orient == 'd':
+		g.PX = f
+	case !fc, fc && side == 'Q':
+		g.PX = f + 2
+	case orient == 'd':
+		g.PX = f + 6
+	default:
+		g.PX = f + 4
 	}
 	return g, nil
 }

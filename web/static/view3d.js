@@ -96,8 +96,8 @@ export class View3D {
   }
   setFlip(f) {
     this.flip = !!f;
-    const d = this.span * 0.95, s = this.flip ? -1 : 1;
-    this.camera.position.set(0, d * 0.8, s * d);
+    const d = this.span * 1.05, s = this.flip ? -1 : 1;
+    this.camera.position.set(0, this.controls.target.y + d * 0.85, s * d);
     this.controls.update();
     this.render();
   }
@@ -141,7 +141,7 @@ export class View3D {
       body.scale.setScalar(0.9);
       g.add(body);
       const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: letterTexture(kind, white), depthTest: false}));
-      sprite.scale.set(0.5, 0.5, 1); sprite.position.y = 1.15;
+      sprite.scale.set(0.42, 0.42, 1); sprite.position.y = 1.1;
       sprite.renderOrder = 10;
       g.add(sprite);
       g.position.copy(t.position); g.position.y += 0.04;
