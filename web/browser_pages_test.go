@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 )
@@ -151,13 +150,7 @@ func TestBrowserLiftAndMismatch(t *testing.T) {
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/b1")
 	waitJS(t, ctx, "the start position", `document.querySelectorAll('#flat .piece').length == 32`)
-	var lifted rules.CellSet
-	lifted.Add(f.cell("d1W"))
-	hints, _ := leds.HintsFor(f.g.Position(), lifted, nil)
-	var want []string
-	for _, c := range hints.Targets.Cells(nil) {
-		want = append(want, f.sys.Cells()[c])
-	}
+	want := f.targets("d1W")
 	slices.Sort(want)
 	h.Event("b1", mqtt.Event{Type: mqtt.EventLift, Game: f.game, Cell: "d1W", Cells: []string{"d1W"}})
 	waitJS(t, ctx, "the targets", `document.querySelectorAll('#flat .cell.target').length == `+itoa(len(want)))

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
@@ -99,4 +100,17 @@ func mustSys(t testing.TB, name string) rules.System {
 		t.Fatal(err)
 	}
 	return sys
+}
+
+// targets are the cells the LEDs show for the piece on cell lifted
+// (leds.HintsFor), in cell order.
+func (f *fakeSet) targets(lifted string) []string {
+	var s rules.CellSet
+	s.Add(f.cell(lifted))
+	hints, _ := leds.HintsFor(f.g.Position(), s, nil)
+	var out []string
+	for _, c := range hints.Targets.Cells(nil) {
+		out = append(out, f.sys.Cells()[c])
+	}
+	return out
 }

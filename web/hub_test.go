@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 )
@@ -150,13 +149,7 @@ func TestHubTakeBack(t *testing.T) {
 func TestHubLiftedTargets(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
-	var lifted rules.CellSet
-	lifted.Add(f.cell("d1W"))
-	hints, _ := leds.HintsFor(f.g.Position(), lifted, nil)
-	var want []string
-	for _, c := range hints.Targets.Cells(nil) {
-		want = append(want, f.sys.Cells()[c])
-	}
+	want := f.targets("d1W")
 	if len(want) == 0 {
 		t.Fatal("no targets for the knight on d1W")
 	}
