@@ -233,11 +233,11 @@ func TestBrowserWall(t *testing.T) {
 	}
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/")
-	waitJS(t, ctx, "three boards", `document.querySelectorAll('.card svg.flat').length == 3`)
+	waitJS(t, ctx, "three boards", `document.querySelectorAll('.card canvas.mini-board').length == 3`)
 	for i, f := range sets {
 		sel := `.card[data-board="` + f.id + `"]`
 		want := mustJSON(piecesOf(f.sys, f.g.Position()))
-		waitJS(t, ctx, f.id+"'s pieces", `JSON.stringify(piecesIn('`+sel+`')) == '`+want+`'`)
+		waitJS(t, ctx, f.id+"'s pieces", `document.querySelector('`+sel+` canvas').dataset.pieces == '`+want+`'`)
 		if got := evalJS[string](t, ctx, `document.querySelector('`+sel+` .pl.white .name').textContent`); got != "White "+itoa(i+1) {
 			t.Errorf("%s: white %q", f.id, got)
 		}

@@ -114,3 +114,5 @@ func (f *fakeSet) targets(lifted string) []string {
 	}
 	return out
 }
+
+func (f *fakeSet) stateBoard() mqtt.Board { return mqtt.Board{Status: mqtt.BoardInSync} }

@@ -8,7 +8,7 @@ const overlay = params.get('overlay') === '1';
 if (overlay) document.body.classList.add('overlay');
 const $ = s => document.getElementById(s);
 
-const st = {game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0};
+const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0};
 let flat = null, view3d = null, variant = '', want3d = params.get('flat') !== '1', dirty = false;
 window.tridboard = st; // for tests and the curious
 
@@ -115,6 +115,8 @@ function render() {
   const pos = ply > 0 ? st.moves[ply - 1] : st.start;
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
+  const lastMove = st.moves[st.moves.length - 1];
+  if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
   if (view3d) view3d.draw(pos, mk);
   document.querySelectorAll('#moves .move.current').forEach(e => e.classList.remove('current'));
   const cur = document.querySelector(`#moves .move[data-ply="${ply}"]`);

@@ -143,3 +143,51 @@ export const statusText = {
   in_sync: 'in sync', move_in_progress: 'move in progress', mismatch: 'MISMATCH',
   needs_choice: 'needs a choice', sensor_fault: 'SENSOR FAULT',
 };
+
+// MiniBoard is the wall's small board: the flat view painted on a canvas,
+// cheaper to redraw for a hundred boards than SVG. Its data-pieces
+// attribute holds the pieces drawn (cell -> letter), for tests and tools.
+export class MiniBoard {
+  constructor(container, lay) {
+    this.lay = lay;
+    this.pw = Math.max(...lay.panels.map(p => p.w));
+    this.ph = Math.max(...lay.panels.map(p => p.h));
+    this.cols = lay.panels.length * (this.pw + 1) - 1;
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'mini-board';
+    this.canvas.setAttribute('role', 'img');
+    const s = 12, dpr = Math.min(2, window.devicePixelRatio || 1);
+    this.s = s * dpr;
+    this.canvas.width = this.cols * this.s; this.canvas.height = this.ph * this.s;
+    this.cells = lay.cells.filter(c => !c.k);
+    container.appendChild(this.canvas);
+  }
+  draw(pos, marks = {}) {
+    const g = this.canvas.getContext('2d'), s = this.s, pins = new Set(pos.pins || []), pieces = pos.pieces || {};
+    const fix = new Set(marks.fix || []);
+    g.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    g.textAlign = 'center'; g.textBaseline = 'middle'; g.font = `bold ${Math.round(s * 0.62)}px sans-serif`;
+    const shown = [];
+    for (const c of this.cells) {
+      const present = !c.s || pins.has(c.s);
+      const panel = this.lay.panels[c.p];
+      const x = (c.p * (this.pw + 1) + c.px + Math.floor((this.pw - panel.w) / 2)) * s, y = c.py * s;
+      if (!present) { g.strokeStyle = '#39434d'; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1); continue; }
+      let fill = c.s ? (c.d ? '#5d7a93' : '#d9e6f0') : (c.d ? '#8a6a45' : '#efe2c0');
+      if (c.n === marks.from || c.n === marks.to || c.s && (c.s === marks.from || c.s === marks.to)) fill = '#f2d048';
+      if (fix.has(c.n)) fill = '#ff8c1a';
+      if (c.n === marks.check) fill = '#ff5a4a';
+      g.fillStyle = fill; g.fillRect(x, y, s, s);
+      const p = pieces[c.n];
+      if (!p) continue;
+      shown.push([c.n, p]);
+      const white = p === p.toUpperCase();
+      g.beginPath(); g.arc(x + s / 2, y + s / 2, s * 0.42, 0, Math.PI * 2);
+      g.fillStyle = white ? '#fff' : '#111'; g.fill();
+      g.lineWidth = Math.max(1, s / 14); g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
+      g.fillStyle = white ? '#000' : '#fff'; g.fillText(p.toUpperCase(), x + s / 2, y + s / 2 + s * 0.04);
+    }
+    shown.sort((a, b) => a[0] < b[0] ? -1 : 1);
+    this.canvas.dataset.pieces = JSON.stringify(Object.fromEntries(shown));
+  }
+}

@@ -1,14 +1,14 @@
 // The wall: every board as a small live board. Updates arrive over SSE
 // (/events) and are applied once per animation frame, only to the boards
 // that changed, and only to the cells that changed.
-import {FlatBoard, layout, clockText, clockLeft, statusText} from '/static/flat.js';
+import {MiniBoard, layout, clockText, clockLeft, statusText} from '/static/flat.js';
 
 const wall = document.getElementById('wall');
 const cards = new Map(); // id -> {el, flat, variant, sum}
 const pending = new Map();
 let frameQueued = false, offset = 0;
 const measure = new URLSearchParams(location.search).get('measure') === '1';
-window.tridboardWall = {cards, frames: [], applied: 0};
+window.tridboardWall = {cards, frames: [], work: [], applied: 0};
 
 function card(id) {
   let c = cards.get(id);
@@ -36,7 +36,7 @@ function update(c, s) {
     c.variant = s.variant;
     layout(s.variant).then(lay => {
       c.q('.mini').replaceChildren();
-      c.flat = new FlatBoard(c.q('.mini'), lay, {small: true});
+      c.flat = new MiniBoard(c.q('.mini'), lay);
       if (c.sum) draw(c, c.sum);
     });
   }
@@ -76,7 +76,9 @@ function frame(t) {
   frameQueued = false;
   if (measure && last) window.tridboardWall.frames.push(t - last);
   last = t;
+  const w0 = performance.now();
   for (const [id, s] of pending) { update(card(id), s); window.tridboardWall.applied++; }
+  if (measure && pending.size) window.tridboardWall.work.push(performance.now() - w0);
   pending.clear();
   if (measure) { frameQueued = true; requestAnimationFrame(frame); }
 }
