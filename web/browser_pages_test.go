@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/tridboard/tridboard/mqtt"
@@ -271,4 +272,61 @@ func TestBrowserOverlay(t *testing.T) {
 	}
 	noErrors(t, ctx)
 	keepShot(t, ctx, "overlay")
+}
+
+// The status around the board: the king in check marked, the clocks
+// counted down from the clock's at, flip turning the board, the result
+// with its termination.
+func TestBrowserCheckClockFlipResult(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	for i := 0; ; i++ {
+		if in, _ := f.g.Position().InCheck(); in {
+			break
+		}
+		if i > 2000 {
+			t.Fatal("no check in 2000 random moves")
+		}
+		if len(f.g.Position().LegalMoves(nil)) == 0 || f.g.Len() > 150 {
+			f = newFakeSet(t, h, "b1", "st3d")
+			f.game += "-" + itoa(i)
+		}
+		f.random()
+	}
+	_, king := f.g.Position().InCheck()
+	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s.Clock = &mqtt.ClockState{Control: "180+2", WhiteMS: 171234, BlackMS: 180000, Running: "black", At: time.Now()}
+	if f.g.Position().Turn() == rules.White {
+		s.Clock.Running = "white"
+		s.Clock.WhiteMS, s.Clock.BlackMS = 180000, 171234
+	}
+	h.State("b1", s)
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := open(t, url+"/boards/b1")
+	waitJS(t, ctx, "the check", `document.querySelectorAll('#flat .cell.check').length == 1`)
+	if got := cellsWith(t, ctx, "check"); !slices.Equal(got, []string{f.sys.Cells()[king]}) {
+		t.Errorf("check on %v, want %s", got, f.sys.Cells()[king])
+	}
+	if got := evalJS[string](t, ctx, `document.getElementById('turn').textContent`); !strings.HasSuffix(got, "to move, check") {
+		t.Errorf("turn %q", got)
+	}
+	idle, running := "black", "white"
+	if s.Clock.Running == "black" {
+		idle, running = "white", "black"
+	}
+	if got := evalJS[string](t, ctx, `document.getElementById('`+idle+`-clock').textContent`); got != "2:51" {
+		t.Errorf("%s's clock %q, want 2:51", idle, got)
+	}
+	waitJS(t, ctx, "the running clock", `/^2:5[0-9]$/.test(document.getElementById('`+running+`-clock').textContent) && document.getElementById('`+running+`-clock').classList.contains('running')`)
+	top := func(cell string) float64 {
+		return evalJS[float64](t, ctx, `document.querySelector('#flat [data-cell="`+cell+`"]').getBoundingClientRect().top`)
+	}
+	if top("b1W") <= top("b8B") {
+		t.Fatalf("White's side not at the bottom: b1W at %v, b8B at %v", top("b1W"), top("b8B"))
+	}
+	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#flipbtn")))
+	waitJS(t, ctx, "flipped", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top < document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
+	h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: f.game, Result: "1-0", Detail: "resignation"})
+	waitJS(t, ctx, "the result", `document.getElementById('result').textContent == '1-0 (resignation)' && document.getElementById('turn').textContent == 'game over'`)
+	noErrors(t, ctx)
 }
