@@ -330,3 +330,29 @@ func TestBrowserCheckClockFlipResult(t *testing.T) {
 	waitJS(t, ctx, "the result", `document.getElementById('result').textContent == '1-0 (resignation)' && document.getElementById('turn').textContent == 'game over'`)
 	noErrors(t, ctx)
 }
+
+// Millennium's three 8x8 levels and First Contact's platforms (placed,
+// up and inverted) show their pieces on their squares, flat and in 3D.
+func TestBrowserEverySystem(t *testing.T) {
+	for _, variant := range []string{"millennium", "first-contact", "st3d+V.A1,V.A2"} {
+		h := NewHub(DefaultOpts())
+		f := newFakeSet(t, h, "b1", variant)
+		for i := 0; i < 24; i++ {
+			f.random()
+		}
+		url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+		ctx := open(t, url+"/boards/b1")
+		want := mustJSON(piecesOf(f.sys, f.g.Position()))
+		waitJS(t, ctx, variant+"'s pieces", `JSON.stringify(`+flatPieces+`) == '`+want+`'`)
+		waitJS(t, ctx, variant+"'s 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas')`)
+		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#view3d canvas")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := colours(t, png); n < 40 {
+			t.Errorf("%s: 3D canvas: %d colours", variant, n)
+		}
+		noErrors(t, ctx)
+		keepShot(t, ctx, strings.Split(variant, "+")[0])
+	}
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -82,8 +83,14 @@ func NewHub(opts HubOpts) *Hub {
 
 // State gives the hub a board's retained state.
 func (h *Hub) State(id string, s mqtt.State) {
+	// The hub keeps what it is given: copy what the caller may change.
 	s.Moves = slices.Clone(s.Moves)
-	s.Board.Cells = slices.Clone(s.Board.Cells)
+	s.Board.Cells, s.Board.Choices = slices.Clone(s.Board.Cells), slices.Clone(s.Board.Choices)
+	s.Tags = maps.Clone(s.Tags)
+	if s.Clock != nil {
+		c := *s.Clock
+		s.Clock = &c
+	}
 	h.input(id, func(b *board) { b.state(h, s) })
 }
 
@@ -236,7 +243,9 @@ func (h *Hub) Layout(variant string) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.layouts[variant] = l
+	if len(h.layouts) < 64 {
+		h.layouts[variant] = l
+	}
 	return l, nil
 }
 
