@@ -2,6 +2,7 @@ package web
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,21 +158,7 @@ func moveNumber(start rules.Position, i int) string {
 	return itoa(n) + "..."
 }
 
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
-}
+func itoa(n int) string { return strconv.Itoa(n) }
 
 func (b *board) longs() []string {
 	out := make([]string, len(b.plies))
