@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 )
@@ -262,4 +263,40 @@ func TestMoveNumber(t *testing.T) {
 			t.Errorf("ply %d: %q, want %q", i, got, want)
 		}
 	}
+}
+
+// A lifted attack board shows the pins it may go to (leds.HintsFor's Pins)
+// and no piece targets for the pieces it carries.
+func TestHubLiftedBoardPins(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	for ply := 0; ply < 400; ply++ {
+		p := f.g.Position()
+		for _, pin := range []string{"QL1", "QL2", "QL3", "QL4", "QL5", "QL6", "KL1", "KL2", "KL3", "KL4", "KL5", "KL6"} {
+			c := f.cell(pin)
+			if !p.Occupancy().Has(c) {
+				continue
+			}
+			var lifted rules.CellSet
+			lifted.Add(c)
+			hints, _ := leds.HintsFor(p, lifted, nil)
+			if hints.Pins.Empty() {
+				continue
+			}
+			var want []string
+			for _, x := range hints.Pins.Cells(nil) {
+				want = append(want, f.sys.Cells()[x])
+			}
+			h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMoveInProgress, Cells: []string{pin}}))
+			v := view(t, h, "b1")
+			if !slices.Equal(v.PinTargets, want) || len(v.Targets) != 0 {
+				t.Fatalf("lifted %s: pins %v targets %v, want pins %v", pin, v.PinTargets, v.Targets, want)
+			}
+			return
+		}
+		if !f.random() {
+			f = newFakeSet(t, h, "b1", "st3d")
+		}
+	}
+	t.Fatal("no attack board could move in 400 random plies")
 }
