@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tridboard/tridboard/mqtt"
 )
 
 // sseEvent is one event of a stream.
@@ -325,5 +327,34 @@ func TestDelayedFeed(t *testing.T) {
 	h.Release(now.Add(time.Minute))
 	if got := pgn(); !strings.HasSuffix(got, "\n\n1. "+f.sent[0].SAN+" *\n") {
 		t.Fatalf("after the delay:\n%s", got)
+	}
+}
+
+// HandlerCommander runs a page's command on the daemon's MQTT handler, with
+// the payload read as MQTT reads it and the token checked.
+func TestHandlerCommander(t *testing.T) {
+	var got []mqtt.Command
+	c := HandlerCommander(mqtt.HandlerFunc(func(_ context.Context, cmd mqtt.Command) (any, error) {
+		got = append(got, cmd)
+		if _, ok := cmd.(mqtt.Resign); ok {
+			return nil, errors.New("the game is over")
+		}
+		return map[string]int{"seq": 4}, nil
+	}), "s3cret")
+	for _, tc := range []struct {
+		name, payload, data, err string
+	}{
+		{"take_back", `{"token":"s3cret"}`, `{"seq":4}`, ""},
+		{"take_back", `{"token":"nope"}`, "", "unauthorised: missing or wrong token"},
+		{"resign", `{"side":"white","token":"s3cret"}`, "", "the game is over"},
+		{"resign", `{"side":"blue","token":"s3cret"}`, "", `resign: side "blue": want "white" or "black"`},
+	} {
+		data, err := c.Command(context.Background(), "b1", tc.name, []byte(tc.payload))
+		if string(data) != tc.data || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("%s %s: %s, %v; want %s, %s", tc.name, tc.payload, data, err, tc.data, tc.err)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("the handler got %v, want take_back and resign", got)
 	}
 }
