@@ -89,6 +89,8 @@ func (h *Hub) State(id string, s mqtt.State) {
 	s.Tags = maps.Clone(s.Tags)
 	if s.Clock != nil {
 		c := *s.Clock
+		// Delayed, the clock counts down on the delayed timeline.
+		c.At = c.At.Add(h.opts.Delay)
 		s.Clock = &c
 	}
 	h.input(id, func(b *board) { b.state(h, s) })

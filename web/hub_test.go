@@ -215,6 +215,14 @@ func TestHubDelay(t *testing.T) {
 	if v := view(t, h, "b1"); len(v.Moves) != 1 {
 		t.Fatalf("%d moves after the delay, want 1", len(v.Moves))
 	}
+	// The clock counts down on the delayed timeline: its at moves by the delay.
+	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s.Clock = &mqtt.ClockState{Control: "180+2", WhiteMS: 170000, BlackMS: 180000, Running: "black", At: now}
+	h.State("b1", s)
+	h.Release(now.Add(15 * time.Second))
+	if v := view(t, h, "b1"); v.Clock == nil || !v.Clock.At.Equal(now.Add(15*time.Second)) || s.Clock.At != now {
+		t.Fatalf("delayed clock %+v", v.Clock)
+	}
 }
 
 // Memory is bounded: boards beyond MaxBoards and plies beyond MaxPlies are
