@@ -51,6 +51,13 @@ func TestLayoutPlacesEverySquareOnce(t *testing.T) {
 			t.Errorf("%s: %d squares, want %d", tc.name, n, tc.squares)
 		}
 	}
+	// Millennium: colours as on a chess board, the same on every level.
+	m, _ := LayoutOf(mustSys(t, "millennium"))
+	for _, g := range m.Cells {
+		if want := g.Name[1:] == "a1" || g.Name[1:] == "b2" || g.Name[1:] == "h8"; want && !g.Dark || (g.Name[1:] == "h1" || g.Name[1:] == "a8") && g.Dark {
+			t.Errorf("millennium %s: dark %v", g.Name, g.Dark)
+		}
+	}
 	l, _ := LayoutOf(mustSys(t, "st3d"))
 	for _, g := range l.Cells {
 		switch g.Name {
