@@ -140,7 +140,12 @@ func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
 		v.warn("lost", fmt.Sprintf("tridboard view: connection to %s lost: %v (reconnecting)", o.Broker, err))
 	})
 	v.cli = paho.NewClient(po)
-	v.cli.Connect() // retries in the background
+	tok := v.cli.Connect() // retries in the background
+	go func() {
+		if !tok.WaitTimeout(5 * time.Second) {
+			v.warn("connect", fmt.Sprintf("tridboard view: broker %s not reachable yet: retrying", o.Broker))
+		}
+	}()
 	return v, nil
 }
 

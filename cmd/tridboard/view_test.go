@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,7 +63,8 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 	defer set.Close(context.Background())
 
 	hub := web.NewHub(web.DefaultOpts())
-	v, err := newViewer(viewerOpts{Broker: url, Prefix: "tridboard", Token: "s3cret"}, hub, io.Discard)
+	var log syncBuffer
+	v, err := newViewer(viewerOpts{Broker: url, Prefix: "tridboard", Token: "s3cret"}, hub, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +125,30 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("the set got %v", got)
 	}
+	// A hostile publisher: logged, ignored.
+	v.cli.Publish("tridboard/evil/state", 1, false, []byte("{garbage")).Wait()
+	pollUntil(t, "the warning", func() bool { return strings.Contains(log.String(), "tridboard/evil/state: invalid character") })
+	if _, ok := hub.View("evil"); ok {
+		t.Error("a garbage state made a board")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the viewer's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // view refuses what it cannot use.
