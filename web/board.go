@@ -24,6 +24,7 @@ type board struct {
 	sys     rules.System
 	g       *rules.Game
 	baseSeq int   // the seq before the first ply kept (0 from the start)
+	partial bool  // the position is shown without the moves that led to it
 	seqs    []int // the seq of each ply
 	plies   []*MoveView
 	start   plyView // the start position, drawn
@@ -97,7 +98,7 @@ func (b *board) reset(start rules.Position, moves []string, last int) {
 	b.g = rules.NewGame(start)
 	b.seqs, b.plies = nil, nil
 	b.start = b.draw(start)
-	b.err = ""
+	b.err, b.partial = "", false
 	if last < len(moves) {
 		last = len(moves)
 	}
@@ -190,7 +191,7 @@ func (b *board) state(h *Hub, s mqtt.State) {
 	}
 	have := b.longs()
 	switch {
-	case b.sys == nil || b.sys.Name() != sys.Name() || b.game != s.Game || b.g.Start().String() != start.String() || b.baseSeq != 0 && len(s.Moves) > 0:
+	case b.sys == nil || b.sys.Name() != sys.Name() || b.game != s.Game || b.g.Start().String() != start.String() || b.partial && len(s.Moves) > 0:
 		b.sys, b.game = sys, s.Game
 		b.reset(start, s.Moves, last)
 	case slices.Equal(have, s.Moves):
@@ -213,6 +214,7 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		// The moves do not lead to the state's position: show the position.
 		if p, err := sys.ParsePosition(s.Position); err == nil {
 			b.reset(p, nil, last)
+			b.partial = true
 			b.err = "the moves do not lead to the position: showing the position without its moves"
 		}
 	}
@@ -267,6 +269,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 				return
 			}
 			b.reset(p, nil, m.Seq)
+			b.partial = true
 			b.touch(false)
 			return
 		}
@@ -291,6 +294,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 			b.play(m.Move, m.Seq)
 		} else if p, err := b.sys.ParsePosition(m.Position); err == nil {
 			b.reset(p, nil, m.Seq)
+			b.partial = true
 			b.err = "move " + itoa(m.Seq) + " does not follow the game: showing its position"
 		} else {
 			b.err = "move " + itoa(m.Seq) + ": " + err.Error()

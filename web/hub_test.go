@@ -134,13 +134,26 @@ func TestHubTakeBack(t *testing.T) {
 	if len(v.Moves) != 2 || v.Moves[1].Seq != 3 || v.Moves[1].Long != "c7B-c5N" {
 		t.Fatalf("after the next move: %+v", v.Moves)
 	}
+	// A display joining now rebuilds the game from the state (seqs counted
+	// back from last_move), and follows the next move without rebuilding.
+	late := NewHub(DefaultOpts())
+	late.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	lv := view(t, late, "b1")
+	f.hub = late
+	f.play("a2W-a3W") // seq 4
+	if v := view(t, late, "b1"); len(v.Moves) != 3 || v.Epoch != lv.Epoch || v.Seq != 4 || v.Moves[1].Seq != 3 {
+		t.Fatalf("late joiner after the next move: %d moves, epoch %d (was %d), seq %d", len(v.Moves), v.Epoch, lv.Epoch, v.Seq)
+	}
+	f.hub = h
+	h.Move("b1", f.sent[len(f.sent)-1])
+	f.g.TakeBack()
 	// A take-back the hub did not hear of: the move follows an earlier ply.
 	f.g.TakeBack()
 	f.g.TakeBack()
 	f.hub = nil
-	mv := f.play("a2W-a3W") // seq 4, from the start
+	mv := f.play("a2W-a3W") // seq 5, from the start
 	h.Move("b1", mv)
-	if v := view(t, h, "b1"); len(v.Moves) != 1 || v.Moves[0].Seq != 4 || v.Moves[0].Num != "1." {
+	if v := view(t, h, "b1"); len(v.Moves) != 1 || v.Moves[0].Seq != 5 || v.Moves[0].Num != "1." {
 		t.Fatalf("after an unannounced take-back: %+v", v.Moves)
 	}
 }
