@@ -121,7 +121,7 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#live")))
 	waitJS(t, ctx, "live again", `JSON.stringify(`+flatPieces+`) == '`+mustJSON(piecesOf(f.sys, f.g.Position()))+`'`)
 	// The 3D view renders something: many colours in its canvas.
-	waitJS(t, ctx, "the 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas')`)
+	waitJS(t, ctx, "the 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 2`)
 	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#view3d canvas")))
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestBrowserLiftAndMismatch(t *testing.T) {
 	keepShot(t, ctx, "lifted")
 	h.Event("b1", mqtt.Event{Type: mqtt.EventIllegal, Game: f.game, Cells: []string{"a2W", "d1W"}, Detail: "no legal move explains it"})
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"a2W", "d1W"}}))
-	waitJS(t, ctx, "the cells to fix", `document.querySelectorAll('#flat .cell.fix').length == 2 && !document.getElementById('fix').hidden`)
+	waitJS(t, ctx, "the cells to fix", `document.querySelectorAll('#flat .cell.fix').length == 2 && !document.getElementById('fix').hidden && document.getElementById('status').textContent == 'MISMATCH'`)
 	if got := cellsWith(t, ctx, "fix"); !slices.Equal(got, []string{"a2W", "d1W"}) {
 		t.Errorf("fix %v", got)
 	}
@@ -318,12 +318,7 @@ func TestBrowserCheckClockFlipResult(t *testing.T) {
 		t.Errorf("%s's clock %q, want 2:51", idle, got)
 	}
 	waitJS(t, ctx, "the running clock", `/^2:5[0-9]$/.test(document.getElementById('`+running+`-clock').textContent) && document.getElementById('`+running+`-clock').classList.contains('running')`)
-	top := func(cell string) float64 {
-		return evalJS[float64](t, ctx, `document.querySelector('#flat [data-cell="`+cell+`"]').getBoundingClientRect().top`)
-	}
-	if top("b1W") <= top("b8B") {
-		t.Fatalf("White's side not at the bottom: b1W at %v, b8B at %v", top("b1W"), top("b8B"))
-	}
+	waitJS(t, ctx, "White's side at the bottom", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top > document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#flipbtn")))
 	waitJS(t, ctx, "flipped", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top < document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
 	h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: f.game, Result: "1-0", Detail: "resignation"})
@@ -344,7 +339,7 @@ func TestBrowserEverySystem(t *testing.T) {
 		ctx := open(t, url+"/boards/b1")
 		want := mustJSON(piecesOf(f.sys, f.g.Position()))
 		waitJS(t, ctx, variant+"'s pieces", `JSON.stringify(`+flatPieces+`) == '`+want+`'`)
-		waitJS(t, ctx, variant+"'s 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas')`)
+		waitJS(t, ctx, variant+"'s 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 2`)
 		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#view3d canvas")))
 		if err != nil {
 			t.Fatal(err)

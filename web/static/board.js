@@ -19,7 +19,12 @@ function schedule() { if (!dirty) { dirty = true; requestAnimationFrame(render);
 
 async function setVariant(v) {
   variant = v;
-  const lay = await layout(v);
+  let lay;
+  try { lay = await layout(v); } catch (e) {
+    // The server went away meanwhile: try again with the next update.
+    if (variant === v) variant = '';
+    return;
+  }
   if (variant !== v) return;
   $('flat').replaceChildren();
   flat = new FlatBoard($('flat'), lay);

@@ -15,10 +15,12 @@ const layouts = new Map();
 // layout fetches (once) the layout of a variant.
 export function layout(variant) {
   if (!layouts.has(variant)) {
-    layouts.set(variant, fetch('/api/layouts/' + encodeURIComponent(variant)).then(r => {
+    const p = fetch('/api/layouts/' + encodeURIComponent(variant)).then(r => {
       if (!r.ok) throw new Error('layout of ' + variant + ': ' + r.status);
       return r.json();
-    }));
+    });
+    p.catch(() => layouts.delete(variant)); // fetch it again next time
+    layouts.set(variant, p);
   }
   return layouts.get(variant);
 }

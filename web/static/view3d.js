@@ -153,12 +153,17 @@ export class View3D {
   render() {
     if (this.pending) return;
     this.pending = true;
-    requestAnimationFrame(() => { this.pending = false; this.renderer.render(this.scene, this.camera); });
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.renderer.render(this.scene, this.camera);
+      this.container.dataset.frames = (+this.container.dataset.frames || 0) + 1; // for tests
+    });
   }
   dispose() {
     this.ro.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
+    delete this.container.dataset.frames;
   }
 }

@@ -38,7 +38,7 @@ function update(c, s) {
       c.q('.mini').replaceChildren();
       c.flat = new MiniBoard(c.q('.mini'), lay);
       if (c.sum) draw(c, c.sum);
-    });
+    }, () => { c.variant = ''; }); // the server went away: again with the next update
   }
   draw(c, s);
 }
