@@ -121,7 +121,7 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#live")))
 	waitJS(t, ctx, "live again", `JSON.stringify(`+flatPieces+`) == '`+mustJSON(piecesOf(f.sys, f.g.Position()))+`'`)
 	// The 3D view renders something: many colours in its canvas.
-	waitJS(t, ctx, "the 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 2`)
+	waitJS(t, ctx, "the 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 1`)
 	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#view3d canvas")))
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestBrowserEverySystem(t *testing.T) {
 		ctx := open(t, url+"/boards/b1")
 		want := mustJSON(piecesOf(f.sys, f.g.Position()))
 		waitJS(t, ctx, variant+"'s pieces", `JSON.stringify(`+flatPieces+`) == '`+want+`'`)
-		waitJS(t, ctx, variant+"'s 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 2`)
+		waitJS(t, ctx, variant+"'s 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 1`)
 		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#view3d canvas")))
 		if err != nil {
 			t.Fatal(err)

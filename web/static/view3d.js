@@ -108,6 +108,7 @@ export class View3D {
     this.render();
   }
   draw(pos, mk = {}) {
+    this.drawn = true;
     const pins = new Set(pos.pins || []), pieces = pos.pieces || {};
     const sets = {lifted: mk.lifted, target: mk.targets, capture: mk.captures, fix: mk.fix};
     for (const k in sets) sets[k] = new Set(sets[k] || []);
@@ -156,7 +157,8 @@ export class View3D {
     requestAnimationFrame(() => {
       this.pending = false;
       this.renderer.render(this.scene, this.camera);
-      this.container.dataset.frames = (+this.container.dataset.frames || 0) + 1; // for tests
+      // Frames drawn since the pieces were first placed, for tests.
+      if (this.drawn) this.container.dataset.frames = (+this.container.dataset.frames || 0) + 1;
     });
   }
   dispose() {
