@@ -146,6 +146,24 @@ export const statusText = {
   needs_choice: 'needs a choice', sensor_fault: 'SENSOR FAULT',
 };
 
+// puckImage is a piece's puck painted once per size, for the mini boards.
+const pucks = new Map();
+function puckImage(p, s) {
+  const key = p + s;
+  let c = pucks.get(key);
+  if (c) return c;
+  c = document.createElement('canvas'); c.width = c.height = s;
+  const g = c.getContext('2d'), white = p === p.toUpperCase();
+  g.beginPath(); g.arc(s / 2, s / 2, s * 0.42, 0, Math.PI * 2);
+  g.fillStyle = white ? '#fff' : '#111'; g.fill();
+  g.lineWidth = Math.max(1, s / 14); g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
+  g.fillStyle = white ? '#000' : '#fff';
+  g.textAlign = 'center'; g.textBaseline = 'middle'; g.font = `bold ${Math.round(s * 0.62)}px sans-serif`;
+  g.fillText(p.toUpperCase(), s / 2, s / 2 + s * 0.04);
+  pucks.set(key, c);
+  return c;
+}
+
 // MiniBoard is the wall's small board: the flat view painted on a canvas,
 // cheaper to redraw for a hundred boards than SVG. Its data-pieces
 // attribute holds the pieces drawn (cell -> letter), for tests and tools.
@@ -168,7 +186,6 @@ export class MiniBoard {
     const g = this.canvas.getContext('2d'), s = this.s, pins = new Set(pos.pins || []), pieces = pos.pieces || {};
     const fix = new Set(marks.fix || []);
     g.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    g.textAlign = 'center'; g.textBaseline = 'middle'; g.font = `bold ${Math.round(s * 0.62)}px sans-serif`;
     const shown = [];
     for (const c of this.cells) {
       const present = !c.s || pins.has(c.s);
@@ -183,11 +200,7 @@ export class MiniBoard {
       const p = pieces[c.n];
       if (!p) continue;
       shown.push([c.n, p]);
-      const white = p === p.toUpperCase();
-      g.beginPath(); g.arc(x + s / 2, y + s / 2, s * 0.42, 0, Math.PI * 2);
-      g.fillStyle = white ? '#fff' : '#111'; g.fill();
-      g.lineWidth = Math.max(1, s / 14); g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
-      g.fillStyle = white ? '#000' : '#fff'; g.fillText(p.toUpperCase(), x + s / 2, y + s / 2 + s * 0.04);
+      g.drawImage(puckImage(p, s), x, y);
     }
     shown.sort((a, b) => a[0] < b[0] ? -1 : 1);
     this.canvas.dataset.pieces = JSON.stringify(Object.fromEntries(shown));
