@@ -98,6 +98,9 @@ type State struct {
 	// clock.Snapshot marshals it: a display counts the running side down
 	// from its "at".
 	Clock *clock.Snapshot `json:"clock,omitempty"`
+	// Tags are the game's record tags that new_game carries: "White",
+	// "Black", "Event", "Round" (the players' names, the event, the round).
+	Tags map[string]string `json:"tags,omitempty"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
+)
+
+func init() {
+	register("loadtest", "simulate N sets playing random games against a broker; report lost moves and latency", runLoadtest)
+}
+
+// loadOpts configure a load test.
+type loadOpts struct {
+	Broker, Prefix, Username, Password string
+	Variant                            string
+	Boards, Moves                      int           // sets, and moves per set
+	Duration                           time.Duration // bound of the whole run
+	Interval                           time.Duration // between two moves of a set
+	Drain                              time.Duration // wait for the last moves
+	AllowRemote                        bool
+	Log                                io.Writer // progress; nil for none
+}
+
+// loadReport is what a load test measured.
+type loadReport struct {
+	Boards, Sent, Received int
+	Lost, Duplicated       int
+	OutOfOrder             int
+	P50, P99, Max          time.Duration // publish (enqueue) to receive
+	Elapsed                time.Duration
+}
+
+func (r loadReport) String() string {
+	return fmt.Sprintf("%d sets: %d moves sent, %d received once, %d lost, %d duplicated, %d out of order; "+
+		"publish-to-receive latency p50 %v, p99 %v, max %v; %v",
+		r.Boards, r.Sent, r.Received, r.Lost, r.Duplicated, r.OutOfOrder,
+		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Elapsed.Round(time.Millisecond))
+}
+
+func runLoadtest(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := loadOpts{Prefix: "tridboard-load"}
+	fs.IntVar(&o.Boards, "boards", 10, "simulated `sets` (1-1000)")
+	fs.StringVar(&o.Broker, "broker", "", "the broker's `URL`")
+	fs.IntVar(&o.Moves, "moves", 20, "moves per set (1-10000)")
+	secs := fs.Float64("seconds", 60, "bound of the whole run in `seconds` (1-3600)")
+	fs.DurationVar(&o.Interval, "interval", time.Second, "time between two moves of a set")
+	fs.StringVar(&o.Prefix, "prefix", o.Prefix, "topic `prefix` of the simulated sets")
+	fs.StringVar(&o.Username, "username", "", "the broker's user `name`")
+	fs.StringVar(&o.Password, "password", "", "the broker's `password`")
+	fs.StringVar(&o.Variant, "variant", "st3d", "the rule system the sets play")
+	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a broker beyond loopback (a hall's broker before the event)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: tridboard loadtest --boards N --broker URL [--moves M] [--seconds S] [--interval D]")
+		fmt.Fprintln(fs.Output(), "\nRuns N simulated sets in this process, each publishing a random legal game as the daemon")
+		fmt.Fprintln(fs.Output(), "does (retained state, moves with seq through the outbox), and a subscriber that checks")
+		fmt.Fprintln(fs.Output(), "every move arrives once and in order. Exits 1 when a move was lost.")
+		fmt.Fprintln(fs.Output())
+		fs.PrintDefaults()
+	}
+	if done, code := parseFlags(fs, args, stdout); done {
+		return code
+	}
+	o.Duration = time.Duration(*secs * float64(time.Second))
+	o.Drain, o.Log = 10*time.Second, stderr
+	if err := o.check(); err != nil {
+		fmt.Fprintln(stderr, "tridboard loadtest:", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r, err := loadTest(ctx, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "tridboard loadtest:", err)
+		return exitFailure
+	}
+	fmt.Fprintln(stdout, r)
+	if r.Lost > 0 || r.OutOfOrder > 0 {
+		return exitFailure
+	}
+	return exitOK
+}
+
+func (o loadOpts) check() error {
+	switch {
+	case o.Broker == "":
+		return fmt.Errorf("--broker is required")
+	case o.Boards < 1 || o.Boards > 1000:
+		return fmt.Errorf("--boards %d: want 1 to 1000", o.Boards)
+	case o.Moves < 1 || o.Moves > 10000:
+		return fmt.Errorf("--moves %d: want 1 to 10000", o.Moves)
+	case o.Duration < time.Second || o.Duration > time.Hour:
+		return fmt.Errorf("--seconds %v: want 1 to 3600", o.Duration.Seconds())
+	case o.Interval < time.Millisecond:
+		return fmt.Errorf("--interval %v: want 1ms or more", o.Interval)
+	}
+	u, err := url.Parse(o.Broker)
+	if err != nil || u.Hostname() == "" {
+		return fmt.Errorf("--broker %q: want a URL such as tcp://127.0.0.1:1883", o.Broker)
+	}
+	if !o.AllowRemote && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("--broker %s is beyond loopback: add --allow-remote to load a real broker", o.Broker)
+	}
+	if _, err := systems.ByName(o.Variant); err != nil {
+		return fmt.Errorf("--variant: %w", err)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// loadSet is one simulated set: a game played at random, published through
+// an mqtt.Client (outbox and all) with its own state directory.
+type loadSet struct {
+	id   string
+	cli  *mqtt.Client
+	sys  rules.System
+	g    *rules.Game
+	game string
+	seq  int
+	n    int
+	rng  *rand.Rand
+}
+
+func (s *loadSet) newGame(now time.Time) {
+	s.g = rules.NewGame(s.sys.Start())
+	s.game = now.UTC().Format("20060102-150405.000") + "-" + s.id
+	s.seq = 0
+}
+
+// step plays one random move and publishes it as the daemon does.
+func (s *loadSet) step(now time.Time) (bool, error) {
+	p := s.g.Position()
+	moves := p.LegalMoves(nil)
+	if len(moves) == 0 || s.g.Len() >= 300 {
+		s.newGame(now)
+		p = s.g.Position()
+		moves = p.LegalMoves(nil)
+	}
+	m := moves[s.rng.IntN(len(moves))]
+	long, short := p.Long(m), p.Short(m)
+	next := s.g.Play(m)
+	s.seq++
+	mv := mqtt.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
+	if err := s.cli.Enqueue(mv); err != nil {
+		return false, err
+	}
+	st := mqtt.State{Game: s.game, Variant: s.sys.Name(), Position: next.String(), Turn: next.Turn(),
+		Board: mqtt.Board{Status: mqtt.BoardInSync}, LastMove: &mqtt.LastMove{Seq: s.seq, Move: long, SAN: short},
+		Moves: s.g.Long(), MoveNumber: next.FullmoveNumber(), Result: mqtt.ResultOngoing, Time: now.UTC()}
+	st.Check, _ = next.InCheck()
+	s.cli.PublishState(st)
+	s.n++
+	return true, nil
+}
+
+// loadCheck is the subscriber's bookkeeping.
+type loadCheck struct {
+	mu        sync.Mutex
+	last      map[string]int // board/game -> highest seq
+	seen      map[string]bool
+	received  int
+	dups, ooo int
+	lat       []time.Duration
+	cond      chan struct{}
+}
+
+func (c *loadCheck) move(board string, m mqtt.Move, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := board + "/" + m.Game
+	sk := k + "/" + strconv.Itoa(m.Seq)
+	switch {
+	case c.seen[sk]:
+		c.dups++
+		return
+	case m.Seq != c.last[k]+1:
+		c.ooo++
+	}
+	c.seen[sk] = true
+	c.last[k] = max(c.last[k], m.Seq)
+	c.received++
+	if len(c.lat) < 1_000_000 {
+		c.lat = append(c.lat, at.Sub(m.Time))
+	}
+	select {
+	case c.cond <- struct{}{}:
+	default:
+	}
+}
+
+// loadTest runs the sets and the subscriber and reports.
+func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
+	if err := o.check(); err != nil {
+		return loadReport{}, err
+	}
+	if o.Drain <= 0 {
+		o.Drain = 10 * time.Second
+	}
+	logf := func(format string, a ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", a...)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Duration+o.Drain)
+	defer cancel()
+	start := time.Now()
+	dir, err := os.MkdirTemp("", "tridboard-loadtest-")
+	if err != nil {
+		return loadReport{}, err
+	}
+	defer os.RemoveAll(dir)
+	sys, _ := systems.ByName(o.Variant)
+
+	chk := &loadCheck{last: map[string]int{}, seen: map[string]bool{}, cond: make(chan struct{}, 1)}
+	subscribed := make(chan error, 1)
+	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID(fmt.Sprintf("tridboard-loadcheck-%d", os.Getpid())).
+		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).SetAutoReconnect(true).SetOrderMatters(true)
+	po.SetOnConnectHandler(func(c paho.Client) {
+		tok := c.Subscribe(o.Prefix+"/+/"+mqtt.TopicMove, 1, func(_ paho.Client, m paho.Message) {
+			at := time.Now()
+			var mv mqtt.Move
+			if json.Unmarshal(m.Payload(), &mv) != nil {
+				return
+			}
+			board := m.Topic()[len(o.Prefix)+1:]
+			board = board[:len(board)-len(mqtt.TopicMove)-1]
+			chk.move(board, mv, at)
+		})
+		tok.Wait()
+		select {
+		case subscribed <- tok.Error():
+		default:
+		}
+	})
+	sub := paho.NewClient(po)
+	if tok := sub.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		return loadReport{}, fmt.Errorf("subscriber: broker %s: connect: %v", o.Broker, tok.Error())
+	}
+	defer sub.Disconnect(250)
+	select {
+	case err := <-subscribed:
+		if err != nil {
+			return loadReport{}, fmt.Errorf("subscriber: %w", err)
+		}
+	case <-ctx.Done():
+		return loadReport{}, ctx.Err()
+	}
+
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	sets := make([]*loadSet, o.Boards)
+	for i := range sets {
+		mo := mqtt.DefaultOpts()
+		mo.Broker, mo.Username, mo.Password, mo.Prefix = o.Broker, o.Username, o.Password, o.Prefix
+		mo.BoardID = "load-" + strconv.Itoa(i+1)
+		mo.ClientID = fmt.Sprintf("tridboard-load-%d-%d", os.Getpid(), i+1)
+		mo.StateDir = filepath.Join(dir, mo.BoardID)
+		mo.Discovery, mo.Logger = "", quiet
+		if err := os.MkdirAll(mo.StateDir, 0o700); err != nil {
+			return loadReport{}, err
+		}
+		cli, err := mqtt.New(mo, nil)
+		if err != nil {
+			return loadReport{}, fmt.Errorf("set %d: %w", i+1, err)
+		}
+		s := &loadSet{id: mo.BoardID, cli: cli, sys: sys, rng: rand.New(rand.NewPCG(uint64(i), 42))}
+		s.newGame(time.Now())
+		sets[i] = s
+	}
+	defer func() {
+		cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer ccancel()
+		var wg sync.WaitGroup
+		for _, s := range sets {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.cli.Close(cctx) }()
+		}
+		wg.Wait()
+	}()
+	logf("loadtest: %d sets on %s, %d moves each, every %v", o.Boards, o.Broker, o.Moves, o.Interval)
+
+	// Each set moves every Interval, the sets spread over it.
+	playCtx, stopPlay := context.WithTimeout(ctx, o.Duration)
+	defer stopPlay()
+	var wg sync.WaitGroup
+	var errOnce sync.Once
+	var playErr error
+	for i, s := range sets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTimer(o.Interval * time.Duration(i) / time.Duration(len(sets)))
+			defer t.Stop()
+			for s.n < o.Moves {
+				select {
+				case <-playCtx.Done():
+					return
+				case <-t.C:
+				}
+				if _, err := s.step(time.Now()); err != nil {
+					errOnce.Do(func() { playErr = fmt.Errorf("set %s: %w", s.id, err) })
+					return
+				}
+				t.Reset(o.Interval)
+			}
+		}()
+	}
+	wg.Wait()
+	sent := 0
+	for _, s := range sets {
+		sent += s.n
+	}
+	// Wait for the moves in flight.
+	drain := time.NewTimer(o.Drain)
+	defer drain.Stop()
+	for {
+		chk.mu.Lock()
+		got := chk.received
+		chk.mu.Unlock()
+		if got >= sent {
+			break
+		}
+		select {
+		case <-chk.cond:
+		case <-drain.C:
+			logf("loadtest: %d moves still missing after %v", sent-got, o.Drain)
+			goto report
+		case <-ctx.Done():
+			goto report
+		}
+	}
+report:
+	chk.mu.Lock()
+	defer chk.mu.Unlock()
+	r := loadReport{Boards: o.Boards, Sent: sent, Received: chk.received, Lost: sent - chk.received,
+		Duplicated: chk.dups, OutOfOrder: chk.ooo, Elapsed: time.Since(start)}
+	if r.Lost < 0 {
+		r.Lost = 0
+	}
+	if n := len(chk.lat); n > 0 {
+		l := slices.Clone(chk.lat)
+		slices.Sort(l)
+		r.P50, r.P99, r.Max = l[n/2], l[min(n-1, n*99/100)], l[n-1]
+	}
+	return r, playErr
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// loadtest: every move of every simulated set arrives once and in order
+// through a real broker (the embedded one here; BenchmarkLoadtest uses
+// Mosquitto), and the report counts them.
+func TestLoadtestEmbedded(t *testing.T) {
+	url := embeddedBroker(t)
+	r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lt", Variant: "st3d", Boards: 3, Moves: 5,
+		Duration: 20 * time.Second, Interval: 10 * time.Millisecond, Drain: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sent != 15 || r.Received != 15 || r.Lost != 0 || r.Duplicated != 0 || r.OutOfOrder != 0 || r.P50 <= 0 || r.P99 < r.P50 {
+		t.Fatalf("report: %v", r)
+	}
+}
+
+// loadtest refuses unbounded runs and, without --allow-remote, brokers
+// beyond loopback.
+func TestLoadtestBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--boards", "3"}, "--broker is required"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--boards", "0"}, "--boards 0: want 1 to 1000"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--moves", "20000"}, "--moves 20000"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--seconds", "7200"}, "--seconds 7200"},
+		{[]string{"--broker", "tcp://192.168.1.5:1883"}, "beyond loopback"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--variant", "chess"}, `unknown variant "chess"`},
+	} {
+		var out, errb bytes.Buffer
+		code := dispatch(append([]string{"loadtest"}, tc.args...), &out, &errb)
+		if code != exitUsage || !strings.Contains(errb.String(), tc.err) {
+			t.Errorf("loadtest %v: %d %q, want usage error %q", tc.args, code, errb.String(), tc.err)
+		}
+	}
+}
+
+// startMosquitto runs /usr/sbin/mosquitto on a free loopback port until
+// the benchmark ends.
+func startMosquitto(b *testing.B) string {
+	b.Helper()
+	bin, err := exec.LookPath("mosquitto")
+	if err != nil {
+		bin = "/usr/sbin/mosquitto"
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	conf := "listener " + port + " 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n"
+	if os.Getuid() == 0 {
+		conf += "user root\n"
+	}
+	cfg := filepath.Join(b.TempDir(), "mosquitto.conf")
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-c", cfg)
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("mosquitto: %v (apt-get install mosquitto)", err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return "tcp://" + addr
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("mosquitto on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// BenchmarkLoadtestMosquitto: 100 sets, 20 moves each, one move per set
+// every 200 ms (500 moves/s), against Mosquitto: moves lost, duplicated,
+// out of order, and publish-to-receive latency. Run with -benchtime=1x.
+func BenchmarkLoadtestMosquitto(b *testing.B) {
+	url := startMosquitto(b)
+	for i := 0; i < b.N; i++ {
+		r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lt" + strconv.Itoa(i), Variant: "st3d",
+			Boards: 100, Moves: 20, Duration: time.Minute, Interval: 200 * time.Millisecond, Drain: 20 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log(r)
+		b.ReportMetric(float64(r.Sent), "sent")
+		b.ReportMetric(float64(r.Lost), "lost")
+		b.ReportMetric(float64(r.Duplicated), "dup")
+		b.ReportMetric(float64(r.OutOfOrder), "reordered")
+		b.ReportMetric(float64(r.P50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(r.P99.Microseconds())/1000, "p99-ms")
+	}
+}

@@ -1,0 +1,484 @@
+package web
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules"
+)
+
+// board is what the hub knows of one board. Its methods run with the hub's
+// lock held.
+type board struct {
+	id     string
+	max    int // plies kept at most
+	online bool
+	ver    uint64 // counts every change
+	epoch  uint64 // counts the changes of the game's history other than a move appended
+
+	game    string
+	sys     rules.System
+	g       *rules.Game
+	baseSeq int   // the seq before the first ply kept (0 from the start)
+	partial bool  // the position is shown without the moves that led to it
+	seqs    []int // the seq of each ply
+	plies   []*MoveView
+	start   plyView // the start position, drawn
+	tags    map[string]string
+	clock   *clock.Snapshot
+
+	status, fault  string
+	cells, choices []string
+	lifted         rules.CellSet
+	hints          leds.Hints
+	fix            []string
+	fixReason      string
+	checkCell      string
+	result, reason string
+	err            string
+	last           *EventView
+	buf            []rules.Move
+	updated        time.Time
+}
+
+// plyView is a position as drawn: the pieces on their cells and the
+// presence cells closed (the boards standing on their pins).
+type plyView struct {
+	Pieces map[string]string `json:"pieces"`
+	Pins   []string          `json:"pins,omitempty"`
+}
+
+func (b *board) touch(history bool) {
+	b.ver++
+	if history {
+		b.epoch++
+	}
+}
+
+func (b *board) seq() int {
+	if n := len(b.seqs); n > 0 {
+		return b.seqs[n-1]
+	}
+	return b.baseSeq
+}
+
+func (b *board) firstSeq() int { return b.baseSeq + 1 }
+
+func (b *board) pos() rules.Position {
+	if b.g == nil {
+		return nil
+	}
+	return b.g.Position()
+}
+
+// draw renders a position.
+func (b *board) draw(p rules.Position) plyView {
+	v := plyView{Pieces: map[string]string{}}
+	occ := p.Occupancy()
+	for i, n := range b.sys.Cells() {
+		c := rules.Cell(i)
+		if pc, ok := p.CellPiece(c); ok {
+			v.Pieces[n] = string(pc.Letter())
+		} else if occ.Has(c) && isSocketName(n) {
+			v.Pins = append(v.Pins, n)
+		}
+	}
+	return v
+}
+
+func isSocketName(n string) bool { _, _, _, ok := pin(n); return ok }
+
+// reset starts the history over from start with moves (long form), the
+// last of which has seq last.
+func (b *board) reset(start rules.Position, moves []string, last int) {
+	b.g = rules.NewGame(start)
+	b.seqs, b.plies = nil, nil
+	b.start = b.draw(start)
+	b.err, b.partial = "", false
+	if last < len(moves) {
+		last = len(moves)
+	}
+	b.baseSeq = last - len(moves)
+	for i, s := range moves {
+		if !b.play(s, b.baseSeq+i+1) {
+			break
+		}
+	}
+	b.lifted, b.hints = rules.CellSet{}, leds.Hints{}
+	b.touch(true)
+}
+
+// play plays a long move with its seq and records the ply.
+func (b *board) play(s string, seq int) bool {
+	if len(b.plies) >= b.max {
+		b.err = "game too long: moves beyond " + itoa(b.max) + " are not shown"
+		return false
+	}
+	p := b.g.Position()
+	m, _, err := p.ParseMove(s)
+	if err != nil {
+		b.err = "move " + itoa(seq) + ": " + err.Error()
+		return false
+	}
+	info := p.Info(m)
+	ply := len(b.plies)
+	mv := &MoveView{Seq: seq, Ply: ply + 1, Num: moveNumber(b.g.Start(), ply), Long: p.Long(m), Short: p.Short(m)}
+	cells := b.sys.Cells()
+	if info.From != rules.NoCell {
+		mv.From = cells[info.From]
+	}
+	if info.To != rules.NoCell {
+		mv.To = cells[info.To]
+	}
+	next := b.g.Play(m)
+	mv.plyView = b.draw(next)
+	if in, k := next.InCheck(); in && k != rules.NoCell {
+		mv.Check = cells[k]
+	}
+	b.seqs = append(b.seqs, seq)
+	b.plies = append(b.plies, mv)
+	return true
+}
+
+// moveNumber is the number written before ply i of a game from start:
+// "12." before White's move, "12..." before Black's.
+func moveNumber(start rules.Position, i int) string {
+	n := start.FullmoveNumber()
+	white := start.Turn() == rules.White
+	if !white {
+		i++
+	}
+	n += i / 2
+	if i%2 == 0 {
+		return itoa(n) + "."
+	}
+	return itoa(n) + "..."
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func (b *board) longs() []string {
+	out := make([]string, len(b.plies))
+	for i, p := range b.plies {
+		out[i] = p.Long
+	}
+	return out
+}
+
+func (b *board) state(h *Hub, s mqtt.State) {
+	sys, err := h.system(s.Variant)
+	if err != nil {
+		b.err = "variant: " + err.Error()
+		b.touch(false)
+		return
+	}
+	b.tags, b.clock = s.Tags, s.Clock
+	last := len(s.Moves)
+	if s.LastMove != nil && s.LastMove.Seq > 0 {
+		last = s.LastMove.Seq
+	}
+	start := sys.Start()
+	if s.Start != "" {
+		if start, err = sys.ParsePosition(s.Start); err != nil {
+			b.err = "start position: " + err.Error()
+			b.touch(false)
+			return
+		}
+	}
+	have := b.longs()
+	switch {
+	case b.sys == nil || b.sys.Name() != sys.Name() || b.game != s.Game || b.g.Start().String() != start.String() || b.partial && len(s.Moves) > 0:
+		b.sys, b.game = sys, s.Game
+		b.reset(start, s.Moves, last)
+	case slices.Equal(have, s.Moves):
+	case len(have) < len(s.Moves) && slices.Equal(have, s.Moves[:len(have)]):
+		for i, mv := range s.Moves[len(have):] {
+			seq := last - (len(s.Moves) - len(have) - 1 - i)
+			if seq <= b.seq() {
+				seq = b.seq() + 1
+			}
+			if !b.play(mv, seq) {
+				break
+			}
+		}
+	case len(s.Moves) < len(have) && slices.Equal(have[:len(s.Moves)], s.Moves):
+		b.truncate(len(s.Moves))
+	default:
+		b.reset(start, s.Moves, last)
+	}
+	if s.Position != "" && len(b.plies) < b.max && b.g.Position().String() != s.Position {
+		// The moves do not lead to the state's position: show the position.
+		if p, err := sys.ParsePosition(s.Position); err == nil {
+			b.reset(p, nil, last)
+			b.partial = true
+			b.err = "the moves do not lead to the position: showing the position without its moves"
+		}
+	}
+	b.status, b.cells, b.choices, b.fault = s.Board.Status, s.Board.Cells, s.Board.Choices, s.Board.Fault
+	switch s.Board.Status {
+	case mqtt.BoardMoveInProgress:
+		b.setLifted(s.Board.Cells)
+		b.fix, b.fixReason = nil, ""
+	case mqtt.BoardMismatch:
+		b.setLifted(nil)
+		b.fix = s.Board.Cells
+		if b.fixReason == "" {
+			b.fixReason = "these cells differ from the position: put the pieces back"
+		}
+	case mqtt.BoardSensorFault:
+		b.setLifted(nil)
+		b.fix, b.fixReason = s.Board.Cells, "sensor fault: "+s.Board.Fault
+	default:
+		b.setLifted(nil)
+		b.fix, b.fixReason = nil, ""
+	}
+	b.result, b.reason = s.Result, s.Reason
+	if b.result == "" {
+		b.result = mqtt.ResultOngoing
+	}
+	b.updated = s.Time
+	b.touch(false)
+}
+
+// truncate keeps the first n plies (a take-back).
+func (b *board) truncate(n int) {
+	for len(b.plies) > n && b.g.TakeBack() {
+		b.plies = b.plies[:len(b.plies)-1]
+		b.seqs = b.seqs[:len(b.seqs)-1]
+	}
+	b.touch(true)
+}
+
+func (b *board) move(h *Hub, m mqtt.Move) {
+	if b.sys == nil || m.Game == "" || m.Seq < 1 {
+		return
+	}
+	if m.Game != b.game {
+		b.game = m.Game
+		b.tags, b.result, b.reason = nil, mqtt.ResultOngoing, ""
+		start := b.sys.Start()
+		if m.Seq != 1 {
+			p, err := b.sys.ParsePosition(m.Position)
+			if err != nil {
+				b.err = "move " + itoa(m.Seq) + ": position: " + err.Error()
+				b.touch(false)
+				return
+			}
+			b.reset(p, nil, m.Seq)
+			b.partial = true
+			b.touch(false)
+			return
+		}
+		b.reset(start, nil, 0)
+	}
+	if m.Seq <= b.seq() {
+		return // a duplicate
+	}
+	if b.follows(b.g.Position(), m) {
+		b.play(m.Move, m.Seq)
+	} else {
+		// A take-back we missed: find the ply the move follows.
+		k := -1
+		for i := len(b.plies) - 1; i >= 0 && k < 0; i-- {
+			_, p := b.g.Move(i)
+			if b.follows(p, m) {
+				k = i
+			}
+		}
+		if k >= 0 {
+			b.truncate(k)
+			b.play(m.Move, m.Seq)
+		} else if p, err := b.sys.ParsePosition(m.Position); err == nil {
+			b.reset(p, nil, m.Seq)
+			b.partial = true
+			b.err = "move " + itoa(m.Seq) + " does not follow the game: showing its position"
+		} else {
+			b.err = "move " + itoa(m.Seq) + ": " + err.Error()
+		}
+	}
+	b.setLifted(nil)
+	b.fix, b.fixReason = nil, ""
+	if r, why := b.g.Outcome(); r != rules.NoResult {
+		b.result, b.reason = string(r), why
+	}
+	b.updated = m.Time
+	b.touch(false)
+}
+
+// follows reports whether m is a legal move in p leading to m.Position.
+func (b *board) follows(p rules.Position, m mqtt.Move) bool {
+	mv, _, err := p.ParseMove(m.Move)
+	if err != nil {
+		return false
+	}
+	return m.Position == "" || p.Play(mv).String() == m.Position
+}
+
+func (b *board) cellSet(names []string) rules.CellSet {
+	var s rules.CellSet
+	if b.sys == nil {
+		return s
+	}
+	for _, n := range names {
+		if c, ok := rules.CellByName(b.sys, n); ok {
+			s.Add(c)
+		}
+	}
+	return s
+}
+
+func (b *board) setLifted(names []string) {
+	b.lifted = b.cellSet(names)
+	b.hints = leds.Hints{}
+	if !b.lifted.Empty() && b.g != nil {
+		b.hints, b.buf = leds.HintsFor(b.g.Position(), b.lifted, b.buf)
+	}
+}
+
+func (b *board) event(h *Hub, e mqtt.Event) {
+	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Time: e.Time}
+	switch e.Type {
+	case mqtt.EventLift:
+		b.setLifted(e.Cells)
+		b.status = mqtt.BoardMoveInProgress
+	case mqtt.EventPlace:
+		var keep []string
+		placed := b.cellSet(e.Cells)
+		for _, n := range b.names(b.lifted) {
+			if c, ok := rules.CellByName(b.sys, n); ok && !placed.Has(c) {
+				keep = append(keep, n)
+			}
+		}
+		b.setLifted(keep)
+	case mqtt.EventIllegal:
+		b.fix, b.fixReason = e.Cells, "illegal: "+or(e.Detail, "no legal move explains it")
+	case mqtt.EventMismatch:
+		b.fix, b.fixReason = e.Cells, or(e.Detail, "these cells differ from the position: put the pieces back")
+		b.status = mqtt.BoardMismatch
+	case mqtt.EventCheck:
+		b.checkCell = e.Cell
+	case mqtt.EventGameOver:
+		if e.Result != "" {
+			b.result = e.Result
+		}
+		b.reason = e.Detail
+	case mqtt.EventFault:
+		b.fixReason = "fault: " + e.Detail
+	case mqtt.EventTakeBack:
+		if n := len(b.plies); n > 0 && (e.Move == "" || b.plies[n-1].Long == e.Move) {
+			b.truncate(n - 1)
+		}
+	case mqtt.EventNewGame:
+		if b.sys != nil && e.Game != b.game {
+			b.game = e.Game
+			b.tags, b.result, b.reason, b.fix, b.fixReason = nil, mqtt.ResultOngoing, "", nil, ""
+			b.reset(b.sys.Start(), nil, 0)
+		}
+	}
+	b.touch(false)
+}
+
+func or(s, empty string) string {
+	if s == "" {
+		return empty
+	}
+	return s
+}
+
+func (b *board) names(s rules.CellSet) []string {
+	if b.sys == nil || s.Empty() {
+		return nil
+	}
+	cells := b.sys.Cells()
+	var out []string
+	for _, c := range s.Cells(nil) {
+		if int(c) < len(cells) {
+			out = append(out, cells[c])
+		}
+	}
+	return out
+}
+
+func (b *board) variant() string {
+	if b.sys == nil {
+		return ""
+	}
+	return b.sys.Name()
+}
+
+func (b *board) current() plyView {
+	if n := len(b.plies); n > 0 {
+		return b.plies[n-1].plyView
+	}
+	return b.start
+}
+
+// turn is the side to move, "white" or "black".
+func (b *board) turn() string {
+	if p := b.pos(); p != nil {
+		return p.Turn().String()
+	}
+	return ""
+}
+
+func (b *board) check() string {
+	if n := len(b.plies); n > 0 {
+		return b.plies[n-1].Check
+	}
+	if p := b.pos(); p != nil {
+		if in, k := p.InCheck(); in && k != rules.NoCell {
+			return b.sys.Cells()[k]
+		}
+	}
+	return ""
+}
+
+func (b *board) status0() Status {
+	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
+		Tags: b.tags, Clock: b.clock, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
+		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
+		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, Turn: b.turn(), Check: b.check(),
+		Result: or(b.result, mqtt.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}
+	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
+		s.Check = b.checkCell
+	}
+	return s
+}
+
+func (b *board) view(after int) *BoardView {
+	v := &BoardView{ID: b.id, Status: b.status0(), Start: b.start}
+	if after == 0 {
+		v.Full = true
+		v.Moves = slices.Clone(b.plies)
+	} else {
+		i, _ := slices.BinarySearch(b.seqs, after+1)
+		v.Moves = slices.Clone(b.plies[i:])
+	}
+	if v.Moves == nil {
+		v.Moves = []*MoveView{}
+	}
+	return v
+}
+
+func (b *board) summary() *Summary {
+	s := &Summary{ID: b.id, Status: b.status0(), Pos: b.current()}
+	if n := len(b.plies); n > 0 {
+		p := b.plies[n-1]
+		s.Last = &LastView{Num: p.Num, Short: p.Short, From: p.From, To: p.To}
+	}
+	return s
+}
+
+// label is "White - Black" from the tags, for titles.
+func (b *board) label() string {
+	w, bl := strings.TrimSpace(b.tags["White"]), strings.TrimSpace(b.tags["Black"])
+	if w == "" && bl == "" {
+		return b.id
+	}
+	return or(w, "?") + " - " + or(bl, "?")
+}

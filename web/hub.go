@@ -1,0 +1,358 @@
+package web
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
+)
+
+// HubOpts configures a Hub.
+type HubOpts struct {
+	// Delay is the broadcast delay: what the hub is told is shown Delay
+	// later, on the pages and the feeds alike. Zero shows it at once. With
+	// a delay, Release (or Run) applies what is due.
+	Delay time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// MaxBoards bounds the boards known; a board beyond it is ignored.
+	MaxBoards int
+	// MaxPlies bounds the moves kept of a game; moves beyond it are not
+	// shown (the game's record is cut there).
+	MaxPlies int
+	// MaxPending bounds the inputs waiting for the delay; beyond it the
+	// oldest is applied early.
+	MaxPending int
+}
+
+// DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
+// game, 100000 delayed inputs.
+func DefaultOpts() HubOpts {
+	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000}
+}
+
+// Hub keeps every board known from the MQTT payloads: the game replayed
+// with the rules, the board status, the lifted cells and their targets,
+// the cells to fix. It is safe for concurrent use.
+type Hub struct {
+	opts HubOpts
+
+	mu      sync.Mutex
+	boards  map[string]*board
+	subs    map[*sub]struct{}
+	pending []input
+	layouts map[string]*Layout
+	systems map[string]rules.System
+}
+
+type input struct {
+	at    time.Time
+	board string
+	apply func(*board)
+}
+
+type sub struct {
+	board string // "" for every board
+	ch    chan struct{}
+}
+
+// NewHub returns an empty hub.
+func NewHub(opts HubOpts) *Hub {
+	d := DefaultOpts()
+	if opts.MaxBoards <= 0 {
+		opts.MaxBoards = d.MaxBoards
+	}
+	if opts.MaxPlies <= 0 {
+		opts.MaxPlies = d.MaxPlies
+	}
+	if opts.MaxPending <= 0 {
+		opts.MaxPending = d.MaxPending
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Hub{opts: opts, boards: map[string]*board{}, subs: map[*sub]struct{}{},
+		layouts: map[string]*Layout{}, systems: map[string]rules.System{}}
+}
+
+// State gives the hub a board's retained state.
+func (h *Hub) State(id string, s mqtt.State) {
+	// The hub keeps what it is given: copy what the caller may change.
+	s.Moves = slices.Clone(s.Moves)
+	s.Board.Cells, s.Board.Choices = slices.Clone(s.Board.Cells), slices.Clone(s.Board.Choices)
+	s.Tags = maps.Clone(s.Tags)
+	if s.Clock != nil {
+		c := *s.Clock
+		// Delayed, the clock counts down on the delayed timeline.
+		c.At = clock.Stamp{Time: c.At.Add(h.opts.Delay)}
+		s.Clock = &c
+	}
+	h.input(id, func(b *board) { b.state(h, s) })
+}
+
+// Move gives the hub a move message. Duplicates (a seq not above the last
+// one of the game) are dropped.
+func (h *Hub) Move(id string, m mqtt.Move) {
+	h.input(id, func(b *board) { b.move(h, m) })
+}
+
+// Event gives the hub an event message.
+func (h *Hub) Event(id string, e mqtt.Event) {
+	e.Cells = slices.Clone(e.Cells)
+	h.input(id, func(b *board) { b.event(h, e) })
+}
+
+// Availability says whether a board's daemon is online.
+func (h *Hub) Availability(id string, online bool) {
+	h.input(id, func(b *board) { b.online = online; b.touch(false) })
+}
+
+func (h *Hub) input(id string, f func(*board)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.opts.Delay <= 0 {
+		h.apply(id, f)
+		return
+	}
+	if len(h.pending) >= h.opts.MaxPending {
+		in := h.pending[0]
+		h.pending = h.pending[1:]
+		h.apply(in.board, in.apply)
+	}
+	h.pending = append(h.pending, input{at: h.opts.Now(), board: id, apply: f})
+}
+
+// Release applies the inputs that are due at now (those older than the
+// delay) and reports how many wait still.
+func (h *Hub) Release(now time.Time) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for n < len(h.pending) && !h.pending[n].at.Add(h.opts.Delay).After(now) {
+		h.apply(h.pending[n].board, h.pending[n].apply)
+		n++
+	}
+	h.pending = append(h.pending[:0], h.pending[n:]...)
+	return len(h.pending)
+}
+
+// Run releases the delayed inputs every tick until done is closed. Only
+// needed with a delay.
+func (h *Hub) Run(done <-chan struct{}, tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			h.Release(h.opts.Now())
+		}
+	}
+}
+
+// apply runs f on board id (created if new) with h.mu held, and wakes the
+// subscribers if it changed.
+func (h *Hub) apply(id string, f func(*board)) {
+	if !validID(id) {
+		return
+	}
+	b := h.boards[id]
+	if b == nil {
+		if len(h.boards) >= h.opts.MaxBoards {
+			return
+		}
+		b = &board{id: id, max: h.opts.MaxPlies, status: mqtt.BoardInSync, result: mqtt.ResultOngoing}
+		h.boards[id] = b
+	}
+	v := b.ver
+	f(b)
+	if b.ver == v {
+		return
+	}
+	for s := range h.subs {
+		if s.board == "" || s.board == id {
+			select {
+			case s.ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// validID accepts the board ids an MQTT topic level and a URL path
+// element can both carry.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+		if !ok {
+			return false
+		}
+	}
+	return id != "." && id != ".."
+}
+
+// subscribe returns a channel that receives a value (coalesced) whenever
+// board id changes, or any board when id is "".
+func (h *Hub) subscribe(id string) (<-chan struct{}, func()) {
+	s := &sub{board: id, ch: make(chan struct{}, 1)}
+	h.mu.Lock()
+	h.subs[s] = struct{}{}
+	h.mu.Unlock()
+	return s.ch, func() {
+		h.mu.Lock()
+		delete(h.subs, s)
+		h.mu.Unlock()
+	}
+}
+
+// system returns the rules of a variant name, cached.
+func (h *Hub) system(name string) (rules.System, error) {
+	if s, ok := h.systems[name]; ok {
+		return s, nil
+	}
+	s, err := systems.ByName(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(h.systems) < 64 {
+		h.systems[name] = s
+	}
+	return s, nil
+}
+
+// Layout returns the layout of a variant ("st3d", "millennium", ...).
+func (h *Hub) Layout(variant string) (*Layout, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l, ok := h.layouts[variant]; ok {
+		return l, nil
+	}
+	sys, err := h.system(variant)
+	if err != nil {
+		return nil, err
+	}
+	l, err := LayoutOf(sys)
+	if err != nil {
+		return nil, err
+	}
+	if len(h.layouts) < 64 {
+		h.layouts[variant] = l
+	}
+	return l, nil
+}
+
+// Boards lists the ids of the boards known, sorted.
+func (h *Hub) Boards() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.boards))
+	for id := range h.boards {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// View returns board id as a page draws it, with every move, and false
+// if the board is unknown.
+func (h *Hub) View(id string) (*BoardView, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil {
+		return nil, false
+	}
+	v := b.view(0)
+	v.Now = h.opts.Now()
+	return v, true
+}
+
+// Summary returns board id as the wall draws it.
+func (h *Hub) Summary(id string) (*Summary, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil {
+		return nil, false
+	}
+	v := b.summary()
+	v.Now = h.opts.Now()
+	return v, true
+}
+
+// Summaries returns every board as the wall draws it, sorted by id.
+func (h *Hub) Summaries() []*Summary {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*Summary, 0, len(h.boards))
+	for _, b := range h.boards {
+		v := b.summary()
+		v.Now = h.opts.Now()
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// versions returns every board's change counter.
+func (h *Hub) versions(into map[string]uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, b := range h.boards {
+		into[id] = b.ver
+	}
+}
+
+// since returns what changed on board id since a client saw (game, seq,
+// statusVer): the moves after seq when the game and its history are the
+// same (epoch), or a full view when not (full is true then).
+func (h *Hub) since(id string, epoch uint64, seq int, ver uint64) (v *BoardView, full, changed bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil {
+		return nil, false, false
+	}
+	if seq == b.seq() && ver == b.ver && epoch == b.epoch {
+		return nil, false, false
+	}
+	full = epoch != b.epoch || seq > b.seq()
+	if full {
+		v = b.view(0)
+	} else {
+		v = b.view(seq)
+	}
+	v.Now = h.opts.Now()
+	return v, full, true
+}
+
+// resumeEpoch finds the epoch a client resuming after (game, seq) is in:
+// the board's current epoch when its game is game (or game is unknown and
+// seq is within the game's moves), else 0, which asks for a full view.
+func (h *Hub) resumeEpoch(id, game string, seq int) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil || seq > b.seq() || (game != "" && game != b.game) || (game == "" && seq < b.firstSeq()) {
+		return 0
+	}
+	return b.epoch
+}
+
+// String describes the hub for logs.
+func (h *Hub) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return fmt.Sprintf("web hub: %d boards, %d delayed inputs", len(h.boards), len(h.pending))
+}

@@ -1,0 +1,352 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tridboard/tridboard/mqtt"
+)
+
+//go:embed static
+var static embed.FS
+
+// Commander runs a command that changes a game, as mqtt.ParseCommand names
+// them (new_game, take_back, resign, draw, ...) with their JSON payload,
+// and returns its reply's data. The daemon implements it on its table;
+// `tridboard view` by publishing on <prefix>/<board>/set/<name>.
+type Commander interface {
+	Command(ctx context.Context, board, name string, payload []byte) ([]byte, error)
+}
+
+// Opts configures a Server.
+type Opts struct {
+	// Commander runs the POSTed commands; nil refuses them.
+	Commander Commander
+	// Token is the command token a POST must carry (header
+	// "Authorization: Bearer <token>"); empty refuses every command, so
+	// that pages stay read-only without credentials. It is passed on in
+	// the payload's "token" field.
+	Token string
+	// Heartbeat is the period of the SSE heartbeat comments.
+	Heartbeat time.Duration
+	// Title heads the wall.
+	Title string
+}
+
+// DefaultServerOpts: no commands, a heartbeat every 15 s.
+func DefaultServerOpts() Opts {
+	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard"}
+}
+
+// Server serves the pages and feeds of a Hub.
+type Server struct {
+	hub  *Hub
+	opts Opts
+	mux  *http.ServeMux
+}
+
+// New returns a server for hub.
+func New(hub *Hub, opts Opts) *Server {
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultServerOpts().Heartbeat
+	}
+	if opts.Title == "" {
+		opts.Title = DefaultServerOpts().Title
+	}
+	s := &Server{hub: hub, opts: opts, mux: http.NewServeMux()}
+	sub, _ := fs.Sub(static, "static")
+	files := http.FileServerFS(sub)
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheable(files)))
+	s.mux.HandleFunc("GET /{$}", s.page("wall.html"))
+	s.mux.HandleFunc("GET /boards/{id}", s.page("board.html"))
+	s.mux.HandleFunc("GET /boards/{id}/game.pgn", s.pgn)
+	s.mux.HandleFunc("GET /boards/{id}/events", s.boardEvents)
+	s.mux.HandleFunc("POST /boards/{id}/command/{name}", s.command)
+	s.mux.HandleFunc("GET /events", s.wallEvents)
+	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
+	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
+	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
+	return s
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+func cacheable(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "vendor/") {
+			w.Header().Set("Cache-Control", "public, max-age=86400")
+		} else {
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) page(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if id := r.PathValue("id"); id != "" && !validID(id) {
+			http.Error(w, "web: board id "+strconv.Quote(id)+": letters, digits, - _ . only", http.StatusBadRequest)
+			return
+		}
+		b, err := static.ReadFile("static/" + name)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		b = []byte(strings.ReplaceAll(string(b), "{{TITLE}}", htmlEscape(s.opts.Title)))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(b)
+	}
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) apiBoards(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, s.hub.Summaries())
+}
+
+func (s *Server) apiBoard(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.hub.View(r.PathValue("id"))
+	if !ok {
+		http.Error(w, "web: no board "+strconv.Quote(r.PathValue("id")), http.StatusNotFound)
+		return
+	}
+	writeJSON(w, v)
+}
+
+func (s *Server) apiLayout(w http.ResponseWriter, r *http.Request) {
+	l, err := s.hub.Layout(r.PathValue("variant"))
+	if err != nil {
+		http.Error(w, "web: layout: "+err.Error(), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	writeJSON(w, l)
+}
+
+func (s *Server) pgn(w http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	if err := s.hub.WriteRecord(&b, r.PathValue("id")); err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	io.WriteString(w, b.String())
+}
+
+// sse starts an event stream.
+func sse(w http.ResponseWriter) (http.Flusher, bool) {
+	f, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "web: streaming unsupported", http.StatusInternalServerError)
+		return nil, false
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, "retry: 1000\n\n")
+	f.Flush()
+	return f, true
+}
+
+// wait waits for a change on ch, writing a heartbeat comment each tick; it
+// returns false when the client has gone.
+func wait(ctx context.Context, ch <-chan struct{}, tick <-chan time.Time, w io.Writer, f http.Flusher) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-ch:
+			return true
+		case <-tick:
+			if _, err := io.WriteString(w, ": heartbeat\n\n"); err != nil {
+				return false
+			}
+			f.Flush()
+		}
+	}
+}
+
+func writeEvent(w io.Writer, id, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		if _, err := fmt.Fprintf(w, "id: %s\n", id); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	return err
+}
+
+// boardEvents streams one board: a "view" event (with every move when
+// full, else the moves after the client's) at each change, its id the seq
+// of the last move. A client resumes with ?game=<game>&after=<seq>, or the
+// Last-Event-ID header (the seq), and gets the moves it missed; a late
+// joiner gets the whole game in its first event.
+func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !validID(id) {
+		http.Error(w, "web: bad board id", http.StatusBadRequest)
+		return
+	}
+	after, game := -1, r.URL.Query().Get("game")
+	if v := r.URL.Query().Get("after"); v != "" {
+		after, _ = strconv.Atoi(v)
+	} else if v := r.Header.Get("Last-Event-ID"); v != "" {
+		after, _ = strconv.Atoi(v)
+	}
+	ch, cancel := s.hub.subscribe(id)
+	defer cancel()
+	f, ok := sse(w)
+	if !ok {
+		return
+	}
+	var epoch, ver uint64
+	seq := 0
+	if after >= 0 {
+		epoch, seq = s.hub.resumeEpoch(id, game, after), after
+		if epoch == 0 {
+			seq = 0
+		}
+	}
+	hb := time.NewTicker(s.opts.Heartbeat)
+	defer hb.Stop()
+	for {
+		if v, full, changed := s.hub.since(id, epoch, seq, ver); changed {
+			if full && v.Moves == nil {
+				v.Moves = []*MoveView{}
+			}
+			if err := writeEvent(w, strconv.Itoa(v.Seq), "view", v); err != nil {
+				return
+			}
+			f.Flush()
+			epoch, seq, ver = v.Epoch, v.Seq, v.Ver
+		}
+		if !wait(r.Context(), ch, hb.C, w, f) {
+			return
+		}
+	}
+}
+
+// wallEvents streams every board's summary: a "board" event for each board
+// that changed, at most every 100 ms per board burst.
+func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
+	ch, cancel := s.hub.subscribe("")
+	defer cancel()
+	f, ok := sse(w)
+	if !ok {
+		return
+	}
+	seen := map[string]uint64{}
+	now := map[string]uint64{}
+	hb := time.NewTicker(s.opts.Heartbeat)
+	defer hb.Stop()
+	for {
+		clear(now)
+		s.hub.versions(now)
+		n := 0
+		for id, v := range now {
+			if seen[id] == v {
+				continue
+			}
+			sum, ok := s.hub.Summary(id)
+			if !ok {
+				continue
+			}
+			if err := writeEvent(w, "", "board", sum); err != nil {
+				return
+			}
+			seen[id] = sum.Ver
+			n++
+		}
+		if n > 0 {
+			f.Flush()
+		}
+		if !wait(r.Context(), ch, hb.C, w, f) {
+			return
+		}
+	}
+}
+
+// command passes a POSTed command to the Commander, after checking the
+// token.
+func (s *Server) command(w http.ResponseWriter, r *http.Request) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	if s.opts.Commander == nil || s.opts.Token == "" {
+		http.Error(w, "web: commands are off (no command token configured)", http.StatusForbidden)
+		return
+	}
+	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
+		http.Error(w, "web: unauthorised: missing or wrong token", http.StatusUnauthorized)
+		return
+	}
+	if !validID(id) {
+		http.Error(w, "web: bad board id", http.StatusBadRequest)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	if err != nil {
+		http.Error(w, "web: reading the command: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+		http.Error(w, "web: command "+name+": malformed payload: want a JSON object", http.StatusBadRequest)
+		return
+	}
+	fields["token"], _ = json.Marshal(s.opts.Token)
+	payload, _ := json.Marshal(fields)
+	if _, _, _, err := mqtt.ParseCommand(name, payload); err != nil {
+		http.Error(w, "web: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	ctx, cancelCtx := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancelCtx()
+	data, err := s.opts.Commander.Command(ctx, id, name, payload)
+	if err != nil {
+		status := http.StatusConflict
+		if errors.Is(err, context.DeadlineExceeded) {
+			status = http.StatusGatewayTimeout
+		}
+		http.Error(w, "web: "+name+": "+err.Error(), status)
+		return
+	}
+	if len(data) == 0 {
+		data = []byte("null")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"status":"ok","data":%s}`+"\n", data)
+}

@@ -1,0 +1,98 @@
+// The wall: every board as a small live board. Updates arrive over SSE
+// (/events) and are applied once per animation frame, only to the boards
+// that changed, and only to the cells that changed.
+import {MiniBoard, layout, clockText, clockLeft, statusText} from '/static/flat.js';
+
+const wall = document.getElementById('wall');
+const cards = new Map(); // id -> {el, flat, variant, sum}
+const pending = new Map();
+let frameQueued = false, offset = 0;
+const measure = new URLSearchParams(location.search).get('measure') === '1';
+window.tridboardWall = {cards, frames: [], work: [], applied: 0};
+
+function card(id) {
+  let c = cards.get(id);
+  if (c) return c;
+  const a = document.createElement('a');
+  a.className = 'card'; a.href = '/boards/' + encodeURIComponent(id); a.dataset.board = id;
+  a.innerHTML = '<div class="card-head"><span class="bid"></span><span class="cstatus badge"></span></div>' +
+    '<div class="players"><div class="pl white"><span class="swatch white"></span><span class="name"></span><span class="clock"></span></div>' +
+    '<div class="pl black"><span class="swatch black"></span><span class="name"></span><span class="clock"></span></div></div>' +
+    '<div class="mini"></div><div class="card-foot"><span class="last"></span><span class="res"></span></div>';
+  a.querySelector('.bid').textContent = id;
+  c = {el: a, flat: null, variant: '', sum: null, q: s => a.querySelector(s)};
+  // Keep the wall sorted by board id.
+  let before = null;
+  for (const [oid, oc] of cards) if (oid > id && (!before || oid < before.el.dataset.board)) before = oc;
+  wall.insertBefore(a, before ? before.el : null);
+  cards.set(id, c);
+  document.getElementById('count').textContent = cards.size + ' boards';
+  return c;
+}
+
+function update(c, s) {
+  c.sum = s;
+  if (s.variant && s.variant !== c.variant) {
+    c.variant = s.variant;
+    layout(s.variant).then(lay => {
+      c.q('.mini').replaceChildren();
+      c.flat = new MiniBoard(c.q('.mini'), lay);
+      if (c.sum) draw(c, c.sum);
+    }, () => { c.variant = ''; }); // the server went away: again with the next update
+  }
+  draw(c, s);
+}
+
+function draw(c, s) {
+  const tags = s.tags || {};
+  set(c.q('.pl.white .name'), tags.White || 'White');
+  set(c.q('.pl.black .name'), tags.Black || 'Black');
+  const stx = s.online === false ? 'offline' : statusText[s.board] || s.board;
+  set(c.q('.cstatus'), stx);
+  c.q('.cstatus').className = 'cstatus badge status-' + (s.online === false ? 'offline' : s.board);
+  set(c.q('.last'), s.last ? s.last.num + ' ' + s.last.short : '');
+  set(c.q('.res'), s.result !== '*' ? s.result + (s.termination ? ' ' + s.termination : '') : (s.turn === 'white' ? 'White to move' : 'Black to move'));
+  c.el.classList.toggle('over', s.result !== '*');
+  c.el.classList.toggle('alert', s.board === 'mismatch' || s.board === 'sensor_fault');
+  if (c.flat) c.flat.draw(s.pos, {from: s.last && s.last.from, to: s.last && s.last.to, check: s.check, fix: s.fix});
+  clocks(c);
+}
+
+function set(e, t) { if (e.textContent !== t) e.textContent = t; }
+
+function clocks(c) {
+  const k = c.sum && c.sum.clock;
+  for (const side of ['white', 'black']) {
+    const e = c.q(`.pl.${side} .clock`);
+    if (!k) { set(e, ''); continue; }
+    set(e, clockText(clockLeft(k, side, offset)));
+    e.classList.toggle('running', k.running === side && !k.paused);
+  }
+}
+setInterval(() => { for (const c of cards.values()) if (c.sum && c.sum.clock) clocks(c); }, 200);
+
+let last = 0;
+function frame(t) {
+  frameQueued = false;
+  if (measure && last) window.tridboardWall.frames.push(t - last);
+  last = t;
+  const w0 = performance.now();
+  for (const [id, s] of pending) { update(card(id), s); window.tridboardWall.applied++; }
+  if (measure && pending.size) window.tridboardWall.work.push(performance.now() - w0);
+  pending.clear();
+  if (measure) { frameQueued = true; requestAnimationFrame(frame); }
+}
+
+function connect() {
+  const es = new EventSource('/events');
+  const conn = document.getElementById('conn');
+  es.addEventListener('open', () => { conn.textContent = 'live'; conn.classList.remove('down'); });
+  es.addEventListener('board', e => {
+    const s = JSON.parse(e.data);
+    if (s.now) offset = Date.parse(s.now) - Date.now();
+    pending.set(s.id, s);
+    if (!frameQueued) { frameQueued = true; requestAnimationFrame(frame); }
+  });
+  es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.classList.add('down'); es.close(); setTimeout(connect, 1000); });
+}
+connect();
