@@ -11,9 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,6 +50,7 @@ type Config struct {
 	MQTT        MQTT        `yaml:"mqtt"`
 	Buttons     Buttons     `yaml:"buttons"`
 	Clock       Clock       `yaml:"clock"`
+	HTTP        HTTP        `yaml:"http"`
 }
 
 // Duration is a time.Duration written as "5ms" or "1.5s". A value that is
@@ -225,7 +228,18 @@ func Default() *Config {
 		LEDs:  LEDs{Hints: true},
 		MQTT:  MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
 		Clock: Clock{Low: Dur(clock.DefaultLow)},
+		HTTP:  HTTP{Listen: "127.0.0.1:8080"},
 	}
+}
+
+// HTTP configures the web displays the daemon serves (docs/web.md).
+type HTTP struct {
+	// Listen is the address of the pages and feeds: 127.0.0.1:8080 shows
+	// them on this machine, 0.0.0.0:8080 to the hall; "off" serves none.
+	Listen string `yaml:"listen"`
+	// Delay is the broadcast delay: moves reach the pages and the feeds
+	// that much later (0: at once).
+	Delay Duration `yaml:"delay"`
 }
 
 func defaultBoardID() string {
@@ -356,6 +370,14 @@ func (c *Config) check() []keyError {
 	between("recognition.settle", r.Settle, 0, 5*time.Second)
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
+	between("http.delay", c.HTTP.Delay, 0, time.Hour)
+	if l := c.HTTP.Listen; l != "off" {
+		if _, port, err := net.SplitHostPort(l); err != nil {
+			bad("http.listen", "%q: want host:port, or off", l)
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			bad("http.listen", "%q: port %q is not 0 to 65535", l, port)
+		}
+	}
 	presets := strings.Join(sensors.PresetNames(), ", ")
 	if _, err := sensors.Preset(c.Sensors.Preset); err == nil {
 		if c.Sensors.Wiring != nil {

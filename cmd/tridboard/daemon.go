@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,6 +31,8 @@ import (
 	"github.com/tridboard/tridboard/table/mqttsink"
 	"github.com/tridboard/tridboard/table/printsink"
 	"github.com/tridboard/tridboard/table/segsink"
+	"github.com/tridboard/tridboard/table/websink"
+	"github.com/tridboard/tridboard/web"
 )
 
 // daemonOpts are what "run" and "demo" set up.
@@ -60,8 +64,14 @@ type daemon struct {
 	client *mqtt.Client
 	msink  *mqttsink.Sink
 	opp    *opponent.Manager
-	seg    *segsink.Sink // the clock's displays (clockdisplays.go)
-	tb     *table.Table
+	// The web displays: the hub the table feeds and the HTTP server.
+	hub     *web.Hub
+	wsink   *websink.Sink
+	http    *http.Server
+	webURL  string
+	webStop chan struct{}
+	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
+	tb      *table.Table
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
@@ -264,6 +274,41 @@ func (d *daemon) openMQTT() error {
 		return d.enginePlayer(spec, snap)
 	}, d.log)
 	d.tb.AddSink(d.opp)
+	return d.openWeb(mqttsink.Handler(d.tb, systems.Lookup))
+}
+
+// openWeb serves the displays (docs/web.md) from the table's own payloads.
+// A port in use leaves the set playing without its pages, and says so.
+func (d *daemon) openWeb(h mqtt.Handler) error {
+	cfg := d.o.cfg
+	if cfg.HTTP.Listen == "off" {
+		return nil
+	}
+	ho := web.DefaultOpts()
+	ho.Delay = cfg.HTTP.Delay.D()
+	d.hub = web.NewHub(ho)
+	d.wsink = websink.New(d.hub, cfg.BoardID)
+	d.tb.AddSink(d.wsink)
+	so := web.DefaultServerOpts()
+	so.Token = cfg.MQTT.CommandToken
+	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
+	l, err := net.Listen("tcp", cfg.HTTP.Listen)
+	if err != nil {
+		d.log.Error("web displays off", "err", err)
+		return nil
+	}
+	d.webURL = "http://" + l.Addr().String() + "/"
+	d.http = &http.Server{Handler: web.New(d.hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.webStop = make(chan struct{})
+	if ho.Delay > 0 {
+		go d.hub.Run(d.webStop, 100*time.Millisecond)
+	}
+	go func() {
+		if err := d.http.Serve(l); err != nil && err != http.ErrServerClosed {
+			d.log.Error("web displays stopped", "err", err)
+		}
+	}()
+	d.log.Info("web displays", "url", d.webURL)
 	return nil
 }
 
@@ -304,6 +349,11 @@ func (d *daemon) close(ctx context.Context) {
 		if err := d.ledw.Close(); err != nil {
 			d.log.Warn("LEDs off", "err", err)
 		}
+	}
+	if d.http != nil {
+		d.wsink.Offline()
+		_ = d.http.Shutdown(ctx)
+		close(d.webStop)
 	}
 	if d.client != nil {
 		if err := d.client.Close(ctx); err != nil {

@@ -28,7 +28,7 @@ func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.C
 		e(cfg)
 	}
 	cfg.StateDir, cfg.BoardID = t.TempDir(), "unit"
-	cfg.MQTT.Listen, cfg.MQTT.Discovery = "127.0.0.1:0", ""
+	cfg.MQTT.Listen, cfg.MQTT.Discovery, cfg.HTTP.Listen = "127.0.0.1:0", "", "127.0.0.1:0"
 	ready := make(chan *daemon, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -69,6 +70,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	cfg.StateDir, cfg.BoardID, cfg.LogLevel = dir, "demo", *logLevel
 	cfg.Variant, cfg.Options = *variant, *options
 	cfg.MQTT.Listen = "127.0.0.1:0" // a free port: never in the way of a running broker
+	cfg.HTTP.Listen = "127.0.0.1:8080"
+	if l, err := net.Listen("tcp", cfg.HTTP.Listen); err == nil {
+		l.Close()
+	} else {
+		cfg.HTTP.Listen = "127.0.0.1:0" // 8080 is taken: any free port
+	}
 	cfg.MQTT.Discovery = ""
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -90,6 +97,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	)
 	o := daemonOpts{cfg: cfg, sim: true, stderr: stderr, log: newLogger(stderr, cfg.LogLevel)}
 	o.onReady = func(d *daemon) {
+		if d.webURL != "" {
+			fmt.Fprintf(stdout, "Watch it in a browser: %s (the board: %sboards/%s)\n\n", d.webURL, d.webURL, cfg.BoardID)
+		}
 		topic := cfg.MQTT.Prefix + "/" + cfg.BoardID + "/move"
 		sub := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("tridboard-demo-display"))
 		if t := sub.Connect(); !t.WaitTimeout(5*time.Second) || t.Error() != nil {
@@ -126,6 +136,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			}
 			if !playDemo(ctx, d, stdout, demoGame, time.Duration(*pause)*time.Millisecond, got) {
 				failed = true
+				return
+			}
+			if d.webURL != "" && interactive() {
+				// Someone is watching: keep the pages up until Ctrl-C.
+				fmt.Fprintf(stdout, "\nThe game is over; its page stays at %s until Ctrl-C.\n", d.webURL)
+				<-ctx.Done()
 			}
 		}()
 	}
@@ -215,4 +231,11 @@ func setName(sys rules.System) string {
 		return "a Star Trek 3D chess set, playing " + opts
 	}
 	return "a Star Trek 3D chess set"
+}
+
+// interactive reports whether standard input is a terminal (a person ran
+// the demo), not a pipe or /dev/null (a test, a script).
+func interactive() bool {
+	fi, err := os.Stdin.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

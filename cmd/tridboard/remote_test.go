@@ -33,6 +33,7 @@ func startSet(t *testing.T, board, stateDir, broker string) *inproc {
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
 	cfg.MQTT.Listen = "127.0.0.1:0" // with no broker given: an embedded one on a free port
+	cfg.HTTP.Listen = "127.0.0.1:0"
 	p := &inproc{t: t, cfg: cfg}
 	p.start()
 	t.Cleanup(p.stop)

@@ -24,7 +24,7 @@ func init() {
 // daemonFlags are the flags every daemon mode takes; they win over the
 // configuration file.
 type daemonFlags struct {
-	config, stateDir, boardID, listen, broker, logLevel, variant, options *string
+	config, stateDir, boardID, listen, broker, logLevel, variant, options, http *string
 }
 
 func addDaemonFlags(fs *flag.FlagSet) daemonFlags {
@@ -37,6 +37,7 @@ func addDaemonFlags(fs *flag.FlagSet) daemonFlags {
 		logLevel: fs.String("log-level", "", "debug, info, warn or error (default info)"),
 		variant:  fs.String("variant", "", "rule system of a new game: "+systemNames()+" (default st3d; a resumed game keeps its own)"),
 		options:  fs.String("options", "", optionsUsage),
+		http:     fs.String("http", "", "address of the web displays (default 127.0.0.1:8080; off for none)"),
 	}
 }
 
@@ -68,6 +69,7 @@ func (f daemonFlags) load() (*config.Config, error) {
 	for _, o := range []struct{ flag, dst *string }{
 		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
 		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
+		{f.http, &c.HTTP.Listen},
 	} {
 		if *o.flag != "" {
 			*o.dst = *o.flag

@@ -224,6 +224,15 @@ func State(snap *table.Snapshot) mqtt.State {
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
+	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
+		if t.value != "" {
+			if s.Tags == nil {
+				s.Tags = map[string]string{}
+			}
+			s.Tags[t.name] = t.value
+		}
+	}
 	return s
 }
 
