@@ -193,11 +193,16 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
     body.variant = variant || 'st3d';
     const tags = {White: $('ng-white').value, Black: $('ng-black').value, Event: $('ng-event').value, Round: $('ng-round').value};
     for (const k in tags) if (tags[k]) body[k.toLowerCase()] = tags[k];
+    if ($('ng-tc').value) body.time_control = $('ng-tc').value;
   }
+  if (b.dataset.clock) body.action = b.dataset.clock;
   if (b.dataset.side) body.side = b.dataset.side;
   if (b.dataset.action) { body.action = b.dataset.action; body.side = st.status && st.status.turn || 'white'; }
   const r = await fetch(`/boards/${encodeURIComponent(id)}/command/${cmd}`, {method: 'POST', headers: {'Authorization': 'Bearer ' + $('token').value, 'Content-Type': 'application/json'}, body: JSON.stringify(body)});
-  $('cmd-reply').textContent = r.ok ? cmd + ': ok' : (await r.text());
+  const text = await r.text();
+  let shown = cmd + ': ok';
+  try { const d = JSON.parse(text); if (d && d.piece !== undefined) shown = 'hint: ' + (d.move || ('move the piece on ' + d.piece)); } catch (e) {}
+  $('cmd-reply').textContent = r.ok ? shown : text;
 }));
 
 connect();
