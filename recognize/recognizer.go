@@ -12,27 +12,33 @@ import (
 // Opts tunes a Recognizer.
 type Opts struct {
 	// Settle is how long a reading must stand still before a move that the
-	// same piece could not extend is accepted.
+	// same piece could not extend is accepted. A piece set down on its way
+	// for less than this is never a move.
 	Settle time.Duration
 	// SettleExtended is the same for a move the piece could still extend
 	// along its line (a slide may be passing through).
 	SettleExtended time.Duration
-	// MismatchAfter is how long a placement that explains no legal move
-	// may stand before it is called a mismatch.
+	// MismatchAfter bounds how long the board may show readings that no
+	// legal move explains, however often they change, before it is called
+	// a mismatch.
 	MismatchAfter time.Duration
 	// TakeBacks makes putting the previous position back a take-back.
 	TakeBacks bool
 	// MaxTakeBacks bounds how many moves can be taken back in a row.
 	MaxTakeBacks int
+	// ConfirmByPress: a move is completed by Confirm (a clock button) or by
+	// the next player lifting one of their pieces, never by settling alone.
+	ConfirmByPress bool
 }
 
-// DefaultOpts returns the defaults: 60 ms to settle, 250 ms when the move
-// could be extended, a mismatch after 1.5 s, take-backs on.
+// DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
+// could be extended, a mismatch after 2 s of readings no move explains,
+// take-backs on, moves completed by settling.
 func DefaultOpts() Opts {
 	return Opts{
-		Settle:         60 * time.Millisecond,
-		SettleExtended: 250 * time.Millisecond,
-		MismatchAfter:  1500 * time.Millisecond,
+		Settle:         300 * time.Millisecond,
+		SettleExtended: 400 * time.Millisecond,
+		MismatchAfter:  2 * time.Second,
 		TakeBacks:      true,
 		MaxTakeBacks:   16,
 	}
@@ -45,13 +51,20 @@ type candidate struct {
 	info  rules.MoveInfo
 }
 
+// played is an earlier position and the move played from it.
+type played struct {
+	pos rules.Position
+	m   rules.Move
+	occ rules.CellSet
+}
+
 // Recognizer follows one board. It is not safe for concurrent use: feed it
 // from one goroutine (the scan loop).
 type Recognizer struct {
 	opts     Opts
 	cells    []string
 	pos      rules.Position
-	history  []rules.Position // earlier positions, for take-backs
+	history  []played // earlier positions, for take-backs
 	moves    []candidate
 	expected rules.CellSet
 	synced   bool
@@ -59,21 +72,38 @@ type Recognizer struct {
 
 	haveReading     bool
 	closed, unknown rules.CellSet
-	changedAt       time.Time // physical time of the last change
+	changedAt       time.Time // time of the reading's last change
 	lifted          rules.CellSet
 	liftedAt        [256]time.Time
 	firstLifted     rules.Cell
 
 	pending    []candidate // a promotion awaiting its piece
+	pendingAt  time.Time   // when the promotion was completed on the board
 	choiceList []rules.Move
 	status     Status
-	// best's answer for the current reading and lifts (valid while fresh).
+	// best's answer for the current reading and lifts (valid while fresh),
+	// and whether any move in progress explains the reading.
 	group     []candidate
 	ambiguous string
+	explained bool
 	fresh     bool
-	fault     string
-	evs       []Event
-	buf       []rules.Move
+	// unexplainedSince is when the readings stopped being explained by a
+	// move in progress (zero while they are).
+	unexplainedSince time.Time
+	fault            string
+	gen              int // counts the positions loaded
+	hint             hintCache
+	evs              []Event
+	buf              []rules.Move
+	cellBuf          []rules.Cell
+}
+
+// hintCache keeps the last fix sentence, built only when the fix changes.
+type hintCache struct {
+	fix  rules.CellSet
+	n    int
+	gen  int
+	text string
 }
 
 // New returns a recognizer expecting pos. It waits for the board to match
@@ -111,12 +141,23 @@ func (r *Recognizer) load() {
 	for _, m := range r.buf {
 		r.moves = append(r.moves, candidate{m: m, after: r.pos.Play(m).Occupancy(), info: r.pos.Info(m)})
 	}
+	r.fresh = false
+	r.unexplainedSince = time.Time{}
+	r.gen++
 }
 
+// resetLifts starts the lift history afresh from the current reading: the
+// cells of the position that read open count as lifted.
 func (r *Recognizer) resetLifts() {
-	r.lifted = r.expected.Minus(r.closed).Minus(r.unknown)
+	lifted := r.expected.Minus(r.closed).Minus(r.unknown)
+	if lifted != r.lifted {
+		r.lifted = lifted
+		r.fresh = false
+	}
 	r.firstLifted = rules.NoCell
-	r.fresh = false
+	if r.cellBuf = lifted.Cells(r.cellBuf[:0]); len(r.cellBuf) > 0 {
+		r.firstLifted = r.cellBuf[0]
+	}
 }
 
 // Observe feeds one debounced reading: the closed cells and the unknown
@@ -125,24 +166,101 @@ func (r *Recognizer) resetLifts() {
 func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Event {
 	r.evs = r.evs[:0]
 	if !r.haveReading || closed != r.closed || unknown != r.unknown {
-		r.changedAt = now
-		// Cells the position has closed that went open (from closed, or
-		// from unknown after a sensor fault): lifts.
-		newly := r.expected.Intersect(r.closed.Union(r.unknown)).Minus(closed).Minus(unknown)
-		if !r.haveReading {
-			newly = r.expected.Minus(closed).Minus(unknown)
+		r.change(now, closed, unknown)
+	}
+	r.step(now)
+	return r.evs
+}
+
+// change takes in a new reading.
+func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
+	had := r.haveReading
+	prevClosed, prevUnknown, prevAt := r.closed, r.unknown, r.changedAt
+	liftedBefore := r.lifted
+	r.changedAt = now
+	// Cells the position has closed that went open (from closed, or from
+	// unknown after a sensor fault): lifts.
+	newly := r.expected.Intersect(r.closed.Union(r.unknown)).Minus(closed).Minus(unknown)
+	if !had {
+		newly = r.expected.Minus(closed).Minus(unknown)
+	}
+	r.cellBuf = newly.Cells(r.cellBuf[:0])
+	for _, c := range r.cellBuf {
+		r.liftedAt[c] = now
+		if r.firstLifted == rules.NoCell && r.synced {
+			r.firstLifted = c
 		}
-		for _, c := range newly.Cells(nil) {
-			r.liftedAt[c] = now
-			if r.firstLifted == rules.NoCell && r.synced {
-				r.firstLifted = c
+	}
+	r.lifted = r.lifted.Union(newly)
+	r.closed, r.unknown, r.haveReading = closed, unknown, true
+	r.fresh = false
+	if !unknown.Empty() {
+		r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
+	}
+	if had && r.synced && len(r.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
+		if off := prevClosed.Minus(closed); !off.Empty() {
+			r.liftConfirms(now, prevClosed, prevAt, off, liftedBefore)
+		}
+	}
+}
+
+// liftConfirms accepts the move the board showed before off was lifted,
+// when every cell of off holds a piece of the side to move after it: the
+// next player has begun to reply. The lifts of off then belong to the new
+// position's move in progress.
+func (r *Recognizer) liftConfirms(now time.Time, prevClosed rules.CellSet, prevAt time.Time, off, liftedBefore rules.CellSet) {
+	before := r.closed.Union(off)
+	group, _ := r.bestFor(before, liftedBefore, true)
+	if len(group) == 0 {
+		return
+	}
+	c := group[0]
+	next := r.pos.Play(c.m)
+	for _, x := range off.Cells(r.cellBuf[:0]) {
+		if pc, ok := next.CellPiece(x); !ok || pc.Color() != next.Turn() {
+			return
+		}
+	}
+	if !c.info.Touched.Minus(liftedBefore).Empty() && r.liftsExplained(r.expected.Minus(r.closed)) {
+		// The victim's square was never seen open, and the lift may as
+		// well be the mover lifting a victim: leave it to the reading.
+		return
+	}
+	at := now
+	if prevClosed == before {
+		at = prevAt
+	}
+	r.play(now, at, ByLift, c, next)
+}
+
+// Confirm completes the move the board shows at once: call it when the
+// mover presses their clock. A promotion still to be chosen waits for
+// Choose (NeedsChoice); a reading no legal move explains becomes a
+// Mismatch at once.
+func (r *Recognizer) Confirm(now time.Time) []Event {
+	r.evs = r.evs[:0]
+	if !r.haveReading || !r.unknown.Empty() {
+		return r.evs
+	}
+	switch {
+	case len(r.pending) > 0:
+		r.accept(now, r.pendingAt, ByPress, r.pending[0])
+	case !r.synced:
+		// A press does not set a mismatch right.
+	default:
+		group, ambiguous := r.bestFor(r.closed, r.lifted, true)
+		n := len(r.history)
+		switch {
+		case len(group) > 0:
+			r.accept(now, r.changedAt, ByPress, group...)
+		case r.closed == r.expected:
+		case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
+			r.takeBack(now)
+		default:
+			if ambiguous == "" {
+				ambiguous = "the clock was pressed, but no legal move leads to this"
 			}
-		}
-		r.lifted = r.lifted.Union(newly)
-		r.closed, r.unknown, r.haveReading = closed, unknown, true
-		r.fresh = false
-		if !unknown.Empty() {
-			r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
+			r.mismatch(now, ambiguous)
 		}
 	}
 	r.step(now)
@@ -158,7 +276,7 @@ func (r *Recognizer) Choose(now time.Time, piece byte) ([]Event, error) {
 	}
 	for _, c := range r.pending {
 		if c.info.PromoteTo == piece {
-			r.accept(now, c)
+			r.accept(now, r.pendingAt, ByChoice, c)
 			r.step(now)
 			return r.evs, nil
 		}
@@ -171,10 +289,21 @@ func (r *Recognizer) setStatus(now time.Time, s Status) {
 	s.Placed = r.closed.Minus(r.expected)
 	s.Unknown = r.unknown
 	s.FirstLifted = r.firstLifted
+	if s.State == Mismatch {
+		s.Fix = r.closed.Xor(r.expected)
+		s.Hint = r.hintFor(s.Fix)
+	}
 	if !s.equal(&r.status) {
 		r.status = s
 		r.evs = append(r.evs, Event{Kind: StatusChanged, At: now, Status: s})
 	}
+}
+
+// mismatch leaves play: the board must match the position again.
+func (r *Recognizer) mismatch(now time.Time, reason string) {
+	r.synced = false
+	r.reason = reason
+	r.setStatus(now, Status{State: Mismatch, Reason: reason})
 }
 
 // step decides what the current reading means.
@@ -198,29 +327,40 @@ func (r *Recognizer) step(now time.Time) {
 			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 			return
 		}
-		r.accept(now, r.pending[0])
+		r.accept(now, r.pendingAt, ByLift, r.pending[0])
 	}
+	n := len(r.history)
 	if !r.synced {
-		if r.closed == r.expected && stable >= r.opts.Settle {
+		switch {
+		case r.closed == r.expected && stable >= r.opts.Settle:
 			r.synced = true
 			r.resetLifts()
 			r.setStatus(now, Status{State: InSync})
-			return
+		case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.Settle:
+			r.takeBack(now)
+		default:
+			r.setStatus(now, Status{State: Mismatch, Reason: r.reason})
 		}
-		r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
 		return
 	}
 	if !r.fresh {
-		r.group, r.ambiguous = r.best()
+		r.group, r.ambiguous = r.bestFor(r.closed, r.lifted, false)
+		r.explained = len(r.group) > 0 || r.closed == r.expected ||
+			r.ambiguous == "" && r.liftsExplained(r.expected.Minus(r.closed))
 		r.fresh = true
+		switch {
+		case r.explained:
+			r.unexplainedSince = time.Time{}
+		case r.unexplainedSince.IsZero():
+			r.unexplainedSince = now
+		}
 	}
-	group, ambiguous := r.group, r.ambiguous
-	if len(group) > 0 {
-		if stable >= r.settleFor(group[0]) {
-			r.accept(now, group...)
+	if group := r.group; len(group) > 0 {
+		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
+			r.accept(now, r.changedAt, BySettle, group...)
 			return
 		}
-		r.setStatus(now, Status{State: MoveInProgress})
+		r.setStatus(now, Status{State: MoveInProgress, Ready: true})
 		return
 	}
 	if r.closed == r.expected {
@@ -228,24 +368,34 @@ func (r *Recognizer) step(now time.Time) {
 		r.setStatus(now, Status{State: InSync})
 		return
 	}
-	if n := len(r.history); r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].Occupancy() &&
-		stable >= r.opts.SettleExtended {
+	if r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.SettleExtended {
 		r.takeBack(now)
 		return
 	}
-	if ambiguous != "" && stable >= r.opts.MismatchAfter {
-		r.synced = false
-		r.reason = ambiguous
-		r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
+	if !r.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
+		reason := r.ambiguous
+		if reason == "" {
+			reason = "no legal move leads to this"
+		}
+		r.mismatch(now, reason)
 		return
 	}
-	if r.closed.Minus(r.expected).Empty() || stable < r.opts.MismatchAfter {
-		r.setStatus(now, Status{State: MoveInProgress})
-		return
+	r.setStatus(now, Status{State: MoveInProgress})
+}
+
+// liftsExplained reports whether the cells that differ from the position
+// could be a move in progress: one legal move lifts every cell the reading
+// lacks and puts a piece on every cell it adds. lacking is the expected
+// cells that read open.
+func (r *Recognizer) liftsExplained(lacking rules.CellSet) bool {
+	placed := r.closed.Minus(r.expected)
+	for i := range r.moves {
+		c := &r.moves[i]
+		if lacking.Minus(c.info.Touched).Empty() && placed.Minus(c.after).Empty() {
+			return true
+		}
 	}
-	r.synced = false
-	r.reason = "no legal move leads to this: put the pieces back"
-	r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
+	return false
 }
 
 func (r *Recognizer) choices() []rules.Move {
@@ -256,12 +406,14 @@ func (r *Recognizer) choices() []rules.Move {
 	return out
 }
 
-// best finds the moves the reading can be: their occupancy after equals
-// the reading and every cell they touch has been lifted. Of several, the
-// one touching more cells wins (castling over a rook move of the same
-// cells), then the one whose cells were lifted last. Promotions to
-// different pieces come back together, the queen first.
-func (r *Recognizer) best() (group []candidate, ambiguous string) {
+// bestFor finds the moves a reading can be: their occupancy after equals
+// the reading and every cell they touch has been lifted (relaxed: but the
+// victim's square of a capture, which a hand can empty and fill again
+// faster than the debounce). Of several, the one touching more cells wins
+// (castling over a rook move of the same cells), then the one whose cells
+// were lifted last. Promotions to different pieces come back together, the
+// queen first.
+func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group []candidate, ambiguous string) {
 	group = r.group[:0]
 	var top *candidate
 	var topN int
@@ -269,11 +421,17 @@ func (r *Recognizer) best() (group []candidate, ambiguous string) {
 	tie := false
 	for i := range r.moves {
 		c := &r.moves[i]
-		if c.after != r.closed || c.info.Touched.Minus(r.lifted) != (rules.CellSet{}) || c.info.Touched.Empty() {
+		if c.after != reading || c.info.Touched.Empty() {
 			continue
 		}
+		if missing := c.info.Touched.Minus(lifted); !missing.Empty() {
+			if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell ||
+				missing != rules.CellSetOf(c.info.To) || c.info.Board || c.info.Castle {
+				continue
+			}
+		}
 		n := c.info.Touched.Len()
-		at := r.oldestLift(c.info.Touched)
+		at := r.oldestLift(c.info.Touched.Intersect(lifted))
 		switch {
 		case top == nil || n > topN || n == topN && at.After(topAt):
 			top, topN, topAt, tie = c, n, at, false
@@ -309,7 +467,7 @@ func samePlay(a, b *candidate) bool {
 
 func (r *Recognizer) oldestLift(s rules.CellSet) time.Time {
 	var t time.Time
-	for _, c := range s.Cells(nil) {
+	for _, c := range s.Cells(r.cellBuf[:0]) {
 		if t.IsZero() || r.liftedAt[c].Before(t) {
 			t = r.liftedAt[c]
 		}
@@ -338,24 +496,30 @@ func (r *Recognizer) settleFor(c candidate) time.Duration {
 }
 
 // accept plays the move (or, for a promotion with a choice, waits for it).
-func (r *Recognizer) accept(now time.Time, group ...candidate) {
+// completed is when the board came to show it.
+func (r *Recognizer) accept(now, completed time.Time, by Confirmation, group ...candidate) {
 	if len(group) > 1 {
 		r.pending = append(r.pending[:0:0], group...)
+		r.pendingAt = completed
 		r.choiceList = r.choices()
 		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 		return
 	}
-	c := group[0]
+	r.play(now, completed, by, group[0], r.pos.Play(group[0].m))
+}
+
+// play makes c, whose position after is next, the position.
+func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate, next rules.Position) {
 	before := r.pos
 	r.pending = nil
-	r.history = append(r.history, before)
+	r.history = append(r.history, played{pos: before, m: c.m, occ: r.expected})
 	if len(r.history) > r.opts.MaxTakeBacks {
 		r.history = r.history[1:]
 	}
-	r.pos = before.Play(c.m)
+	r.pos = next
 	r.load()
 	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: Moved, At: now, Move: c.m, Before: before, After: r.pos})
+	r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
 	r.setStatus(now, Status{State: r.quietState()})
 }
 
@@ -372,16 +536,59 @@ func (r *Recognizer) takeBack(now time.Time) {
 	from := r.pos
 	prev := r.history[n-1]
 	r.history = r.history[:n-1]
-	var taken rules.Move
-	for _, m := range prev.LegalMoves(nil) {
-		if prev.Play(m).Key() == from.Key() {
-			taken = m
-			break
+	r.pos = prev.pos
+	r.load()
+	r.synced = true
+	r.resetLifts()
+	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: prev.m, Before: from, After: prev.pos})
+	r.setStatus(now, Status{State: InSync})
+}
+
+// hintFor says in a sentence how to set the cells of fix right.
+func (r *Recognizer) hintFor(fix rules.CellSet) string {
+	h := &r.hint
+	if h.text != "" && h.fix == fix && h.n == len(r.history) && h.gen == r.gen {
+		return h.text
+	}
+	var put, off []string
+	for _, c := range fix.Cells(nil) {
+		name := r.cells[c]
+		switch pc, ok := r.pos.CellPiece(c); {
+		case !r.expected.Has(c):
+			off = append(off, name)
+		case ok:
+			put = append(put, "the "+pieceName(pc)+" on "+name)
+		default:
+			put = append(put, "the board on "+name)
 		}
 	}
-	r.pos = prev
-	r.load()
-	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: TookBack, At: now, Move: taken, Before: from, After: prev})
-	r.setStatus(now, Status{State: InSync})
+	var b strings.Builder
+	if len(put) > 0 {
+		b.WriteString("put back " + strings.Join(put, ", "))
+	}
+	if len(off) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString("take away what stands on " + strings.Join(off, ", "))
+	}
+	if b.Len() == 0 {
+		b.WriteString("the board matches: hold still")
+	}
+	if n := len(r.history); r.opts.TakeBacks && n > 0 {
+		last := r.history[n-1]
+		b.WriteString(". If " + last.pos.Long(last.m) + " was recognized wrongly, putting back the position before it takes it back")
+	}
+	*h = hintCache{fix: fix, n: len(r.history), gen: r.gen, text: b.String()}
+	return h.text
+}
+
+// pieceName is "white knight".
+func pieceName(pc rules.Piece) string {
+	kinds := [...]string{"piece", "pawn", "knight", "bishop", "rook", "queen", "king"}
+	k := int(pc.Kind())
+	if k >= len(kinds) {
+		k = 0
+	}
+	return pc.Color().String() + " " + kinds[k]
 }

@@ -45,7 +45,7 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, board: b, sc: sc, rec: New(p, opts)}
-	r.wait(200 * time.Millisecond)
+	r.wait(opts.Settle + 200*time.Millisecond)
 	if st := r.rec.Status().State; st != InSync {
 		t.Fatalf("rig: board not in sync after start: %v", r.rec.Status())
 	}
@@ -113,7 +113,7 @@ func (r *rig) play(long string) {
 		r.t.Fatal(err)
 	}
 	r.do(sim.Gestures(p, m, sim.PlainStyle)...)
-	r.wait(400 * time.Millisecond)
+	r.wait(600 * time.Millisecond)
 }
 
 func (r *rig) wantMoves(want ...string) {
