@@ -87,6 +87,11 @@ type Recognizer struct {
 	ambiguous string
 	explained bool
 	fresh     bool
+	// shown is the last move the board showed complete since the
+	// position was loaded (shownOK), and when it came to show it.
+	shown   candidate
+	shownAt time.Time
+	shownOK bool
 	// unexplainedSince is when the readings stopped being explained by a
 	// move in progress (zero while they are).
 	unexplainedSince time.Time
@@ -143,6 +148,7 @@ func (r *Recognizer) load() {
 	}
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
+	r.shownOK = false
 	r.gen++
 }
 
@@ -205,32 +211,71 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 }
 
 // liftConfirms accepts the move the board showed before off was lifted,
-// when every cell of off holds a piece of the side to move after it: the
-// next player has begun to reply. The lifts of off then belong to the new
-// position's move in progress.
+// when the lifts are the next player's: off lifts a piece of the side to
+// move after it, and every cell lifted since the board showed the move
+// holds one, or one legal reply lifts them all (a recapture lifts the
+// piece just moved first). The lifts then belong to the new position's
+// move in progress.
 func (r *Recognizer) liftConfirms(now time.Time, prevClosed rules.CellSet, prevAt time.Time, off, liftedBefore rules.CellSet) {
-	before := r.closed.Union(off)
-	group, _ := r.bestFor(before, liftedBefore, true)
-	if len(group) == 0 {
-		return
-	}
-	c := group[0]
-	next := r.pos.Play(c.m)
-	for _, x := range off.Cells(r.cellBuf[:0]) {
-		if pc, ok := next.CellPiece(x); !ok || pc.Color() != next.Turn() {
+	var c candidate
+	var at time.Time
+	if r.shownOK && r.closed.Minus(r.shown.after).Empty() {
+		// Only lifts since the board showed the move.
+		c, at = r.shown, r.shownAt
+	} else {
+		// The move shows but for these lifts (they came in the same scan
+		// as its last placement, or the victim's square was never seen
+		// open).
+		before := r.closed.Union(off)
+		group, _ := r.bestFor(before, liftedBefore, true)
+		if len(group) == 0 {
+			return
+		}
+		c, at = group[0], now
+		if prevClosed == before {
+			at = prevAt
+		}
+		if !c.info.Touched.Minus(liftedBefore).Empty() && r.liftsExplained(r.expected.Minus(r.closed)) {
+			// The victim's square was never seen open, and the lift may
+			// as well be the mover lifting a victim: leave it to the
+			// reading.
 			return
 		}
 	}
-	if !c.info.Touched.Minus(liftedBefore).Empty() && r.liftsExplained(r.expected.Minus(r.closed)) {
-		// The victim's square was never seen open, and the lift may as
-		// well be the mover lifting a victim: leave it to the reading.
+	next := r.pos.Play(c.m)
+	if !replyLifts(next, off, c.after.Minus(r.closed)) {
 		return
 	}
-	at := now
-	if prevClosed == before {
-		at = prevAt
-	}
 	r.play(now, at, ByLift, c, next)
+}
+
+// replyLifts reports whether lifting the cells of all (off the latest of
+// them) can be the start of a move in next: off lifts a piece of the side
+// to move, and every cell of all holds one or one legal move touches them
+// all.
+func replyLifts(next rules.Position, off, all rules.CellSet) bool {
+	own := func(s rules.CellSet) (anyOwn, allOwn bool) {
+		allOwn = true
+		for _, x := range s.Cells(nil) {
+			pc, ok := next.CellPiece(x)
+			mine := ok && pc.Color() == next.Turn()
+			anyOwn = anyOwn || mine
+			allOwn = allOwn && mine
+		}
+		return anyOwn, allOwn
+	}
+	if anyOwn, _ := own(off); !anyOwn {
+		return false
+	}
+	if _, allOwn := own(all); allOwn {
+		return true
+	}
+	for _, m := range next.LegalMoves(nil) {
+		if all.Minus(next.Info(m).Touched).Empty() {
+			return true
+		}
+	}
+	return false
 }
 
 // Confirm completes the move the board shows at once: call it when the
@@ -356,6 +401,7 @@ func (r *Recognizer) step(now time.Time) {
 		}
 	}
 	if group := r.group; len(group) > 0 {
+		r.shown, r.shownAt, r.shownOK = group[0], r.changedAt, true
 		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
 			r.accept(now, r.changedAt, BySettle, group...)
 			return

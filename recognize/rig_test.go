@@ -23,6 +23,16 @@ type rig struct {
 	lastChange time.Time
 	// latencies of recognized moves: from the last action to the event.
 	latencies []time.Duration
+	// next is the time of the next scan: scans run every scanPeriod,
+	// whatever the hand does in between.
+	next time.Time
+	// silent is the longest time the recognizer was out of sync and said
+	// nothing since the hand's last action.
+	silent time.Duration
+	lastEvent         time.Time
+	// press, when not zero, is when a clock button was pressed: the
+	// rig calls Confirm at the first scan after the button's debounce.
+	press time.Time
 }
 
 const scanPeriod = 5 * time.Millisecond
@@ -45,6 +55,7 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, board: b, sc: sc, rec: New(p, opts)}
+	r.next = b.Clock.Now().Add(scanPeriod)
 	r.wait(opts.Settle + 200*time.Millisecond)
 	if st := r.rec.Status().State; st != InSync {
 		t.Fatalf("rig: board not in sync after start: %v", r.rec.Status())
@@ -52,20 +63,58 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 	return r
 }
 
-// wait runs the scan loop for d of simulated time.
+// wait runs the scan loop for d of simulated time: the clock ends exactly
+// d later, the scans keep their period.
 func (r *rig) wait(d time.Duration) {
-	for end := r.board.Clock.Now().Add(d); r.board.Clock.Now().Before(end); {
-		now := r.board.Clock.Advance(scanPeriod)
+	end := r.board.Clock.Now().Add(d)
+	for !r.next.After(end) {
+		now := r.next
+		r.board.Clock.Set(now)
+		r.next = now.Add(scanPeriod)
 		r.sc.Scan(now)
 		s := r.sc.Snapshot()
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
+		if !r.press.IsZero() && !now.Before(r.press.Add(sensors.DefaultOpts.Debounce)) {
+			r.press = time.Time{}
+			for _, e := range r.rec.Confirm(now) {
+				r.record(e, now)
+			}
+		}
+		r.watch(now)
 	}
+	r.board.Clock.Set(end)
+}
+
+// watch measures how long the recognizer stays silent out of sync after
+// the hand's last action.
+func (r *rig) watch(now time.Time) {
+	if r.rec.Status().State == InSync || r.rec.Status().State == NeedsChoice {
+		return
+	}
+	from := r.lastChange
+	if r.lastEvent.After(from) {
+		from = r.lastEvent
+	}
+	if d := now.Sub(from); d > r.silent {
+		r.silent = d
+	}
+}
+
+// touch carries out one touch of a sim.Hand after its wait.
+func (r *rig) touch(tc sim.Touch) {
+	r.t.Helper()
+	r.wait(tc.Wait)
+	if err := r.board.Set.Apply(tc); err != nil {
+		r.t.Fatal(err)
+	}
+	r.lastChange = r.board.Clock.Now()
 }
 
 func (r *rig) record(e Event, now time.Time) {
 	r.log = append(r.log, e)
+	r.lastEvent = now
 	switch e.Kind {
 	case Moved:
 		r.moves = append(r.moves, e.Before.Long(e.Move))
