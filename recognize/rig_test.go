@@ -28,8 +28,8 @@ type rig struct {
 	next time.Time
 	// silent is the longest time the recognizer was out of sync and said
 	// nothing since the hand's last action.
-	silent time.Duration
-	lastEvent         time.Time
+	silent    time.Duration
+	lastEvent time.Time
 	// press, when not zero, is when a clock button was pressed: the
 	// rig calls Confirm at the first scan after the button's debounce.
 	press time.Time

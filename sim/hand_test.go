@@ -100,7 +100,9 @@ const (
 
 // Each habit of the hand, with fixed spans, gives exactly its touches.
 func TestHandHabits(t *testing.T) {
-	plain := func() *Hand { return &Hand{Rand: rand.New(rand.NewSource(1)), Carry: Fixed(200 * ms), Gap: Fixed(100 * ms)} }
+	plain := func() *Hand {
+		return &Hand{Rand: rand.New(rand.NewSource(1)), Carry: Fixed(200 * ms), Gap: Fixed(100 * ms)}
+	}
 	for _, tc := range []struct {
 		name  string
 		hand  func() *Hand
