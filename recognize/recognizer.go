@@ -29,11 +29,16 @@ type Opts struct {
 	// ConfirmByPress: a move is completed by Confirm (a clock button) or by
 	// the next player lifting one of their pieces, never by settling alone.
 	ConfirmByPress bool
+	// PressGrace is how long a Confirm that comes before the board shows a
+	// complete move waits for it (a press can beat the last placement's
+	// debounce) before it calls the reading a mismatch.
+	PressGrace time.Duration
 }
 
 // DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
 // could be extended, a mismatch after 2 s of readings no move explains,
-// take-backs on, moves completed by settling.
+// take-backs on, moves completed by settling (or the next lift, or a
+// press), a press waiting up to 100 ms for the move it completes.
 func DefaultOpts() Opts {
 	return Opts{
 		Settle:         300 * time.Millisecond,
@@ -41,6 +46,7 @@ func DefaultOpts() Opts {
 		MismatchAfter:  2 * time.Second,
 		TakeBacks:      true,
 		MaxTakeBacks:   16,
+		PressGrace:     100 * time.Millisecond,
 	}
 }
 
@@ -92,6 +98,9 @@ type Recognizer struct {
 	shown   candidate
 	shownAt time.Time
 	shownOK bool
+	// pressed: a Confirm at pressedAt waits for the move it completes.
+	pressed   bool
+	pressedAt time.Time
 	// unexplainedSince is when the readings stopped being explained by a
 	// move in progress (zero while they are).
 	unexplainedSince time.Time
@@ -149,6 +158,7 @@ func (r *Recognizer) load() {
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
 	r.shownOK = false
+	r.pressed = false
 	r.gen++
 }
 
@@ -279,9 +289,10 @@ func replyLifts(next rules.Position, off, all rules.CellSet) bool {
 }
 
 // Confirm completes the move the board shows at once: call it when the
-// mover presses their clock. A promotion still to be chosen waits for
-// Choose (NeedsChoice); a reading no legal move explains becomes a
-// Mismatch at once.
+// mover presses their clock (after Observe of the same scan). A promotion
+// still to be chosen waits for Choose (NeedsChoice). When the board does
+// not show a move yet, the press waits Opts.PressGrace for one; then a
+// reading no legal move explains becomes a Mismatch at once.
 func (r *Recognizer) Confirm(now time.Time) []Event {
 	r.evs = r.evs[:0]
 	if !r.haveReading || !r.unknown.Empty() {
@@ -290,26 +301,38 @@ func (r *Recognizer) Confirm(now time.Time) []Event {
 	switch {
 	case len(r.pending) > 0:
 		r.accept(now, r.pendingAt, ByPress, r.pending[0])
-	case !r.synced:
-		// A press does not set a mismatch right.
-	default:
-		group, ambiguous := r.bestFor(r.closed, r.lifted, true)
-		n := len(r.history)
-		switch {
-		case len(group) > 0:
-			r.accept(now, r.changedAt, ByPress, group...)
-		case r.closed == r.expected:
-		case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
-			r.takeBack(now)
-		default:
-			if ambiguous == "" {
-				ambiguous = "the clock was pressed, but no legal move leads to this"
-			}
-			r.mismatch(now, ambiguous)
-		}
+	case r.synced:
+		r.pressedAt, r.pressed = now, true
 	}
 	r.step(now)
 	return r.evs
+}
+
+// press handles a pending Confirm; it reports whether it decided.
+func (r *Recognizer) press(now time.Time) bool {
+	group, ambiguous := r.bestFor(r.closed, r.lifted, true)
+	n := len(r.history)
+	switch {
+	case len(group) > 0:
+		r.pressed = false
+		r.accept(now, r.changedAt, ByPress, group...)
+		return true
+	case now.Sub(r.pressedAt) < r.opts.PressGrace:
+		return false
+	case r.closed == r.expected:
+		r.pressed = false
+		return false
+	case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
+		r.pressed = false
+		r.takeBack(now)
+		return true
+	}
+	r.pressed = false
+	if ambiguous == "" {
+		ambiguous = "the clock was pressed, but no legal move leads to this"
+	}
+	r.mismatch(now, ambiguous)
+	return true
 }
 
 // Choose picks the promotion piece ('Q', 'R', 'B', 'N') of the move
@@ -386,6 +409,9 @@ func (r *Recognizer) step(now time.Time) {
 		default:
 			r.setStatus(now, Status{State: Mismatch, Reason: r.reason})
 		}
+		return
+	}
+	if r.pressed && r.press(now) {
 		return
 	}
 	if !r.fresh {

@@ -60,6 +60,7 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 	if st := r.rec.Status().State; st != InSync {
 		t.Fatalf("rig: board not in sync after start: %v", r.rec.Status())
 	}
+	r.log = nil
 	return r
 }
 
