@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
 )
@@ -156,9 +157,9 @@ func TestVictimSwappedWithinTheDebounce(t *testing.T) {
 	})
 }
 
-// pressNow presses the clock button: the rig confirms once its debounce
-// has passed.
-func (r *rig) pressNow() { r.press = r.board.Clock.Now() }
+// pressNow presses the clock button of the side to move: the rig confirms
+// once its debounce has passed.
+func (r *rig) pressNow() { r.press, r.pressSide = r.board.Clock.Now(), r.rec.Position().Turn() }
 
 // Captures, castlings and slides as hands make them.
 func TestHandsAtOnceAndSlides(t *testing.T) {
@@ -287,4 +288,18 @@ func TestPressBeforeTheReadingAndOnNonsense(t *testing.T) {
 	if got := r.rec.Status().Reason; got != "the clock was pressed, but no legal move leads to this" {
 		t.Fatalf("reason %q", got)
 	}
+}
+
+// A late press, by the side whose move the other's lift already completed,
+// changes nothing.
+func TestLatePressIsIgnored(t *testing.T) {
+	opts := DefaultOpts()
+	opts.ConfirmByPress = true
+	r := newRig(t, knightPos, opts)
+	r.script("lift b1W", "wait 150", "place a3W", "wait 50", "lift d9KL6", "wait 60")
+	r.wantMoves("b1W-a3W")
+	r.press, r.pressSide = r.board.Clock.Now(), rules.White
+	r.wait(opts.PressGrace + debounce + 2*scanPeriod)
+	r.wantMoves("b1W-a3W")
+	r.wantState(MoveInProgress)
 }

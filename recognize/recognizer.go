@@ -288,14 +288,17 @@ func replyLifts(next rules.Position, off, all rules.CellSet) bool {
 	return false
 }
 
-// Confirm completes the move the board shows at once: call it when the
-// mover presses their clock (after Observe of the same scan). A promotion
-// still to be chosen waits for Choose (NeedsChoice). When the board does
-// not show a move yet, the press waits Opts.PressGrace for one; then a
-// reading no legal move explains becomes a Mismatch at once.
-func (r *Recognizer) Confirm(now time.Time) []Event {
+// Confirm completes the move the board shows at once: call it when side
+// presses their clock (after Observe of the same scan). A press by the
+// side not to move is late (the other side's lift has already completed
+// that move) and changes nothing. A promotion still to be chosen waits for
+// Choose (NeedsChoice). When the board does not show a move yet, the press
+// waits Opts.PressGrace for one; then a reading no legal move explains
+// becomes a Mismatch at once.
+func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 	r.evs = r.evs[:0]
-	if !r.haveReading || !r.unknown.Empty() {
+	if !r.haveReading || !r.unknown.Empty() || side != r.pos.Turn() {
+		r.step(now)
 		return r.evs
 	}
 	switch {

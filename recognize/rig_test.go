@@ -26,13 +26,16 @@ type rig struct {
 	// next is the time of the next scan: scans run every scanPeriod,
 	// whatever the hand does in between.
 	next time.Time
-	// silent is the longest time the recognizer was out of sync and said
-	// nothing since the hand's last action.
-	silent    time.Duration
-	lastEvent time.Time
-	// press, when not zero, is when a clock button was pressed: the
+	// quietSince, when not zero, is when the hand finished a move and
+	// did nothing since; silent is the longest the recognizer then stayed
+	// out of sync without an event. unexplained is the longest it was in
+	// play with readings no move explains.
+	quietSince          time.Time
+	silent, unexplained time.Duration
+	// press, when not zero, is when pressSide pressed their clock: the
 	// rig calls Confirm at the first scan after the button's debounce.
-	press time.Time
+	press     time.Time
+	pressSide rules.Color
 }
 
 const scanPeriod = 5 * time.Millisecond
@@ -43,9 +46,16 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newRigAt(t, p, opts)
+}
+
+// newRigAt is newRig from a position of any system the simulated set
+// models (its cells are the set's first cells).
+func newRigAt(t testing.TB, p rules.Position, opts Opts) *rig {
+	t.Helper()
 	b := sim.NewReference()
 	occ := p.Occupancy()
-	for i, name := range st3d.CellNames() {
+	for i, name := range p.System().Cells() {
 		if err := b.Set.SetCell(name, occ.Has(rules.Cell(i))); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +89,7 @@ func (r *rig) wait(d time.Duration) {
 		}
 		if !r.press.IsZero() && !now.Before(r.press.Add(sensors.DefaultOpts.Debounce)) {
 			r.press = time.Time{}
-			for _, e := range r.rec.Confirm(now) {
+			for _, e := range r.rec.Confirm(now, r.pressSide) {
 				r.record(e, now)
 			}
 		}
@@ -88,19 +98,15 @@ func (r *rig) wait(d time.Duration) {
 	r.board.Clock.Set(end)
 }
 
-// watch measures how long the recognizer stays silent out of sync after
-// the hand's last action.
+// watch measures silences and unexplained stretches.
 func (r *rig) watch(now time.Time) {
-	if r.rec.Status().State == InSync || r.rec.Status().State == NeedsChoice {
+	if rec := r.rec; rec.synced && !rec.unexplainedSince.IsZero() {
+		r.unexplained = max(r.unexplained, now.Sub(rec.unexplainedSince))
+	}
+	if st := r.rec.Status().State; r.quietSince.IsZero() || st == InSync || st == NeedsChoice {
 		return
 	}
-	from := r.lastChange
-	if r.lastEvent.After(from) {
-		from = r.lastEvent
-	}
-	if d := now.Sub(from); d > r.silent {
-		r.silent = d
-	}
+	r.silent = max(r.silent, now.Sub(r.quietSince))
 }
 
 // touch carries out one touch of a sim.Hand after its wait.
@@ -111,11 +117,15 @@ func (r *rig) touch(tc sim.Touch) {
 		r.t.Fatal(err)
 	}
 	r.lastChange = r.board.Clock.Now()
+	r.quietSince = time.Time{}
+	if tc.LastOfMove {
+		r.quietSince = r.lastChange
+	}
 }
 
 func (r *rig) record(e Event, now time.Time) {
 	r.log = append(r.log, e)
-	r.lastEvent = now
+	r.quietSince = time.Time{}
 	switch e.Kind {
 	case Moved:
 		r.moves = append(r.moves, e.Before.Long(e.Move))
