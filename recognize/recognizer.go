@@ -93,11 +93,15 @@ type Recognizer struct {
 	ambiguous string
 	explained bool
 	fresh     bool
-	// shown is the last move the board showed complete since the
-	// position was loaded (shownOK), and when it came to show it.
-	shown   candidate
-	shownAt time.Time
-	shownOK bool
+	// openedAt and closedAt are when each cell last went open and closed;
+	// loadedAt is when the position was loaded.
+	openedAt, closedAt [256]time.Time
+	loadedAt           time.Time
+	// replyFrom, when set, is the reading in which the other side's
+	// pieces replyLifts were lifted: they confirm a move once the reading
+	// has stood liftSkew.
+	replyFrom  time.Time
+	replyLifts rules.CellSet
 	// pressed: a Confirm at pressedAt waits for the move it completes.
 	pressed   bool
 	pressedAt time.Time
@@ -157,8 +161,9 @@ func (r *Recognizer) load() {
 	}
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
-	r.shownOK = false
 	r.pressed = false
+	r.replyFrom = time.Time{}
+	r.loadedAt = r.changedAt
 	r.gen++
 }
 
@@ -191,8 +196,7 @@ func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Eve
 // change takes in a new reading.
 func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	had := r.haveReading
-	prevClosed, prevUnknown, prevAt := r.closed, r.unknown, r.changedAt
-	liftedBefore := r.lifted
+	prevClosed, prevUnknown := r.closed, r.unknown
 	r.changedAt = now
 	// Cells the position has closed that went open (from closed, or from
 	// unknown after a sensor fault): lifts.
@@ -208,62 +212,163 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		}
 	}
 	r.lifted = r.lifted.Union(newly)
+	if had {
+		r.cellBuf = prevClosed.Xor(closed).Cells(r.cellBuf[:0])
+		for _, c := range r.cellBuf {
+			if closed.Has(c) {
+				r.closedAt[c] = now
+			} else {
+				r.openedAt[c] = now
+			}
+		}
+	}
 	r.closed, r.unknown, r.haveReading = closed, unknown, true
 	r.fresh = false
 	if !unknown.Empty() {
 		r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
 	}
 	if had && r.synced && len(r.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
-		if off := prevClosed.Minus(closed); !off.Empty() {
-			r.liftConfirms(now, prevClosed, prevAt, off, liftedBefore)
+		// The other side's recent lifts confirm a move once no other
+		// change has followed for liftSkew: contact bounce can delay the
+		// move's last placement by a scan or two.
+		r.replyFrom = time.Time{}
+		if recent := r.replyLiftsNow(); !recent.Empty() {
+			r.replyFrom, r.replyLifts = now, recent
 		}
 	}
 }
 
-// liftConfirms accepts the move the board showed before off was lifted,
-// when the lifts are the next player's: off lifts a piece of the side to
-// move after it, and every cell lifted since the board showed the move
-// holds one, or one legal reply lifts them all (a recapture lifts the
-// piece just moved first). The lifts then belong to the new position's
-// move in progress.
-func (r *Recognizer) liftConfirms(now time.Time, prevClosed rules.CellSet, prevAt time.Time, off, liftedBefore rules.CellSet) {
-	var c candidate
-	var at time.Time
-	if r.shownOK && r.closed.Minus(r.shown.after).Empty() {
-		// Only lifts since the board showed the move.
-		c, at = r.shown, r.shownAt
-	} else {
-		// The move shows but for these lifts (they came in the same scan
-		// as its last placement, or the victim's square was never seen
-		// open).
-		before := r.closed.Union(off)
-		group, _ := r.bestFor(before, liftedBefore, true)
-		if len(group) == 0 {
-			return
+// liftSkew is how far apart two changes made at once may reach the
+// recognizer: contact bounce can delay a cell's first stable reading by a
+// scan or two.
+const liftSkew = 25 * time.Millisecond
+
+// replyLiftsNow are the cells holding a piece of the side not to move
+// that read open: the next player's reply may have begun.
+func (r *Recognizer) replyLiftsNow() rules.CellSet {
+	var out rules.CellSet
+	other := r.pos.Turn().Other()
+	r.cellBuf = r.expected.Minus(r.closed).Cells(r.cellBuf[:0])
+	for _, c := range r.cellBuf {
+		if pc, ok := r.pos.CellPiece(c); ok && pc.Color() == other {
+			out.Add(c)
 		}
-		c, at = group[0], now
-		if prevClosed == before {
-			at = prevAt
+	}
+	return out
+}
+
+// liftConfirms completes a move when the next player has begun to reply:
+// the reading is a legal move's occupancy but for cells lifted since it
+// was complete (within liftSkew), recent (the other side's pieces lifted
+// just now) among them, and those lifts can be the start of a move of the
+// side to move after it (see canReply). A move is complete when its last
+// placement has been read (or, for a capture whose victim's square was
+// never seen open, its last lift). The lifts then belong to the new
+// position's move in progress.
+func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed bool) bool {
+	var top *candidate
+	var topN int
+	var topAt time.Time
+	tie := false
+	for i := range r.moves {
+		c := &r.moves[i]
+		d := c.after.Minus(r.closed)
+		if d.Intersect(recent).Empty() || c.info.Touched.Empty() {
+			continue
 		}
-		if !c.info.Touched.Minus(liftedBefore).Empty() && r.liftsExplained(r.expected.Minus(r.closed)) {
-			// The victim's square was never seen open, and the lift may
-			// as well be the mover lifting a victim: leave it to the
-			// reading.
-			return
+		done, ok := r.completedAt(c, d, relaxed)
+		if !ok || !r.placedSince(r.closed.Minus(c.after), d) {
+			continue
 		}
+		// A move whose every lift was seen ranks above one that relies on
+		// an unseen swap; then more cells touched, then the later.
+		n := 2 * c.info.Touched.Len()
+		if c.info.Touched.Minus(r.lifted.Minus(d)).Empty() {
+			n += 1000
+		}
+		switch {
+		case top == nil || n > topN || n == topN && done.After(topAt):
+			top, topN, topAt, tie = c, n, done, false
+		case n == topN && done.Equal(topAt) && !samePlay(c, top):
+			tie = true
+		}
+	}
+	if top == nil || tie {
+		return false
+	}
+	c := *top
+	d := c.after.Minus(r.closed)
+	if !c.info.Touched.Minus(r.lifted).Empty() && (r.liftsExplained(r.expected.Minus(r.closed)) || r.couldTake(c.info.From, d)) {
+		// The victim's square was never seen open, and the lifts may as
+		// well be the mover lifting a victim: leave it to the reading.
+		return false
 	}
 	next := r.pos.Play(c.m)
-	if !replyLifts(next, off, c.after.Minus(r.closed)) {
-		return
+	if !canReply(next, recent, d, r.closed.Minus(c.after)) {
+		return false
 	}
-	r.play(now, at, ByLift, c, next)
+	r.play(now, topAt, ByLift, c, next)
+	return true
 }
 
-// replyLifts reports whether lifting the cells of all (off the latest of
-// them) can be the start of a move in next: off lifts a piece of the side
-// to move, and every cell of all holds one or one legal move touches them
-// all.
-func replyLifts(next rules.Position, off, all rules.CellSet) bool {
+// couldTake reports whether the piece on from has a legal move that
+// lifts a cell of s (a victim).
+func (r *Recognizer) couldTake(from rules.Cell, s rules.CellSet) bool {
+	for i := range r.moves {
+		if c := &r.moves[i]; c.info.From == from && !c.info.Touched.Intersect(s).Minus(rules.CellSetOf(from)).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// completedAt is when the board came to show c but for the cells d, and
+// whether every cell of d was lifted after that (within liftSkew). With
+// relaxed, the victim's square of a capture may never have read open (a
+// swap faster than the debounce).
+func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (time.Time, bool) {
+	var done time.Time
+	if missing := c.info.Touched.Minus(r.lifted); !missing.Empty() {
+		if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell || c.info.Board || c.info.Castle ||
+			missing != rules.CellSetOf(c.info.To) || d.Has(c.info.To) {
+			return done, false
+		}
+	}
+	r.cellBuf = c.info.Touched.Intersect(r.lifted).Minus(d).Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.liftedAt[x].After(done) {
+			done = r.liftedAt[x]
+		}
+	}
+	// The cells the move puts a piece on must have been read closed in
+	// this position, after their own lift (a cell of d was lifted again
+	// since: the recapture lifts the piece just moved).
+	placed := c.after.Intersect(c.info.Touched).Intersect(r.lifted).Union(c.after.Minus(r.expected))
+	r.cellBuf = placed.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.closedAt[x].Before(r.loadedAt) || !d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
+			return done, false
+		}
+		if r.closedAt[x].After(done) {
+			done = r.closedAt[x]
+		}
+	}
+	r.cellBuf = d.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.openedAt[x].Before(done.Add(-liftSkew)) {
+			return done, false
+		}
+	}
+	return done, true
+}
+
+// canReply reports whether lifting the cells of lifted and putting
+// pieces on the cells of placed can be the start of a move in next: off
+// lifts a piece of the side to move, and one legal move touches every
+// lifted cell and puts a piece on every placed one (with nothing placed,
+// lifting only pieces of the side to move is enough: both hands may be at
+// work).
+func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 	own := func(s rules.CellSet) (anyOwn, allOwn bool) {
 		allOwn = true
 		for _, x := range s.Cells(nil) {
@@ -277,15 +382,37 @@ func replyLifts(next rules.Position, off, all rules.CellSet) bool {
 	if anyOwn, _ := own(off); !anyOwn {
 		return false
 	}
-	if _, allOwn := own(all); allOwn {
+	if _, allOwn := own(lifted); allOwn && placed.Empty() {
 		return true
 	}
 	for _, m := range next.LegalMoves(nil) {
-		if all.Minus(next.Info(m).Touched).Empty() {
+		if lifted.Minus(next.Info(m).Touched).Empty() && placed.Minus(next.Play(m).Occupancy()).Empty() {
 			return true
 		}
 	}
 	return false
+}
+
+// placedSince reports whether every cell of placed was read closed after
+// the first of the lifts of d: pieces the reply has put down.
+func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
+	if placed.Empty() {
+		return true
+	}
+	var start time.Time
+	r.cellBuf = d.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if start.IsZero() || r.openedAt[x].Before(start) {
+			start = r.openedAt[x]
+		}
+	}
+	r.cellBuf = placed.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.closedAt[x].Before(start) {
+			return false
+		}
+	}
+	return true
 }
 
 // Confirm completes the move the board shows at once: call it when side
@@ -417,6 +544,13 @@ func (r *Recognizer) step(now time.Time) {
 	if r.pressed && r.press(now) {
 		return
 	}
+	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= liftSkew {
+		r.replyFrom = time.Time{}
+		if r.synced && len(r.pending) == 0 &&
+			(r.liftConfirms(now, r.replyLifts, false) || r.liftConfirms(now, r.replyLifts, true)) {
+			return
+		}
+	}
 	if !r.fresh {
 		r.group, r.ambiguous = r.bestFor(r.closed, r.lifted, false)
 		r.explained = len(r.group) > 0 || r.closed == r.expected ||
@@ -430,7 +564,6 @@ func (r *Recognizer) step(now time.Time) {
 		}
 	}
 	if group := r.group; len(group) > 0 {
-		r.shown, r.shownAt, r.shownOK = group[0], r.changedAt, true
 		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
 			r.accept(now, r.changedAt, BySettle, group...)
 			return
@@ -505,7 +638,10 @@ func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group
 				continue
 			}
 		}
-		n := c.info.Touched.Len()
+		n := 2 * c.info.Touched.Len()
+		if c.info.Touched.Minus(lifted).Empty() {
+			n += 1000 // every lift seen: above a move relying on an unseen swap
+		}
 		at := r.oldestLift(c.info.Touched.Intersect(lifted))
 		switch {
 		case top == nil || n > topN || n == topN && at.After(topAt):

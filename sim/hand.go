@@ -87,16 +87,22 @@ type Hand struct {
 }
 
 // Pause draws the pause between the touches of one move (prev) and those
-// of the next (next): Reply, and at least Regrab when next begins by
-// lifting a piece prev set down.
+// of the next (next): Reply, and long enough that next lifts a piece prev
+// set down no sooner than Regrab after.
 func (h *Hand) Pause(prev, next []Touch) time.Duration {
 	d := h.Reply.draw(h.Rand)
 	var placed rules.CellSet
 	for _, t := range prev {
 		placed = placed.Union(t.Close).Minus(t.Open)
 	}
-	if len(next) > 0 && !next[0].Open.Intersect(placed).Empty() {
-		d = max(d, h.Regrab)
+	var at time.Duration
+	for i, t := range next {
+		if i > 0 {
+			at += t.Wait
+		}
+		if !t.Open.Intersect(placed).Empty() {
+			return max(d, h.Regrab-at)
+		}
 	}
 	return d
 }

@@ -244,4 +244,7 @@ func TestHandPause(t *testing.T) {
 	if got := h.Pause(white, []Touch{{Open: cells(t, "b2W")}}); got != 10*ms {
 		t.Fatalf("pause before another lift: %v, want 10ms", got)
 	}
+	if got := h.Pause(white, []Touch{{Open: cells(t, "b2W")}, {Wait: 30 * ms, Open: a2}}); got != 50*ms {
+		t.Fatalf("pause before lifting the piece just placed second: %v, want 50ms", got)
+	}
 }
