@@ -70,7 +70,7 @@ func TestWrongMoveIsTakenBackFromTheMismatch(t *testing.T) {
 // The next player lifting one of their pieces confirms the move at once,
 // however soon after the placement (0 ms: in the same scan); the reply is
 // then recognized from that lift on. CompletedAt is the reading of the last
-// placement, At liftSkew after the reading of the lift (a late placement
+// placement, At Opts.Skew after the reading of the lift (a late placement
 // could still change the story).
 func TestNextPlayersLiftConfirms(t *testing.T) {
 	for _, pause := range []time.Duration{0, 50 * time.Millisecond, 280 * time.Millisecond, time.Second} {
@@ -95,8 +95,8 @@ func TestNextPlayersLiftConfirms(t *testing.T) {
 				t.Fatalf("completed %v after the placement, want the debounce and at most a scan", c)
 			}
 			if wantBy == ByLift {
-				if a := e.At.Sub(lifted); a < debounce+liftSkew || a > debounce+liftSkew+scanPeriod {
-					t.Fatalf("decided %v after the lift, want the debounce, liftSkew and at most a scan", a)
+				if a := e.At.Sub(lifted); a < debounce+DefaultOpts().Skew || a > debounce+DefaultOpts().Skew+2*scanPeriod {
+					t.Fatalf("decided %v after the lift, want the debounce, Opts.Skew and at most two scans", a)
 				}
 			}
 		})
@@ -262,7 +262,7 @@ func TestConfirmByPress(t *testing.T) {
 	}
 	// The reply, confirmed by the lift of white's next move.
 	r.script("wait 500", "lift d9KL6", "wait 100", "place d8KL6", "wait 500", "lift a3W")
-	r.wait(debounce + liftSkew + scanPeriod)
+	r.wait(debounce + DefaultOpts().Skew + 2*scanPeriod)
 	r.wantMoves("b1W-a3W", "d9KL6-d8KL6")
 	if e := r.moveEvents()[1]; e.By != ByLift {
 		t.Fatalf("reply confirmed by %v, want lift", e.By)

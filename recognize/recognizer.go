@@ -29,6 +29,11 @@ type Opts struct {
 	// ConfirmByPress: a move is completed by Confirm (a clock button) or by
 	// the next player lifting one of their pieces, never by settling alone.
 	ConfirmByPress bool
+	// Skew is how far apart two changes made at the same moment can reach
+	// the recognizer: contact bounce delays a cell's first stable reading
+	// by up to two scans. A lift confirms a move once Skew has passed with
+	// no other change. Set it to two scan periods and a little more.
+	Skew time.Duration
 	// PressGrace is how long a Confirm that comes before the board shows a
 	// complete move waits for it (a press can beat the last placement's
 	// debounce) before it calls the reading a mismatch.
@@ -38,7 +43,8 @@ type Opts struct {
 // DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
 // could be extended, a mismatch after 2 s of readings no move explains,
 // take-backs on, moves completed by settling (or the next lift, or a
-// press), a press waiting up to 100 ms for the move it completes.
+// press), a press waiting up to 100 ms for the move it completes, a skew
+// of 12 ms (scans every 5 ms).
 func DefaultOpts() Opts {
 	return Opts{
 		Settle:         300 * time.Millisecond,
@@ -47,6 +53,7 @@ func DefaultOpts() Opts {
 		TakeBacks:      true,
 		MaxTakeBacks:   16,
 		PressGrace:     100 * time.Millisecond,
+		Skew:           12 * time.Millisecond,
 	}
 }
 
@@ -99,7 +106,7 @@ type Recognizer struct {
 	loadedAt           time.Time
 	// replyFrom, when set, is the reading in which the other side's
 	// pieces replyLifts were lifted: they confirm a move once the reading
-	// has stood liftSkew.
+	// has stood r.opts.Skew.
 	replyFrom  time.Time
 	replyLifts rules.CellSet
 	// pressed: a Confirm at pressedAt waits for the move it completes.
@@ -229,7 +236,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	}
 	if had && r.synced && len(r.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
 		// The other side's recent lifts confirm a move once no other
-		// change has followed for liftSkew: contact bounce can delay the
+		// change has followed for r.opts.Skew: contact bounce can delay the
 		// move's last placement by a scan or two.
 		r.replyFrom = time.Time{}
 		if recent := r.replyLiftsNow(); !recent.Empty() {
@@ -237,11 +244,6 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		}
 	}
 }
-
-// liftSkew is how far apart two changes made at once may reach the
-// recognizer: contact bounce can delay a cell's first stable reading by a
-// scan or two.
-const liftSkew = 25 * time.Millisecond
 
 // replyLiftsNow are the cells holding a piece of the side not to move
 // that read open: the next player's reply may have begun.
@@ -259,13 +261,18 @@ func (r *Recognizer) replyLiftsNow() rules.CellSet {
 
 // liftConfirms completes a move when the next player has begun to reply:
 // the reading is a legal move's occupancy but for cells lifted since it
-// was complete (within liftSkew), recent (the other side's pieces lifted
+// was complete (within r.opts.Skew), recent (the other side's pieces lifted
 // just now) among them, and those lifts can be the start of a move of the
 // side to move after it (see canReply). A move is complete when its last
 // placement has been read (or, for a capture whose victim's square was
 // never seen open, its last lift). The lifts then belong to the new
-// position's move in progress.
+// position's move in progress. After a press (pressed, not zero), every
+// lift read since the press is the reply's, whoever's piece it lifts.
 func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed bool) bool {
+	return r.replyConfirms(now, recent, relaxed, time.Time{})
+}
+
+func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed bool, pressed time.Time) bool {
 	var top *candidate
 	var topN int
 	var topAt time.Time
@@ -273,7 +280,8 @@ func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed b
 	for i := range r.moves {
 		c := &r.moves[i]
 		d := c.after.Minus(r.closed)
-		if d.Intersect(recent).Empty() || c.info.Touched.Empty() {
+		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() ||
+			!pressed.IsZero() && !r.openedSince(d, pressed.Add(-r.opts.Skew)) {
 			continue
 		}
 		done, ok := r.completedAt(c, d, relaxed)
@@ -304,10 +312,24 @@ func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed b
 		return false
 	}
 	next := r.pos.Play(c.m)
+	by := ByLift
+	if !pressed.IsZero() {
+		recent, by = rules.CellSet{}, ByPress
+	}
 	if !canReply(next, recent, d, r.closed.Minus(c.after)) {
 		return false
 	}
-	r.play(now, topAt, ByLift, c, next)
+	r.play(now, topAt, by, c, next)
+	return true
+}
+
+// openedSince reports whether every cell of s was read open at t or later.
+func (r *Recognizer) openedSince(s rules.CellSet, t time.Time) bool {
+	for _, x := range s.Cells(r.cellBuf[:0]) {
+		if r.openedAt[x].Before(t) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -323,7 +345,7 @@ func (r *Recognizer) couldTake(from rules.Cell, s rules.CellSet) bool {
 }
 
 // completedAt is when the board came to show c but for the cells d, and
-// whether every cell of d was lifted after that (within liftSkew). With
+// whether every cell of d was lifted after that (within r.opts.Skew). With
 // relaxed, the victim's square of a capture may never have read open (a
 // swap faster than the debounce).
 func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (time.Time, bool) {
@@ -340,6 +362,7 @@ func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (t
 			done = r.liftedAt[x]
 		}
 	}
+	lastLift := done
 	// The cells the move puts a piece on must have been read closed in
 	// this position, after their own lift (a cell of d was lifted again
 	// since: the recapture lifts the piece just moved).
@@ -353,9 +376,13 @@ func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (t
 			done = r.closedAt[x]
 		}
 	}
-	r.cellBuf = d.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if r.openedAt[x].Before(done.Add(-liftSkew)) {
+	for _, x := range d.Cells(nil) {
+		if r.openedAt[x].Before(done.Add(-r.opts.Skew)) {
+			return done, false
+		}
+		if !r.openedAt[x].After(lastLift.Add(r.opts.Skew)) {
+			// Lifted with the move's own lifts (both hands): a victim
+			// of the mover's as well as a reply.
 			return done, false
 		}
 	}
@@ -364,7 +391,7 @@ func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (t
 
 // canReply reports whether lifting the cells of lifted and putting
 // pieces on the cells of placed can be the start of a move in next: off
-// lifts a piece of the side to move, and one legal move touches every
+// (unless empty: after a press) lifts a piece of the side to move, and one legal move touches every
 // lifted cell and puts a piece on every placed one (with nothing placed,
 // lifting only pieces of the side to move is enough: both hands may be at
 // work).
@@ -379,7 +406,7 @@ func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 		}
 		return anyOwn, allOwn
 	}
-	if anyOwn, _ := own(off); !anyOwn {
+	if anyOwn, _ := own(off); !anyOwn && !off.Empty() {
 		return false
 	}
 	if _, allOwn := own(lifted); allOwn && placed.Empty() {
@@ -446,6 +473,10 @@ func (r *Recognizer) press(now time.Time) bool {
 	case len(group) > 0:
 		r.pressed = false
 		r.accept(now, r.changedAt, ByPress, group...)
+		return true
+	case r.replyConfirms(now, rules.CellSet{}, false, r.pressedAt) || r.replyConfirms(now, rules.CellSet{}, true, r.pressedAt):
+		// The other side has begun since the press.
+		r.pressed = false
 		return true
 	case now.Sub(r.pressedAt) < r.opts.PressGrace:
 		return false
@@ -544,7 +575,7 @@ func (r *Recognizer) step(now time.Time) {
 	if r.pressed && r.press(now) {
 		return
 	}
-	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= liftSkew {
+	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= r.opts.Skew {
 		r.replyFrom = time.Time{}
 		if r.synced && len(r.pending) == 0 &&
 			(r.liftConfirms(now, r.replyLifts, false) || r.liftConfirms(now, r.replyLifts, true)) {
