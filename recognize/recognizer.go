@@ -267,7 +267,8 @@ func (r *Recognizer) replyLiftsNow() rules.CellSet {
 // placement has been read (or, for a capture whose victim's square was
 // never seen open, its last lift). The lifts then belong to the new
 // position's move in progress. After a press (pressed, not zero), every
-// lift read since the press is the reply's, whoever's piece it lifts.
+// lift read since the move was complete is the reply's, whoever's piece
+// it lifts.
 func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed bool) bool {
 	return r.replyConfirms(now, recent, relaxed, time.Time{})
 }
@@ -280,8 +281,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	for i := range r.moves {
 		c := &r.moves[i]
 		d := c.after.Minus(r.closed)
-		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() ||
-			!pressed.IsZero() && !r.openedSince(d, pressed.Add(-r.opts.Skew)) {
+		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() {
 			continue
 		}
 		done, ok := r.completedAt(c, d, relaxed)
@@ -320,16 +320,6 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		return false
 	}
 	r.play(now, topAt, by, c, next)
-	return true
-}
-
-// openedSince reports whether every cell of s was read open at t or later.
-func (r *Recognizer) openedSince(s rules.CellSet, t time.Time) bool {
-	for _, x := range s.Cells(r.cellBuf[:0]) {
-		if r.openedAt[x].Before(t) {
-			return false
-		}
-	}
 	return true
 }
 
