@@ -277,6 +277,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	var top *candidate
 	var topN int
 	var topAt time.Time
+	var topNext rules.Position
 	tie := false
 	for i := range r.moves {
 		c := &r.moves[i]
@@ -288,15 +289,29 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		if !ok || !r.placedSince(r.closed.Minus(c.after), d) {
 			continue
 		}
+		seen := c.info.Touched.Minus(r.lifted).Empty()
+		if !seen && (r.liftsExplained(r.expected.Minus(r.closed)) || r.couldTake(c.info.From, d)) {
+			// The victim's square was never seen open, and the lifts may
+			// as well be the mover lifting a victim.
+			continue
+		}
+		off := recent
+		if !pressed.IsZero() {
+			off = rules.CellSet{}
+		}
+		next := r.pos.Play(c.m)
+		if !canReply(next, off, d, r.closed.Minus(c.after)) {
+			continue
+		}
 		// A move whose every lift was seen ranks above one that relies on
 		// an unseen swap; then more cells touched, then the later.
 		n := 2 * c.info.Touched.Len()
-		if c.info.Touched.Minus(r.lifted.Minus(d)).Empty() {
+		if seen {
 			n += 1000
 		}
 		switch {
 		case top == nil || n > topN || n == topN && done.After(topAt):
-			top, topN, topAt, tie = c, n, done, false
+			top, topN, topAt, topNext, tie = c, n, done, next, false
 		case n == topN && done.Equal(topAt) && !samePlay(c, top):
 			tie = true
 		}
@@ -304,22 +319,11 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	if top == nil || tie {
 		return false
 	}
-	c := *top
-	d := c.after.Minus(r.closed)
-	if !c.info.Touched.Minus(r.lifted).Empty() && (r.liftsExplained(r.expected.Minus(r.closed)) || r.couldTake(c.info.From, d)) {
-		// The victim's square was never seen open, and the lifts may as
-		// well be the mover lifting a victim: leave it to the reading.
-		return false
-	}
-	next := r.pos.Play(c.m)
 	by := ByLift
 	if !pressed.IsZero() {
-		recent, by = rules.CellSet{}, ByPress
+		by = ByPress
 	}
-	if !canReply(next, recent, d, r.closed.Minus(c.after)) {
-		return false
-	}
-	r.play(now, topAt, by, c, next)
+	r.play(now, topAt, by, *top, topNext)
 	return true
 }
 
