@@ -461,17 +461,22 @@ func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 
 // press handles a pending Confirm; it reports whether it decided.
 func (r *Recognizer) press(now time.Time) bool {
-	group, ambiguous := r.bestFor(r.closed, r.lifted, true)
+	// Every lift seen before any swap too fast to see; the board as it
+	// stands before the other side's lifts since the move.
+	for _, relaxed := range []bool{false, true} {
+		if group, _ := r.bestFor(r.closed, r.lifted, relaxed); len(group) > 0 {
+			r.pressed = false
+			r.accept(now, r.changedAt, ByPress, group...)
+			return true
+		}
+		if r.replyConfirms(now, rules.CellSet{}, relaxed, r.pressedAt) {
+			r.pressed = false
+			return true
+		}
+	}
+	_, ambiguous := r.bestFor(r.closed, r.lifted, true)
 	n := len(r.history)
 	switch {
-	case len(group) > 0:
-		r.pressed = false
-		r.accept(now, r.changedAt, ByPress, group...)
-		return true
-	case r.replyConfirms(now, rules.CellSet{}, false, r.pressedAt) || r.replyConfirms(now, rules.CellSet{}, true, r.pressedAt):
-		// The other side has begun since the press.
-		r.pressed = false
-		return true
 	case now.Sub(r.pressedAt) < r.opts.PressGrace:
 		return false
 	case r.closed == r.expected:
