@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sim"
 )
 
 const (
@@ -303,4 +305,29 @@ func TestLatePressIsIgnored(t *testing.T) {
 	r.wait(opts.PressGrace + debounce + 2*scanPeriod)
 	r.wantMoves("b1W-a3W")
 	r.wantState(MoveInProgress)
+}
+
+// Random legal games played by the hand model (touch-downs up to 200 ms,
+// replies from 0 ms to 600 ms, slides, wobble, both hands, fast swaps)
+// through the simulated set, the scanner and the recognizer: no ghost, no
+// missed move, no mismatch, with moves completed by settling or by a
+// press. (BenchmarkHand does the same at length.)
+func TestRandomGamesWithTheHand(t *testing.T) {
+	for _, byPress := range []bool{false, true} {
+		opts := DefaultOpts()
+		opts.ConfirmByPress = byPress
+		st := handStats{latency: map[Confirmation][]time.Duration{}}
+		for g := 0; g < 6; g++ {
+			h := benchHand(rand.New(rand.NewSource(int64(100+g))), 200*time.Millisecond, 0)
+			h.Reply = sim.Span{Max: 600 * time.Millisecond}
+			playHandGame(t, st3d.System, opts, h, sim.Span{Min: 30 * time.Millisecond, Max: 150 * time.Millisecond}, 40, &st)
+		}
+		if st.ghosts+st.misses+st.mismatches > 0 || st.moves < 100 {
+			t.Fatalf("press %v: %d moves, %d ghosts, %d misses, %d mismatches: %s", byPress, st.moves, st.ghosts, st.misses,
+				st.mismatches, st.first)
+		}
+		if st.unexplained > opts.MismatchAfter {
+			t.Fatalf("press %v: unexplained readings for %v, beyond the bound", byPress, st.unexplained)
+		}
+	}
 }

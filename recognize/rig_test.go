@@ -40,8 +40,6 @@ type rig struct {
 
 const scanPeriod = 5 * time.Millisecond
 
-// traceScan, when set, is told of every change of the reading.
-var traceScan func(now time.Time, changed rules.CellSet)
 
 func newRig(t testing.TB, pos string, opts Opts) *rig {
 	t.Helper()
@@ -87,9 +85,6 @@ func (r *rig) wait(d time.Duration) {
 		r.next = now.Add(scanPeriod)
 		r.sc.Scan(now)
 		s := r.sc.Snapshot()
-		if traceScan != nil && s.Closed != r.rec.closed {
-			traceScan(now, s.Closed.Xor(r.rec.closed))
-		}
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
