@@ -40,7 +40,6 @@ type rig struct {
 
 const scanPeriod = 5 * time.Millisecond
 
-
 func newRig(t testing.TB, pos string, opts Opts) *rig {
 	t.Helper()
 	p, err := st3d.System.ParsePosition(pos)
