@@ -240,7 +240,7 @@ func BenchmarkHandTouchMargin(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, touch := range []time.Duration{200, 250, 280, 290, 300, 350, 400, 450} {
+	for _, touch := range []time.Duration{200, 250, 290, 300, 310, 325, 350, 400} {
 		b.Run(fmt.Sprintf("touch=%dms", touch), func(b *testing.B) {
 			st := handStats{latency: map[Confirmation][]time.Duration{}}
 			for i := 0; i < b.N; i++ {

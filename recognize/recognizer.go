@@ -385,10 +385,10 @@ func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (t
 
 // canReply reports whether lifting the cells of lifted and putting
 // pieces on the cells of placed can be the start of a move in next: off
-// (unless empty: after a press) lifts a piece of the side to move, and one legal move touches every
-// lifted cell and puts a piece on every placed one (with nothing placed,
-// lifting only pieces of the side to move is enough: both hands may be at
-// work).
+// (unless empty: after a press) lifts a piece of the side to move, and one
+// legal move touches every lifted cell and, on every placed cell, puts a
+// piece or could pass its piece over it (with nothing placed, lifting only
+// pieces of the side to move is enough: both hands may be at work).
 func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 	own := func(s rules.CellSet) (anyOwn, allOwn bool) {
 		allOwn = true
@@ -406,8 +406,21 @@ func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 	if _, allOwn := own(lifted); allOwn && placed.Empty() {
 		return true
 	}
-	for _, m := range next.LegalMoves(nil) {
-		if lifted.Minus(next.Info(m).Touched).Empty() && placed.Minus(next.Play(m).Occupancy()).Empty() {
+	moves := next.LegalMoves(nil)
+	for _, m := range moves {
+		in := next.Info(m)
+		if !lifted.Minus(in.Touched).Empty() {
+			continue
+		}
+		// Placed cells: where the move puts pieces, or squares its piece
+		// can reach, passed over or touched down on the way.
+		rest := placed.Minus(next.Play(m).Occupancy())
+		for _, o := range moves {
+			if oi := next.Info(o); oi.From == in.From && !oi.Board && oi.To != rules.NoCell {
+				rest.Remove(oi.To)
+			}
+		}
+		if rest.Empty() {
 			return true
 		}
 	}
