@@ -285,7 +285,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() {
 			continue
 		}
-		done, ok := r.completedAt(c, d, relaxed)
+		done, ok := r.completedAt(now, c, d, relaxed, !pressed.IsZero())
 		if !ok || !r.placedSince(r.closed.Minus(c.after), d) {
 			continue
 		}
@@ -339,10 +339,11 @@ func (r *Recognizer) couldTake(from rules.Cell, s rules.CellSet) bool {
 }
 
 // completedAt is when the board came to show c but for the cells d, and
-// whether every cell of d was lifted after that (within r.opts.Skew). With
-// relaxed, the victim's square of a capture may never have read open (a
-// swap faster than the debounce).
-func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (time.Time, bool) {
+// whether every cell of d was lifted after that (within r.opts.Skew), as a
+// reply (pressed: the mover has said the move is done). With relaxed, the
+// victim's square of a capture may never have read open (a swap faster
+// than the debounce).
+func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, relaxed, pressed bool) (time.Time, bool) {
 	var done time.Time
 	if missing := c.info.Touched.Minus(r.lifted); !missing.Empty() {
 		if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell || c.info.Board || c.info.Castle ||
@@ -377,6 +378,15 @@ func (r *Recognizer) completedAt(c *candidate, d rules.CellSet, relaxed bool) (t
 		if !r.openedAt[x].After(lastLift.Add(r.opts.Skew)) {
 			// Lifted with the move's own lifts (both hands): a victim
 			// of the mover's as well as a reply.
+			return done, false
+		}
+		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) &&
+			now.Sub(done) < r.opts.Settle/2 {
+			// Lifted just before the last placement, and the mover's
+			// piece could take it: the mover's victim if the piece was
+			// only passing (a slide goes on within Settle/2). Ask again
+			// later.
+			r.replyFrom = now
 			return done, false
 		}
 	}
