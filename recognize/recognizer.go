@@ -381,11 +381,11 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			return done, false
 		}
 		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) &&
-			now.Sub(done) < r.opts.Settle/2 {
+			!r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2 {
 			// Lifted just before the last placement, and the mover's
 			// piece could take it: the mover's victim if the piece was
 			// only passing (a slide goes on within Settle/2). Ask again
-			// later.
+			// later, or at the next change.
 			r.replyFrom = now
 			return done, false
 		}
