@@ -20,16 +20,18 @@
 //     than that, on a legal square or not, is never a move. With
 //     Opts.ConfirmByPress, settling alone never completes a move.
 //   - the next player's lift: the other side lifts one of their pieces after
-//     the move was complete (Status.Ready is not needed: the lift may come in
-//     the same scan as the last placement). The reading may lack cells
-//     lifted since the move was complete and hold cells placed since, as
-//     long as one legal reply lifts and places them (a recapture lifts the
-//     piece just moved first). It is decided once Opts.Skew has passed with
-//     no other change, since contact bounce can delay the move's last
-//     placement by a scan; a lift made together with the move's own lifts
-//     (both hands) is the mover's, not a reply. The lifts then belong to the
-//     new position's move in progress: a fast reply confirms the previous
-//     move and starts the next.
+//     the move was complete, even in the same scan as its last placement.
+//     The reading may lack cells lifted since the move was complete and hold
+//     cells placed since, as long as one legal reply lifts them and puts a
+//     piece on or passes over the others (a recapture lifts the piece just
+//     moved first). It is decided once Opts.Skew (12 ms) has passed with no
+//     other change, since contact bounce can delay the move's last placement
+//     by a scan or two; a lift made together with the move's own lifts (both
+//     hands) is the mover's, not a reply, and one read just before the last
+//     placement that the mover's piece could take waits until the placement
+//     has stood Settle/2 or the next change (a slide would go on). The lifts
+//     then belong to the new position's move in progress: a fast reply
+//     confirms the previous move and starts the next.
 //   - Confirm, called when the mover presses their clock. A press that
 //     beats the last placement's debounce waits Opts.PressGrace for it;
 //     lifts read since the move was complete are the reply's.
