@@ -3,30 +3,63 @@
 //
 // Reed switches only say "occupied". A Recognizer knows the expected
 // position and, for every legal move, the occupancy after it and the cells
-// it touches (rules.MoveInfo). It watches the readings and accepts a move
-// when:
+// it touches (rules.MoveInfo). A move shows on the board when:
 //
 //   - the closed cells equal the occupancy after exactly one legal move
 //     (promotions to different pieces count as one, see NeedsChoice);
 //   - every cell the move touches has been seen open since the board was
 //     last in sync (so a capture needs its victim lifted, a kingside
 //     castling, which leaves the occupancy as it was, needs king and rook
-//     lifted, and the order of lifts does not matter);
-//   - the reading has stood still for the settle window: Opts.Settle for a
-//     move the same piece could not extend, Opts.SettleExtended when it
-//     could still go further along its line (a piece slid over a square,
-//     or set down there for a moment, is not taken for a move).
+//     lifted, and the order of lifts does not matter).
+//
+// A move that shows is final (a Moved event) at the first of:
+//
+//   - the settle window: the reading has stood still for Opts.Settle
+//     (300 ms), or Opts.SettleExtended (400 ms) when the same piece could
+//     still go further along its line. A piece set down on its way for less
+//     than that, on a legal square or not, is never a move. With
+//     Opts.ConfirmByPress, settling alone never completes a move.
+//   - the next player's lift: the other side lifts one of their pieces after
+//     the move was complete, even in the same scan as its last placement.
+//     The reading may lack cells lifted since the move was complete and hold
+//     cells placed since, as long as one legal reply lifts them and puts a
+//     piece on or passes over the others (a recapture lifts the piece just
+//     moved first). It is decided once Opts.Skew (12 ms) has passed with no
+//     other change, since contact bounce can delay the move's last placement
+//     by a scan or two; a lift made together with the move's own lifts (both
+//     hands) is the mover's, not a reply, and one read just before the last
+//     placement that the mover's piece could take waits until the placement
+//     has stood Settle/2 or the next change (a slide would go on). The lifts
+//     then belong to the new position's move in progress: a fast reply
+//     confirms the previous move and starts the next.
+//   - Confirm, called when the mover presses their clock. A press that
+//     beats the last placement's debounce waits Opts.PressGrace for it;
+//     lifts read since the move was complete are the reply's.
+//
+// Moved carries At, when the recognizer decided, and CompletedAt, the
+// reading in which the board came to show the move (the debounce after the
+// hand let go): a chess clock charges the mover up to CompletedAt.
+//
+// A capture whose victim is swapped for the captor faster than the
+// debounce never shows the victim's square open: the reading looks like a
+// piece in the hand, so settling cannot complete it, but the next lift or
+// a press does when only one capture by that piece leads there.
 //
 // A piece lifted and put back is nothing. Putting the previous position back
-// is a take-back (Opts.TakeBacks). A placement that explains no legal move
-// becomes a mismatch once it has stood for Opts.MismatchAfter: the status
-// then names the cells to fix, and play resumes when the board matches the
-// expected position again. Unknown cells (a failed expander) never count as
-// open or closed: the state is SensorFault until they read again.
+// is a take-back (Opts.TakeBacks), in play and from a mismatch: a move
+// recognized wrongly is set right that way, and the mismatch hint says so.
 //
-// The settle windows count from the reading's last change. A reading is
-// known to be stable only up to the time it arrives: crediting the
-// sensors' debounce would accept a piece set down for a moment on its way.
-// So a move is recognized the debounce window, the settle window and at
-// most one scan period after the hand lets go.
+// No silent stall: readings that no legal move in progress explains (one
+// move that lifts every cell the reading lacks and places every cell it
+// adds) become a Mismatch within Opts.MismatchAfter (2 s) of the first of
+// them, however often the cells change meanwhile. Status.Fix names the
+// cells and Status.Hint says in a sentence which pieces to put back where.
+// Play resumes when the board matches the expected position again (or the
+// previous one: a take-back). A piece held in the hand that could still
+// move is a move in progress, however long. Unknown cells (a failed
+// expander) never count as open or closed: the state is SensorFault until
+// they read again.
+//
+// The idle scan allocates nothing: the reading is compared and the timers
+// checked; the search runs only when the reading changes.
 package recognize

@@ -32,7 +32,7 @@ func TestRandomGamesPlayedByHand(t *testing.T) {
 			}
 			m := moves[rng.Intn(len(moves))]
 			r.do(sim.Gestures(p, m, style)...)
-			r.wait(400 * time.Millisecond)
+			r.wait(600 * time.Millisecond)
 			if r.rec.Status().State == NeedsChoice {
 				// Promotions: choose, or (half the time) let the queen stand
 				// until the next move starts.
@@ -109,7 +109,7 @@ func BenchmarkRecognitionLatency(b *testing.B) {
 			ext := r.rec.settleFor(candidate{m: m, info: p.Info(m)}) == r.rec.opts.SettleExtended
 			n := len(r.latencies)
 			r.do(sim.Gestures(p, m, style)...)
-			r.wait(400 * time.Millisecond)
+			r.wait(600 * time.Millisecond)
 			if len(r.latencies) != n+1 {
 				b.Fatalf("move %s not recognized once", p.Long(m))
 			}
@@ -156,7 +156,7 @@ func BenchmarkObserveLift(b *testing.B) {
 	lifted.Remove(rules.Cell(5)) // b2W
 	now := time.Unix(0, 0)
 	r.Observe(now, occ, rules.CellSet{})
-	r.Observe(now.Add(100*time.Millisecond), occ, rules.CellSet{})
+	r.Observe(now.Add(time.Second), occ, rules.CellSet{}) // in sync
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		now = now.Add(5 * time.Millisecond)

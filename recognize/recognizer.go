@@ -12,29 +12,48 @@ import (
 // Opts tunes a Recognizer.
 type Opts struct {
 	// Settle is how long a reading must stand still before a move that the
-	// same piece could not extend is accepted.
+	// same piece could not extend is accepted. A piece set down on its way
+	// for less than this is never a move.
 	Settle time.Duration
 	// SettleExtended is the same for a move the piece could still extend
 	// along its line (a slide may be passing through).
 	SettleExtended time.Duration
-	// MismatchAfter is how long a placement that explains no legal move
-	// may stand before it is called a mismatch.
+	// MismatchAfter bounds how long the board may show readings that no
+	// legal move explains, however often they change, before it is called
+	// a mismatch.
 	MismatchAfter time.Duration
 	// TakeBacks makes putting the previous position back a take-back.
 	TakeBacks bool
 	// MaxTakeBacks bounds how many moves can be taken back in a row.
 	MaxTakeBacks int
+	// ConfirmByPress: a move is completed by Confirm (a clock button) or by
+	// the next player lifting one of their pieces, never by settling alone.
+	ConfirmByPress bool
+	// Skew is how far apart two changes made at the same moment can reach
+	// the recognizer: contact bounce delays a cell's first stable reading
+	// by up to two scans. A lift confirms a move once Skew has passed with
+	// no other change. Set it to two scan periods and a little more.
+	Skew time.Duration
+	// PressGrace is how long a Confirm that comes before the board shows a
+	// complete move waits for it (a press can beat the last placement's
+	// debounce) before it calls the reading a mismatch.
+	PressGrace time.Duration
 }
 
-// DefaultOpts returns the defaults: 60 ms to settle, 250 ms when the move
-// could be extended, a mismatch after 1.5 s, take-backs on.
+// DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
+// could be extended, a mismatch after 2 s of readings no move explains,
+// take-backs on, moves completed by settling (or the next lift, or a
+// press), a press waiting up to 100 ms for the move it completes, a skew
+// of 12 ms (scans every 5 ms).
 func DefaultOpts() Opts {
 	return Opts{
-		Settle:         60 * time.Millisecond,
-		SettleExtended: 250 * time.Millisecond,
-		MismatchAfter:  1500 * time.Millisecond,
+		Settle:         300 * time.Millisecond,
+		SettleExtended: 400 * time.Millisecond,
+		MismatchAfter:  2 * time.Second,
 		TakeBacks:      true,
 		MaxTakeBacks:   16,
+		PressGrace:     100 * time.Millisecond,
+		Skew:           12 * time.Millisecond,
 	}
 }
 
@@ -45,13 +64,20 @@ type candidate struct {
 	info  rules.MoveInfo
 }
 
+// played is an earlier position and the move played from it.
+type played struct {
+	pos rules.Position
+	m   rules.Move
+	occ rules.CellSet
+}
+
 // Recognizer follows one board. It is not safe for concurrent use: feed it
 // from one goroutine (the scan loop).
 type Recognizer struct {
 	opts     Opts
 	cells    []string
 	pos      rules.Position
-	history  []rules.Position // earlier positions, for take-backs
+	history  []played // earlier positions, for take-backs
 	moves    []candidate
 	expected rules.CellSet
 	synced   bool
@@ -59,21 +85,50 @@ type Recognizer struct {
 
 	haveReading     bool
 	closed, unknown rules.CellSet
-	changedAt       time.Time // physical time of the last change
+	changedAt       time.Time // time of the reading's last change
 	lifted          rules.CellSet
 	liftedAt        [256]time.Time
 	firstLifted     rules.Cell
 
 	pending    []candidate // a promotion awaiting its piece
+	pendingAt  time.Time   // when the promotion was completed on the board
 	choiceList []rules.Move
 	status     Status
-	// best's answer for the current reading and lifts (valid while fresh).
+	// best's answer for the current reading and lifts (valid while fresh),
+	// and whether any move in progress explains the reading.
 	group     []candidate
 	ambiguous string
+	explained bool
 	fresh     bool
-	fault     string
-	evs       []Event
-	buf       []rules.Move
+	// openedAt and closedAt are when each cell last went open and closed;
+	// loadedAt is when the position was loaded.
+	openedAt, closedAt [256]time.Time
+	loadedAt           time.Time
+	// replyFrom, when set, is the reading in which the other side's
+	// pieces replyLifts were lifted: they confirm a move once the reading
+	// has stood r.opts.Skew.
+	replyFrom  time.Time
+	replyLifts rules.CellSet
+	// pressed: a Confirm at pressedAt waits for the move it completes.
+	pressed   bool
+	pressedAt time.Time
+	// unexplainedSince is when the readings stopped being explained by a
+	// move in progress (zero while they are).
+	unexplainedSince time.Time
+	fault            string
+	gen              int // counts the positions loaded
+	hint             hintCache
+	evs              []Event
+	buf              []rules.Move
+	cellBuf          []rules.Cell
+}
+
+// hintCache keeps the last fix sentence, built only when the fix changes.
+type hintCache struct {
+	fix  rules.CellSet
+	n    int
+	gen  int
+	text string
 }
 
 // New returns a recognizer expecting pos. It waits for the board to match
@@ -111,12 +166,26 @@ func (r *Recognizer) load() {
 	for _, m := range r.buf {
 		r.moves = append(r.moves, candidate{m: m, after: r.pos.Play(m).Occupancy(), info: r.pos.Info(m)})
 	}
+	r.fresh = false
+	r.unexplainedSince = time.Time{}
+	r.pressed = false
+	r.replyFrom = time.Time{}
+	r.loadedAt = r.changedAt
+	r.gen++
 }
 
+// resetLifts starts the lift history afresh from the current reading: the
+// cells of the position that read open count as lifted.
 func (r *Recognizer) resetLifts() {
-	r.lifted = r.expected.Minus(r.closed).Minus(r.unknown)
+	lifted := r.expected.Minus(r.closed).Minus(r.unknown)
+	if lifted != r.lifted {
+		r.lifted = lifted
+		r.fresh = false
+	}
 	r.firstLifted = rules.NoCell
-	r.fresh = false
+	if r.cellBuf = lifted.Cells(r.cellBuf[:0]); len(r.cellBuf) > 0 {
+		r.firstLifted = r.cellBuf[0]
+	}
 }
 
 // Observe feeds one debounced reading: the closed cells and the unknown
@@ -125,28 +194,328 @@ func (r *Recognizer) resetLifts() {
 func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Event {
 	r.evs = r.evs[:0]
 	if !r.haveReading || closed != r.closed || unknown != r.unknown {
-		r.changedAt = now
-		// Cells the position has closed that went open (from closed, or
-		// from unknown after a sensor fault): lifts.
-		newly := r.expected.Intersect(r.closed.Union(r.unknown)).Minus(closed).Minus(unknown)
-		if !r.haveReading {
-			newly = r.expected.Minus(closed).Minus(unknown)
-		}
-		for _, c := range newly.Cells(nil) {
-			r.liftedAt[c] = now
-			if r.firstLifted == rules.NoCell && r.synced {
-				r.firstLifted = c
-			}
-		}
-		r.lifted = r.lifted.Union(newly)
-		r.closed, r.unknown, r.haveReading = closed, unknown, true
-		r.fresh = false
-		if !unknown.Empty() {
-			r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
-		}
+		r.change(now, closed, unknown)
 	}
 	r.step(now)
 	return r.evs
+}
+
+// change takes in a new reading.
+func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
+	had := r.haveReading
+	prevClosed, prevUnknown := r.closed, r.unknown
+	r.changedAt = now
+	// Cells the position has closed that went open (from closed, or from
+	// unknown after a sensor fault): lifts.
+	newly := r.expected.Intersect(r.closed.Union(r.unknown)).Minus(closed).Minus(unknown)
+	if !had {
+		newly = r.expected.Minus(closed).Minus(unknown)
+	}
+	r.cellBuf = newly.Cells(r.cellBuf[:0])
+	for _, c := range r.cellBuf {
+		r.liftedAt[c] = now
+		if r.firstLifted == rules.NoCell && r.synced {
+			r.firstLifted = c
+		}
+	}
+	r.lifted = r.lifted.Union(newly)
+	if had {
+		r.cellBuf = prevClosed.Xor(closed).Cells(r.cellBuf[:0])
+		for _, c := range r.cellBuf {
+			if closed.Has(c) {
+				r.closedAt[c] = now
+			} else {
+				r.openedAt[c] = now
+			}
+		}
+	}
+	r.closed, r.unknown, r.haveReading = closed, unknown, true
+	r.fresh = false
+	if !unknown.Empty() {
+		r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
+	}
+	if had && r.synced && len(r.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
+		// The other side's recent lifts confirm a move once no other
+		// change has followed for r.opts.Skew: contact bounce can delay the
+		// move's last placement by a scan or two.
+		r.replyFrom = time.Time{}
+		if recent := r.replyLiftsNow(); !recent.Empty() {
+			r.replyFrom, r.replyLifts = now, recent
+		}
+	}
+}
+
+// replyLiftsNow are the cells holding a piece of the side not to move
+// that read open: the next player's reply may have begun.
+func (r *Recognizer) replyLiftsNow() rules.CellSet {
+	var out rules.CellSet
+	other := r.pos.Turn().Other()
+	r.cellBuf = r.expected.Minus(r.closed).Cells(r.cellBuf[:0])
+	for _, c := range r.cellBuf {
+		if pc, ok := r.pos.CellPiece(c); ok && pc.Color() == other {
+			out.Add(c)
+		}
+	}
+	return out
+}
+
+// liftConfirms completes a move when the next player has begun to reply:
+// the reading is a legal move's occupancy but for cells lifted since it
+// was complete (within r.opts.Skew), recent (the other side's pieces lifted
+// just now) among them, and those lifts can be the start of a move of the
+// side to move after it (see canReply). A move is complete when its last
+// placement has been read (or, for a capture whose victim's square was
+// never seen open, its last lift). The lifts then belong to the new
+// position's move in progress. After a press (pressed, not zero), every
+// lift read since the move was complete is the reply's, whoever's piece
+// it lifts.
+func (r *Recognizer) liftConfirms(now time.Time, recent rules.CellSet, relaxed bool) bool {
+	return r.replyConfirms(now, recent, relaxed, time.Time{})
+}
+
+func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed bool, pressed time.Time) bool {
+	var top *candidate
+	var topN int
+	var topAt time.Time
+	var topNext rules.Position
+	tie := false
+	for i := range r.moves {
+		c := &r.moves[i]
+		d := c.after.Minus(r.closed)
+		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() {
+			continue
+		}
+		done, ok := r.completedAt(now, c, d, relaxed, !pressed.IsZero())
+		if !ok || !r.placedSince(r.closed.Minus(c.after), d) {
+			continue
+		}
+		seen := c.info.Touched.Minus(r.lifted).Empty()
+		if !seen && (r.liftsExplained(r.expected.Minus(r.closed)) || r.couldTake(c.info.From, d)) {
+			// The victim's square was never seen open, and the lifts may
+			// as well be the mover lifting a victim.
+			continue
+		}
+		off := recent
+		if !pressed.IsZero() {
+			off = rules.CellSet{}
+		}
+		next := r.pos.Play(c.m)
+		if !canReply(next, off, d, r.closed.Minus(c.after)) {
+			continue
+		}
+		// A move whose every lift was seen ranks above one that relies on
+		// an unseen swap; then more cells touched, then the later.
+		n := 2 * c.info.Touched.Len()
+		if seen {
+			n += 1000
+		}
+		switch {
+		case top == nil || n > topN || n == topN && done.After(topAt):
+			top, topN, topAt, topNext, tie = c, n, done, next, false
+		case n == topN && done.Equal(topAt) && !samePlay(c, top):
+			tie = true
+		}
+	}
+	if top == nil || tie {
+		return false
+	}
+	by := ByLift
+	if !pressed.IsZero() {
+		by = ByPress
+	}
+	r.play(now, topAt, by, *top, topNext)
+	return true
+}
+
+// couldTake reports whether the piece on from has a legal move that
+// lifts a cell of s (a victim).
+func (r *Recognizer) couldTake(from rules.Cell, s rules.CellSet) bool {
+	for i := range r.moves {
+		if c := &r.moves[i]; c.info.From == from && !c.info.Touched.Intersect(s).Minus(rules.CellSetOf(from)).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// completedAt is when the board came to show c but for the cells d, and
+// whether every cell of d was lifted after that (within r.opts.Skew), as a
+// reply (pressed: the mover has said the move is done). With relaxed, the
+// victim's square of a capture may never have read open (a swap faster
+// than the debounce).
+func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, relaxed, pressed bool) (time.Time, bool) {
+	var done time.Time
+	if missing := c.info.Touched.Minus(r.lifted); !missing.Empty() {
+		if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell || c.info.Board || c.info.Castle ||
+			missing != rules.CellSetOf(c.info.To) || d.Has(c.info.To) {
+			return done, false
+		}
+	}
+	r.cellBuf = c.info.Touched.Intersect(r.lifted).Minus(d).Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.liftedAt[x].After(done) {
+			done = r.liftedAt[x]
+		}
+	}
+	lastLift := done
+	// The cells the move puts a piece on must have been read closed in
+	// this position, after their own lift (a cell of d was lifted again
+	// since: the recapture lifts the piece just moved).
+	placed := c.after.Intersect(c.info.Touched).Intersect(r.lifted).Union(c.after.Minus(r.expected))
+	r.cellBuf = placed.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.closedAt[x].Before(r.loadedAt) || !d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
+			return done, false
+		}
+		if r.closedAt[x].After(done) {
+			done = r.closedAt[x]
+		}
+	}
+	for _, x := range d.Cells(nil) {
+		if r.openedAt[x].Before(done.Add(-r.opts.Skew)) {
+			return done, false
+		}
+		if !r.openedAt[x].After(lastLift.Add(r.opts.Skew)) {
+			// Lifted with the move's own lifts (both hands): a victim
+			// of the mover's as well as a reply.
+			return done, false
+		}
+		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) &&
+			!r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2 {
+			// Lifted just before the last placement, and the mover's
+			// piece could take it: the mover's victim if the piece was
+			// only passing (a slide goes on within Settle/2). Ask again
+			// later, or at the next change.
+			r.replyFrom = now
+			return done, false
+		}
+	}
+	return done, true
+}
+
+// canReply reports whether lifting the cells of lifted and putting
+// pieces on the cells of placed can be the start of a move in next: off
+// (unless empty: after a press) lifts a piece of the side to move, and one
+// legal move touches every lifted cell and, on every placed cell, puts a
+// piece or could pass its piece over it (with nothing placed, lifting only
+// pieces of the side to move is enough: both hands may be at work).
+func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
+	own := func(s rules.CellSet) (anyOwn, allOwn bool) {
+		allOwn = true
+		for _, x := range s.Cells(nil) {
+			pc, ok := next.CellPiece(x)
+			mine := ok && pc.Color() == next.Turn()
+			anyOwn = anyOwn || mine
+			allOwn = allOwn && mine
+		}
+		return anyOwn, allOwn
+	}
+	if anyOwn, _ := own(off); !anyOwn && !off.Empty() {
+		return false
+	}
+	if _, allOwn := own(lifted); allOwn && placed.Empty() {
+		return true
+	}
+	moves := next.LegalMoves(nil)
+	for _, m := range moves {
+		in := next.Info(m)
+		if !lifted.Minus(in.Touched).Empty() {
+			continue
+		}
+		// Placed cells: where the move puts pieces, or squares its piece
+		// can reach, passed over or touched down on the way.
+		rest := placed.Minus(next.Play(m).Occupancy())
+		for _, o := range moves {
+			if oi := next.Info(o); oi.From == in.From && !oi.Board && oi.To != rules.NoCell {
+				rest.Remove(oi.To)
+			}
+		}
+		if rest.Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// placedSince reports whether every cell of placed was read closed after
+// the first of the lifts of d: pieces the reply has put down.
+func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
+	if placed.Empty() {
+		return true
+	}
+	var start time.Time
+	r.cellBuf = d.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if start.IsZero() || r.openedAt[x].Before(start) {
+			start = r.openedAt[x]
+		}
+	}
+	r.cellBuf = placed.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.closedAt[x].Before(start) {
+			return false
+		}
+	}
+	return true
+}
+
+// Confirm completes the move the board shows at once: call it when side
+// presses their clock (after Observe of the same scan). A press by the
+// side not to move is late (the other side's lift has already completed
+// that move) and changes nothing. A promotion still to be chosen waits for
+// Choose (NeedsChoice). When the board does not show a move yet, the press
+// waits Opts.PressGrace for one; then a reading no legal move explains
+// becomes a Mismatch at once.
+func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
+	r.evs = r.evs[:0]
+	if !r.haveReading || !r.unknown.Empty() || side != r.pos.Turn() {
+		r.step(now)
+		return r.evs
+	}
+	switch {
+	case len(r.pending) > 0:
+		r.accept(now, r.pendingAt, ByPress, r.pending[0])
+	case r.synced:
+		r.pressedAt, r.pressed = now, true
+	}
+	r.step(now)
+	return r.evs
+}
+
+// press handles a pending Confirm; it reports whether it decided.
+func (r *Recognizer) press(now time.Time) bool {
+	// Every lift seen before any swap too fast to see; the board as it
+	// stands before the other side's lifts since the move.
+	for _, relaxed := range []bool{false, true} {
+		if group, _ := r.bestFor(r.closed, r.lifted, relaxed); len(group) > 0 {
+			r.pressed = false
+			r.accept(now, r.changedAt, ByPress, group...)
+			return true
+		}
+		if r.replyConfirms(now, rules.CellSet{}, relaxed, r.pressedAt) {
+			r.pressed = false
+			return true
+		}
+	}
+	_, ambiguous := r.bestFor(r.closed, r.lifted, true)
+	n := len(r.history)
+	switch {
+	case now.Sub(r.pressedAt) < r.opts.PressGrace:
+		return false
+	case r.closed == r.expected:
+		r.pressed = false
+		return false
+	case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
+		r.pressed = false
+		r.takeBack(now)
+		return true
+	}
+	r.pressed = false
+	if ambiguous == "" {
+		ambiguous = "the clock was pressed, but no legal move leads to this"
+	}
+	r.mismatch(now, ambiguous)
+	return true
 }
 
 // Choose picks the promotion piece ('Q', 'R', 'B', 'N') of the move
@@ -158,7 +527,7 @@ func (r *Recognizer) Choose(now time.Time, piece byte) ([]Event, error) {
 	}
 	for _, c := range r.pending {
 		if c.info.PromoteTo == piece {
-			r.accept(now, c)
+			r.accept(now, r.pendingAt, ByChoice, c)
 			r.step(now)
 			return r.evs, nil
 		}
@@ -171,10 +540,21 @@ func (r *Recognizer) setStatus(now time.Time, s Status) {
 	s.Placed = r.closed.Minus(r.expected)
 	s.Unknown = r.unknown
 	s.FirstLifted = r.firstLifted
+	if s.State == Mismatch {
+		s.Fix = r.closed.Xor(r.expected)
+		s.Hint = r.hintFor(s.Fix)
+	}
 	if !s.equal(&r.status) {
 		r.status = s
 		r.evs = append(r.evs, Event{Kind: StatusChanged, At: now, Status: s})
 	}
+}
+
+// mismatch leaves play: the board must match the position again.
+func (r *Recognizer) mismatch(now time.Time, reason string) {
+	r.synced = false
+	r.reason = reason
+	r.setStatus(now, Status{State: Mismatch, Reason: reason})
 }
 
 // step decides what the current reading means.
@@ -198,29 +578,50 @@ func (r *Recognizer) step(now time.Time) {
 			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 			return
 		}
-		r.accept(now, r.pending[0])
+		r.accept(now, r.pendingAt, ByLift, r.pending[0])
 	}
+	n := len(r.history)
 	if !r.synced {
-		if r.closed == r.expected && stable >= r.opts.Settle {
+		switch {
+		case r.closed == r.expected && stable >= r.opts.Settle:
 			r.synced = true
 			r.resetLifts()
 			r.setStatus(now, Status{State: InSync})
-			return
+		case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.Settle:
+			r.takeBack(now)
+		default:
+			r.setStatus(now, Status{State: Mismatch, Reason: r.reason})
 		}
-		r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
 		return
 	}
-	if !r.fresh {
-		r.group, r.ambiguous = r.best()
-		r.fresh = true
+	if r.pressed && r.press(now) {
+		return
 	}
-	group, ambiguous := r.group, r.ambiguous
-	if len(group) > 0 {
-		if stable >= r.settleFor(group[0]) {
-			r.accept(now, group...)
+	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= r.opts.Skew {
+		r.replyFrom = time.Time{}
+		if r.synced && len(r.pending) == 0 &&
+			(r.liftConfirms(now, r.replyLifts, false) || r.liftConfirms(now, r.replyLifts, true)) {
 			return
 		}
-		r.setStatus(now, Status{State: MoveInProgress})
+	}
+	if !r.fresh {
+		r.group, r.ambiguous = r.bestFor(r.closed, r.lifted, false)
+		r.explained = len(r.group) > 0 || r.closed == r.expected ||
+			r.ambiguous == "" && r.liftsExplained(r.expected.Minus(r.closed))
+		r.fresh = true
+		switch {
+		case r.explained:
+			r.unexplainedSince = time.Time{}
+		case r.unexplainedSince.IsZero():
+			r.unexplainedSince = now
+		}
+	}
+	if group := r.group; len(group) > 0 {
+		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
+			r.accept(now, r.changedAt, BySettle, group...)
+			return
+		}
+		r.setStatus(now, Status{State: MoveInProgress, Ready: true})
 		return
 	}
 	if r.closed == r.expected {
@@ -228,24 +629,34 @@ func (r *Recognizer) step(now time.Time) {
 		r.setStatus(now, Status{State: InSync})
 		return
 	}
-	if n := len(r.history); r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].Occupancy() &&
-		stable >= r.opts.SettleExtended {
+	if r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.SettleExtended {
 		r.takeBack(now)
 		return
 	}
-	if ambiguous != "" && stable >= r.opts.MismatchAfter {
-		r.synced = false
-		r.reason = ambiguous
-		r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
+	if !r.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
+		reason := r.ambiguous
+		if reason == "" {
+			reason = "no legal move leads to this"
+		}
+		r.mismatch(now, reason)
 		return
 	}
-	if r.closed.Minus(r.expected).Empty() || stable < r.opts.MismatchAfter {
-		r.setStatus(now, Status{State: MoveInProgress})
-		return
+	r.setStatus(now, Status{State: MoveInProgress})
+}
+
+// liftsExplained reports whether the cells that differ from the position
+// could be a move in progress: one legal move lifts every cell the reading
+// lacks and puts a piece on every cell it adds. lacking is the expected
+// cells that read open.
+func (r *Recognizer) liftsExplained(lacking rules.CellSet) bool {
+	placed := r.closed.Minus(r.expected)
+	for i := range r.moves {
+		c := &r.moves[i]
+		if lacking.Minus(c.info.Touched).Empty() && placed.Minus(c.after).Empty() {
+			return true
+		}
 	}
-	r.synced = false
-	r.reason = "no legal move leads to this: put the pieces back"
-	r.setStatus(now, Status{State: Mismatch, Fix: r.closed.Xor(r.expected), Reason: r.reason})
+	return false
 }
 
 func (r *Recognizer) choices() []rules.Move {
@@ -256,12 +667,14 @@ func (r *Recognizer) choices() []rules.Move {
 	return out
 }
 
-// best finds the moves the reading can be: their occupancy after equals
-// the reading and every cell they touch has been lifted. Of several, the
-// one touching more cells wins (castling over a rook move of the same
-// cells), then the one whose cells were lifted last. Promotions to
-// different pieces come back together, the queen first.
-func (r *Recognizer) best() (group []candidate, ambiguous string) {
+// bestFor finds the moves a reading can be: their occupancy after equals
+// the reading and every cell they touch has been lifted (relaxed: but the
+// victim's square of a capture, which a hand can empty and fill again
+// faster than the debounce). Of several, the one touching more cells wins
+// (castling over a rook move of the same cells), then the one whose cells
+// were lifted last. Promotions to different pieces come back together, the
+// queen first.
+func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group []candidate, ambiguous string) {
 	group = r.group[:0]
 	var top *candidate
 	var topN int
@@ -269,11 +682,20 @@ func (r *Recognizer) best() (group []candidate, ambiguous string) {
 	tie := false
 	for i := range r.moves {
 		c := &r.moves[i]
-		if c.after != r.closed || c.info.Touched.Minus(r.lifted) != (rules.CellSet{}) || c.info.Touched.Empty() {
+		if c.after != reading || c.info.Touched.Empty() {
 			continue
 		}
-		n := c.info.Touched.Len()
-		at := r.oldestLift(c.info.Touched)
+		if missing := c.info.Touched.Minus(lifted); !missing.Empty() {
+			if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell ||
+				missing != rules.CellSetOf(c.info.To) || c.info.Board || c.info.Castle {
+				continue
+			}
+		}
+		n := 2 * c.info.Touched.Len()
+		if c.info.Touched.Minus(lifted).Empty() {
+			n += 1000 // every lift seen: above a move relying on an unseen swap
+		}
+		at := r.oldestLift(c.info.Touched.Intersect(lifted))
 		switch {
 		case top == nil || n > topN || n == topN && at.After(topAt):
 			top, topN, topAt, tie = c, n, at, false
@@ -309,7 +731,7 @@ func samePlay(a, b *candidate) bool {
 
 func (r *Recognizer) oldestLift(s rules.CellSet) time.Time {
 	var t time.Time
-	for _, c := range s.Cells(nil) {
+	for _, c := range s.Cells(r.cellBuf[:0]) {
 		if t.IsZero() || r.liftedAt[c].Before(t) {
 			t = r.liftedAt[c]
 		}
@@ -338,24 +760,30 @@ func (r *Recognizer) settleFor(c candidate) time.Duration {
 }
 
 // accept plays the move (or, for a promotion with a choice, waits for it).
-func (r *Recognizer) accept(now time.Time, group ...candidate) {
+// completed is when the board came to show it.
+func (r *Recognizer) accept(now, completed time.Time, by Confirmation, group ...candidate) {
 	if len(group) > 1 {
 		r.pending = append(r.pending[:0:0], group...)
+		r.pendingAt = completed
 		r.choiceList = r.choices()
 		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
 		return
 	}
-	c := group[0]
+	r.play(now, completed, by, group[0], r.pos.Play(group[0].m))
+}
+
+// play makes c, whose position after is next, the position.
+func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate, next rules.Position) {
 	before := r.pos
 	r.pending = nil
-	r.history = append(r.history, before)
+	r.history = append(r.history, played{pos: before, m: c.m, occ: r.expected})
 	if len(r.history) > r.opts.MaxTakeBacks {
 		r.history = r.history[1:]
 	}
-	r.pos = before.Play(c.m)
+	r.pos = next
 	r.load()
 	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: Moved, At: now, Move: c.m, Before: before, After: r.pos})
+	r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
 	r.setStatus(now, Status{State: r.quietState()})
 }
 
@@ -372,16 +800,59 @@ func (r *Recognizer) takeBack(now time.Time) {
 	from := r.pos
 	prev := r.history[n-1]
 	r.history = r.history[:n-1]
-	var taken rules.Move
-	for _, m := range prev.LegalMoves(nil) {
-		if prev.Play(m).Key() == from.Key() {
-			taken = m
-			break
+	r.pos = prev.pos
+	r.load()
+	r.synced = true
+	r.resetLifts()
+	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: prev.m, Before: from, After: prev.pos})
+	r.setStatus(now, Status{State: InSync})
+}
+
+// hintFor says in a sentence how to set the cells of fix right.
+func (r *Recognizer) hintFor(fix rules.CellSet) string {
+	h := &r.hint
+	if h.text != "" && h.fix == fix && h.n == len(r.history) && h.gen == r.gen {
+		return h.text
+	}
+	var put, off []string
+	for _, c := range fix.Cells(nil) {
+		name := r.cells[c]
+		switch pc, ok := r.pos.CellPiece(c); {
+		case !r.expected.Has(c):
+			off = append(off, name)
+		case ok:
+			put = append(put, "the "+pieceName(pc)+" on "+name)
+		default:
+			put = append(put, "the board on "+name)
 		}
 	}
-	r.pos = prev
-	r.load()
-	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: TookBack, At: now, Move: taken, Before: from, After: prev})
-	r.setStatus(now, Status{State: InSync})
+	var b strings.Builder
+	if len(put) > 0 {
+		b.WriteString("put back " + strings.Join(put, ", "))
+	}
+	if len(off) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString("take away what stands on " + strings.Join(off, ", "))
+	}
+	if b.Len() == 0 {
+		b.WriteString("the board matches: hold still")
+	}
+	if n := len(r.history); r.opts.TakeBacks && n > 0 {
+		last := r.history[n-1]
+		b.WriteString(". If " + last.pos.Long(last.m) + " was recognized wrongly, putting back the position before it takes it back")
+	}
+	*h = hintCache{fix: fix, n: len(r.history), gen: r.gen, text: b.String()}
+	return h.text
+}
+
+// pieceName is "white knight".
+func pieceName(pc rules.Piece) string {
+	kinds := [...]string{"piece", "pawn", "knight", "bishop", "rook", "queen", "king"}
+	k := int(pc.Kind())
+	if k >= len(kinds) {
+		k = 0
+	}
+	return pc.Color().String() + " " + kinds[k]
 }

@@ -80,14 +80,14 @@ func TestPromotionChoice(t *testing.T) {
 	t.Run("chosen", func(t *testing.T) {
 		r := newRig(t, promoPos, DefaultOpts())
 		r.script("lift b7B", "wait 100", "place b8B")
-		r.wait(300 * time.Millisecond)
+		r.wait(500 * time.Millisecond)
 		r.wantState(NeedsChoice)
 		if got := len(r.rec.Status().Choices); got != 4 {
 			t.Fatalf("%d choices, want 4", got)
 		}
 		// Swapping the pawn for the new piece changes nothing.
 		r.script("lift b8B", "wait 200", "place b8B")
-		r.wait(300 * time.Millisecond)
+		r.wait(500 * time.Millisecond)
 		r.wantState(NeedsChoice)
 		evs, err := r.rec.Choose(r.board.Clock.Now(), 'N')
 		if err != nil {
@@ -102,13 +102,13 @@ func TestPromotionChoice(t *testing.T) {
 	t.Run("queen when the next move starts", func(t *testing.T) {
 		r := newRig(t, promoPos, DefaultOpts())
 		r.script("lift b7B", "wait 100", "place b8B", "wait 300", "lift c5N", "wait 100", "place c4N")
-		r.wait(300 * time.Millisecond)
+		r.wait(500 * time.Millisecond)
 		r.wantMoves("b7B-b8B=Q", "c5N-c4N")
 	})
 	t.Run("deferred promotion by a board move (D10)", func(t *testing.T) {
 		r := newRig(t, deferredPos, DefaultOpts())
 		r.script("lift QL6", "wait 200", "place QL4")
-		r.wait(300 * time.Millisecond)
+		r.wait(500 * time.Millisecond)
 		r.wantState(NeedsChoice)
 		if _, err := r.rec.Choose(r.board.Clock.Now(), 'X'); err == nil {
 			t.Fatal("Choose('X') succeeded")
@@ -125,7 +125,7 @@ func TestTakeBack(t *testing.T) {
 	r := newRig(t, st3d.StartString, DefaultOpts())
 	r.play("b2W-b4N")
 	r.script("lift b4N", "wait 100", "place b2W")
-	r.wait(400 * time.Millisecond)
+	r.wait(600 * time.Millisecond)
 	r.wantMoves("b2W-b4N", "takeback")
 	if got := r.rec.Position().String(); got != st3d.StartString {
 		t.Fatalf("after the take-back: %s", got)
@@ -147,7 +147,7 @@ func TestTakeBack(t *testing.T) {
 func TestIllegalMoveThenResume(t *testing.T) {
 	r := newRig(t, st3d.StartString, DefaultOpts())
 	r.script("lift b2W", "wait 100", "place b5N") // not a pawn move
-	r.wait(2 * time.Second)
+	r.wait(DefaultOpts().MismatchAfter + 100*time.Millisecond)
 	r.wantState(Mismatch)
 	st := r.rec.Status()
 	if got := strings.Join(names(st.Fix), " "); got != "b2W b5N" {
@@ -181,7 +181,7 @@ func TestSyncAtStart(t *testing.T) {
 		t.Fatalf("status %+v, want a mismatch on a1W", st)
 	}
 	rec.Observe(now.Add(10*time.Millisecond), occ, rules.CellSet{})
-	rec.Observe(now.Add(100*time.Millisecond), occ, rules.CellSet{})
+	rec.Observe(now.Add(10*time.Millisecond+DefaultOpts().Settle), occ, rules.CellSet{})
 	if st := rec.Status(); st.State != InSync {
 		t.Fatalf("status %+v, want in sync", st)
 	}

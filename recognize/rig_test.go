@@ -23,6 +23,19 @@ type rig struct {
 	lastChange time.Time
 	// latencies of recognized moves: from the last action to the event.
 	latencies []time.Duration
+	// next is the time of the next scan: scans run every scanPeriod,
+	// whatever the hand does in between.
+	next time.Time
+	// quietSince, when not zero, is when the hand finished a move and
+	// did nothing since; silent is the longest the recognizer then stayed
+	// out of sync without an event. unexplained is the longest it was in
+	// play with readings no move explains.
+	quietSince          time.Time
+	silent, unexplained time.Duration
+	// press, when not zero, is when pressSide pressed their clock: the
+	// rig calls Confirm at the first scan after the button's debounce.
+	press     time.Time
+	pressSide rules.Color
 }
 
 const scanPeriod = 5 * time.Millisecond
@@ -33,9 +46,16 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newRigAt(t, p, opts)
+}
+
+// newRigAt is newRig from a position of any system the simulated set
+// models (its cells are the set's first cells).
+func newRigAt(t testing.TB, p rules.Position, opts Opts) *rig {
+	t.Helper()
 	b := sim.NewReference()
 	occ := p.Occupancy()
-	for i, name := range st3d.CellNames() {
+	for i, name := range p.System().Cells() {
 		if err := b.Set.SetCell(name, occ.Has(rules.Cell(i))); err != nil {
 			t.Fatal(err)
 		}
@@ -45,27 +65,67 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, board: b, sc: sc, rec: New(p, opts)}
-	r.wait(200 * time.Millisecond)
+	r.next = b.Clock.Now().Add(scanPeriod)
+	r.wait(opts.Settle + 200*time.Millisecond)
 	if st := r.rec.Status().State; st != InSync {
 		t.Fatalf("rig: board not in sync after start: %v", r.rec.Status())
 	}
+	r.log = nil
 	return r
 }
 
-// wait runs the scan loop for d of simulated time.
+// wait runs the scan loop for d of simulated time: the clock ends exactly
+// d later, the scans keep their period.
 func (r *rig) wait(d time.Duration) {
-	for end := r.board.Clock.Now().Add(d); r.board.Clock.Now().Before(end); {
-		now := r.board.Clock.Advance(scanPeriod)
+	end := r.board.Clock.Now().Add(d)
+	for !r.next.After(end) {
+		now := r.next
+		r.board.Clock.Set(now)
+		r.next = now.Add(scanPeriod)
 		r.sc.Scan(now)
 		s := r.sc.Snapshot()
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
+		if !r.press.IsZero() && !now.Before(r.press.Add(sensors.DefaultOpts.Debounce)) {
+			r.press = time.Time{}
+			for _, e := range r.rec.Confirm(now, r.pressSide) {
+				r.record(e, now)
+			}
+		}
+		r.watch(now)
+	}
+	r.board.Clock.Set(end)
+}
+
+// watch measures silences and unexplained stretches.
+func (r *rig) watch(now time.Time) {
+	if rec := r.rec; rec.synced && !rec.unexplainedSince.IsZero() {
+		r.unexplained = max(r.unexplained, now.Sub(rec.unexplainedSince))
+	}
+	if st := r.rec.Status().State; r.quietSince.IsZero() || st == InSync || st == NeedsChoice {
+		return
+	}
+	r.silent = max(r.silent, now.Sub(r.quietSince))
+}
+
+// touch carries out one touch of a sim.Hand after its wait.
+func (r *rig) touch(tc sim.Touch) {
+	r.t.Helper()
+	r.wait(tc.Wait)
+	if err := r.board.Set.Apply(tc); err != nil {
+		r.t.Fatal(err)
+	}
+	r.lastChange = r.board.Clock.Now()
+	r.quietSince = time.Time{}
+	if tc.LastOfMove {
+		r.quietSince = r.lastChange
 	}
 }
 
 func (r *rig) record(e Event, now time.Time) {
 	r.log = append(r.log, e)
+	r.quietSince = time.Time{}
 	switch e.Kind {
 	case Moved:
 		r.moves = append(r.moves, e.Before.Long(e.Move))
@@ -113,7 +173,7 @@ func (r *rig) play(long string) {
 		r.t.Fatal(err)
 	}
 	r.do(sim.Gestures(p, m, sim.PlainStyle)...)
-	r.wait(400 * time.Millisecond)
+	r.wait(600 * time.Millisecond)
 }
 
 func (r *rig) wantMoves(want ...string) {

@@ -61,13 +61,21 @@ type Status struct {
 	// Choices lists, in NeedsChoice, the promotion moves to choose from;
 	// the first is the one that stands if no choice is made.
 	Choices []rules.Move
+	// Ready is true, in MoveInProgress, while the board shows a complete
+	// legal move that waits for the settle window or (Opts.ConfirmByPress)
+	// for Confirm.
+	Ready bool
 	// Reason says why, for Mismatch and SensorFault.
 	Reason string
+	// Hint says, in Mismatch, what to do in a sentence: which pieces to put
+	// back where, what to take away, and that a move recognized wrongly is
+	// taken back by putting the position before it back.
+	Hint string
 }
 
 func (s *Status) equal(o *Status) bool {
 	if s.State != o.State || s.Lifted != o.Lifted || s.Placed != o.Placed || s.Fix != o.Fix ||
-		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || len(s.Choices) != len(o.Choices) {
+		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || s.Ready != o.Ready || s.Hint != o.Hint || len(s.Choices) != len(o.Choices) {
 		return false
 	}
 	for i := range s.Choices {
@@ -103,11 +111,47 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
+// Confirmation is what completed a move.
+type Confirmation uint8
+
+const (
+	// BySettle: the reading stood still for the settle window.
+	BySettle Confirmation = iota + 1
+	// ByLift: the next player lifted one of their pieces (or, for a
+	// promotion, the next move began before a choice).
+	ByLift
+	// ByPress: Confirm was called (a clock button).
+	ByPress
+	// ByChoice: the promotion piece was chosen (Choose).
+	ByChoice
+)
+
+func (c Confirmation) String() string {
+	switch c {
+	case BySettle:
+		return "settle"
+	case ByLift:
+		return "lift"
+	case ByPress:
+		return "press"
+	case ByChoice:
+		return "choice"
+	}
+	return fmt.Sprintf("Confirmation(%d)", uint8(c))
+}
+
 // Event is something the recognizer saw.
 type Event struct {
 	Kind Kind
-	// At is the time of the reading that completed it.
+	// At is the time of the reading, press or choice that decided it.
 	At time.Time
+	// CompletedAt is, for Moved and TookBack, the time of the reading in
+	// which the board came to show the move: the last settled change of a
+	// cell that made it (the sensors' debounce after the hand let go). A
+	// chess clock charges the mover up to CompletedAt, not At.
+	CompletedAt time.Time
+	// By says, for Moved, what completed the move.
+	By Confirmation
 	// Move, Before and After describe Moved and TookBack events.
 	Move          rules.Move
 	Before, After rules.Position
