@@ -79,7 +79,7 @@ func TestRefused(t *testing.T) {
 		{"unknown variant", "variant: chess\n", `config t.yaml:1: variant: unknown variant "chess"`},
 		{"options of a system without", "variant: millennium\noptions: V.A1\n", `options: variant millennium has no options`},
 		{"unknown option", "options: V.Z9\n", `config t.yaml:1: options: st3d options: unknown option "V.Z9"`},
-		{"settle_extended below settle", "recognition:\n  settle: 300ms\n", "config t.yaml: recognition.settle_extended: 250ms: want 300ms to 5s"},
+		{"settle_extended below settle", "recognition:\n  settle: 500ms\n", "config t.yaml: recognition.settle_extended: 400ms: want 500ms to 5s"},
 	} {
 		_, err := Parse("t.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -102,11 +102,14 @@ type clockState struct {
 // the last settled cell change that made it, never the end of the settle
 // window, so that recognition's latency is never charged to the mover.
 //
-// TODO(merge): the recognizer is getting recognize.Event.CompletedAt (the
-// time of that cell change; At is when the move was decided). Until it
-// lands this returns e.At, which charges the mover the settle window; at
-// the merge it becomes `return e.CompletedAt`.
-func completedAt(e recognize.Event) time.Time { return e.At }
+// recognize.Event.CompletedAt is that time (At is when the move was
+// decided); an event without it (a take-back) counts at At.
+func completedAt(e recognize.Event) time.Time {
+	if e.CompletedAt.IsZero() {
+		return e.At
+	}
+	return e.CompletedAt
+}
 
 // controlTag is c as the game's TimeControl tag: "" for no clock.
 func controlTag(c clock.Control) string {
@@ -358,23 +361,9 @@ func (t *Table) clockTick(now time.Time) {
 	}
 }
 
-// settleSetter is the recognizer's way to change its settle windows while
-// it runs, once it has one.
-type settleSetter interface {
-	SetSettle(settle, extended time.Duration)
-}
-
 // setSettle passes the low-time settle windows (clock.Settle) to the
 // recognizer.
-//
-// TODO(merge): recognize.Recognizer has no setter yet; once it has one
-// (under this or another name) this calls it. Until then the windows stay
-// as configured.
-func (t *Table) setSettle(settle, extended time.Duration) {
-	if s, ok := any(t.rec).(settleSetter); ok {
-		s.SetSettle(settle, extended)
-	}
-}
+func (t *Table) setSettle(settle, extended time.Duration) { t.rec.SetSettle(settle, extended) }
 
 // clockFlag ends the game on time if a flag has fallen by now: a loss, or
 // a draw when the opponent cannot mate (clock.FlagResult).
@@ -432,21 +421,12 @@ func (t *Table) clockIllegal(at time.Time) {
 		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), t.o.Clock.Penalty, side)})
 }
 
-// confirmer is the recognizer's way to complete a move at a clock
-// button's press, once it has one.
-type confirmer interface {
-	Confirm(now time.Time) []recognize.Event
-}
-
 // clockButton is a press of a side's clock button: it starts the clock at
 // the start of a game, resumes a clock paused by a restart, and completes
 // the move of the side to move.
-//
-// TODO(merge): the recognizer is getting Recognizer.Confirm(now); once it
-// has it (with this signature, else adjust confirmer) a press completes
-// the pending move at the press, so a slow slide never becomes a move
-// before it. Until then moves complete by settling and a press by the
-// side to move only starts or resumes the clock.
+// With clock buttons the press, not the settling, completes a move
+// (recognize.Opts.ConfirmByPress), so a slow slide never becomes a move
+// before it.
 func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
@@ -464,10 +444,9 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
 			t.log.Info("clock button", "err", err)
 		}
-	case side == t.rec.Position().Turn():
-		if r, ok := any(t.rec).(confirmer); ok {
-			t.recognized(r.Confirm(now))
-		}
+	default:
+		// The recognizer ignores a late press by the side not to move.
+		t.recognized(t.rec.Confirm(now, side))
 	}
 }
 

@@ -272,7 +272,7 @@ func TestClockTakeBack(t *testing.T) {
 		t.Fatalf("no take-back: %s", r.rec.kinds())
 	}
 	m = &afterWhite
-	m.since = tb.At // Black thinks again from the take-back
+	m.since = tb.Completed // Black thinks again from the position put back
 	r.check(m, "after the take-back on the set")
 	// By command: White's move goes too.
 	r.run(2 * time.Second)
@@ -451,9 +451,20 @@ func TestClockButtonsStartTheClock(t *testing.T) {
 	start := r.clockStarted()
 	m := newModel("180+2", start)
 	r.check(m, "after Black's press")
+	// With buttons, the press completes the move.
 	r.play("b2W-b3W")
+	if len(r.tb.Snapshot().Moves) != 0 {
+		t.Fatal("a move completed by settling, with clock buttons wired")
+	}
+	if err := r.b.Set.Press("button:queen"); err != nil {
+		t.Fatal(err)
+	}
+	r.run(r.opts.Sensors.Period * 20)
+	_ = r.b.Set.Release("button:queen")
+	r.run(time.Second)
+	r.drain()
 	m.moved(r.lastMove().Time)
-	r.check(m, "after White's move")
+	r.check(m, "after White's move and press")
 }
 
 // A move completed after the flag fell does not count, even when the flag

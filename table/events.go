@@ -74,8 +74,11 @@ func (k Kind) String() string {
 // the order they happened.
 type Event struct {
 	Kind Kind
-	// At is when it happened (the table's clock).
-	At time.Time
+	// At is when it happened (the table's clock); for Moved and TookBack
+	// from the set, when the recognizer decided. Completed is when the
+	// hand completed it (the last cell's settled change), which the chess
+	// clock charges.
+	At, Completed time.Time
 	// Snap is the table right after the event. It is shared by every sink
 	// and must not be changed.
 	Snap *Snapshot

@@ -155,7 +155,7 @@ func (r *rig) open() {
 	r.tb = tb
 	r.t.Cleanup(func() { _ = tb.Close() })
 	r.setup()
-	r.run(300 * time.Millisecond)
+	r.run(time.Second) // the settle window and more
 	if st := r.tb.Snapshot().Status.State; st.String() != "in sync" {
 		r.t.Fatalf("the set is %s after setting it up", st)
 	}

@@ -176,6 +176,13 @@ func New(o *Opts) (*Table, error) {
 	if opts.SinkQueue <= 0 {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
+	for _, b := range opts.Buttons {
+		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
+			// With clock buttons the press, not the settling, completes a
+			// move (the practice of DGT boards with clocks).
+			opts.Recognize.ConfirmByPress = true
+		}
+	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
 	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked}
 	if t.log == nil {
@@ -416,10 +423,6 @@ func (t *Table) Tick() {
 	t.sc.Scan(now)
 	snap := t.sc.Snapshot()
 	t.checkHealth(now)
-	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
-		t.buttonsPressed(now, pressed)
-	}
-	t.pressed = snap.Buttons
 	evs := t.rec.Observe(now, snap.Closed, snap.Unknown)
 	if !t.observed {
 		t.observed = true
@@ -428,6 +431,12 @@ func (t *Table) Tick() {
 		}
 	}
 	t.recognized(evs)
+	// Buttons after the reading of the same scan: a clock press completes
+	// the move that reading shows.
+	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
+		t.buttonsPressed(now, pressed)
+	}
+	t.pressed = snap.Buttons
 	t.clockTick(now)
 }
 
@@ -594,12 +603,12 @@ func (t *Table) applied(r result) {
 	case Moved:
 		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
 		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
-		t.emit(Event{Kind: Moved, At: r.ev.At, Move: &m, Before: r.ev.Before})
+		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), Move: &m, Before: r.ev.Before})
 		t.afterMove(r.ev.At, r.ev.After)
 	case TookBack:
 		t.lastMove = t.lastMoveCells()
 		t.log.Info("take-back", "move", m.Move)
-		t.emit(Event{Kind: TookBack, At: r.ev.At, Move: &m})
+		t.emit(Event{Kind: TookBack, At: r.ev.At, Completed: completedAt(r.ev), Move: &m})
 	}
 }
 
