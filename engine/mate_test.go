@@ -47,11 +47,12 @@ var mateCases = []struct {
 	{"first contact check", system{"first-contact", ""}, far + " Ka1W,Rd2W,kb4W w - - - 0 20 -/- -", 1},
 	{"first contact up only", system{"first-contact-up", ""}, far + " Ka1W,Rd2W,kb4W w - - - 0 20 -/- -", 1},
 	// No check is possible now: the queen on the platform KL6u reaches B
-	// only by its triagonal step to d8B, and the rook on a8QL6u's lines
-	// miss b7B. From d8B the queen threatens checks along rank 8, file d
-	// and the diagonals of B; Black's king on b7B (its pawn d7B can only
-	// step) cannot get off all of them while the rook holds the a-file
-	// cells of the platform: the next check wins.
+	// only by its triagonal step down to d8B, and no line of the rook on
+	// a8QL6u meets b7B. From d8B the queen slides along rank 8, file d and
+	// the diagonals of B: wherever Black's king goes (a7B, a6B, c6B), or
+	// if Black moves its pawn d7B or inverts an empty platform instead,
+	// the queen (or the rook dropping to a8B) checks it next move, and
+	// giving check wins.
 	{"first contact queen", system{"first-contact", ""}, far + " kb7B,pd7B,Ra8QL6u,Kz9QL6u,Qe9KL6u w - - - 0 20 -/- -", 2},
 }
 
