@@ -184,16 +184,17 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	var store *storeHook
 	if opts.StorePath != "" {
 		db, err := openStore(opts.StorePath, log)
 		if err != nil {
 			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 		}
-		h := newStoreHook(srv, db, log, opts.Limits)
+		store = newStoreHook(srv, db, log, opts.Limits)
 		if opts.store != nil {
-			opts.store(h)
+			opts.store(store)
 		}
-		if err := srv.AddHook(h, nil); err != nil {
+		if err := srv.AddHook(store, nil); err != nil {
 			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 		}
 	}
@@ -237,6 +238,9 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.Serve(); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	if store != nil {
+		store.replayPending()
 	}
 	if b.ws != "" {
 		// mochi serves websockets from a goroutine: wait until it accepts.

@@ -44,11 +44,13 @@ func childBroker(js string) int {
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		if id, ok := strings.CutPrefix(in.Text(), "queued "); ok {
-			n := 0
+			var ms []string
 			if cl, ok := b.srv.Clients.Get(id); ok {
-				n = cl.State.Inflight.Len()
+				for _, m := range cl.State.Inflight.GetAll(false) {
+					ms = append(ms, fmt.Sprintf("%d:%s", m.PacketID, m.Payload))
+				}
 			}
-			fmt.Println(n)
+			fmt.Printf("%d %s\n", len(ms), strings.Join(ms, " "))
 		}
 	}
 	b.Close()
@@ -118,7 +120,7 @@ func (c *child) waitQueued(t testing.TB, client string, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		fmt.Fprintf(c.in, "queued %s\n", client)
-		if got := c.line(t); got == fmt.Sprint(n) {
+		if got := c.line(t); strings.HasPrefix(got, fmt.Sprint(n)+" ") {
 			return
 		} else if time.Now().After(deadline) {
 			t.Fatalf("child broker holds %s messages for %s, want %d", got, client, n)

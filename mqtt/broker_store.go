@@ -42,6 +42,14 @@ import (
 //     moves the broker's message to a free id before mochi looks, and maps
 //     the client's PUBACK of the old id to the new one.
 //
+// mochi acknowledges a QoS 1 message before it queues it for the
+// subscribers' sessions: a crash in between would lose the message for a
+// display that is away, although the daemon took the PUBACK as delivery.
+// When a persistent session subscribes to the topic, the hook therefore
+// writes the message to a "pending" bucket before the PUBACK and deletes it
+// once mochi has handed it out; at start-up, pending messages are handed out
+// again to the sessions that do not hold them yet.
+//
 // Only persistent sessions are stored (clean session off, or an MQTT 5
 // session expiry): the daemon's own client and other clean sessions cost no
 // disk writes. A write that fails (a full disk) is logged and the broker goes
@@ -59,6 +67,7 @@ type storeHook struct {
 	size    map[string]int               // client -> bytes of queued payloads
 	alias   map[string]map[uint16]uint16 // client -> id the client acknowledges -> id in mochi's map
 	full    map[string]bool              // clients whose queue overflowed (logged once)
+	pending map[pendingID][]byte         // publications being handed out -> their pending key
 	failing bool                         // the last write failed
 	// failWrites, for tests, makes every write fail like a full disk.
 	failWrites func() error
@@ -69,7 +78,14 @@ var (
 	bucketSubs     = []byte("subscriptions")
 	bucketInflight = []byte("inflight")
 	bucketRetained = []byte("retained")
+	bucketPending  = []byte("pending")
 )
+
+// pendingID names a publication from a client while mochi handles it.
+type pendingID struct {
+	client string
+	id     uint16
+}
 
 // queued is a message's place in its session's queue, and its size.
 type queued struct {
@@ -95,7 +111,7 @@ func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
 		}
 		err = db.Update(func(tx *bbolt.Tx) error {
 			tx.DeleteBucket([]byte("mochi")) // mochi's bolt hook, before this store
-			for _, b := range [][]byte{bucketClients, bucketSubs, bucketInflight, bucketRetained} {
+			for _, b := range [][]byte{bucketClients, bucketSubs, bucketInflight, bucketRetained, bucketPending} {
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return err
 				}
@@ -133,7 +149,7 @@ func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
 func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l BrokerLimits) *storeHook {
 	return &storeHook{srv: srv, db: db, log: log, limits: l,
 		order: map[string]map[uint16]queued{}, size: map[string]int{},
-		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}}
+		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{}}
 }
 
 func (h *storeHook) ID() string { return "tridboard-store" }
@@ -153,7 +169,7 @@ func (h *storeHook) Provides(b byte) bool {
 		mochi.OnSessionEstablish, mochi.OnSessionEstablished, mochi.OnDisconnect,
 		mochi.OnSubscribed, mochi.OnUnsubscribed, mochi.OnRetainMessage, mochi.OnWillSent,
 		mochi.OnQosPublish, mochi.OnQosComplete, mochi.OnQosDropped, mochi.OnPacketRead,
-		mochi.OnClientExpired, mochi.OnRetainedExpired,
+		mochi.OnClientExpired, mochi.OnRetainedExpired, mochi.OnPublish, mochi.OnPublished,
 		mochi.StoredClients, mochi.StoredInflightMessages, mochi.StoredRetainedMessages, mochi.StoredSubscriptions,
 	}, []byte{b})
 }
@@ -392,8 +408,12 @@ func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64
 	}
 	q, known := ord[pk.PacketID]
 	if !known {
-		if h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
+		if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
 			cl.State.Inflight.Delete(pk.PacketID)
+			if dup {
+				h.mu.Unlock()
+				return
+			}
 			if !h.full[cl.ID] {
 				h.full[cl.ID] = true
 				h.log.Warn("mqtt: embedded broker: session queue full; dropping its new messages",
@@ -414,6 +434,19 @@ func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64
 	rec := inflightRecord{Msg: message2storage(pk), Order: q.order}
 	rec.Msg.Client = cl.ID
 	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketInflight, inflightKey(cl.ID, pk.PacketID), rec) })
+}
+
+// holds says whether cl's queue holds a message like pk already: the same
+// publication handed out again (a pending one at start-up), or sent again
+// by the daemon after a lost PUBACK. Duplicates are byte-identical, and a
+// session needs no second copy of a message it has not acknowledged yet.
+func (h *storeHook) holds(cl *mochi.Client, pk packets.Packet) bool {
+	for _, m := range cl.State.Inflight.GetAll(false) {
+		if m.PacketID != pk.PacketID && m.FixedHeader.Type == packets.Publish && m.TopicName == pk.TopicName && bytes.Equal(m.Payload, pk.Payload) {
+			return true
+		}
+	}
+	return false
 }
 
 // OnQosComplete forgets a message cl acknowledged. mochi also calls it with
@@ -574,4 +607,73 @@ func (h *storeHook) StoredRetainedMessages() ([]storage.Message, error) {
 		return nil
 	})
 	return out, nil
+}
+
+// OnPublish writes a QoS 1 publication that a persistent session subscribes
+// to into the pending bucket, before mochi acknowledges it.
+func (h *storeHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	if h.db == nil || pk.FixedHeader.Qos == 0 || cl.Net.Inline || !h.persistentSubscriber(pk.TopicName) {
+		return pk, nil
+	}
+	h.mu.Lock()
+	h.next++
+	key := binary.BigEndian.AppendUint64(nil, h.next)
+	h.pending[pendingID{cl.ID, pk.PacketID}] = key
+	h.mu.Unlock()
+	m := message2storage(pk)
+	m.FixedHeader.Retain = false // the retained copy is stored on its own
+	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketPending, key, m) })
+	return pk, nil
+}
+
+// OnPublished: mochi has queued the publication for every subscriber.
+func (h *storeHook) OnPublished(cl *mochi.Client, pk packets.Packet) {
+	id := pendingID{cl.ID, pk.PacketID}
+	h.mu.Lock()
+	key, ok := h.pending[id]
+	delete(h.pending, id)
+	h.mu.Unlock()
+	if ok {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketPending).Delete(key) })
+	}
+}
+
+func (h *storeHook) persistentSubscriber(topic string) bool {
+	for id, sub := range h.srv.Topics.Subscribers(topic).Subscriptions {
+		if cl, ok := h.srv.Clients.Get(id); ok && sub.Qos > 0 && persistent(cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// replayPending hands out again the publications a crash left pending.
+func (h *storeHook) replayPending() {
+	var msgs []storage.Message
+	var keys [][]byte
+	h.each(bucketPending, func(k, v []byte) error {
+		var m storage.Message
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		msgs = append(msgs, m)
+		keys = append(keys, append([]byte(nil), k...))
+		return nil
+	})
+	for _, m := range msgs {
+		if err := h.srv.Publish(m.TopicName, m.Payload, false, m.FixedHeader.Qos); err != nil {
+			h.log.Error("mqtt: embedded broker: store: pending publication", "topic", m.TopicName, "err", err)
+		}
+	}
+	if len(keys) > 0 {
+		h.log.Info("mqtt: embedded broker: handed out again the publications a crash left pending", "count", len(keys))
+		h.write(func(tx *bbolt.Tx) error {
+			for _, k := range keys {
+				if err := tx.Bucket(bucketPending).Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 }
