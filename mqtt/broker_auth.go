@@ -229,7 +229,7 @@ func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 		return h.refuse(cl, packets.ErrClientIdentifierNotValid, "the client id belongs to another account's session", user)
 	}
 	if !exists && persistent(cl) && h.persistentSessions() >= h.limits.MaxSessions {
-		return h.refuse(cl, packets.ErrServerBusy, fmt.Sprintf("%d persistent sessions are stored already (the limit)", h.limits.MaxSessions), user)
+		return h.refuse(cl, packets.ErrServerUnavailable, fmt.Sprintf("%d persistent sessions are stored already (the limit)", h.limits.MaxSessions), user)
 	}
 	return nil
 }
@@ -293,7 +293,7 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 	} else {
 		n, size := 0, len(pk.Payload)
 		for topic, m := range h.srv.Topics.Retained.GetAll() {
-			if topic != pk.TopicName {
+			if topic != pk.TopicName && !strings.HasPrefix(topic, "$") {
 				n++
 				size += len(m.Payload)
 			}

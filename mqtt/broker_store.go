@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -366,6 +367,9 @@ func (h *storeHook) OnUnsubscribed(cl *mochi.Client, pk packets.Packet) {
 }
 
 func (h *storeHook) OnRetainMessage(cl *mochi.Client, pk packets.Packet, r int64) {
+	if strings.HasPrefix(pk.TopicName, "$") {
+		return // the broker's own $SYS topics, published again at start
+	}
 	if r == -1 {
 		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketRetained).Delete([]byte(pk.TopicName)) })
 		return
@@ -410,6 +414,7 @@ func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64
 	if !known {
 		if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
 			cl.State.Inflight.Delete(pk.PacketID)
+			cl.State.Inflight.IncreaseSendQuota() // mochi takes one for the message right after
 			if dup {
 				h.mu.Unlock()
 				return
