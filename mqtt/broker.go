@@ -34,7 +34,8 @@ type BrokerOpts struct {
 	CertFile, KeyFile string
 	// Prefix, BoardID and Discovery name the daemon's topics: the roles'
 	// rights and retained messages are about <Prefix>/<BoardID>/# and
-	// <Discovery>/#.
+	// <Discovery>/#. Without a BoardID the daemon's account may retain
+	// messages on any topic, and controllers and displays may do nothing.
 	Prefix, BoardID, Discovery string
 	// DaemonClientID is the daemon's client id, which only a daemon account
 	// may use; "" keeps none.
@@ -146,13 +147,6 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		if !lo && opts.Username == "" && len(opts.Accounts) == 0 {
 			return nil, fmt.Errorf("mqtt: embedded broker: listener %q is reachable beyond loopback: set a username and password", a)
 		}
-	}
-	d := DefaultBrokerOpts()
-	if opts.Prefix == "" {
-		opts.Prefix = d.Prefix
-	}
-	if opts.BoardID == "" {
-		opts.BoardID = d.BoardID
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	log := opts.Logger

@@ -123,7 +123,7 @@ type authHook struct {
 	accounts  map[string]account // none: anyone may connect, as the daemon
 	dummy     verifier           // checked for unknown users, to take as long
 	daemonID  string
-	board     string // <prefix>/<board>
+	board     string // <prefix>/<board>; "" = not known
 	discovery string // "" = none
 	limits    BrokerLimits
 	logins    *loginLimiter
@@ -132,8 +132,11 @@ type authHook struct {
 
 func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, error) {
 	h := &authHook{srv: srv, log: log, accounts: map[string]account{}, daemonID: o.DaemonClientID,
-		board: o.Prefix + "/" + o.BoardID, discovery: o.Discovery, limits: o.Limits,
+		discovery: o.Discovery, limits: o.Limits,
 		logins: newLoginLimiter(o.loginBackoff, o.loginBackoffMax, time.Now), sleep: time.Sleep}
+	if o.BoardID != "" {
+		h.board = o.Prefix + "/" + o.BoardID
+	}
 	all := o.Accounts
 	if o.Username != "" {
 		all = append([]Account{{Username: o.Username, Role: RoleDaemon, Password: o.Password}}, all...)
@@ -288,7 +291,7 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 		return pk, nil
 	}
 	why := ""
-	if h.role(cl) != RoleDaemon || !(within(pk.TopicName, h.board) || within(pk.TopicName, h.discovery)) {
+	if h.role(cl) != RoleDaemon || h.board != "" && !(within(pk.TopicName, h.board) || within(pk.TopicName, h.discovery)) {
 		why = "retained messages are kept only on the daemon's topics, from its account"
 	} else {
 		n, size := 0, len(pk.Payload)

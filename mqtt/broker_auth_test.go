@@ -48,7 +48,7 @@ func rolesBroker(t *testing.T, edit func(*BrokerOpts)) (*Broker, *recorder, *log
 	r := newRecorder()
 	logs := &logBuf{}
 	o := BrokerOpts{Addr: "127.0.0.1:0", Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
-		Discovery: "homeassistant", bcryptCost: 4, loginBackoff: time.Millisecond, loginBackoffMax: 10 * time.Millisecond,
+		Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant", bcryptCost: 4, loginBackoff: time.Millisecond, loginBackoffMax: 10 * time.Millisecond,
 		Accounts: []Account{{Username: ctlUser, Role: RoleController, Password: ctlPass},
 			{Username: dispUser, Role: RoleDisplay, Password: dispPass}},
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),

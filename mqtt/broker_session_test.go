@@ -119,6 +119,7 @@ func TestPersistentDisplayMissesNoMove(t *testing.T) {
 			t.Run("embedded/"+kind+"/restart "+restart, func(t *testing.T) {
 				addr := freeAddr(t)
 				o := BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+					Prefix: "tridboard", BoardID: "board",
 					Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
 					StorePath: filepath.Join(t.TempDir(), "broker.db")}
 				br := startChild(t, o)
