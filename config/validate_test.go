@@ -83,7 +83,7 @@ config t.yaml:5: mqtt.listen: "0.0.0.0:99999": port "99999": want 0 to 65535`
 	}
 }
 
-// TestAliasesRefused: a 700-byte alias bomb (nine levels of nine aliases)
+// TestAliasesRefused: an alias bomb (nine levels of nine aliases, 478 bytes)
 // is refused before decoding; so is any anchor.
 func TestAliasesRefused(t *testing.T) {
 	var b strings.Builder
@@ -123,4 +123,19 @@ func TestAccountSecrets(t *testing.T) {
 			t.Errorf("%+v: %q %q %v, want %q %q", tt.a, p, h, err, tt.pass, tt.hash)
 		}
 	}
+}
+
+// FuzzParse: no input makes decoding or validation panic, and whatever
+// Parse accepts, Validate with the st3d cells judges without panicking.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "board_id: a\n", "mqtt:\n  listen: 0.0.0.0:1883\n  accounts:\n    - {username: a, role: display, password_hash: \"$2a$04$x\"}\n",
+		"a: &a [x]\nb: *a\n", "sensors:\n  wiring:\n    expanders: [{address: 0x20}]\n", "leds:\n  mapping: {driver: none}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("f.yaml", data)
+		if err == nil {
+			c.Validate(st3d.CellNames())
+		}
+	})
 }
