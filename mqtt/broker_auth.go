@@ -210,6 +210,7 @@ func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 		}
 		if wait > 0 {
 			h.sleep(wait)
+			h.logins.release(addr)
 		}
 		a, known := h.accounts[user]
 		if !known {
@@ -323,7 +324,8 @@ func remoteHost(addr string) string {
 // row, the next attempt from that address waits min(base·2^(n-1), max), and
 // concurrent attempts queue one after the other, so an address cannot try
 // passwords faster by opening many connections. Other addresses are not
-// slowed. An attempt that would wait over a minute is refused at once.
+// slowed. An attempt that would wait over a minute, or find maxWaiting
+// attempts from its address waiting already, is refused at once.
 type loginLimiter struct {
 	mu        sync.Mutex
 	now       func() time.Time
@@ -332,12 +334,17 @@ type loginLimiter struct {
 }
 
 type backoff struct {
-	fails int
-	next  time.Time // when the next attempt may be checked
+	fails   int
+	next    time.Time // when the next attempt may be checked
+	waiting int       // attempts waiting for their turn
 }
 
 // maxWait is the longest an attempt waits; beyond it, it is refused.
 const maxWait = time.Minute
+
+// maxWaiting bounds the attempts of one address waiting at once (each holds
+// a connection).
+const maxWaiting = 8
 
 // maxAddrs bounds the addresses remembered.
 const maxAddrs = 4096
@@ -361,7 +368,8 @@ func (l *loginLimiter) delay(fails int) time.Duration {
 }
 
 // slot reserves the time at which an attempt from addr may be checked and
-// returns how long to wait for it; false means refuse it now.
+// returns how long to wait for it; false means refuse it now. After a
+// wait, call release.
 func (l *loginLimiter) slot(addr string) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -375,11 +383,23 @@ func (l *loginLimiter) slot(addr string) (time.Duration, bool) {
 		t = now
 	}
 	wait := t.Sub(now)
-	if wait > maxWait {
+	if wait > maxWait || wait > 0 && b.waiting >= maxWaiting {
 		return 0, false
+	}
+	if wait > 0 {
+		b.waiting++
 	}
 	b.next = t.Add(l.delay(b.fails))
 	return wait, true
+}
+
+// release ends a wait slot gave.
+func (l *loginLimiter) release(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b := l.addrs[addr]; b != nil && b.waiting > 0 {
+		b.waiting--
+	}
 }
 
 func (l *loginLimiter) failed(addr string) {

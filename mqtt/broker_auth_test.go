@@ -274,6 +274,9 @@ func TestLoginBackoff(t *testing.T) {
 		}
 		now = now.Add(wait)
 		total += wait
+		if wait > 0 {
+			l.release("10.0.0.9")
+		}
 		l.failed("10.0.0.9")
 	}
 	// 0.25+0.5+1+2+4+8 s, then 10 s for each of the other 193.
@@ -301,6 +304,21 @@ func TestLoginBackoff(t *testing.T) {
 	l.succeeded("10.0.0.9")
 	if wait, ok := l.slot("10.0.0.9"); wait != 0 || !ok {
 		t.Fatalf("after a success: wait %v ok %v, want 0", wait, ok)
+	}
+	// At most maxWaiting attempts of one address wait at once.
+	l = newLoginLimiter(time.Millisecond, time.Millisecond, func() time.Time { return now })
+	l.failed("10.0.0.9")
+	for i := range maxWaiting {
+		if _, ok := l.slot("10.0.0.9"); !ok {
+			t.Fatalf("waiting attempt %d refused", i+1)
+		}
+	}
+	if _, ok := l.slot("10.0.0.9"); ok {
+		t.Fatalf("attempt %d waits too", maxWaiting+1)
+	}
+	l.release("10.0.0.9")
+	if _, ok := l.slot("10.0.0.9"); !ok {
+		t.Fatal("refused after a wait ended")
 	}
 }
 
