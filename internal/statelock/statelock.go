@@ -46,18 +46,11 @@ func Acquire(dir string) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("statelock %s: flock: %w", dir, err)
 	}
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-		if err == nil {
-			err = f.Sync()
-		}
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("statelock %s: write PID: %w", dir, err)
-		}
-	} else {
-		f.Close()
-		return nil, fmt.Errorf("statelock %s: write PID: %w", dir, err)
+	// The PID only names the holder in the error of a second Acquire: a
+	// full disk must not keep the daemon from starting, so a failed write
+	// leaves the lock held without it.
+	if f.Truncate(0) == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return &Lock{f: f}, nil
 }
