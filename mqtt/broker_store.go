@@ -622,7 +622,9 @@ func (h *storeHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Pack
 	}
 	h.mu.Lock()
 	h.next++
-	key := binary.BigEndian.AppendUint64(nil, h.next)
+	// Keys sort by time, then by order: unique across restarts, so that a
+	// new pending message never takes the key of one left by a crash.
+	key := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano())), h.next)
 	h.pending[pendingID{cl.ID, pk.PacketID}] = key
 	h.mu.Unlock()
 	m := message2storage(pk)
