@@ -12,6 +12,7 @@ import (
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
+	"go.etcd.io/bbolt"
 )
 
 // BrokerOpts configures the embedded broker.
@@ -178,19 +179,21 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
-	var store *storeHook
+	// The store hook also keeps queues in order and bounded, and packet ids
+	// apart (see storeHook): it runs without a file too.
+	var db *bbolt.DB
 	if opts.StorePath != "" {
-		db, err := openStore(opts.StorePath, log)
-		if err != nil {
+		var err error
+		if db, err = openStore(opts.StorePath, log); err != nil {
 			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 		}
-		store = newStoreHook(srv, db, log, opts.Limits)
-		if opts.store != nil {
-			opts.store(store)
-		}
-		if err := srv.AddHook(store, nil); err != nil {
-			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
-		}
+	}
+	store := newStoreHook(srv, db, log, opts.Limits)
+	if opts.store != nil {
+		opts.store(store)
+	}
+	if err := srv.AddHook(store, nil); err != nil {
+		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
 	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr, TLSConfig: tc})
 	if err := srv.AddListener(tcp); err != nil {
@@ -233,9 +236,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
-	if store != nil {
-		store.replayPending()
-	}
+	store.replayPending()
 	if b.ws != "" {
 		// mochi serves websockets from a goroutine: wait until it accepts.
 		deadline := time.Now().Add(2 * time.Second)

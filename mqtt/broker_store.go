@@ -253,6 +253,7 @@ func (h *storeHook) OnSessionEstablish(cl *mochi.Client, pk packets.Packet) {
 	if !ok || old.State.Inflight.Len() == 0 {
 		return
 	}
+	h.sweep(old, 0)
 	msgs := old.State.Inflight.GetAll(false)
 	ord := h.order[cl.ID]
 	sort.SliceStable(msgs, func(i, j int) bool {
@@ -412,6 +413,7 @@ func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64
 	}
 	q, known := ord[pk.PacketID]
 	if !known {
+		h.sweep(cl, pk.PacketID)
 		if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
 			cl.State.Inflight.Delete(pk.PacketID)
 			cl.State.Inflight.IncreaseSendQuota() // mochi takes one for the message right after
@@ -439,6 +441,20 @@ func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64
 	rec := inflightRecord{Msg: message2storage(pk), Order: q.order}
 	rec.Msg.Client = cl.ID
 	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketInflight, inflightKey(cl.ID, pk.PacketID), rec) })
+}
+
+// sweep deletes from cl's map the messages the hook dropped and mochi put
+// back: when the client's receive quota is used up, mochi sets a message
+// again after OnQosPublish, to send it later. Every message mochi queues
+// passes OnQosPublish, so one the hook has no order for is one it dropped.
+// Call with h.mu held.
+func (h *storeHook) sweep(cl *mochi.Client, except uint16) {
+	ord := h.order[cl.ID]
+	for _, m := range cl.State.Inflight.GetAll(false) {
+		if _, ok := ord[m.PacketID]; !ok && m.PacketID != except && m.FixedHeader.Type == packets.Publish {
+			cl.State.Inflight.Delete(m.PacketID)
+		}
+	}
 }
 
 // holds says whether cl's queue holds a message like pk already: the same
