@@ -1,14 +1,16 @@
 // Package config reads tridboard's one configuration file (YAML).
 //
-// Decoding is strict: an unknown key or a value of the wrong type is refused
-// with the file, line and key. Every field has a default that describes the
-// reference board (docs/hardware.md), so a board wired as the
-// reference needs almost no configuration. Secrets can come from the
-// environment (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN).
+// Decoding is strict: an unknown key, a value of the wrong type or a YAML
+// anchor or alias is refused with the file, line and key. Validate checks
+// everything the daemon needs and reports every problem at once, each with
+// its key and line, so that `config check` and `run` refuse the same files
+// with the same messages. Every field has a default that describes the
+// reference board (docs/hardware.md), so a board wired as the reference needs almost no
+// configuration. Secrets can come from the environment
+// (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN) and from files.
 package config
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -21,7 +23,9 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/leds"
@@ -51,6 +55,9 @@ type Config struct {
 	Buttons     Buttons     `yaml:"buttons"`
 	Clock       Clock       `yaml:"clock"`
 	HTTP        HTTP        `yaml:"http"`
+
+	name string    // the file's name, for messages
+	src  *ast.File // the parsed file, for lines; nil for the defaults
 }
 
 // Duration is a time.Duration written as "5ms" or "1.5s". A value that is
@@ -147,6 +154,78 @@ type MQTT struct {
 	// CommandToken must accompany every command when set;
 	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
 	CommandToken string `yaml:"command_token"`
+
+	// The embedded broker only:
+
+	// TLS gives its listeners a certificate (TCP becomes ssl://, the
+	// websocket wss://).
+	TLS TLS `yaml:"tls"`
+	// Accounts are logins besides Username (the daemon's own), each with a
+	// role: display or controller (or daemon).
+	Accounts []Account `yaml:"accounts"`
+	// Limits bound what clients can make the broker hold.
+	Limits Limits `yaml:"limits"`
+}
+
+// TLS is the embedded broker's certificate: PEM files.
+type TLS struct {
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+}
+
+// Account is a login of the embedded broker. Its password comes from
+// exactly one of: a file (its first line), an environment variable, or a
+// bcrypt or argon2id hash written in the configuration.
+type Account struct {
+	Username     string `yaml:"username"`
+	Role         string `yaml:"role"`
+	PasswordFile string `yaml:"password_file"`
+	PasswordEnv  string `yaml:"password_env"`
+	PasswordHash string `yaml:"password_hash"`
+}
+
+// Secret reads the account's password: (password, "") from a file or the
+// environment, or ("", hash) from password_hash.
+func (a Account) Secret() (password, hash string, err error) {
+	n := 0
+	for _, v := range []string{a.PasswordFile, a.PasswordEnv, a.PasswordHash} {
+		if v != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return "", "", fmt.Errorf("give one of password_file, password_env, password_hash")
+	}
+	switch {
+	case a.PasswordFile != "":
+		b, err := os.ReadFile(a.PasswordFile)
+		if err != nil {
+			return "", "", fmt.Errorf("password_file: %w", err)
+		}
+		pw, _, _ := strings.Cut(string(b), "\n")
+		if pw = strings.TrimRight(pw, "\r"); pw == "" {
+			return "", "", fmt.Errorf("password_file %s: empty first line", a.PasswordFile)
+		}
+		return pw, "", nil
+	case a.PasswordEnv != "":
+		pw := os.Getenv(a.PasswordEnv)
+		if pw == "" {
+			return "", "", fmt.Errorf("password_env: $%s is not set", a.PasswordEnv)
+		}
+		return pw, "", nil
+	}
+	return "", a.PasswordHash, nil
+}
+
+// Limits bound the embedded broker (0 = the default, see docs/mqtt.md).
+type Limits struct {
+	MaxPacketSize    int      `yaml:"max_packet_size"`
+	MaxSessions      int      `yaml:"max_sessions"`
+	MaxQueued        int      `yaml:"max_queued"`
+	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
+	MaxRetained      int      `yaml:"max_retained"`
+	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
+	SessionExpiry    Duration `yaml:"session_expiry"`
 }
 
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of
@@ -272,16 +351,18 @@ func DefaultStateDir() string {
 	return "tridboard-state"
 }
 
-// Load reads a configuration file over the defaults. An empty path gives the
-// defaults. Secrets from the environment are applied.
-func Load(path string) (*Config, error) {
+// Read reads a configuration file over the defaults and applies the
+// secrets from the environment. It refuses only what cannot be decoded
+// (syntax, unknown keys, wrong types, anchors and aliases); Validate checks
+// the values. An empty path gives the defaults.
+func Read(path string) (*Config, error) {
 	c := Default()
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}
-		if err := c.parse(path, data); err != nil {
+		if err := c.decode(path, data); err != nil {
 			return nil, err
 		}
 	}
@@ -289,10 +370,27 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
-// Parse reads configuration text over the defaults; name is used in errors.
+// Load is Read, then the checks of Validate that need no rule system (all
+// but the wiring and the LED mapping).
+func Load(path string) (*Config, error) {
+	c, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Validate(nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Parse reads configuration text over the defaults, without the
+// environment, and checks it as Load does; name is used in errors.
 func Parse(name string, data []byte) (*Config, error) {
 	c := Default()
-	if err := c.parse(name, data); err != nil {
+	if err := c.decode(name, data); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(nil); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -307,7 +405,14 @@ func (c *Config) fromEnv() {
 	}
 }
 
-func (c *Config) parse(name string, data []byte) error {
+// decode reads YAML over c. Anchors and aliases are refused before
+// decoding: a few hundred bytes of nested aliases expand to gigabytes.
+func (c *Config) decode(name string, data []byte) error {
+	for _, tk := range lexer.Tokenize(string(data)) {
+		if tk.Type == token.AnchorType || tk.Type == token.AliasType {
+			return fmt.Errorf("config %s:%d: YAML anchors and aliases (& and *) are not accepted: write each value out", name, tk.Position.Line)
+		}
+	}
 	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
 		return fmt.Errorf("config %s: %s", name, yaml.FormatError(err, false, false))
 	}
@@ -315,21 +420,65 @@ func (c *Config) parse(name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("config %s: %w", name, err)
 	}
-	if errs := c.check(); len(errs) > 0 {
-		var b strings.Builder
-		for i, e := range errs {
-			if i > 0 {
-				b.WriteByte('\n')
-			}
-			fmt.Fprintf(&b, "config %s", name)
-			if line := lineOf(file, e.key); line > 0 {
-				fmt.Fprintf(&b, ":%d", line)
-			}
-			fmt.Fprintf(&b, ": %s: %s", e.key, e.msg)
-		}
-		return errors.New(b.String())
-	}
+	c.name, c.src = name, file
 	return nil
+}
+
+// Problem is one thing wrong with a configuration.
+type Problem struct {
+	File string
+	Line int    // 0 when unknown (a default value, or a key not in the file)
+	Key  string // the key path, "sensors.period", "mqtt.accounts[0].role"
+	Msg  string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString("config")
+	if p.File != "" {
+		b.WriteString(" " + p.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d", p.Line)
+		}
+	}
+	fmt.Fprintf(&b, ": %s: %s", p.Key, p.Msg)
+	return b.String()
+}
+
+// Problems is every problem Validate found; its Error is one line each.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Validate checks everything the daemon needs of the configuration: value
+// ranges and names, combinations, the MQTT addresses and URL, the embedded
+// broker's accounts, certificate and limits and, when cells (the rule
+// system's sensing cells) are given, the wiring and the LED mapping. It
+// returns every problem found, as Problems, or nil.
+func (c *Config) Validate(cells []string) error {
+	errs := c.check()
+	if cells != nil {
+		if _, e := c.wiring(cells); e != nil {
+			errs = append(errs, *e)
+		}
+		if _, _, e := c.ledMapping(cells); e != nil {
+			errs = append(errs, *e)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	ps := make(Problems, len(errs))
+	for i, e := range errs {
+		ps[i] = Problem{File: c.name, Line: lineOf(c.src, e.key), Key: e.key, Msg: e.msg}
+	}
+	return ps
 }
 
 // keyError is a bad value of one key ("sensors.period").
@@ -341,8 +490,8 @@ func (c *Config) check() []keyError {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, keyError{key, fmt.Sprintf(format, args...)})
 	}
-	if c.BoardID == "" || strings.ContainsAny(c.BoardID, "/+#") {
-		bad("board_id", "%q: want a non-empty name without / + #", c.BoardID)
+	if c.BoardID == "" || strings.ContainsAny(c.BoardID, "/+#\x00") {
+		bad("board_id", "%q: want a non-empty name without / + # or NUL", c.BoardID)
 	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		bad("log_level", "%v", err)
@@ -367,7 +516,7 @@ func (c *Config) check() []keyError {
 	r := c.Recognition
 	between("sensors.period", c.Sensors.Period, time.Millisecond, time.Second)
 	between("sensors.debounce", c.Sensors.Debounce, 0, time.Second)
-	between("recognition.settle", r.Settle, 0, 5*time.Second)
+	between("recognition.settle", r.Settle, time.Millisecond, 5*time.Second)
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
@@ -397,15 +546,7 @@ func (c *Config) check() []keyError {
 			bad("leds.preset", "%q and a mapping: give one", p)
 		}
 	}
-	if c.MQTT.Broker == "" && c.MQTT.Listen == "" {
-		bad("mqtt.listen", "empty and no external broker: give one")
-	}
-	if c.MQTT.Prefix == "" || strings.ContainsAny(c.MQTT.Prefix, "+#") {
-		bad("mqtt.prefix", "%q: want a topic prefix without + #", c.MQTT.Prefix)
-	}
-	if (c.MQTT.CertFile == "") != (c.MQTT.KeyFile == "") {
-		bad("mqtt.cert_file", "cert_file and key_file go together")
-	}
+	errs = append(errs, c.checkMQTT()...)
 	seen := map[string]string{}
 	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
 		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
@@ -451,6 +592,14 @@ func (c *Config) checkClock(between func(string, Duration, time.Duration, time.D
 // Wiring is the sensor wiring the configuration describes, validated
 // against the system's cells (sensors.Wiring.ForCells).
 func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
+	w, e := c.wiring(cells)
+	if e != nil {
+		return nil, fmt.Errorf("config: %s: %s", e.key, e.msg)
+	}
+	return w, nil
+}
+
+func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	var w *sensors.Wiring
 	var short []string // the presets take names without the prefix
 	for _, b := range c.ButtonCells() {
@@ -461,14 +610,14 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 	} else {
 		var err error
 		if w, err = sensors.Preset(c.Sensors.Preset, short...); err != nil {
-			return nil, fmt.Errorf("config: sensors.preset: %w", err)
+			return nil, &keyError{"sensors.preset", err.Error()}
 		}
 	}
 	// ForCells also reads a reference ST3D wiring as first-contact-up's
 	// cells (F6: the same switches, named after the platform positions).
 	w, err := w.ForCells(cells)
 	if err != nil {
-		return nil, fmt.Errorf("config: sensors.wiring: %w", err)
+		return nil, &keyError{"sensors.wiring", err.Error()}
 	}
 	wired := map[string]bool{}
 	for _, b := range w.Buttons() {
@@ -476,7 +625,7 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 	}
 	for _, b := range c.ButtonCells() {
 		if !wired[b] {
-			return nil, fmt.Errorf("config: buttons: %q is not wired (no cell of sensors.wiring has that name)", b)
+			return nil, &keyError{"buttons", fmt.Sprintf("%q is not wired (no cell of sensors.wiring has that name)", b)}
 		}
 	}
 	return w, nil
@@ -500,6 +649,14 @@ func (c *Config) ButtonCells() []string {
 // configured one, or the preset (ht16k33 by default: the reference one on
 // the ST3D set), or nil when the LEDs are off ("driver: none").
 func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error) {
+	m, l, e := c.ledMapping(cells)
+	if e != nil {
+		return nil, nil, fmt.Errorf("config: %s: %s", e.key, e.msg)
+	}
+	return m, l, nil
+}
+
+func (c *Config) ledMapping(cells []string) (*leds.Mapping, *leds.Layout, *keyError) {
 	m := c.LEDs.Mapping
 	if m == nil {
 		p := c.LEDs.Preset
@@ -508,7 +665,7 @@ func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error)
 		}
 		var err error
 		if m, err = leds.Preset(p, cells); err != nil {
-			return nil, nil, fmt.Errorf("config: leds.preset: %w", err)
+			return nil, nil, &keyError{"leds.preset", err.Error()}
 		}
 	}
 	if m.Driver == "none" {
@@ -516,7 +673,7 @@ func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error)
 	}
 	l, err := m.Layout(cells)
 	if err != nil {
-		return nil, nil, fmt.Errorf("config: leds.mapping: %w", err)
+		return nil, nil, &keyError{"leds.mapping", err.Error()}
 	}
 	return m, l, nil
 }
@@ -530,16 +687,25 @@ func ParseLevel(s string) (slog.Level, error) {
 	return l, nil
 }
 
-// lineOf finds the line of a dotted key in a YAML file, or 0.
+// lineOf finds the line of a key path ("mqtt.accounts[1].role") in a YAML
+// file, or of the nearest enclosing key the file has, or 0.
 func lineOf(file *ast.File, key string) int {
-	p, err := yaml.PathString("$." + key)
-	if err != nil {
+	if file == nil {
 		return 0
 	}
-	for _, doc := range file.Docs {
-		if n, err := p.FilterNode(doc.Body); err == nil && n != nil {
-			return n.GetToken().Position.Line
+	for key != "" {
+		if p, err := yaml.PathString("$." + key); err == nil {
+			for _, doc := range file.Docs {
+				if n, err := p.FilterNode(doc.Body); err == nil && n != nil {
+					return n.GetToken().Position.Line
+				}
+			}
 		}
+		i := strings.LastIndexAny(key, ".[")
+		if i < 0 {
+			break
+		}
+		key = key[:i]
 	}
 	return 0
 }

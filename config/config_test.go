@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,7 +70,7 @@ func TestRefused(t *testing.T) {
 	}{
 		{"unknown key", "board_id: a\nsensors:\n  perod: 5ms\n", `config t.yaml: [3:3] unknown field "perod"`},
 		{"not a duration", "sensors:\n  period: fast\n", `config t.yaml:2: sensors.period: "fast" is not a duration`},
-		{"out of range", "recognition:\n  settle: 10s\n", "config t.yaml:2: recognition.settle: 10s: want 0s to 5s"},
+		{"out of range", "recognition:\n  settle: 10s\n", "config t.yaml:2: recognition.settle: 10s: want 1ms to 5s"},
 		{"wrong type", "i2c:\n  speed_hz: fast\n", "config t.yaml: [2:13]"},
 		{"bad log level", "log_level: loud\n", `config t.yaml:1: log_level: log level "loud"`},
 		{"bad board id", "board_id: a/b\n", `config t.yaml:1: board_id: "a/b"`},
@@ -79,7 +81,7 @@ func TestRefused(t *testing.T) {
 		{"unknown variant", "variant: chess\n", `config t.yaml:1: variant: unknown variant "chess"`},
 		{"options of a system without", "variant: millennium\noptions: V.A1\n", `options: variant millennium has no options`},
 		{"unknown option", "options: V.Z9\n", `config t.yaml:1: options: st3d options: unknown option "V.Z9"`},
-		{"settle_extended below settle", "recognition:\n  settle: 500ms\n", "config t.yaml: recognition.settle_extended: 400ms: want 500ms to 5s"},
+		{"settle_extended below settle", "recognition:\n  settle: 500ms\n", "config t.yaml:2: recognition.settle_extended: 400ms: want 500ms to 5s"},
 	} {
 		_, err := Parse("t.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -119,7 +121,9 @@ func TestButtonsMustBeWired(t *testing.T) {
 func TestSecretsFromTheEnvironment(t *testing.T) {
 	t.Setenv("TRIDBOARD_MQTT_PASSWORD", "s3cret")
 	t.Setenv("TRIDBOARD_MQTT_COMMAND_TOKEN", "tok")
-	c, err := Load("../deploy/reference.yaml")
+	path := filepath.Join(t.TempDir(), "t.yaml")
+	os.WriteFile(path, []byte("mqtt:\n  username: board\n"), 0o644)
+	c, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

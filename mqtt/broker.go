@@ -1,21 +1,18 @@
 package mqtt
 
 import (
-	"github.com/mochi-mqtt/server/v2/hooks/storage/bolt"
-	"go.etcd.io/bbolt"
-
-	"bytes"
-	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"sync"
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
-	"github.com/mochi-mqtt/server/v2/packets"
+	"go.etcd.io/bbolt"
 )
 
 // BrokerOpts configures the embedded broker.
@@ -25,45 +22,120 @@ type BrokerOpts struct {
 	// WSAddr is the websocket listener's address for browser displays
 	// (MQTT over ws://host:port/), or "" for none.
 	WSAddr string
-	// Username and Password, when set, are required from every client. They
-	// must be set when a listener is reachable beyond loopback.
+	// Username and Password, when set, are the daemon's own account (role
+	// daemon). Without them and without Accounts anyone may connect and do
+	// anything, which is allowed on loopback only.
 	Username, Password string
+	// Accounts are further logins, each with a role.
+	Accounts []Account
+	// CertFile and KeyFile, when set, are the PEM certificate (chain) and key
+	// of both listeners: TCP becomes MQTT over TLS (ssl://) and the websocket
+	// listener wss://. The daemon's own client then connects to a plain
+	// listener on 127.0.0.1 (LocalURL).
+	CertFile, KeyFile string
+	// Prefix, BoardID and Discovery name the daemon's topics: the roles'
+	// rights and retained messages are about <Prefix>/<BoardID>/# and
+	// <Discovery>/#. Without a BoardID the daemon's account may retain
+	// messages on any topic, and controllers and displays may do nothing.
+	Prefix, BoardID, Discovery string
+	// DaemonClientID is the daemon's client id, which only a daemon account
+	// may use; "" keeps none.
+	DaemonClientID string
+	// Limits bound what clients can make the broker hold.
+	Limits BrokerLimits
 	// Logger receives the broker's log; nil means slog.Default().
 	Logger *slog.Logger
-	// StorePath, when set, is a bbolt file where the broker keeps its
-	// sessions, subscriptions, in-flight and retained messages, so that a
-	// display with a persistent session (clean session off, QoS 1) misses
-	// nothing across a restart of the daemon and its broker.
+	// StorePath, when set, is a bbolt file where the broker keeps persistent
+	// sessions (their subscriptions and queued QoS 1 messages) and retained
+	// messages, so that a display with a persistent session (clean session
+	// off, QoS 1) misses nothing across a restart of the daemon.
 	StorePath string
 
-	// onServe, for tests, runs just before the listeners start.
-	onServe func(*mochi.Server) error
+	// For tests: onServe runs just before the listeners start; the login
+	// backoff and bcrypt cost default to 250ms..10s and bcrypt.DefaultCost.
+	onServe                       func(*mochi.Server) error
+	loginBackoff, loginBackoffMax time.Duration
+	bcryptCost                    int
+	store                         func(*storeHook)
+}
+
+// BrokerLimits bound the embedded broker's memory and store, so that no
+// client can exhaust a Raspberry Pi. A zero field takes its default.
+type BrokerLimits struct {
+	// MaxPacketSize is the largest MQTT packet accepted, in bytes (default
+	// 256 KiB); a client sending a larger one is disconnected before the
+	// broker reads it.
+	MaxPacketSize int
+	// MaxSessions is how many persistent sessions are kept (default 64); a
+	// new one beyond it is refused.
+	MaxSessions int
+	// MaxQueued and MaxQueuedBytes bound the QoS 1 messages waiting for one
+	// session, in count (default 1000) and payload bytes (default 512 KiB);
+	// beyond them new messages for that session are dropped.
+	MaxQueued, MaxQueuedBytes int
+	// MaxRetained and MaxRetainedBytes bound the retained messages (default
+	// 64 and 1 MiB).
+	MaxRetained, MaxRetainedBytes int
+	// SessionExpiry is how long a persistent session is kept after its
+	// client left (default 7 days).
+	SessionExpiry time.Duration
+}
+
+// DefaultBrokerLimits returns the defaults of BrokerLimits. With them the
+// store holds at most 64 sessions × 512 KiB + 1 MiB of messages.
+func DefaultBrokerLimits() BrokerLimits {
+	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
+		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour}
+}
+
+func (l BrokerLimits) withDefaults() BrokerLimits {
+	d := DefaultBrokerLimits()
+	set := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	set(&l.MaxPacketSize, d.MaxPacketSize)
+	set(&l.MaxSessions, d.MaxSessions)
+	set(&l.MaxQueued, d.MaxQueued)
+	set(&l.MaxQueuedBytes, d.MaxQueuedBytes)
+	set(&l.MaxRetained, d.MaxRetained)
+	set(&l.MaxRetainedBytes, d.MaxRetainedBytes)
+	if l.SessionExpiry <= 0 {
+		l.SessionExpiry = d.SessionExpiry
+	}
+	l.MaxQueued = min(l.MaxQueued, math.MaxUint16)
+	return l
 }
 
 // DefaultBrokerOpts returns TCP on 127.0.0.1:1883, no websockets, no
-// credentials.
+// credentials, the default topics and limits.
 func DefaultBrokerOpts() BrokerOpts {
-	return BrokerOpts{Addr: "127.0.0.1:1883"}
+	return BrokerOpts{Addr: "127.0.0.1:1883", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
+		Limits: DefaultBrokerLimits()}
 }
 
-// Broker is the embedded MQTT broker (mochi-mqtt). It keeps retained
-// messages in memory only: the daemon's Client publishes its state and
-// availability again whenever it connects.
+// Broker is the embedded MQTT broker (mochi-mqtt).
 type Broker struct {
 	srv    *mochi.Server
+	tls    bool
 	tcp    string
 	ws     string
+	local  string
 	closer sync.Once
 }
 
 // StartBroker starts the embedded broker. It refuses to listen beyond
-// loopback without a username and password.
+// loopback without a login.
 func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if opts.Addr == "" {
 		return nil, errors.New("mqtt: embedded broker: no TCP address")
 	}
 	if (opts.Username == "") != (opts.Password == "") {
 		return nil, errors.New("mqtt: embedded broker: set both a username and a password, or neither")
+	}
+	if (opts.CertFile == "") != (opts.KeyFile == "") {
+		return nil, errors.New("mqtt: embedded broker: TLS: set both a certificate file and a key file, or neither")
 	}
 	for _, a := range []string{opts.Addr, opts.WSAddr} {
 		if a == "" {
@@ -73,29 +145,70 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mqtt: embedded broker: listener %q: %w", a, err)
 		}
-		if !lo && opts.Username == "" {
+		if !lo && opts.Username == "" && len(opts.Accounts) == 0 {
 			return nil, fmt.Errorf("mqtt: embedded broker: listener %q is reachable beyond loopback: set a username and password", a)
 		}
 	}
+	opts.Limits = opts.Limits.withDefaults()
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true})
-	if err := srv.AddHook(&authHook{user: []byte(opts.Username), pass: []byte(opts.Password)}, nil); err != nil {
+	var tc *tls.Config
+	if opts.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(opts.CertFile, opts.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("mqtt: embedded broker: TLS certificate %s: %w", opts.CertFile, err)
+		}
+		tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	caps := mochi.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = uint32(opts.Limits.MaxPacketSize)
+	caps.MaximumInflight = uint16(opts.Limits.MaxQueued)
+	caps.MaximumSessionExpiryInterval = uint32(min(opts.Limits.SessionExpiry/time.Second, math.MaxUint32))
+	// Queued messages expire with their session, not after mochi's default
+	// 24 hours (which would also drop the retained state of a quiet board).
+	caps.MaximumMessageExpiryInterval = 0
+	// Messages waiting to be written to one connection.
+	caps.MaximumClientWritesPending = 1024
+	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps})
+	auth, err := newAuthHook(srv, opts, log)
+	if err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	if err := srv.AddHook(auth, nil); err != nil {
+		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	// The store hook also keeps queues in order and bounded, and packet ids
+	// apart (see storeHook): it runs without a file too.
+	var db *bbolt.DB
 	if opts.StorePath != "" {
-		h := new(bolt.Hook)
-		if err := srv.AddHook(h, &bolt.Options{Path: opts.StorePath, Options: &bbolt.Options{Timeout: 2 * time.Second}}); err != nil {
-			return nil, fmt.Errorf("mqtt: embedded broker: store %s: %w", opts.StorePath, err)
+		var err error
+		if db, err = openStore(opts.StorePath, log); err != nil {
+			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 		}
 	}
-	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr})
+	store := newStoreHook(srv, db, log, opts.Limits)
+	if opts.store != nil {
+		opts.store(store)
+	}
+	if err := srv.AddHook(store, nil); err != nil {
+		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr, TLSConfig: tc})
 	if err := srv.AddListener(tcp); err != nil {
+		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
 	}
-	b := &Broker{srv: srv, tcp: tcp.Address()}
+	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address()}
+	if tc != nil {
+		local := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "local", Address: "127.0.0.1:0"})
+		if err := srv.AddListener(local); err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
+		}
+		b.local = local.Address()
+	}
 	if opts.WSAddr != "" {
 		// mochi binds the websocket listener in the background and only logs
 		// a failure: bind here first so that a busy port is an error now, and
@@ -107,7 +220,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		}
 		b.ws = l.Addr().String()
 		l.Close()
-		ws := listeners.NewWebsocket(listeners.Config{Type: listeners.TypeWS, ID: "ws", Address: b.ws})
+		ws := listeners.NewWebsocket(listeners.Config{Type: listeners.TypeWS, ID: "ws", Address: b.ws, TLSConfig: tc})
 		if err := srv.AddListener(ws); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", b.ws, err)
@@ -123,6 +236,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	store.replayPending()
 	if b.ws != "" {
 		// mochi serves websockets from a goroutine: wait until it accepts.
 		deadline := time.Now().Add(2 * time.Second)
@@ -156,13 +270,33 @@ func isLoopback(addr string) (bool, error) {
 	return ip != nil && ip.IsLoopback(), nil
 }
 
-// URL is the broker's TCP URL, "tcp://127.0.0.1:1883", for Opts.Broker.
-func (b *Broker) URL() string { return "tcp://" + b.tcp }
+// URL is the broker's TCP URL: "tcp://127.0.0.1:1883", or "ssl://..." with
+// TLS.
+func (b *Broker) URL() string {
+	if b.tls {
+		return "ssl://" + b.tcp
+	}
+	return "tcp://" + b.tcp
+}
 
-// WSURL is the websocket URL for browser displays, or "" when off.
+// LocalURL is the URL the daemon's own client connects to (Opts.Broker):
+// URL, or with TLS a plain listener on 127.0.0.1 that still requires a
+// login.
+func (b *Broker) LocalURL() string {
+	if b.local != "" {
+		return "tcp://" + b.local
+	}
+	return b.URL()
+}
+
+// WSURL is the websocket URL for browser displays ("ws://host:port/", or
+// "wss://" with TLS), or "" when off.
 func (b *Broker) WSURL() string {
 	if b.ws == "" {
 		return ""
+	}
+	if b.tls {
+		return "wss://" + b.ws + "/"
 	}
 	return "ws://" + b.ws + "/"
 }
@@ -172,26 +306,3 @@ func (b *Broker) Close() error {
 	b.closer.Do(func() { b.srv.Close() })
 	return nil
 }
-
-// authHook requires the configured username and password, if any.
-type authHook struct {
-	mochi.HookBase
-	user, pass []byte
-}
-
-func (h *authHook) ID() string { return "tridboard-auth" }
-
-func (h *authHook) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
-}
-
-func (h *authHook) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet) bool {
-	if len(h.user) == 0 {
-		return true
-	}
-	u := subtle.ConstantTimeCompare(pk.Connect.Username, h.user)
-	p := subtle.ConstantTimeCompare(pk.Connect.Password, h.pass)
-	return u&p == 1
-}
-
-func (h *authHook) OnACLCheck(cl *mochi.Client, topic string, write bool) bool { return true }

@@ -161,8 +161,7 @@ func TestBrokerStoreKeepsSessions(t *testing.T) {
 	}
 	pub.Disconnect(100)
 	// mochi sends the PUBACK before it hands the message to the subscribers'
-	// sessions; a session taken over in between loses it (see docs/mqtt.md).
-	// Wait until the stored session holds the message, as a display coming
+	// sessions: wait until the stored session holds it, as a display coming
 	// back a moment later would find it.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if cl, ok := b.srv.Clients.Get("display"); ok && cl.State.Inflight.Len() > 0 {

@@ -114,7 +114,8 @@ type Client struct {
 	moves    int // moves acknowledged by the broker since New
 	closed   bool
 	live     chan struct{}
-	cmds     chan paho.Message
+	cmds     chan paho.Message // commands waiting to run
+	busy     chan paho.Message // commands beyond cmds, answered "busy"
 }
 
 // conn is one connection to the broker.
@@ -197,7 +198,8 @@ func New(opts Opts, h Handler) (*Client, error) {
 		log:     log.With("broker", opts.Broker),
 		up:      make(chan struct{}),
 		live:    make(chan struct{}, 1),
-		cmds:    make(chan paho.Message, 32),
+		cmds:    make(chan paho.Message, commandQueue),
+		busy:    make(chan paho.Message, busyQueue),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(3)
@@ -205,8 +207,9 @@ func New(opts Opts, h Handler) (*Client, error) {
 	go c.outboxLoop()
 	go c.liveLoop()
 	if h != nil {
-		c.wg.Add(1)
+		c.wg.Add(2)
 		go c.commandLoop()
+		go c.busyLoop()
 	}
 	return c, nil
 }
@@ -614,13 +617,67 @@ func (c *Client) retryLater(cn *conn) bool {
 	return true
 }
 
-// onCommand runs in paho's router: it must not block.
+// commandQueue is how many commands wait to run; busyQueue how many more
+// wait for their "busy" reply.
+const (
+	commandQueue = 32
+	busyQueue    = 4096
+)
+
+// onCommand runs in paho's router: it must not block. A command that finds
+// commandQueue commands waiting is answered "busy" instead of running.
 func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	select {
 	case c.cmds <- m:
+		return
+	default:
+	}
+	select {
+	case c.busy <- m:
 	default:
 		name, _ := c.topics.command(m.Topic())
-		c.log.Warn("mqtt: command dropped: too many waiting", "command", name)
+		c.log.Warn("mqtt: command dropped without a reply: too many waiting", "command", name)
+	}
+}
+
+// busyLoop answers the commands that found the queue full.
+func (c *Client) busyLoop() {
+	defer c.wg.Done()
+	for {
+		var m paho.Message
+		select {
+		case m = <-c.busy:
+		case <-c.ctx.Done():
+			return
+		}
+		name, ok := c.topics.command(m.Topic())
+		if !ok {
+			continue
+		}
+		var tr struct {
+			Transaction json.RawMessage `json:"transaction"`
+		}
+		json.Unmarshal(m.Payload(), &tr) // a malformed payload gets a reply without transaction
+		if len(tr.Transaction) > 0 && tr.Transaction[0] != '"' && tr.Transaction[0] != '-' && (tr.Transaction[0] < '0' || tr.Transaction[0] > '9') {
+			tr.Transaction = nil
+		}
+		c.reply(name, Response{Transaction: tr.Transaction, Status: StatusBusy,
+			Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
+	}
+}
+
+// reply publishes r on response/<name>.
+func (c *Client) reply(name string, r Response) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		b, _ = json.Marshal(Response{Transaction: r.Transaction, Status: StatusError, Reason: "result: " + err.Error()})
+	}
+	cn := c.connection()
+	if cn == nil {
+		return
+	}
+	if ok, err := c.wait(cn.cli.Publish(c.topics.Response(name), 1, false, b), c.opts.AckTimeout); ok && err != nil {
+		c.log.Warn("mqtt: command reply not published", "command", name, "err", err)
 	}
 }
 
@@ -644,17 +701,7 @@ func (c *Client) commandLoop() {
 		} else {
 			r = dispatch(c.ctx, c.handler, c.opts.CommandToken, name, m.Payload())
 		}
-		b, err := json.Marshal(r)
-		if err != nil {
-			b, _ = json.Marshal(Response{Transaction: r.Transaction, Status: StatusError, Reason: "result: " + err.Error()})
-		}
-		cn := c.connection()
-		if cn == nil {
-			return
-		}
-		if ok, err := c.wait(cn.cli.Publish(c.topics.Response(name), 1, false, b), c.opts.AckTimeout); ok && err != nil {
-			c.log.Warn("mqtt: command reply not published", "command", name, "err", err)
-		}
+		c.reply(name, r)
 	}
 }
 

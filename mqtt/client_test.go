@@ -220,9 +220,14 @@ func TestBrokerRestart(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			time.Sleep(100 * time.Millisecond)
-			if st := c.Stats(); st.Connected || st.PendingMoves == 0 || st.LastError == nil {
-				t.Errorf("broker down: stats %+v: want disconnected, moves pending and an error", st)
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+				st := c.Stats()
+				if !st.Connected && st.PendingMoves > 0 && st.LastError != nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("broker down: stats %+v: want disconnected, moves pending and an error", st)
+				}
 			}
 			tb.start(t)
 			waitConnected(t, c)

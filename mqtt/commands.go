@@ -233,6 +233,8 @@ func (f HandlerFunc) Command(ctx context.Context, c Command) (any, error) { retu
 const (
 	StatusOK    = "ok"
 	StatusError = "error"
+	// StatusBusy: the command did not run because too many were waiting.
+	StatusBusy = "busy"
 )
 
 // Response is the payload of <base>/response/<command>.

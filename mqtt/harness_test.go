@@ -187,6 +187,7 @@ func embedded(t testing.TB, ws bool) *testBroker {
 		t.Helper()
 		var err error
 		b, err = StartBroker(BrokerOpts{Addr: addr, WSAddr: wsAddr, Username: testUser, Password: testPass, Logger: quiet,
+			Discovery: "homeassistant", loginBackoff: time.Millisecond, loginBackoffMax: 10 * time.Millisecond, bcryptCost: 4,
 			onServe: func(s *mochi.Server) error {
 				return s.Subscribe("tridboard/#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
 					tb.rec.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
@@ -108,14 +109,24 @@ func TestBadInput(t *testing.T) {
 		{[]string{"perft", "x"}, exitUsage, `depth "x"`},
 		{[]string{"perft"}, exitUsage, "one DEPTH"},
 		{[]string{"moves", "--variant", "chess", ""}, exitUsage, "no arguments"},
-		{[]string{"moves", "--variant", "chess"}, exitFailure, `unknown variant "chess"`},
+		{[]string{"moves", "--variant", "chess"}, exitUsage, `unknown variant "chess"`},
+		{[]string{"perft", "--variant", "chess", "1"}, exitUsage, `unknown variant "chess"`},
+		{[]string{"replay", "--variant", "chess", "-"}, exitUsage, `unknown variant "chess"`},
+		{[]string{"perft", "--options", "V.Z9", "1"}, exitUsage, "--options: "},
+		{[]string{"moves", "--options", "V.P3"}, exitUsage, "a custom setup (V.P3, V.P4) starts from --position"},
+		{[]string{"perft", "--position", "QL1:w,QL6:b,KL1:w,KL6:b Kb2W,kc7B w - - - 0 10", "--variant", "millennium", "1"}, exitFailure, "millennium"},
+		{[]string{"config", "frob", "x.yaml"}, exitUsage, `unknown action "frob"`},
+		{[]string{"config"}, exitUsage, "usage: tridboard config check FILE"},
+		{[]string{"config", "check", "a.yaml", "b.yaml"}, exitUsage, "usage: tridboard config check FILE"},
+		{[]string{"export", "--list", "--state-dir", "/nonexistent"}, exitFailure, "state directory /nonexistent: no such directory (give --state-dir)"},
 		{[]string{"replay", "/nonexistent"}, exitFailure, "no such file"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
 		{[]string{"run", "--log-level", "loud"}, exitUsage, `log level "loud"`},
 		{[]string{"config", "check"}, exitUsage, "usage: tridboard config check FILE"},
-		{[]string{"export", "--state-dir", "/nonexistent"}, exitFailure, "no current game"},
-		{[]string{"perft", "--options", "V.A1,V.A5", "1"}, exitFailure, "V.A1 and V.A5 cannot be combined"},
-		{[]string{"perft", "--variant", "millennium", "--options", "V.A1", "1"}, exitFailure, "variant millennium has no options"},
+		{[]string{"export", "--state-dir", "/nonexistent"}, exitFailure, "state directory /nonexistent: no such directory"},
+		{[]string{"export", "--state-dir", os.TempDir()}, exitFailure, "no current game"},
+		{[]string{"perft", "--options", "V.A1,V.A5", "1"}, exitUsage, "V.A1 and V.A5 cannot be combined"},
+		{[]string{"perft", "--variant", "millennium", "--options", "V.A1", "1"}, exitUsage, "variant millennium has no options"},
 	} {
 		code, _, errs := run(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code == exitFailure {
@@ -129,6 +140,11 @@ func TestHelpEverywhere(t *testing.T) {
 		code, out, _ := run(name, "--help")
 		if code != exitOK || !strings.Contains(out, "usage: tridboard "+name) {
 			t.Errorf("%s --help: exit %d, %q", name, code, out)
+		}
+	}
+	for _, args := range [][]string{{"config", "check", "--help"}, {"config", "check", "-h"}} {
+		if code, out, _ := run(args...); code != exitOK || !strings.HasPrefix(out, "usage: tridboard config check FILE") {
+			t.Errorf("%v: exit %d, %q", args, code, out)
 		}
 	}
 	if code, out, _ := run("help"); code != exitOK || !strings.Contains(out, "demo") {
@@ -145,6 +161,44 @@ func TestConfigCheckCommand(t *testing.T) {
 	code, _, errs = run("config", "check", bad)
 	if code != exitFailure || !strings.Contains(errs, "bad.yaml:2: sensors.period: 0s: want 1ms to 1s") {
 		t.Errorf("config check bad.yaml: exit %d, %q", code, errs)
+	}
+}
+
+// TestConfigCheckAsRun: config check prints every problem at once, each
+// with its key and line, exactly as config.Validate (which run uses) words
+// it; what run refuses, check refuses.
+func TestConfigCheckAsRun(t *testing.T) {
+	text := "board_id: \"a\\0b\"\nrecognition:\n  settle: 0s\nmqtt:\n  listen: 0.0.0.0:70000\n  username: u\n" +
+		"  websocket: 0.0.0.0:8080\nsensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n" +
+		"leds:\n  mapping: {driver: ht16k33, addr: 0x71, cells: {zz9: 1}}\n"
+	bad := writeFile(t, "bad.yaml", text)
+	code, out, errs := run("config", "check", bad)
+	c, err := config.Read(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c.Validate(st3d.System.Cells())
+	if code != exitFailure || out != "" || want == nil || errs != want.Error()+"\n" {
+		t.Fatalf("config check: exit %d, stdout %q, stderr\n%s\nwant\n%v", code, out, errs, want)
+	}
+	for _, line := range []string{
+		`bad.yaml:1: board_id: "a\x00b": want a non-empty name without / + # or NUL`,
+		"bad.yaml:3: recognition.settle: 0s: want 1ms to 5s",
+		`bad.yaml:6: mqtt.username: "u" without a password`,
+		`bad.yaml:5: mqtt.listen: "0.0.0.0:70000": port "70000": want 0 to 65535`,
+		"bad.yaml:11: sensors.wiring: sensors: expander 0x20: bit 0 wired twice: a1W and b1W",
+		"bad.yaml:14: leds.mapping: leds: cell zz9: not a cell of the set",
+	} {
+		if !strings.Contains(errs, line) {
+			t.Errorf("config check lacks %s:\n%s", line, errs)
+		}
+	}
+	if n := strings.Count(errs, "\n"); n < 6 {
+		t.Errorf("%d problems reported, want all:\n%s", n, errs)
+	}
+	bomb := writeFile(t, "bomb.yaml", "a: &a [x, x]\nb: &b [*a, *a]\n")
+	if code, _, errs := run("config", "check", bomb); code != exitFailure || !strings.Contains(errs, "YAML anchors and aliases") {
+		t.Errorf("alias bomb: exit %d, %q", code, errs)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -19,6 +19,7 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
@@ -63,6 +64,7 @@ type daemon struct {
 	broker *mqtt.Broker
 	client *mqtt.Client
 	msink  *mqttsink.Sink
+	lock   *statelock.Lock
 	opp    *opponent.Manager
 	// The web displays: the hub the table feeds and the HTTP server.
 	hub     *web.Hub
@@ -87,6 +89,16 @@ func newDaemon(o daemonOpts) (*daemon, error) {
 
 func (d *daemon) open() error {
 	cfg := d.o.cfg
+	// One daemon a state directory: a second one would write the same seqs
+	// into one journal.
+	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	lock, err := statelock.Acquire(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	d.lock = lock
 	sys, err := systems.Lookup(cfg.Variant, cfg.Options)
 	if err != nil {
 		return err
@@ -238,14 +250,17 @@ func (d *daemon) openMQTT() error {
 	opts := mqtt.DefaultOpts()
 	opts.Broker = cfg.Broker
 	if cfg.Broker == "" {
-		b, err := mqtt.StartBroker(mqtt.BrokerOpts{Addr: cfg.Listen, WSAddr: cfg.WebSocket,
-			Username: cfg.Username, Password: cfg.Password, Logger: d.log,
-			StorePath: filepath.Join(d.o.cfg.StateDir, "broker.db")})
+		bo, err := brokerOpts(d.o.cfg, d.log)
+		if err != nil {
+			return err
+		}
+		b, err := mqtt.StartBroker(bo)
 		if err != nil {
 			return err
 		}
 		d.broker = b
-		opts.Broker = b.URL()
+		// The daemon's own connection is a plain loopback one, TLS or not.
+		opts.Broker = b.LocalURL()
 		d.log.Info("embedded MQTT broker", "tcp", b.URL(), "websocket", b.WSURL())
 	}
 	opts.Username, opts.Password = cfg.Username, cfg.Password
@@ -368,5 +383,8 @@ func (d *daemon) close(ctx context.Context) {
 	}
 	if d.bus != nil {
 		_ = d.bus.Close()
+	}
+	if d.lock != nil {
+		_ = d.lock.Release()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"golang.org/x/term"
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
@@ -235,7 +236,4 @@ func setName(sys rules.System) string {
 
 // interactive reports whether standard input is a terminal (a person ran
 // the demo), not a pipe or /dev/null (a test, a script).
-func interactive() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+func interactive() bool { return term.IsTerminal(int(os.Stdin.Fd())) }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
@@ -24,6 +25,10 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 1 || *list && fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: tridboard export [--state-dir DIR] [--list] [GAME-ID]")
 		return exitUsage
+	}
+	if st, err := os.Stat(*stateDir); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "tridboard export: state directory %s: no such directory (give --state-dir)\n", *stateDir)
+		return exitFailure
 	}
 	if *list {
 		ids, err := game.Games(*stateDir)

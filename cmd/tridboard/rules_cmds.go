@@ -80,7 +80,7 @@ func (pf positionFlags) load() (rules.System, rules.Position, error) {
 	}
 	if *pf.position == "" {
 		if systems.NeedsPosition(sys) {
-			return nil, nil, fmt.Errorf("%s: a custom setup (V.P3, V.P4) starts from --position", sys.Name())
+			return nil, nil, usageError{fmt.Errorf("%s: a custom setup (V.P3, V.P4) starts from --position", sys.Name())}
 		}
 		return sys, sys.Start(), nil
 	}
@@ -108,7 +108,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	_, pos, err := pf.load()
 	if err != nil {
 		fmt.Fprintf(stderr, "tridboard perft: %v\n", err)
-		return exitFailure
+		return exitCode(err)
 	}
 	if *divide {
 		var total uint64
@@ -168,7 +168,7 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 	_, pos, err := pf.load()
 	if err != nil {
 		fmt.Fprintf(stderr, "tridboard moves: %v\n", err)
-		return exitFailure
+		return exitCode(err)
 	}
 	var longs []string
 	for _, m := range pos.LegalMoves(nil) {
@@ -216,7 +216,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	pos := sys.Start()
 	if rec.Tag("Position") == "" && systems.NeedsPosition(sys) {
 		fmt.Fprintf(stderr, "tridboard replay: %s: %s: a custom setup (V.P3, V.P4) needs a Position tag\n", fs.Arg(0), sys.Name())
-		return exitFailure
+		return exitFailure // the file lacks it
 	}
 	if fen := rec.Tag("Position"); fen != "" {
 		if pos, err = sys.ParsePosition(fen); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -61,8 +62,11 @@ func (f daemonFlags) check() error {
 }
 
 // load reads the configuration and applies the flags over it.
-func (f daemonFlags) load() (*config.Config, error) {
-	c, err := config.Load(*f.config)
+// It validates the result as config check does (the same messages), the
+// wiring against the cells of the configured system, except when a
+// simulated set with no wiring of its own is the system's own set (sim).
+func (f daemonFlags) load(sim bool) (*config.Config, error) {
+	c, err := config.Read(*f.config)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +79,17 @@ func (f daemonFlags) load() (*config.Config, error) {
 			*o.dst = *o.flag
 		}
 	}
-	if _, err := config.ParseLevel(c.LogLevel); err != nil {
+	sys, err := systems.Lookup(c.Variant, c.Options)
+	if err != nil {
+		return nil, err
+	}
+	cells := sys.Cells()
+	if sim && c.Sensors.Wiring == nil && c.Sensors.Preset == config.Default().Sensors.Preset {
+		if _, werr := c.Wiring(cells); werr != nil {
+			cells = nil // the simulated set will be the system's own (daemon.open)
+		}
+	}
+	if err := c.Validate(cells); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -106,7 +120,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tridboard run: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := df.load()
+	cfg, err := df.load(*simFlag)
 	if err != nil {
 		// A bad configuration is a start-up failure like the others: one
 		// line, exit 1 (bad usage is the command line's).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,12 +12,29 @@ import (
 // systemNames lists the systems' names for help texts.
 func systemNames() string { return strings.Join(systems.Names(), ", ") }
 
+// usageError is a bad flag or argument: the command exits with exitUsage.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// exitCode is exitUsage for a usageError, else exitFailure.
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
 // systemFor finds the rule system of --variant with --options; only st3d
-// has options.
+// has options. Its errors are usage errors.
 func systemFor(variant, options string) (rules.System, error) {
 	sys, err := systems.Lookup(variant, options)
 	if err != nil && options != "" {
-		return nil, fmt.Errorf("--options: %w", err)
+		return nil, usageError{fmt.Errorf("--options: %w", err)}
 	}
-	return sys, err
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return sys, nil
 }

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/mqtt"
+)
+
+// brokerOpts builds the embedded broker's options from the configuration:
+// listeners, TLS, the daemon's account (mqtt.username and password) and the
+// other accounts with their passwords read from their files or the
+// environment, the daemon's topics and client id, the limits, and the
+// store in the state directory. cfg must have passed Validate.
+func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
+	m := cfg.MQTT
+	o := mqtt.BrokerOpts{
+		Addr: m.Listen, WSAddr: m.WebSocket,
+		Username: m.Username, Password: m.Password,
+		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile,
+		Prefix: m.Prefix, BoardID: cfg.BoardID, Discovery: m.Discovery,
+		DaemonClientID: daemonClientID(cfg),
+		Limits: mqtt.BrokerLimits{
+			MaxPacketSize: m.Limits.MaxPacketSize, MaxSessions: m.Limits.MaxSessions,
+			MaxQueued: m.Limits.MaxQueued, MaxQueuedBytes: m.Limits.MaxQueuedBytes,
+			MaxRetained: m.Limits.MaxRetained, MaxRetainedBytes: m.Limits.MaxRetainedBytes,
+			SessionExpiry: m.Limits.SessionExpiry.D(),
+		},
+		Logger:    log,
+		StorePath: filepath.Join(cfg.StateDir, "broker.db"),
+	}
+	for i, a := range m.Accounts {
+		pw, hash, err := a.Secret()
+		if err != nil {
+			return mqtt.BrokerOpts{}, fmt.Errorf("config: mqtt.accounts[%d] (%s): %w", i, a.Username, err)
+		}
+		o.Accounts = append(o.Accounts, mqtt.Account{Username: a.Username, Role: mqtt.Role(a.Role), Password: pw, Hash: hash})
+	}
+	return o, nil
+}
+
+// daemonClientID is the MQTT client id of the daemon's own client, which
+// the embedded broker keeps for it: mqtt.Opts's default.
+func daemonClientID(cfg *config.Config) string { return "tridboard-" + cfg.BoardID }

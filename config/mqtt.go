@@ -1,0 +1,140 @@
+package config
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tridboard/tridboard/mqtt"
+)
+
+// checkMQTT checks the mqtt section: the external broker's URL, or the
+// embedded broker's listeners, login, accounts, certificate and limits.
+func (c *Config) checkMQTT() []keyError {
+	var errs []keyError
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, keyError{key, fmt.Sprintf(format, args...)})
+	}
+	m := c.MQTT
+	embedded := m.Broker == ""
+	if !embedded {
+		u, err := url.Parse(m.Broker)
+		switch {
+		case err != nil:
+			bad("mqtt.broker", "%q: %v", m.Broker, err)
+		case !map[string]bool{"tcp": true, "mqtt": true, "ssl": true, "tls": true, "mqtts": true, "ws": true, "wss": true}[u.Scheme]:
+			bad("mqtt.broker", "%q: scheme %q: want tcp, ssl, ws or wss (or mqtt, mqtts, tls)", m.Broker, u.Scheme)
+		case u.Host == "":
+			bad("mqtt.broker", "%q: no host", m.Broker)
+		}
+	}
+	levels := func(key, v string, empty bool) {
+		switch {
+		case v == "" && !empty:
+			bad(key, "empty")
+		case strings.ContainsAny(v, "+#\x00"):
+			bad(key, "%q: holds a wildcard (+ #) or NUL", v)
+		case strings.HasPrefix(v, "$"):
+			bad(key, "%q: starts with '$', reserved for brokers", v)
+		case v != "" && (strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") || strings.Contains(v, "//")):
+			bad(key, "%q: has an empty level", v)
+		}
+	}
+	levels("mqtt.prefix", m.Prefix, false)
+	levels("mqtt.discovery", m.Discovery, true)
+	if (m.CertFile == "") != (m.KeyFile == "") {
+		bad("mqtt.cert_file", "cert_file and key_file go together")
+	}
+	if m.Username != "" && m.Password == "" {
+		bad("mqtt.username", "%q without a password: set mqtt.password or TRIDBOARD_MQTT_PASSWORD", m.Username)
+	}
+	if m.Username == "" && m.Password != "" {
+		bad("mqtt.username", "a password without a username: set mqtt.username")
+	}
+	if !embedded {
+		for key, set := range map[string]bool{"mqtt.tls": m.TLS != TLS{}, "mqtt.accounts": len(m.Accounts) > 0} {
+			if set {
+				bad(key, "for the embedded broker only, and mqtt.broker names an external one")
+			}
+		}
+		return errs
+	}
+	login := m.Username != "" || len(m.Accounts) > 0
+	listen := func(key, addr string) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			bad(key, "%q: %v", addr, err)
+			return
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			bad(key, "%q: port %q: want 0 to 65535", addr, port)
+			return
+		}
+		ip := net.ParseIP(host)
+		if host != "" && host != "localhost" && ip == nil && strings.ContainsAny(host, ":/ \x00") {
+			bad(key, "%q: host %q: want an IP address or a host name", addr, host)
+			return
+		}
+		if !login && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			bad(key, "%q is reachable beyond loopback: set mqtt.username and a password, or accounts", addr)
+		}
+	}
+	if m.Listen == "" {
+		bad("mqtt.listen", "empty and no external broker: give one")
+	} else {
+		listen("mqtt.listen", m.Listen)
+	}
+	if m.WebSocket != "" {
+		listen("mqtt.websocket", m.WebSocket)
+	}
+	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
+		bad("mqtt.tls", "cert_file and key_file go together")
+	} else if m.TLS.CertFile != "" {
+		if _, err := tls.LoadX509KeyPair(m.TLS.CertFile, m.TLS.KeyFile); err != nil {
+			bad("mqtt.tls.cert_file", "%s: %v", m.TLS.CertFile, err)
+		}
+	}
+	seen := map[string]bool{m.Username: m.Username != ""}
+	for i, a := range m.Accounts {
+		key := fmt.Sprintf("mqtt.accounts[%d]", i)
+		switch {
+		case a.Username == "":
+			bad(key+".username", "missing")
+		case seen[a.Username]:
+			bad(key+".username", "%q is given twice (mqtt.username counts too)", a.Username)
+		}
+		seen[a.Username] = true
+		if _, err := mqtt.ParseRole(a.Role); err != nil {
+			bad(key+".role", "%v", err)
+		}
+		_, hash, err := a.Secret()
+		if err == nil && hash != "" {
+			err = mqtt.CheckHash(hash)
+		}
+		if err != nil {
+			bad(key, "%v", err)
+		}
+	}
+	l := m.Limits
+	for key, v := range map[string]int{"max_sessions": l.MaxSessions, "max_queued": l.MaxQueued,
+		"max_queued_bytes": l.MaxQueuedBytes, "max_retained": l.MaxRetained, "max_retained_bytes": l.MaxRetainedBytes} {
+		if v < 0 {
+			bad("mqtt.limits."+key, "%d: want 0 (the default) or more", v)
+		}
+	}
+	if l.MaxQueued > 65535 {
+		bad("mqtt.limits.max_queued", "%d: want at most 65535", l.MaxQueued)
+	}
+	if v := l.MaxPacketSize; v != 0 && (v < 1024 || v > 268435455) {
+		bad("mqtt.limits.max_packet_size", "%d: want 1024 to 268435455 bytes (0: the default, 256 KiB)", v)
+	}
+	if d := l.SessionExpiry; d.bad != "" {
+		bad("mqtt.limits.session_expiry", "%q is not a duration (such as 24h)", d.bad)
+	} else if d.D() < 0 {
+		bad("mqtt.limits.session_expiry", "%v: want 0 (the default, 168h) or more", d.D())
+	}
+	return errs
+}

@@ -1,0 +1,437 @@
+package mqtt
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
+	"golang.org/x/crypto/argon2"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Role is what an account of the embedded broker may do.
+type Role string
+
+// The roles. Topics are the board's, <prefix>/<board>/..., and the Home
+// Assistant discovery prefix's.
+const (
+	// RoleDaemon may do anything: the daemon's own account. Only it
+	// publishes state, move, event and availability, only it may keep
+	// retained messages, and only it may use the daemon's client id.
+	RoleDaemon Role = "daemon"
+	// RoleController subscribes to the board's topics and publishes
+	// commands (<prefix>/<board>/set/#), never retained.
+	RoleController Role = "controller"
+	// RoleDisplay subscribes to the board's topics and publishes nothing.
+	RoleDisplay Role = "display"
+)
+
+// ParseRole reads a role name.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(s); r {
+	case RoleDaemon, RoleController, RoleDisplay:
+		return r, nil
+	}
+	return "", fmt.Errorf("role %q: want daemon, controller or display", s)
+}
+
+// Account is a login of the embedded broker.
+type Account struct {
+	Username string
+	Role     Role
+	// Password is the password in clear; StartBroker hashes it and keeps
+	// only the hash. Or Hash is an already hashed password: bcrypt
+	// ("$2a$...", "$2b$...", "$2y$...") or argon2id in the PHC format
+	// ("$argon2id$v=19$m=65536,t=3,p=2$<salt>$<hash>", unpadded base64).
+	// Give one of them.
+	Password, Hash string
+}
+
+// HashPassword hashes a password for Account.Hash (bcrypt, cost 10).
+func HashPassword(pw string) (string, error) {
+	b, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
+	return string(b), err
+}
+
+// CheckHash says whether h is a password hash Account.Hash takes.
+func CheckHash(h string) error {
+	_, err := parseHash(h)
+	return err
+}
+
+// verifier checks a password against a hash.
+type verifier func(pw []byte) bool
+
+func parseHash(h string) (verifier, error) {
+	switch {
+	case strings.HasPrefix(h, "$2a$") || strings.HasPrefix(h, "$2b$") || strings.HasPrefix(h, "$2y$"):
+		if _, err := bcrypt.Cost([]byte(h)); err != nil {
+			return nil, fmt.Errorf("bcrypt hash: %w", err)
+		}
+		hb := []byte(h)
+		return func(pw []byte) bool { return bcrypt.CompareHashAndPassword(hb, pw) == nil }, nil
+	case strings.HasPrefix(h, "$argon2id$"):
+		var v int
+		var m uint32
+		var t uint32
+		var p uint8
+		f := strings.Split(h, "$")
+		if len(f) != 6 {
+			return nil, errors.New(`argon2id hash: want $argon2id$v=19$m=<KiB>,t=<passes>,p=<threads>$<salt>$<hash>`)
+		}
+		if _, err := fmt.Sscanf(f[2], "v=%d", &v); err != nil || v != argon2.Version {
+			return nil, fmt.Errorf("argon2id hash: version %q: want v=%d", f[2], argon2.Version)
+		}
+		if _, err := fmt.Sscanf(f[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m == 0 || t == 0 || p == 0 || m > 1<<22 {
+			return nil, fmt.Errorf("argon2id hash: parameters %q: want m=<KiB up to 4194304>,t=<passes>,p=<threads>", f[3])
+		}
+		salt, err1 := base64.RawStdEncoding.DecodeString(f[4])
+		key, err2 := base64.RawStdEncoding.DecodeString(f[5])
+		if err1 != nil || err2 != nil || len(salt) < 8 || len(key) < 16 {
+			return nil, errors.New("argon2id hash: salt (8 bytes or more) and hash (16 bytes or more) must be unpadded base64")
+		}
+		return func(pw []byte) bool {
+			return subtle.ConstantTimeCompare(argon2.IDKey(pw, salt, t, m, p, uint32(len(key))), key) == 1
+		}, nil
+	}
+	return nil, errors.New("not a bcrypt ($2a$, $2b$, $2y$) or argon2id ($argon2id$) hash")
+}
+
+// account is an Account ready to check.
+type account struct {
+	role   Role
+	verify verifier
+}
+
+// authHook logs clients in, gives them their account's rights, keeps the
+// daemon's client id for the daemon and each persistent session for the
+// account that made it, and slows down wrong passwords per address.
+type authHook struct {
+	mochi.HookBase
+	srv       *mochi.Server
+	log       *slog.Logger
+	accounts  map[string]account // none: anyone may connect, as the daemon
+	dummy     verifier           // checked for unknown users, to take as long
+	daemonID  string
+	board     string // <prefix>/<board>; "" = not known
+	discovery string // "" = none
+	limits    BrokerLimits
+	logins    *loginLimiter
+	sleep     func(time.Duration)
+}
+
+func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, error) {
+	h := &authHook{srv: srv, log: log, accounts: map[string]account{}, daemonID: o.DaemonClientID,
+		discovery: o.Discovery, limits: o.Limits,
+		logins: newLoginLimiter(o.loginBackoff, o.loginBackoffMax, time.Now), sleep: time.Sleep}
+	if o.BoardID != "" {
+		h.board = o.Prefix + "/" + o.BoardID
+	}
+	all := o.Accounts
+	if o.Username != "" {
+		all = append([]Account{{Username: o.Username, Role: RoleDaemon, Password: o.Password}}, all...)
+	}
+	cost := bcrypt.DefaultCost
+	if o.bcryptCost != 0 {
+		cost = o.bcryptCost
+	}
+	for i, a := range all {
+		where := fmt.Sprintf("account %d (%q)", i+1, a.Username)
+		if a.Username == "" {
+			return nil, fmt.Errorf("%s: no username", where)
+		}
+		if _, dup := h.accounts[a.Username]; dup {
+			return nil, fmt.Errorf("%s: username given twice", where)
+		}
+		if _, err := ParseRole(string(a.Role)); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		hash := a.Hash
+		switch {
+		case (a.Password == "") == (a.Hash == ""):
+			return nil, fmt.Errorf("%s: give a password or a password hash", where)
+		case a.Password != "":
+			b, err := bcrypt.GenerateFromPassword([]byte(a.Password), cost)
+			if err != nil {
+				return nil, fmt.Errorf("%s: hash password: %w", where, err)
+			}
+			hash = string(b)
+		}
+		v, err := parseHash(hash)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		h.accounts[a.Username] = account{a.Role, v}
+	}
+	salt := make([]byte, 16)
+	rand.Read(salt)
+	d, _ := bcrypt.GenerateFromPassword(salt, cost)
+	h.dummy, _ = parseHash(string(d))
+	return h, nil
+}
+
+func (h *authHook) ID() string { return "tridboard-auth" }
+
+func (h *authHook) Provides(b byte) bool {
+	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck, mochi.OnPublish}, []byte{b})
+}
+
+// refuse answers a CONNECT with code and logs why.
+func (h *authHook) refuse(cl *mochi.Client, code packets.Code, why string, user string) error {
+	h.log.Warn("mqtt: embedded broker: connection refused", "why", why, "user", user, "client", cl.ID, "remote", cl.Net.Remote)
+	h.srv.SendConnack(cl, code, false, nil)
+	return code
+}
+
+// OnConnect checks the login. It answers refused clients itself, with the
+// reason's code, and returns an error so that mochi drops them.
+func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
+	if cl.Net.Inline {
+		return nil
+	}
+	user := string(pk.Connect.Username)
+	role := RoleDaemon
+	if len(h.accounts) > 0 {
+		addr := remoteHost(cl.Net.Remote)
+		wait, ok := h.logins.slot(addr)
+		if !ok {
+			h.logins.failed(addr)
+			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "too many failed logins from this address: try again later", user)
+		}
+		if wait > 0 {
+			h.sleep(wait)
+			h.logins.release(addr)
+		}
+		a, known := h.accounts[user]
+		if !known {
+			h.dummy(pk.Connect.Password)
+			h.logins.failed(addr)
+			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "unknown user", user)
+		}
+		if !a.verify(pk.Connect.Password) {
+			h.logins.failed(addr)
+			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "wrong password", user)
+		}
+		h.logins.succeeded(addr)
+		role = a.role
+	}
+	if h.daemonID != "" && cl.ID == h.daemonID && role != RoleDaemon {
+		return h.refuse(cl, packets.ErrClientIdentifierNotValid, "the daemon's client id is kept for the daemon's account", user)
+	}
+	old, exists := h.srv.Clients.Get(cl.ID)
+	if exists && string(old.Properties.Username) != user {
+		return h.refuse(cl, packets.ErrClientIdentifierNotValid, "the client id belongs to another account's session", user)
+	}
+	if !exists && persistent(cl) && h.persistentSessions() >= h.limits.MaxSessions {
+		return h.refuse(cl, packets.ErrServerUnavailable, fmt.Sprintf("%d persistent sessions are stored already (the limit)", h.limits.MaxSessions), user)
+	}
+	return nil
+}
+
+func (h *authHook) persistentSessions() int {
+	n := 0
+	for _, c := range h.srv.Clients.GetAll() {
+		if persistent(c) {
+			n++
+		}
+	}
+	return n
+}
+
+// OnConnectAuthenticate lets in whoever OnConnect let through.
+func (h *authHook) OnConnectAuthenticate(*mochi.Client, packets.Packet) bool { return true }
+
+func (h *authHook) role(cl *mochi.Client) Role {
+	if cl.Net.Inline || len(h.accounts) == 0 {
+		return RoleDaemon
+	}
+	return h.accounts[string(cl.Properties.Username)].role
+}
+
+// within says whether every topic filter matches lies under root.
+func within(filter, root string) bool {
+	return root != "" && (filter == root || strings.HasPrefix(filter, root+"/"))
+}
+
+// OnACLCheck: the daemon may do anything; a controller publishes commands;
+// displays and controllers subscribe to the board's and the discovery
+// prefix's topics.
+func (h *authHook) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
+	switch h.role(cl) {
+	case RoleDaemon:
+		return true
+	case RoleController:
+		if write {
+			return within(topic, h.board+"/set")
+		}
+	case RoleDisplay:
+		if write {
+			return false
+		}
+	default:
+		return false
+	}
+	return within(topic, h.board) || within(topic, h.discovery)
+}
+
+// OnPublish keeps retained messages to the daemon's account on its own
+// topics, within BrokerLimits: elsewhere the retain flag is cleared, so
+// the message is delivered but not kept.
+func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	if !pk.FixedHeader.Retain || len(pk.Payload) == 0 {
+		return pk, nil
+	}
+	why := ""
+	if h.role(cl) != RoleDaemon || h.board != "" && !(within(pk.TopicName, h.board) || within(pk.TopicName, h.discovery)) {
+		why = "retained messages are kept only on the daemon's topics, from its account"
+	} else {
+		n, size := 0, len(pk.Payload)
+		for topic, m := range h.srv.Topics.Retained.GetAll() {
+			if topic != pk.TopicName && !strings.HasPrefix(topic, "$") {
+				n++
+				size += len(m.Payload)
+			}
+		}
+		if n >= h.limits.MaxRetained || size > h.limits.MaxRetainedBytes {
+			why = fmt.Sprintf("retained messages full (%d messages, %d bytes at most)", h.limits.MaxRetained, h.limits.MaxRetainedBytes)
+		}
+	}
+	if why != "" {
+		h.log.Warn("mqtt: embedded broker: retain flag cleared", "why", why, "topic", pk.TopicName, "client", cl.ID, "remote", cl.Net.Remote)
+		pk.FixedHeader.Retain = false
+	}
+	return pk, nil
+}
+
+func remoteHost(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+// loginLimiter slows down failed logins per address: after n failures in a
+// row, the next attempt from that address waits min(base·2^(n-1), max), and
+// concurrent attempts queue one after the other, so an address cannot try
+// passwords faster by opening many connections. Other addresses are not
+// slowed. An attempt that would wait over a minute, or find maxWaiting
+// attempts from its address waiting already, is refused at once.
+type loginLimiter struct {
+	mu        sync.Mutex
+	now       func() time.Time
+	base, max time.Duration
+	addrs     map[string]*backoff
+}
+
+type backoff struct {
+	fails   int
+	next    time.Time // when the next attempt may be checked
+	waiting int       // attempts waiting for their turn
+}
+
+// maxWait is the longest an attempt waits; beyond it, it is refused.
+const maxWait = time.Minute
+
+// maxWaiting bounds the attempts of one address waiting at once (each holds
+// a connection).
+const maxWaiting = 8
+
+// maxAddrs bounds the addresses remembered.
+const maxAddrs = 4096
+
+func newLoginLimiter(base, max time.Duration, now func() time.Time) *loginLimiter {
+	if base <= 0 {
+		base = 250 * time.Millisecond
+	}
+	if max < base {
+		max = 10 * time.Second
+	}
+	return &loginLimiter{now: now, base: base, max: max, addrs: map[string]*backoff{}}
+}
+
+func (l *loginLimiter) delay(fails int) time.Duration {
+	d := l.base
+	for i := 1; i < fails && d < l.max; i++ {
+		d *= 2
+	}
+	return min(d, l.max)
+}
+
+// slot reserves the time at which an attempt from addr may be checked and
+// returns how long to wait for it; false means refuse it now. After a
+// wait, call release.
+func (l *loginLimiter) slot(addr string) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.addrs[addr]
+	if b == nil || b.fails == 0 {
+		return 0, true
+	}
+	now := l.now()
+	t := b.next
+	if t.Before(now) {
+		t = now
+	}
+	wait := t.Sub(now)
+	if wait > maxWait || wait > 0 && b.waiting >= maxWaiting {
+		return 0, false
+	}
+	if wait > 0 {
+		b.waiting++
+	}
+	b.next = t.Add(l.delay(b.fails))
+	return wait, true
+}
+
+// release ends a wait slot gave.
+func (l *loginLimiter) release(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b := l.addrs[addr]; b != nil && b.waiting > 0 {
+		b.waiting--
+	}
+}
+
+func (l *loginLimiter) failed(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.addrs[addr]
+	if b == nil {
+		if len(l.addrs) >= maxAddrs {
+			l.evict()
+		}
+		b = &backoff{}
+		l.addrs[addr] = b
+	}
+	b.fails++
+	if t := l.now().Add(l.delay(b.fails)); b.next.Before(t) {
+		b.next = t
+	}
+}
+
+// evict forgets the address whose wait ended longest ago.
+func (l *loginLimiter) evict() {
+	var oldest string
+	for a, b := range l.addrs {
+		if oldest == "" || b.next.Before(l.addrs[oldest].next) {
+			oldest = a
+		}
+	}
+	delete(l.addrs, oldest)
+}
+
+func (l *loginLimiter) succeeded(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.addrs, addr)
+}

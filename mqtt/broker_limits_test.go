@@ -1,0 +1,210 @@
+package mqtt
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// mqttString is an MQTT UTF-8 string: length, then bytes.
+func mqttString(s string) []byte { return append([]byte{byte(len(s) >> 8), byte(len(s))}, s...) }
+
+// remaining encodes an MQTT remaining length.
+func remaining(n int) []byte {
+	var b []byte
+	for {
+		d := byte(n % 128)
+		n /= 128
+		if n > 0 {
+			d |= 0x80
+		}
+		b = append(b, d)
+		if n == 0 {
+			return b
+		}
+	}
+}
+
+// rawPublish connects with a raw socket and sends a retained QoS 0 PUBLISH
+// of size bytes, as a hostile client would, without waiting for anything.
+func rawPublish(t *testing.T, addr, user, pass, topic string, size int) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body := append(mqttString("MQTT"), 4, 0xC2, 0, 30)
+	body = append(append(append(body, mqttString("big")...), mqttString(user)...), mqttString(pass)...)
+	c.Write(append(append([]byte{0x10}, remaining(len(body))...), body...))
+	ack := make([]byte, 4)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(c, ack); err != nil || ack[3] != 0 {
+		t.Fatalf("CONNACK %x: %v", ack, err)
+	}
+	head := append([]byte{0x31}, remaining(2+len(topic)+size)...)
+	c.Write(append(head, mqttString(topic)...))
+	chunk := bytes.Repeat([]byte{'x'}, 1<<20)
+	for sent := 0; sent < size; sent += len(chunk) {
+		c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Write(chunk); err != nil {
+			return // the broker hung up: what it should do
+		}
+	}
+}
+
+func rssKiB(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(v)[0])
+			return n
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
+}
+
+// TestBrokerRefusesHugePublish: retained publishes of 16 and 64 MB, from the
+// daemon's own account on its own topic, are refused at the packet size
+// limit before the broker reads them: its RSS and broker.db stay small,
+// nothing is retained, and it goes on serving.
+func TestBrokerRefusesHugePublish(t *testing.T) {
+	addr := freeAddr(t)
+	store := filepath.Join(t.TempDir(), "broker.db")
+	br := startChild(t, BrokerOpts{Addr: addr, Username: testUser, Password: testPass, StorePath: store})
+	for _, mb := range []int{16, 64} {
+		rawPublish(t, addr, testUser, testPass, "tridboard/board/state", mb<<20)
+	}
+	rss := rssKiB(t, br.cmd.Process.Pid)
+	if rss > 64<<10 {
+		t.Errorf("broker RSS %d KiB after huge publishes, want under 64 MiB", rss)
+	}
+	st, err := os.Stat(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after retained publishes of 16 and 64 MB: broker RSS %d KiB, broker.db %d bytes", rss, st.Size())
+	if st.Size() > 1<<20 {
+		t.Errorf("broker.db is %d bytes, want under 1 MiB", st.Size())
+	}
+	r := subscriber(t, "tcp://"+addr, testUser, testPass, "tridboard/board/state")
+	pub := publisher(t, "tcp://"+addr, testUser, testPass)
+	waitToken(t, pub.Publish("tridboard/board/state", 1, false, "small"), "publish after the huge ones")
+	if got := r.waitCount(t, "tridboard/board/state", 1); got[0].payload != "small" {
+		t.Fatalf("first state message %.40q, want the small one (nothing retained)", got[0].payload)
+	}
+}
+
+// TestBrokerLimits: the queue of an away session, the retained messages and
+// the number of persistent sessions are bounded.
+func TestBrokerLimits(t *testing.T) {
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
+		o.Limits = BrokerLimits{MaxQueuedBytes: 1000, MaxRetained: 3, MaxSessions: 2}
+	})
+	d := &pahoDisplay{id: "away", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d.connect(t)
+	d.disconnect(t)
+	pub := publisher(t, b.URL(), testUser, testPass)
+	for i := range 20 {
+		waitToken(t, pub.Publish(moveTopic, 1, false, fmt.Sprintf("%0100d", i)), "publish")
+	}
+	cl, _ := b.srv.Clients.Get("away")
+	if n := cl.State.Inflight.Len(); n != 10 {
+		t.Errorf("away session holds %d messages of 100 bytes, want 10 (1000 bytes)", n)
+	}
+	if !strings.Contains(logs.String(), `session queue full; dropping its new messages" client=away bytes=1000 limit=1000`) {
+		t.Errorf("log:\n%s", logs.String())
+	}
+	for _, topic := range []string{"a", "b", "c", "d", "e"} {
+		waitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
+	}
+	n := 0
+	for topic := range b.srv.Topics.Retained.GetAll() {
+		if strings.HasPrefix(topic, "tridboard/") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d retained messages, want 3", n)
+	}
+	d2 := &pahoDisplay{id: "second", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d2.connect(t)
+	d2.disconnect(t)
+	o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("third").SetUsername(dispUser).SetPassword(dispPass).
+		SetCleanSession(false).SetAutoReconnect(false)
+	tok := paho.NewClient(o).Connect()
+	if !tok.WaitTimeout(5 * time.Second) {
+		t.Fatal("connect timed out")
+	}
+	if err := tok.Error(); err == nil || err.Error() != "server Unavailable" {
+		t.Fatalf("a third persistent session with MaxSessions 2: %v", err)
+	}
+	// A clean session is still welcome.
+	if _, err := connectAs(t, b.URL(), "clean", dispUser, dispPass); err != nil {
+		t.Fatalf("clean session refused: %v", err)
+	}
+}
+
+// TestBrokerStoreDiskFull: when the store cannot be written (a full disk)
+// the broker logs it once and goes on: displays get their messages live and
+// while away.
+func TestBrokerStoreDiskFull(t *testing.T) {
+	var store *storeHook
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
+		o.store = func(h *storeHook) {
+			store = h
+			h.failWrites = func() error { return syscall.ENOSPC }
+		}
+	})
+	d := &pahoDisplay{id: "full", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d.connect(t)
+	pub := publisher(t, b.URL(), testUser, testPass)
+	waitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":1}`), "publish")
+	d.r.waitCount(t, moveTopic, 1)
+	d.disconnect(t)
+	waitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":2}`), "publish")
+	d.connect(t)
+	got := d.r.waitCount(t, moveTopic, 2)
+	if got[1].payload != `{"seq":2}` {
+		t.Fatalf("after the away time: %s", got[1].payload)
+	}
+	if n := strings.Count(logs.String(), "store write failed"); n != 1 {
+		t.Errorf("%d store failures logged, want 1:\n%s", n, logs.String())
+	}
+	store.failWrites = nil
+	d.disconnect(t)
+}
+
+// TestBrokerStoreDamaged: a broker.db that bbolt cannot open is moved aside
+// and the broker starts with an empty store instead of failing (a crash
+// loop at every start).
+func TestBrokerStoreDamaged(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "broker.db")
+	os.WriteFile(store, bytes.Repeat([]byte("not bbolt"), 1000), 0o600)
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) { o.StorePath = store })
+	d := &pahoDisplay{id: "d", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d.connect(t)
+	d.disconnect(t)
+	aside, _ := filepath.Glob(store + ".corrupt-*")
+	if len(aside) != 1 || !strings.Contains(logs.String(), "store damaged; moved aside") {
+		t.Fatalf("copies aside %v; log:\n%s", aside, logs.String())
+	}
+}

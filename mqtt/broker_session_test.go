@@ -1,0 +1,210 @@
+package mqtt
+
+import (
+	"bufio"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+const moveTopic, probeTopic = "tridboard/board/move", "tridboard/board/probe"
+
+// display is a client following the moves with the recipe of docs/mqtt.md:
+// a fixed client id, clean session off, QoS 1. Each connection subscribes
+// again, as mosquitto_sub -c does.
+type display interface {
+	connect(t *testing.T)
+	disconnect(t *testing.T)
+	rec() *recorder
+}
+
+type pahoDisplay struct {
+	id, url, user, pass string
+	r                   *recorder
+	cli                 paho.Client
+}
+
+func (d *pahoDisplay) rec() *recorder { return d.r }
+
+func (d *pahoDisplay) connect(t *testing.T) {
+	t.Helper()
+	o := paho.NewClientOptions().AddBroker(d.url).SetClientID(d.id).SetUsername(d.user).SetPassword(d.pass).
+		SetCleanSession(false).SetAutoReconnect(false).SetOrderMatters(true).
+		SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
+			d.r.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
+		})
+	d.cli = paho.NewClient(o)
+	waitToken(t, d.cli.Connect(), "display connect")
+	waitToken(t, d.cli.SubscribeMultiple(map[string]byte{moveTopic: 1, probeTopic: 0}, nil), "display subscribe")
+}
+
+func (d *pahoDisplay) disconnect(*testing.T) { d.cli.Disconnect(100) }
+
+// mosqDisplay is mosquitto_sub -c -i ID -q 1.
+type mosqDisplay struct {
+	id, addr, user, pass string
+	r                    *recorder
+	cmd                  *exec.Cmd
+	done                 chan struct{}
+}
+
+func (d *mosqDisplay) rec() *recorder { return d.r }
+
+func (d *mosqDisplay) connect(t *testing.T) {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(d.addr)
+	args := []string{"-h", host, "-p", port, "-c", "-i", d.id, "-q", "1", "-t", moveTopic, "-t", probeTopic, "-v"}
+	if d.user != "" {
+		args = append(args, "-u", d.user, "-P", d.pass)
+	}
+	d.cmd = exec.Command("mosquitto_sub", args...)
+	out, err := d.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	d.cmd.Stderr = &stderr
+	if err := d.cmd.Start(); err != nil {
+		t.Fatalf("mosquitto_sub (apt-get install mosquitto-clients): %v", err)
+	}
+	d.done = make(chan struct{})
+	go func() {
+		defer close(d.done)
+		s := bufio.NewScanner(out)
+		for s.Scan() {
+			topic, payload, _ := strings.Cut(s.Text(), " ")
+			d.r.add(rec{topic, payload, false})
+		}
+		if msg := stderr.String(); msg != "" {
+			d.r.add(rec{"stderr", msg, false})
+		}
+	}()
+	cmd := d.cmd
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+}
+
+func (d *mosqDisplay) disconnect(t *testing.T) {
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("mosquitto_sub did not stop")
+	}
+	d.cmd.Wait()
+	if e := d.r.on("stderr"); len(e) > 0 {
+		t.Fatalf("mosquitto_sub: %s", e[0].payload)
+	}
+}
+
+// TestPersistentDisplayMissesNoMove is the recipe of docs/mqtt.md: a display
+// with a persistent session is away while moves are played, the broker (the
+// daemon) restarts, gracefully or by SIGKILL, more moves are played, and the
+// display comes back: it gets every move, once, in order. With paho and with
+// mosquitto_sub, against the embedded broker and against mosquitto.
+func TestPersistentDisplayMissesNoMove(t *testing.T) {
+	const displayUser, displayPass = "hall", "display-secret"
+	for _, restart := range []string{"none", "graceful", "SIGKILL"} {
+		for _, kind := range []string{"paho", "mosquitto_sub"} {
+			t.Run("embedded/"+kind+"/restart "+restart, func(t *testing.T) {
+				addr := freeAddr(t)
+				o := BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+					Prefix: "tridboard", BoardID: "board",
+					Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
+					StorePath: filepath.Join(t.TempDir(), "broker.db")}
+				br := startChild(t, o)
+				tb := &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}
+				recipe(t, tb, kind, displayUser, displayPass,
+					func(client string, n int) { br.waitQueued(t, client, n) },
+					func() {
+						switch restart {
+						case "graceful":
+							br.stop()
+						case "SIGKILL":
+							br.kill()
+						default:
+							return
+						}
+						br = startChild(t, o)
+					})
+			})
+		}
+	}
+	for _, kind := range []string{"paho", "mosquitto_sub"} {
+		t.Run("mosquitto/"+kind+"/restart graceful", func(t *testing.T) {
+			tb := mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}})
+			recipe(t, tb, kind, testUser, testPass, nil, func() { tb.stop(t); tb.start(t) })
+		})
+	}
+}
+
+// recipe plays the recipe against tb; queued(client, n) (when not nil)
+// waits until the broker holds n messages for client; restart restarts
+// the broker.
+func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(string, int), restart func()) {
+	id := "hall-display-" + strings.ReplaceAll(kind, "_", "-")
+	var d display
+	if kind == "paho" {
+		d = &pahoDisplay{id: id, url: tb.url, user: user, pass: pass, r: newRecorder()}
+	} else {
+		d = &mosqDisplay{id: id, addr: strings.TrimPrefix(tb.url, "tcp://"), user: user, pass: pass, r: newRecorder()}
+	}
+	o := testOpts(tb, t.TempDir())
+	o.ClientID = "tridboard-board"
+	c := newClient(t, o, nil)
+	waitConnected(t, c)
+	play := func(from, to int) {
+		t.Helper()
+		for s := from; s <= to; s++ {
+			if err := c.Enqueue(testMove("g1", s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for deadline := time.Now().Add(15 * time.Second); c.Stats().PendingMoves > 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("moves %d..%d not acknowledged by the broker: %+v", from, to, c.Stats())
+			}
+		}
+	}
+	d.connect(t)
+	// A display connecting for the first time has no session yet: wait for
+	// its subscription before the first move.
+	probe := publisher(t, tb.url, tb.user, tb.pass)
+	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
+		probe.Publish(probeTopic, 0, false, "probe")
+		if time.Now().After(deadline) {
+			t.Fatal("the display never subscribed")
+		}
+	}
+	probe.Disconnect(0)
+	play(1, 3)
+	d.rec().waitSeq(t, 3)
+	d.disconnect(t)
+	play(4, 8)
+	if queued != nil {
+		queued(id, 5)
+	}
+	restart()
+	play(9, 10)
+	if queued != nil {
+		queued(id, 7)
+	}
+	d.connect(t)
+	d.rec().waitSeq(t, 10)
+	play(11, 11) // a late duplicate of 4..10 would come before 11
+	got := d.rec().waitSeq(t, 11)
+	if dups := checkMoves(t, got, "g1", 11); dups != 0 {
+		t.Fatalf("%d duplicates, want every move once", dups)
+	}
+	d.disconnect(t)
+}

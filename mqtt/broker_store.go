@@ -1,0 +1,702 @@
+package mqtt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/storage"
+	"github.com/mochi-mqtt/server/v2/packets"
+	"go.etcd.io/bbolt"
+)
+
+// storeHook keeps the embedded broker's persistent sessions in a bbolt file:
+// the sessions, their subscriptions and the QoS 1 messages queued for them,
+// and the retained messages. It replaces mochi's bolt hook (v2.7.9), which
+// stores queued messages without their packet id: after a restart mochi
+// resends them with id 0 and a display's client drops the connection
+// ("resend inflight: protocol violation: missing packet id"), every second,
+// forever.
+//
+// It also works around two faults of mochi v2.7.9 itself that lose or
+// reorder a persistent session's messages:
+//
+//   - mochi resends a session's queued messages sorted by the low 16 bits of
+//     their creation time in seconds, with an unstable sort: messages queued
+//     within one second come back in any order. The hook numbers the queued
+//     messages as they are queued and, when the session is taken up again,
+//     rewrites their creation times so that mochi's sort gives that order.
+//   - mochi keeps its own packet ids and the client's in one map: a SUBSCRIBE
+//     (or a QoS 1 PUBLISH) from the client with the id of a message the
+//     broker has in flight to it is refused ("All subscription requests were
+//     denied"), or deletes that message. MQTT numbers each direction on its
+//     own; mosquitto_sub and paho both start at 1, as does mochi. The hook
+//     moves the broker's message to a free id before mochi looks, and maps
+//     the client's PUBACK of the old id to the new one.
+//
+// mochi acknowledges a QoS 1 message before it queues it for the
+// subscribers' sessions: a crash in between would lose the message for a
+// display that is away, although the daemon took the PUBACK as delivery.
+// When a persistent session subscribes to the topic, the hook therefore
+// writes the message to a "pending" bucket before the PUBACK and deletes it
+// once mochi has handed it out; at start-up, pending messages are handed out
+// again to the sessions that do not hold them yet.
+//
+// Only persistent sessions are stored (clean session off, or an MQTT 5
+// session expiry): the daemon's own client and other clean sessions cost no
+// disk writes. A write that fails (a full disk) is logged and the broker goes
+// on from memory; the file is never needed to keep running.
+type storeHook struct {
+	mochi.HookBase
+	srv    *mochi.Server
+	db     *bbolt.DB
+	log    *slog.Logger
+	limits BrokerLimits
+
+	mu      sync.Mutex
+	next    uint64                       // the last queue order number given
+	order   map[string]map[uint16]queued // client -> packet id -> its place in the queue
+	size    map[string]int               // client -> bytes of queued payloads
+	alias   map[string]map[uint16]uint16 // client -> id the client acknowledges -> id in mochi's map
+	full    map[string]bool              // clients whose queue overflowed (logged once)
+	pending map[pendingID][]byte         // publications being handed out -> their pending key
+	failing bool                         // the last write failed
+	// failWrites, for tests, makes every write fail like a full disk.
+	failWrites func() error
+}
+
+var (
+	bucketClients  = []byte("clients")
+	bucketSubs     = []byte("subscriptions")
+	bucketInflight = []byte("inflight")
+	bucketRetained = []byte("retained")
+	bucketPending  = []byte("pending")
+)
+
+// pendingID names a publication from a client while mochi handles it.
+type pendingID struct {
+	client string
+	id     uint16
+}
+
+// queued is a message's place in its session's queue, and its size.
+type queued struct {
+	order uint64
+	size  int
+}
+
+// inflightRecord is a queued message and its place in the session's queue.
+type inflightRecord struct {
+	Msg   storage.Message `json:"m"`
+	Order uint64          `json:"o"`
+}
+
+// openStore opens (or creates) the store at path. A file that bbolt cannot
+// open (damaged) is renamed aside and a new one is made; when not even that
+// works (a full or read-only disk) the broker runs without a store, which
+// is logged: the daemon must come up whatever its disk holds.
+func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
+	open := func() (*bbolt.DB, error) {
+		db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second})
+		if err != nil {
+			return nil, err
+		}
+		err = db.Update(func(tx *bbolt.Tx) error {
+			tx.DeleteBucket([]byte("mochi")) // mochi's bolt hook, before this store
+			for _, b := range [][]byte{bucketClients, bucketSubs, bucketInflight, bucketRetained, bucketPending} {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	db, err := open()
+	if err == nil {
+		return db, nil
+	}
+	if errors.Is(err, bbolt.ErrTimeout) {
+		return nil, fmt.Errorf("store %s: in use by another process", path)
+	}
+	if _, serr := os.Stat(path); serr == nil {
+		aside := path + ".corrupt-" + time.Now().UTC().Format("20060102T150405Z")
+		if rerr := os.Rename(path, aside); rerr == nil {
+			log.Error("mqtt: embedded broker: store damaged; moved aside, starting with an empty one", "store", path, "aside", aside, "err", err)
+			if db, err2 := open(); err2 == nil {
+				return db, nil
+			} else {
+				err = err2
+			}
+		}
+	}
+	log.Error("mqtt: embedded broker: store unusable; persistent sessions are kept in memory only", "store", path, "err", err)
+	return nil, nil
+}
+
+func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l BrokerLimits) *storeHook {
+	return &storeHook{srv: srv, db: db, log: log, limits: l,
+		order: map[string]map[uint16]queued{}, size: map[string]int{},
+		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{}}
+}
+
+func (h *storeHook) ID() string { return "tridboard-store" }
+
+// Stop closes the store when the broker stops.
+func (h *storeHook) Stop() error {
+	if h.db == nil {
+		return nil
+	}
+	err := h.db.Close()
+	h.db = nil
+	return err
+}
+
+func (h *storeHook) Provides(b byte) bool {
+	return bytes.Contains([]byte{
+		mochi.OnSessionEstablish, mochi.OnSessionEstablished, mochi.OnDisconnect,
+		mochi.OnSubscribed, mochi.OnUnsubscribed, mochi.OnRetainMessage, mochi.OnWillSent,
+		mochi.OnQosPublish, mochi.OnQosComplete, mochi.OnQosDropped, mochi.OnPacketRead,
+		mochi.OnClientExpired, mochi.OnRetainedExpired, mochi.OnPublish, mochi.OnPublished,
+		mochi.StoredClients, mochi.StoredInflightMessages, mochi.StoredRetainedMessages, mochi.StoredSubscriptions,
+	}, []byte{b})
+}
+
+// persistent says whether cl's session outlives its connection.
+func persistent(cl *mochi.Client) bool {
+	if cl.Net.Inline {
+		return false
+	}
+	if cl.Properties.ProtocolVersion == 5 {
+		return cl.Properties.Props.SessionExpiryInterval > 0
+	}
+	return !cl.Properties.Clean
+}
+
+func clientPrefix(id string) []byte { return append([]byte(id), 0) }
+
+func inflightKey(id string, pid uint16) []byte {
+	return binary.BigEndian.AppendUint16(clientPrefix(id), pid)
+}
+
+// write runs f in a read-write transaction; a failure is logged (once until
+// writes work again) and otherwise ignored.
+func (h *storeHook) write(f func(tx *bbolt.Tx) error) {
+	if h.db == nil {
+		return
+	}
+	var err error
+	if h.failWrites != nil {
+		err = h.failWrites()
+	}
+	if err == nil {
+		err = h.db.Update(f)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case err != nil && !h.failing:
+		h.failing = true
+		h.log.Error("mqtt: embedded broker: store write failed; going on from memory", "err", err)
+	case err == nil && h.failing:
+		h.failing = false
+		h.log.Info("mqtt: embedded broker: store writes work again")
+	}
+}
+
+func put(tx *bbolt.Tx, bucket, key []byte, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucket).Put(key, b)
+}
+
+// deleteClient removes everything stored for a client id.
+func deleteClient(tx *bbolt.Tx, id string) error {
+	if err := tx.Bucket(bucketClients).Delete([]byte(id)); err != nil {
+		return err
+	}
+	p := clientPrefix(id)
+	for _, name := range [][]byte{bucketSubs, bucketInflight} {
+		c := tx.Bucket(name).Cursor()
+		for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Seek(p) {
+			if err := c.Delete(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// OnSessionEstablish runs before mochi hands a stored session to a
+// reconnecting client: it puts the queued messages in queue order for
+// mochi's resend.
+func (h *storeHook) OnSessionEstablish(cl *mochi.Client, pk packets.Packet) {
+	old, ok := h.srv.Clients.Get(cl.ID)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.alias, cl.ID) // ids the old connection's client knew
+	if !ok || old.State.Inflight.Len() == 0 {
+		return
+	}
+	h.sweep(old, 0)
+	msgs := old.State.Inflight.GetAll(false)
+	ord := h.order[cl.ID]
+	sort.SliceStable(msgs, func(i, j int) bool {
+		oi, oki := ord[msgs[i].PacketID]
+		oj, okj := ord[msgs[j].PacketID]
+		if oki != okj {
+			return okj // messages of unknown order (not publishes) first
+		}
+		if oi.order != oj.order {
+			return oi.order < oj.order
+		}
+		return msgs[i].Created < msgs[j].Created
+	})
+	// mochi sorts by uint16(Created): from a base whose low 16 bits are zero,
+	// base+i sorts as i. Created serves nothing else here: the broker's
+	// maximum message expiry is off (BrokerLimits bound the queues instead).
+	base := time.Now().Unix() &^ 0xffff
+	for i, m := range msgs {
+		m.Created = base + int64(i)
+		old.State.Inflight.Set(m)
+	}
+}
+
+// OnSessionEstablished stores a persistent session, and forgets whatever was
+// stored under the id of a clean one.
+func (h *storeHook) OnSessionEstablished(cl *mochi.Client, pk packets.Packet) {
+	if cl.Net.Inline {
+		return
+	}
+	if !persistent(cl) {
+		h.write(func(tx *bbolt.Tx) error { return deleteClient(tx, cl.ID) })
+		return
+	}
+	h.saveClient(cl)
+}
+
+func (h *storeHook) OnWillSent(cl *mochi.Client, pk packets.Packet) {
+	if persistent(cl) {
+		h.saveClient(cl)
+	}
+}
+
+func (h *storeHook) saveClient(cl *mochi.Client) {
+	p := cl.Properties.Props
+	in := storage.Client{
+		ID: cl.ID, T: storage.ClientKey, Remote: cl.Net.Remote, Listener: cl.Net.Listener,
+		Username: cl.Properties.Username, Clean: cl.Properties.Clean, ProtocolVersion: cl.Properties.ProtocolVersion,
+		Properties: storage.ClientProperties{
+			SessionExpiryInterval: p.SessionExpiryInterval, SessionExpiryIntervalFlag: p.SessionExpiryIntervalFlag,
+			ReceiveMaximum: p.ReceiveMaximum, TopicAliasMaximum: p.TopicAliasMaximum,
+			User: p.User, MaximumPacketSize: p.MaximumPacketSize,
+		},
+		Will: storage.ClientWill(cl.Properties.Will),
+	}
+	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketClients, []byte(cl.ID), in) })
+}
+
+func (h *storeHook) OnDisconnect(cl *mochi.Client, _ error, expire bool) {
+	if !expire || cl.StopCause() == packets.ErrSessionTakenOver || cl.Net.Inline {
+		return
+	}
+	h.forget(cl.ID)
+	h.write(func(tx *bbolt.Tx) error { return deleteClient(tx, cl.ID) })
+}
+
+func (h *storeHook) OnClientExpired(cl *mochi.Client) {
+	h.forget(cl.ID)
+	h.write(func(tx *bbolt.Tx) error { return deleteClient(tx, cl.ID) })
+}
+
+func (h *storeHook) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.order, id)
+	delete(h.size, id)
+	delete(h.alias, id)
+	delete(h.full, id)
+}
+
+func (h *storeHook) OnSubscribed(cl *mochi.Client, pk packets.Packet, codes []byte) {
+	if !persistent(cl) {
+		return
+	}
+	h.write(func(tx *bbolt.Tx) error {
+		for i, f := range pk.Filters {
+			if i >= len(codes) || codes[i] >= packets.ErrUnspecifiedError.Code {
+				continue
+			}
+			s := storage.Subscription{ID: cl.ID + ":" + f.Filter, T: storage.SubscriptionKey, Client: cl.ID,
+				Filter: f.Filter, Qos: codes[i], Identifier: f.Identifier, NoLocal: f.NoLocal,
+				RetainHandling: f.RetainHandling, RetainAsPublished: f.RetainAsPublished}
+			if err := put(tx, bucketSubs, append(clientPrefix(cl.ID), f.Filter...), s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (h *storeHook) OnUnsubscribed(cl *mochi.Client, pk packets.Packet) {
+	if !persistent(cl) {
+		return
+	}
+	h.write(func(tx *bbolt.Tx) error {
+		for _, f := range pk.Filters {
+			if err := tx.Bucket(bucketSubs).Delete(append(clientPrefix(cl.ID), f.Filter...)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (h *storeHook) OnRetainMessage(cl *mochi.Client, pk packets.Packet, r int64) {
+	if strings.HasPrefix(pk.TopicName, "$") {
+		return // the broker's own $SYS topics, published again at start
+	}
+	if r == -1 {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketRetained).Delete([]byte(pk.TopicName)) })
+		return
+	}
+	m := message2storage(pk)
+	m.Client = cl.ID
+	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketRetained, []byte(pk.TopicName), m) })
+}
+
+func (h *storeHook) OnRetainedExpired(topic string) {
+	h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketRetained).Delete([]byte(topic)) })
+}
+
+func message2storage(pk packets.Packet) storage.Message {
+	p := pk.Properties
+	return storage.Message{
+		T: storage.InflightKey, Origin: pk.Origin, FixedHeader: pk.FixedHeader, TopicName: pk.TopicName,
+		Payload: pk.Payload, Created: pk.Created, PacketID: pk.PacketID,
+		Properties: storage.MessageProperties{
+			PayloadFormat: p.PayloadFormat, PayloadFormatFlag: p.PayloadFormatFlag,
+			MessageExpiryInterval: p.MessageExpiryInterval, ContentType: p.ContentType,
+			ResponseTopic: p.ResponseTopic, CorrelationData: p.CorrelationData, User: p.User,
+		},
+	}
+}
+
+// OnQosPublish numbers a message newly queued for cl, drops it when cl's
+// queue is full (BrokerLimits.MaxQueuedBytes; mochi bounds the count with
+// MaximumInflight), and stores it for a persistent session. mochi calls it
+// again, with the same packet id, when it resends the message.
+func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64, resends int) {
+	if pk.FixedHeader.Type != packets.Publish || cl.Net.Inline {
+		return // the broker's acknowledgements of the client's QoS 2 messages
+	}
+	h.mu.Lock()
+	ord := h.order[cl.ID]
+	if ord == nil {
+		ord = map[uint16]queued{}
+		h.order[cl.ID] = ord
+	}
+	q, known := ord[pk.PacketID]
+	if !known {
+		h.sweep(cl, pk.PacketID)
+		if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
+			cl.State.Inflight.Delete(pk.PacketID)
+			cl.State.Inflight.IncreaseSendQuota() // mochi takes one for the message right after
+			if dup {
+				h.mu.Unlock()
+				return
+			}
+			if !h.full[cl.ID] {
+				h.full[cl.ID] = true
+				h.log.Warn("mqtt: embedded broker: session queue full; dropping its new messages",
+					"client", cl.ID, "bytes", h.size[cl.ID], "limit", h.limits.MaxQueuedBytes)
+			}
+			h.mu.Unlock()
+			return
+		}
+		h.next++
+		q = queued{h.next, len(pk.Payload)}
+		ord[pk.PacketID] = q
+		h.size[cl.ID] += q.size
+	}
+	h.mu.Unlock()
+	if known || !persistent(cl) {
+		return
+	}
+	rec := inflightRecord{Msg: message2storage(pk), Order: q.order}
+	rec.Msg.Client = cl.ID
+	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketInflight, inflightKey(cl.ID, pk.PacketID), rec) })
+}
+
+// sweep deletes from cl's map the messages the hook dropped and mochi put
+// back: when the client's receive quota is used up, mochi sets a message
+// again after OnQosPublish, to send it later. Every message mochi queues
+// passes OnQosPublish, so one the hook has no order for is one it dropped.
+// Call with h.mu held.
+func (h *storeHook) sweep(cl *mochi.Client, except uint16) {
+	ord := h.order[cl.ID]
+	for _, m := range cl.State.Inflight.GetAll(false) {
+		if _, ok := ord[m.PacketID]; !ok && m.PacketID != except && m.FixedHeader.Type == packets.Publish {
+			cl.State.Inflight.Delete(m.PacketID)
+		}
+	}
+}
+
+// holds says whether cl's queue holds a message like pk already: the same
+// publication handed out again (a pending one at start-up), or sent again
+// by the daemon after a lost PUBACK. Duplicates are byte-identical, and a
+// session needs no second copy of a message it has not acknowledged yet.
+func (h *storeHook) holds(cl *mochi.Client, pk packets.Packet) bool {
+	for _, m := range cl.State.Inflight.GetAll(false) {
+		if m.PacketID != pk.PacketID && m.FixedHeader.Type == packets.Publish && m.TopicName == pk.TopicName && bytes.Equal(m.Payload, pk.Payload) {
+			return true
+		}
+	}
+	return false
+}
+
+// OnQosComplete forgets a message cl acknowledged. mochi also calls it with
+// its own PUBACK of a QoS 1 message from cl, which may carry the id of a
+// message queued for cl: what is still in mochi's map stays.
+func (h *storeHook) OnQosComplete(cl *mochi.Client, pk packets.Packet) {
+	if m, ok := cl.State.Inflight.Get(pk.PacketID); ok && m.FixedHeader.Type == packets.Publish {
+		return
+	}
+	h.dequeue(cl, pk.PacketID)
+}
+
+func (h *storeHook) OnQosDropped(cl *mochi.Client, pk packets.Packet) { h.dequeue(cl, pk.PacketID) }
+
+func (h *storeHook) dequeue(cl *mochi.Client, id uint16) {
+	h.mu.Lock()
+	q, known := h.order[cl.ID][id]
+	if known {
+		delete(h.order[cl.ID], id)
+		h.size[cl.ID] -= q.size
+		if h.size[cl.ID] < h.limits.MaxQueuedBytes/2 {
+			delete(h.full, cl.ID)
+		}
+	}
+	h.mu.Unlock()
+	if known && persistent(cl) {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, id)) })
+	}
+}
+
+// OnPacketRead renumbers a message in flight to cl whose id cl now uses
+// for a packet of its own (see storeHook), and maps cl's PUBACK of the old
+// id to the new one.
+func (h *storeHook) OnPacketRead(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	switch t := pk.FixedHeader.Type; {
+	case t == packets.Puback:
+		h.mu.Lock()
+		if to, ok := h.alias[cl.ID][pk.PacketID]; ok {
+			delete(h.alias[cl.ID], pk.PacketID)
+			pk.PacketID = to
+		}
+		h.mu.Unlock()
+	case t == packets.Subscribe || t == packets.Unsubscribe || (t == packets.Publish && pk.FixedHeader.Qos > 0):
+		m, ok := cl.State.Inflight.Get(pk.PacketID)
+		if !ok || m.FixedHeader.Type != packets.Publish {
+			break
+		}
+		id, err := cl.NextPacketID()
+		if err != nil {
+			break // no free id: mochi refuses the client's packet, as before
+		}
+		from := m.PacketID
+		cl.State.Inflight.Delete(from)
+		m.PacketID = uint16(id)
+		cl.State.Inflight.Set(m)
+		h.mu.Lock()
+		if h.alias[cl.ID] == nil {
+			h.alias[cl.ID] = map[uint16]uint16{}
+		}
+		h.alias[cl.ID][from] = m.PacketID
+		q, known := h.order[cl.ID][from]
+		if known {
+			delete(h.order[cl.ID], from)
+			h.order[cl.ID][m.PacketID] = q
+		}
+		h.mu.Unlock()
+		if persistent(cl) {
+			rec := inflightRecord{Msg: message2storage(m), Order: q.order}
+			rec.Msg.Client = cl.ID
+			h.write(func(tx *bbolt.Tx) error {
+				if err := tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, from)); err != nil {
+					return err
+				}
+				return put(tx, bucketInflight, inflightKey(cl.ID, m.PacketID), rec)
+			})
+		}
+	}
+	return pk, nil
+}
+
+// each calls f with every value of a bucket; records that do not decode
+// are logged and skipped.
+func (h *storeHook) each(bucket []byte, f func(k, v []byte) error) {
+	if h.db == nil {
+		return
+	}
+	err := h.db.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+			if err := f(k, v); err != nil {
+				h.log.Warn("mqtt: embedded broker: store: skipping a record", "bucket", string(bucket), "key", fmt.Sprintf("%q", k), "err", err)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		h.log.Error("mqtt: embedded broker: store read failed", "bucket", string(bucket), "err", err)
+	}
+}
+
+func (h *storeHook) StoredClients() ([]storage.Client, error) {
+	var out []storage.Client
+	h.each(bucketClients, func(_, v []byte) error {
+		var c storage.Client
+		if err := json.Unmarshal(v, &c); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out, nil
+}
+
+func (h *storeHook) StoredSubscriptions() ([]storage.Subscription, error) {
+	var out []storage.Subscription
+	h.each(bucketSubs, func(_, v []byte) error {
+		var s storage.Subscription
+		if err := json.Unmarshal(v, &s); err != nil {
+			return err
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, nil
+}
+
+func (h *storeHook) StoredInflightMessages() ([]storage.Message, error) {
+	var out []storage.Message
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.each(bucketInflight, func(_, v []byte) error {
+		var r inflightRecord
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if r.Msg.PacketID == 0 {
+			return errors.New("no packet id")
+		}
+		if h.order[r.Msg.Client] == nil {
+			h.order[r.Msg.Client] = map[uint16]queued{}
+		}
+		h.order[r.Msg.Client][r.Msg.PacketID] = queued{r.Order, len(r.Msg.Payload)}
+		h.size[r.Msg.Client] += len(r.Msg.Payload)
+		h.next = max(h.next, r.Order)
+		out = append(out, r.Msg)
+		return nil
+	})
+	return out, nil
+}
+
+func (h *storeHook) StoredRetainedMessages() ([]storage.Message, error) {
+	var out []storage.Message
+	h.each(bucketRetained, func(_, v []byte) error {
+		var m storage.Message
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	return out, nil
+}
+
+// OnPublish writes a QoS 1 publication that a persistent session subscribes
+// to into the pending bucket, before mochi acknowledges it.
+func (h *storeHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	if h.db == nil || pk.FixedHeader.Qos == 0 || cl.Net.Inline || !h.persistentSubscriber(pk.TopicName) {
+		return pk, nil
+	}
+	h.mu.Lock()
+	h.next++
+	// Keys sort by time, then by order: unique across restarts, so that a
+	// new pending message never takes the key of one left by a crash.
+	key := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano())), h.next)
+	h.pending[pendingID{cl.ID, pk.PacketID}] = key
+	h.mu.Unlock()
+	m := message2storage(pk)
+	m.FixedHeader.Retain = false // the retained copy is stored on its own
+	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketPending, key, m) })
+	return pk, nil
+}
+
+// OnPublished: mochi has queued the publication for every subscriber.
+func (h *storeHook) OnPublished(cl *mochi.Client, pk packets.Packet) {
+	id := pendingID{cl.ID, pk.PacketID}
+	h.mu.Lock()
+	key, ok := h.pending[id]
+	delete(h.pending, id)
+	h.mu.Unlock()
+	if ok {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketPending).Delete(key) })
+	}
+}
+
+func (h *storeHook) persistentSubscriber(topic string) bool {
+	for id, sub := range h.srv.Topics.Subscribers(topic).Subscriptions {
+		if cl, ok := h.srv.Clients.Get(id); ok && sub.Qos > 0 && persistent(cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// replayPending hands out again the publications a crash left pending.
+func (h *storeHook) replayPending() {
+	var msgs []storage.Message
+	var keys [][]byte
+	h.each(bucketPending, func(k, v []byte) error {
+		var m storage.Message
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		msgs = append(msgs, m)
+		keys = append(keys, append([]byte(nil), k...))
+		return nil
+	})
+	for _, m := range msgs {
+		if err := h.srv.Publish(m.TopicName, m.Payload, false, m.FixedHeader.Qos); err != nil {
+			h.log.Error("mqtt: embedded broker: store: pending publication", "topic", m.TopicName, "err", err)
+		}
+	}
+	if len(keys) > 0 {
+		h.log.Info("mqtt: embedded broker: handed out again the publications a crash left pending", "count", len(keys))
+		h.write(func(tx *bbolt.Tx) error {
+			for _, k := range keys {
+				if err := tx.Bucket(bucketPending).Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
