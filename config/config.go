@@ -383,6 +383,18 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
+// Decode reads configuration text over the defaults, strictly (unknown
+// keys, wrong types, anchors and aliases refused) but without checking the
+// values: the form of a file, as in the docs' examples. name is used in
+// errors.
+func Decode(name string, data []byte) (*Config, error) {
+	c := Default()
+	if err := c.decode(name, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // Parse reads configuration text over the defaults, without the
 // environment, and checks it as Load does; name is used in errors.
 func Parse(name string, data []byte) (*Config, error) {

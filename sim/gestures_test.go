@@ -152,7 +152,10 @@ func TestGesturesProperty(t *testing.T) {
 				}
 			}
 			t.Logf("%d board moves, %d turns, %d placements checked", boards, turns, placements)
-			if strings.Contains(ps.options, "V.A2") && turns == 0 {
+			// Under V.A5, V7 allows a turn only for a lone own pawn not sent
+			// back a rank: random games rarely meet one (TestGesturesPerMoveKind
+			// has one).
+			if strings.Contains(ps.options, "V.A2") && !strings.Contains(ps.options, "V.A5") && turns == 0 {
 				t.Error("no V.A2 turn met")
 			}
 			if (ps.variant == "first-contact" || strings.Contains(ps.options, "V.P6")) && placements == 0 {

@@ -46,7 +46,7 @@ func TestStartupFailures(t *testing.T) {
 		}, "z9X", "wiring"},
 		{"listener beyond loopback without a password", func(t *testing.T, dir string) []string {
 			return []string{"--sim", "--listen", "0.0.0.0:0"}
-		}, "set a username and password", "0.0.0.0:0"},
+		}, "reachable beyond loopback", "0.0.0.0:0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -151,35 +151,26 @@ func (s *Sink) catchUp() bool {
 }
 
 // retry enqueues the journal's moves again, with backoff, after a failed
-// write, until every one is in.
+// write, until every one is in. Failing stays true until they are.
 func (s *Sink) retry() {
 	defer close(s.done)
-	wait := s.o.RetryMin
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-s.wake:
 		}
-		for {
-			s.mu.Lock()
-			failing := s.failing
-			s.mu.Unlock()
-			if !failing {
-				wait = s.o.RetryMin
-				break
-			}
+		for wait := s.o.RetryMin; s.Failing(); {
 			select {
 			case <-s.stop:
 				return
 			case <-s.o.After(wait):
 			}
-			s.mu.Lock()
-			s.failing = false
-			s.mu.Unlock()
 			if s.catchUp() {
+				s.mu.Lock()
+				s.failing = false
+				s.mu.Unlock()
 				s.o.Log.Info("MQTT outbox: caught up with the journal")
-				wait = s.o.RetryMin
 				break
 			}
 			if wait *= 2; wait > s.o.RetryMax {
