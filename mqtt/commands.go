@@ -64,7 +64,9 @@ type Opponent struct {
 	Engine int    `json:"engine,omitempty"`
 }
 
-// Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'.
+// Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'; or
+// the piece a placement puts down ('K', 'P' too), when several could stand
+// on the cell (the sensors see a cell close, not which piece).
 type Promotion struct {
 	Piece byte `json:"-"`
 }
@@ -173,11 +175,13 @@ func (c *Promotion) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch p := strings.ToUpper(v.Piece); p {
-	case "Q", "R", "B", "N":
+	case "Q", "R", "B", "N", "K", "P":
+		// K and P choose the piece a placement puts down (First Contact's
+		// introductions); a promotion takes Q, R, B or N.
 		c.Piece = p[0]
 		return nil
 	}
-	return fmt.Errorf(`"piece" %q: want "Q", "R", "B" or "N"`, v.Piece)
+	return fmt.Errorf(`"piece" %q: want "Q", "R", "B" or "N" (or "K", "P" for a placement)`, v.Piece)
 }
 
 func (c *Resign) UnmarshalJSON(b []byte) error {

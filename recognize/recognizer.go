@@ -180,7 +180,17 @@ func (r *Recognizer) load() {
 	r.buf = r.pos.LegalMoves(r.buf[:0])
 	r.moves = r.moves[:0]
 	for _, m := range r.buf {
-		r.moves = append(r.moves, candidate{m: m, after: r.pos.Play(m).Occupancy(), info: r.pos.Info(m)})
+		next := r.pos.Play(m)
+		c := candidate{m: m, after: next.Occupancy(), info: r.pos.Info(m)}
+		if c.info.From == rules.NoCell && c.info.PromoteTo == 0 && c.info.To != rules.NoCell {
+			// A placement: the sensors see a cell close, not which piece;
+			// placements of different pieces on one cell are a choice,
+			// made like a promotion's (Choose with the piece's letter).
+			if pc, ok := next.CellPiece(c.info.To); ok {
+				c.info.PromoteTo = rules.PieceLetters[pc.Kind()]
+			}
+		}
+		r.moves = append(r.moves, c)
 	}
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
@@ -698,7 +708,9 @@ func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group
 	tie := false
 	for i := range r.moves {
 		c := &r.moves[i]
-		if c.after != reading || c.info.Touched.Empty() {
+		// A placement (a piece or platform put on the set from off it)
+		// touches no cell; every other move lifts something.
+		if c.after != reading || c.info.Touched.Empty() && c.info.From != rules.NoCell {
 			continue
 		}
 		if missing := c.info.Touched.Minus(lifted); !missing.Empty() {
@@ -712,6 +724,13 @@ func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group
 			n += 1000 // every lift seen: above a move relying on an unseen swap
 		}
 		at := r.oldestLift(c.info.Touched.Intersect(lifted))
+		if c.info.From == rules.NoCell && c.info.To != rules.NoCell {
+			// Placements that put down the same cells (V.P6's queen, whose
+			// square decides the king's and the rooks') are told apart by
+			// the first cell put down, the piece the move names: the
+			// earlier its cell closed, the later it ranks here.
+			at = r.loadedAt.Add(time.Hour - r.closedAt[c.info.To].Sub(r.loadedAt))
+		}
 		switch {
 		case top == nil || n > topN || n == topN && at.After(topAt):
 			top, topN, topAt, tie = c, n, at, false

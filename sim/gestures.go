@@ -96,6 +96,17 @@ func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 		st.Rand.Shuffle(len(places), func(i, j int) { places[i], places[j] = places[j], places[i] })
 	}
 	places = socketsFirst(scratch, places)
+	if in.From == rules.NoCell && in.To != rules.NoCell {
+		// A placement puts the piece it names down first (V.P6's queen,
+		// then the king and rooks its square decides).
+		for i, c := range places {
+			if c == in.To {
+				copy(places[1:i+1], places[:i])
+				places[0] = c
+				break
+			}
+		}
+	}
 	for _, c := range lifts {
 		out = append(out, Action{Op: OpLift, Cell: names[c]})
 		pause()

@@ -54,8 +54,13 @@ func (r *rig) playGame(moves []string) {
 	for i, long := range moves {
 		r.play(long)
 		if st := r.tb.Snapshot().Status; st.State == recognize.NeedsChoice {
-			// A promotion: the players choose the piece (a button, MQTT).
-			if _, err := r.tb.Exec(table.Promote{Piece: long[len(long)-1]}); err != nil {
+			// A promotion or a placement: the players choose the piece (a
+			// button, MQTT).
+			piece := long[len(long)-1]
+			if strings.Contains(long, "@") {
+				piece = long[0]
+			}
+			if _, err := r.tb.Exec(table.Promote{Piece: piece}); err != nil {
 				r.t.Fatalf("%s: choosing the piece: %v", long, err)
 			}
 			r.run(100 * time.Millisecond)
@@ -63,7 +68,8 @@ func (r *rig) playGame(moves []string) {
 		r.drain()
 		got := r.rec.moves()
 		if len(got) != i+1 || got[i] != long {
-			r.t.Fatalf("after %s (move %d) the table has %v", long, i+1, got)
+			st := r.tb.Snapshot().Status
+			r.t.Fatalf("after %s (move %d) the table has %v; board %s %q choices %q", long, i+1, got, st.State, st.Hint, st.Choices)
 		}
 		if st := r.tb.Snapshot().Status; st.State != recognize.InSync && st.State != recognize.NeedsChoice {
 			r.t.Fatalf("after %s the board is %s (%s)", long, st.State, st.Hint)
@@ -183,6 +189,9 @@ func TestEverySystemThroughTheTable(t *testing.T) {
 	}{
 		{"st3d", 60, []string{"move", "capture", "board move"}},
 		{"millennium", 60, []string{"move", "capture"}},
+		{"first-contact", 40, []string{"placement", "move"}},
+		{"first-contact-up", 40, []string{"placement", "move"}},
+		{"st3d+V.P6", 40, []string{"placement"}},
 		{"st3d+V.A2", 60, []string{"turn"}},
 		{"st3d+V.A3,V.A4", 60, []string{"board move"}},
 	} {

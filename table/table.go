@@ -396,12 +396,25 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		s.Status.Fault = st.Reason
 	case recognize.NeedsChoice:
 		for _, m := range st.Choices {
-			s.Status.Choices = append(s.Status.Choices, t.rec.Position().Info(m).PromoteTo)
+			s.Status.Choices = append(s.Status.Choices, choiceLetter(t.rec.Position(), m))
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
 	t.latest.Store(s)
 	return s
+}
+
+// choiceLetter is the letter that chooses m among moves that differ only
+// in a piece: the promotion piece, or the piece a placement puts down.
+func choiceLetter(pos rules.Position, m rules.Move) byte {
+	in := pos.Info(m)
+	if in.PromoteTo != 0 || in.To == rules.NoCell {
+		return in.PromoteTo
+	}
+	if pc, ok := pos.Play(m).CellPiece(in.To); ok {
+		return rules.PieceLetters[pc.Kind()]
+	}
+	return 0
 }
 
 // emit sends e, with a new snapshot, to every sink.

@@ -18,9 +18,11 @@ import (
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/table"
 )
 
 func init() {
@@ -193,6 +195,10 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 				return false
 			}
 		}
+		if !chooseIfAsked(ctx, d, long) {
+			fmt.Fprintf(out, "demo: %s: the choice of the piece was refused\n", long)
+			return false
+		}
 		select {
 		case <-got:
 		case <-time.After(5 * time.Second):
@@ -237,3 +243,26 @@ func setName(sys rules.System) string {
 // interactive reports whether standard input is a terminal (a person ran
 // the demo), not a pipe or /dev/null (a test, a script).
 func interactive() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+
+// chooseIfAsked answers a choice the board waits for, as the players do
+// with a button: the piece of a promotion (the long form's last letter) or
+// of a placement (its first).
+func chooseIfAsked(ctx context.Context, d *daemon, long string) bool {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		if len(d.tb.Snapshot().Moves) > 0 && d.tb.Snapshot().Moves[len(d.tb.Snapshot().Moves)-1].Move == long {
+			return true
+		}
+		if d.tb.Snapshot().Status.State == recognize.NeedsChoice {
+			piece := long[len(long)-1]
+			if strings.Contains(long, "@") {
+				piece = long[0]
+			}
+			_, err := d.tb.Do(ctx, table.Promote{Piece: piece})
+			return err == nil
+		}
+		if !sleep(ctx, 20*time.Millisecond) {
+			return false
+		}
+	}
+	return true
+}
