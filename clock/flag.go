@@ -36,7 +36,7 @@ type reserver interface {
 //
 //   - the rules call the position dead (Status is rules.DeadPosition): in
 //     st3d K v K, K+B v K, K+N v K and kings with bishops all on squares
-//     of one colour (st3d.md 1.3, D3); in Millennium K v K, K+B v K and
+//     of one colour (docs/rules.md 1.3, D3); in Millennium K v K, K+B v K and
 //     K+N v K; First Contact has no dead positions (check wins there);
 //   - side has nothing but its king on the set (CellPiece over every cell)
 //     and, where pieces can still enter the set (First Contact's reserve),

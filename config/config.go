@@ -244,6 +244,8 @@ type Buttons struct {
 	// move of the side to move.
 	ClockWhite string `yaml:"clock_white"`
 	ClockBlack string `yaml:"clock_black"`
+	// Hint asks for a hint: the piece to move, then its target.
+	Hint string `yaml:"hint"`
 }
 
 // Clock configures the chess clock (docs/mqtt.md, "Clock").
@@ -563,7 +565,8 @@ func (c *Config) check() []keyError {
 	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
 		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
 		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack,
-		"buttons.clock_white": c.Buttons.ClockWhite, "buttons.clock_black": c.Buttons.ClockBlack} {
+		"buttons.clock_white": c.Buttons.ClockWhite, "buttons.clock_black": c.Buttons.ClockBlack,
+		"buttons.hint": c.Buttons.Hint} {
 		if b == "" {
 			continue
 		}
@@ -644,12 +647,12 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 }
 
 // ButtonCells lists the configured buttons' cells, in the order queen,
-// rook, bishop, knight, new game, take back, clock white, clock black
-// (empty ones left out).
+// rook, bishop, knight, new game, take back, clock white, clock black,
+// hint (empty ones left out).
 func (c *Config) ButtonCells() []string {
 	var out []string
 	b := c.Buttons
-	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack, b.ClockWhite, b.ClockBlack} {
+	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack, b.ClockWhite, b.ClockBlack, b.Hint} {
 		if b != "" {
 			out = append(out, b)
 		}

@@ -225,7 +225,7 @@ const (
 	King   = rules.King
 )
 
-// st3dBoards scores the attack boards (st3d.md D12): a board a side may
+// st3dBoards scores the attack boards (docs/rules.md D12): a board a side may
 // move is worth having, more so with one of its pieces on it; a board
 // holding two pieces belongs to nobody.
 func st3dBoards(p *st3d.Position, score *[2]int32) {

@@ -59,7 +59,7 @@ func TestFiftyMoveRule(t *testing.T) {
 	if !g.CanClaimFiftyMoves() {
 		t.Fatal("no claim at 100 half-moves")
 	}
-	// A board move counts as a move for the clock (st3d.md).
+	// A board move counts as a move for the clock (docs/rules.md).
 	p, _ = st3d.System.ParsePosition("QL1:w,QL6:b,KL1:w,KL6:b Kb1W,Ra2W,kc8B w - - - 99 80")
 	g = rules.NewGame(p)
 	g.PlayNotation("QL1-QL3")

@@ -125,3 +125,28 @@ func cell(t *testing.T, name string) rules.Cell {
 	}
 	return c
 }
+
+// The hint button gives the hint in its two stages too.
+func TestHintButton(t *testing.T) {
+	r := newRig(t, func(o *table.Opts) {
+		o.Buttons = map[string]table.Button{"button:queen": {Kind: table.ButtonHint}}
+	})
+	press := func() {
+		if err := r.b.Set.Press("button:queen"); err != nil {
+			t.Fatal(err)
+		}
+		r.run(100 * time.Millisecond)
+		if err := r.b.Set.Release("button:queen"); err != nil {
+			t.Fatal(err)
+		}
+		r.run(100 * time.Millisecond)
+	}
+	press()
+	if h := r.tb.Snapshot().Hint; h == nil || h.Stage != 1 || h.From.Empty() || !h.To.Empty() {
+		t.Fatalf("after one press: %+v", h)
+	}
+	press()
+	if h := r.tb.Snapshot().Hint; h == nil || h.Stage != 2 || h.To.Empty() {
+		t.Fatalf("after two presses: %+v", h)
+	}
+}

@@ -78,6 +78,8 @@ const (
 	// (clock.go).
 	ButtonClockWhite
 	ButtonClockBlack
+	// ButtonHint asks for a hint (Hint).
+	ButtonHint
 )
 
 // Button is the meaning of one button of the wiring.
@@ -493,6 +495,8 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
 		case ButtonTakeBack:
 			c = TakeBack{}
+		case ButtonHint:
+			c = Hint{}
 		case ButtonClockWhite, ButtonClockBlack:
 			t.clockButton(now, b.Kind)
 			continue

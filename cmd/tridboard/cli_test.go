@@ -40,7 +40,7 @@ func TestPerftCommand(t *testing.T) {
 		{[]string{"perft", "3"}, "9128"},
 		{[]string{"perft", "0"}, "1"},
 		{[]string{"perft", "--position", "QL1:w,QL6:b,KL1:w,KL6:b Pb4W,pc4N,Kd0KL1,kd9KL6 b - b4W - 0 10", "2"}, "136"},
-		{[]string{"perft", "--variant", "millennium", "2"}, "9992"},   // millennium.md
+		{[]string{"perft", "--variant", "millennium", "2"}, "9992"},   // docs/rules.md
 		{[]string{"perft", "--variant", "first-contact", "2"}, "552"}, // 24 placements, then 23
 		{[]string{"perft", "--options", "V.P5:409", "3"}, "9128"},     // 409 is the ordinary setup (V2)
 		{[]string{"perft", "--options", "V.P2", "2"}, "400"},

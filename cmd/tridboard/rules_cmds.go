@@ -60,7 +60,7 @@ type positionFlags struct {
 	position *string
 }
 
-// optionsUsage documents --options (st3d's variant options, variants.md).
+// optionsUsage documents --options (st3d's variant options, docs/rules.md).
 const optionsUsage = "st3d variant options, comma-separated: V.A1, V.A2, V.A2.1, V.A3[:BOARDS], V.A4, V.A5, " +
 	"and one setup of V.P1, V.P2, V.P3, V.P4 (custom: give --position), V.P5:N (0-959, or random), V.P6 " +
 	"(default: the tournament rules)"

@@ -102,11 +102,19 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 
 func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", "[--sim] [flags]",
-		"Runs the daemon. With --sim it runs on a simulated board whose pieces are\n"+
-			"moved by lines on standard input: lift SQUARE|PIN, place SQUARE|PIN,\n"+
-			"wait MS, bounce CELL, setup (stand the set in the expected position,\n"+
-			"as players do for a new game); blank lines and # comments are ignored.\n"+
-			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
+		"Runs the daemon. With --sim it runs on a simulated set (the one the game's\n"+
+			"system is played on, unless the configuration names a wiring) whose pieces\n"+
+			"are moved by lines on standard input:\n"+
+			"  lift CELL        lift a piece, or a board or platform by its pin (QL1, QL3d)\n"+
+			"  place CELL       put it down; with nothing lifted, a piece (or a spare board\n"+
+			"                   or platform) from off the set\n"+
+			"  place PIN turned put the lifted board back on its pin turned half round\n"+
+			"  wait MS          let MS milliseconds pass\n"+
+			"  bounce CELL      contact bounce on a cell\n"+
+			"  setup            stand the set in the position the game expects\n"+
+			"Cells as each system names them: b2W, a4QL1 (st3d), 2e4 (Millennium), a2QL3u,\n"+
+			"QL3d (First Contact). Blank lines and # comments are ignored. End of input\n"+
+			"leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// Tests one per decision of first-contact.md (F1..F6) and per rule of
+// Tests one per decision of docs/rules.md (F1..F6) and per rule of
 // "Pieces" and "Play". Every expected move list is worked out by hand in
 // the comments: heights are W 0, N 2, B 4; a `u` platform stands one above
 // its level, a `d` one below.

@@ -10,7 +10,7 @@
 //
 // # Readings of the spec
 //
-// Where first-contact.md leaves a point open, this package reads it as
+// Where docs/rules.md leaves a point open, this package reads it as
 // follows (each choice is repeated where the code makes it):
 //
 //   - Giving check wins at once, so a position whose side to move is in
@@ -45,10 +45,10 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Geometry (first-contact.md, F1).
+// Geometry (docs/rules.md, F1).
 //
 // A cell of the lattice is (file, rank, height). Files are z a b c d e
-// (index 0..5) and ranks 0..9 as on st3d.md's map; heights run from -1
+// (index 0..5) and ranks 0..9 as on docs/rules.md's map; heights run from -1
 // (under an inverted W platform) to 5 (above an up B platform) and are
 // stored as z = height+1, 0..6. Fixed levels stand at even heights (W 0,
 // N 2, B 4), platforms at odd heights, so no platform cell is ever a fixed
@@ -95,7 +95,7 @@ const (
 var (
 	fileNames = "zabcde"
 	pinNames  = [NumPins]string{"QL1", "QL2", "QL3", "QL4", "QL5", "QL6", "KL1", "KL2", "KL3", "KL4", "KL5", "KL6"}
-	// pinRank is the lower rank a pin's platform covers (st3d.md).
+	// pinRank is the lower rank a pin's platform covers (docs/rules.md).
 	pinRank = [NumPins]int8{0, 4, 2, 6, 4, 8, 0, 4, 2, 6, 4, 8}
 	// fixedLow is the lowest rank of W, N, B.
 	fixedLow = [3]int8{1, 3, 5}

@@ -7,7 +7,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Notation (first-contact.md, "Notation and positions").
+// Notation (docs/rules.md, "Notation and positions").
 //
 // Long (machine) form: a piece move "b2W-b3W", "a2QL3u-b3N"; an
 // introduction or king placement "N@b2W", "K@c1W" (upper-case letter for

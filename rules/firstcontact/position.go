@@ -28,7 +28,7 @@ const pieceLetters = rules.PieceLetters
 // army is the standard army without the king: the full reserve.
 var army = [King]uint8{Pawn: 8, Knight: 2, Bishop: 2, Rook: 2, Queen: 1}
 
-// Phases of the game (first-contact.md, "Play").
+// Phases of the game (docs/rules.md, "Play").
 const (
 	phasePlatforms = iota // the four platforms are placed, one per turn
 	phaseWhiteKing        // White places its king on W

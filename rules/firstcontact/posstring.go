@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Position string (first-contact.md, "Notation and positions"): st3d's
+// Position string (docs/rules.md, "Notation and positions"): st3d's
 // eight fields with boards written "QL3u:-" (platforms have no owner), then
 // a ninth field for the reserves and a tenth for the platform that may not
 // move next:

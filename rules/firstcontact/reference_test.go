@@ -10,7 +10,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// An independent, slow reading of first-contact.md, kept as plain as
+// An independent, slow reading of docs/rules.md, kept as plain as
 // possible: cells are (file, rank, height) triples worked out from the
 // names alone, existence is recomputed from the platform positions, every
 // direction is a coordinate test, and a move's legality is found by playing

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// Tests one per decision of millennium.md (M1..M10), and for the board,
+// Tests one per decision of docs/rules.md (M1..M10), and for the board,
 // check from other levels and the clocks. Positions keep the kings out of
 // the way of the piece under test.
 

@@ -1,5 +1,5 @@
 // Package millennium implements Millennium 3D chess (W. L. d'Agostino,
-// 2001) as a rules.System, as docs/spec millennium.md fixes it: three 8x8
+// 2001) as a rules.System, as docs/spec docs/rules.md fixes it: three 8x8
 // boards stacked, every piece moving in three dimensions (M1..M10).
 package millennium
 
@@ -10,7 +10,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Geometry (millennium.md, "Board and start").
+// Geometry (docs/rules.md, "Board and start").
 //
 // Squares are numbered 0..191 as level*64 + rank*8 + file, levels, ranks and
 // files counted from 0 (level 1 is 0, file a is 0, rank 1 is 0). That order

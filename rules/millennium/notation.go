@@ -7,7 +7,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Long is the long form of m (millennium.md, "Notation"): "1e2-2e3",
+// Long is the long form of m (docs/rules.md, "Notation"): "1e2-2e3",
 // "2e7-3e8=Q", "0-0", "0-0-0".
 func (p *Position) Long(m rules.Move) string {
 	switch mKind(m) {

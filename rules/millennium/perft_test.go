@@ -7,7 +7,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// perftTable: the start position's figures are millennium.md's; the others
+// perftTable: the start position's figures are docs/rules.md's; the others
 // were established by this engine and agree at every depth listed with the
 // independent reference implementation in reference_test.go
 // (TestPerftReference). Depth 1 was also counted by hand where the comment
@@ -18,7 +18,7 @@ var perftTable = []struct {
 	nodes []uint64
 }{
 	// 0
-	{"start (millennium.md): pawns 48 + knights 14 + rooks 12 + bishops 8 + queen 12 + king 6",
+	{"start (docs/rules.md): pawns 48 + knights 14 + rooks 12 + bishops 8 + queen 12 + king 6",
 		StartString, []uint64{100, 9992, 1061917}},
 	// 1
 	{"both castlings, White (M10; hand: king 11 + rook 1a1 16 + rook 1h1 15 + 0-0 + 0-0-0 = 44)",

@@ -8,7 +8,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// StartString is the start position (millennium.md, "Board and start"):
+// StartString is the start position (docs/rules.md, "Board and start"):
 // White's army on level 1, Black's on level 3, level 2 empty.
 const StartString = "R1a1,N1b1,B1c1,Q1d1,K1e1,B1f1,N1g1,R1h1,P1a2,P1b2,P1c2,P1d2,P1e2,P1f2,P1g2,P1h2," +
 	"p3a7,p3b7,p3c7,p3d7,p3e7,p3f7,p3g7,p3h7,r3a8,n3b8,b3c8,q3d8,k3e8,b3f8,n3g8,r3h8 " +
@@ -28,7 +28,7 @@ func initStart() {
 // StartPosition returns the start position.
 func StartPosition() Position { return startPos }
 
-// Parse reads a position string (millennium.md, "Position string"). Lists
+// Parse reads a position string (docs/rules.md, "Position string"). Lists
 // may come in any order, castling letters too. The string is refused, with
 // the reason, for an unknown cell, two pieces on a cell, more than one king
 // a side, a pawn on its promotion cell, castling, en-passant or double-step

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// An independent, deliberately plain implementation of millennium.md's
+// An independent, deliberately plain implementation of docs/rules.md's
 // moves, written from the spec with coordinates and copy-make, to check the
 // bitset generator (legal move lists, perft) against.
 

@@ -2,7 +2,7 @@ package millennium
 
 import "github.com/tridboard/tridboard/rules"
 
-// System is Millennium 3D chess as millennium.md states it.
+// System is Millennium 3D chess as docs/rules.md states it.
 var System rules.System = system{}
 
 type system struct{}

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// Tests one per decision of st3d.md (D1..D17) and per rule of Article 3.
+// Tests one per decision of docs/rules.md (D1..D17) and per rule of Article 3.
 
 func TestD1SquaresExistOnlyWithABoard(t *testing.T) {
 	p := StartPosition()
@@ -278,7 +278,7 @@ func TestD12BoardControl(t *testing.T) {
 }
 
 func TestD13Adjacency(t *testing.T) {
-	// The table of st3d.md; KL rows mirror QL rows.
+	// The table of docs/rules.md; KL rows mirror QL rows.
 	table := map[string][3][]string{ // higher ranks, lower ranks, sideways
 		"QL1": {{"QL2", "QL3"}, nil, {"KL1"}},
 		"QL2": {{"QL4"}, {"QL1", "QL3"}, {"KL2"}},

@@ -7,13 +7,13 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Geometry of the Star Trek 3D set (st3d.md, "Geometry").
+// Geometry of the Star Trek 3D set (docs/rules.md, "Geometry").
 //
 // Seen from above every square stands on one map of files z a b c d e
 // (index 0..5) and ranks 0..9; a column is one map square (file*10+rank).
 // Squares are numbered 0..95: the three main boards W, N, B (16 each, rank
 // then file), then four squares for each of the twelve pins in the order of
-// st3d.md's pin table (z0 a0 z1 a1 for QL1).
+// docs/rules.md's pin table (z0 a0 z1 a1 for QL1).
 
 // Square is a square of the set, 0..95, or NoSquare.
 type Square int8
@@ -166,7 +166,7 @@ func ParsePin(name string) (Pin, error) {
 }
 
 // Squares returns the four squares of the board on p, in the order of
-// st3d.md's pin table (z0 a0 z1 a1 for QL1).
+// docs/rules.md's pin table (z0 a0 z1 a1 for QL1).
 func (p Pin) Squares() [4]Square {
 	b := Square(48 + 4*int(p))
 	return [4]Square{b, b + 1, b + 2, b + 3}

@@ -11,14 +11,14 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Meder's variant options (variants.md), played on top of the tournament
+// Meder's variant options (docs/rules.md), played on top of the tournament
 // rules. A game names its options; the plain System stays exactly the
 // tournament rules, and NewSystem makes a System whose positions carry the
 // options. The move generator looks at one field (optState.flags) once per
 // node: it is zero for tournament positions, which therefore take the
 // tournament path unchanged.
 
-// Setup is the setup option of a game (variants.md, "Setups").
+// Setup is the setup option of a game (docs/rules.md, "Setups").
 type Setup uint8
 
 // Setups.
@@ -129,7 +129,7 @@ func (s optState) options() Options {
 	return o
 }
 
-// Validate checks the options as variants.md combines them.
+// Validate checks the options as docs/rules.md combines them.
 func (o Options) Validate() error {
 	if o.Peters && o.Dayson {
 		return errors.New("V.A1 and V.A5 cannot be combined: both replace the direction rule (V3)")

@@ -7,7 +7,7 @@ import "github.com/tridboard/tridboard/rules"
 const maxMoves = 512
 
 // Perft counts the leaf nodes of the legal move tree of the given depth
-// (st3d.md, "Perft"), counting the last ply in bulk. It allocates only the
+// (docs/rules.md, "Perft"), counting the last ply in bulk. It allocates only the
 // move buffers, once per call.
 func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {

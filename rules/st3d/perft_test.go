@@ -7,7 +7,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// perftTable: the start position's figures are st3d.md's; the others were
+// perftTable: the start position's figures are docs/rules.md's; the others were
 // established by this engine and agree with the independent reference
 // implementation in reference_test.go. Depth 1 of each was also counted by
 // hand where the comment says so.
@@ -16,7 +16,7 @@ var perftTable = []struct {
 	pos   string
 	nodes []uint64
 }{
-	{"start (st3d.md)", StartString, []uint64{20, 400, 9128, 207888, 5083984}},
+	{"start (docs/rules.md)", StartString, []uint64{20, 400, 9128, 207888, 5083984}},
 	{"both castlings, White (hand-counted: 3 king, 4 rook, 2 castlings, 2 board moves)",
 		"QL1:w,QL6:b,KL1:w,KL6:b Rz0QL1,Kd0KL1,Re0KL1,Pe1KL1,pe8KL6,rz9QL6,kd9KL6,re9KL6 w KQkq - - 0 5", []uint64{11, 84, 1032, 13530}},
 	{"both castlings, Black",

@@ -8,7 +8,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// StartString is the start position (st3d.md, "Start position").
+// StartString is the start position (docs/rules.md, "Start position").
 const StartString = "QL1:w,QL6:b,KL1:w,KL6:b " +
 	"Na1W,Bb1W,Bc1W,Nd1W,Pa2W,Pb2W,Pc2W,Pd2W,pa7B,pb7B,pc7B,pd7B,na8B,bb8B,bc8B,nd8B," +
 	"Rz0QL1,Qa0QL1,Pz1QL1,Pa1QL1,pz8QL6,pa8QL6,rz9QL6,qa9QL6,Kd0KL1,Re0KL1,Pd1KL1,Pe1KL1,pd8KL6,pe8KL6,kd9KL6,re9KL6 " +
@@ -28,9 +28,9 @@ func initStart() {
 // StartPosition returns the start position.
 func StartPosition() Position { return startPos }
 
-// Parse reads a position string (st3d.md, "Position string"). Lists may come
+// Parse reads a position string (docs/rules.md, "Position string"). Lists may come
 // in any order; the position is refused, with the reason, when it could not
-// arise under the rules' own bookkeeping (see st3d.md).
+// arise under the rules' own bookkeeping (see docs/rules.md).
 func Parse(s string) (Position, error) {
 	var p Position
 	if err := p.parse(s); err != nil {
@@ -199,7 +199,7 @@ func (p *Position) writeKey(b *strings.Builder) {
 	ds.End()
 }
 
-// Key identifies the position for repetition (st3d.md, "Draws and
+// Key identifies the position for repetition (docs/rules.md, "Draws and
 // records"): pieces, boards and markings, side to move, castling rights, en
 // passant and double-step rights; not the clocks.
 func (p Position) Key() string {

@@ -1,12 +1,12 @@
 package st3d
 
 // An independent, deliberately simple reference implementation of Star Trek
-// 3D chess (st3d.md, decisions D1..D17), written from the spec alone, used to
+// 3D chess (docs/rules.md, decisions D1..D17), written from the spec alone, used to
 // cross-check the engine by perft, by walking move trees of hand-made
 // positions and by random games. It shares nothing with the engine but the
 // exported Parse, String, LegalMoves, Long and Play: it reads and writes the
 // position string itself, keeps its state in maps and decides every rule by
-// the most literal reading of st3d.md, favouring obviousness over speed.
+// the most literal reading of docs/rules.md, favouring obviousness over speed.
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func (s refSq) String() string {
 	return string(refFiles[s.f]) + strconv.Itoa(s.r) + refLevelName(s.lv)
 }
 
-// refPinCols is st3d.md's pin table: the four columns of a board on pin k,
+// refPinCols is docs/rules.md's pin table: the four columns of a board on pin k,
 // in the table's order (z0 a0 z1 a1 for QL1).
 func refPinCols(k int) [4][2]int {
 	f0 := 0 // QL pins: files z, a
@@ -864,7 +864,7 @@ func TestReferenceStartPerft(t *testing.T) {
 			continue
 		}
 		if got := rp.perft(depth); got != want {
-			t.Errorf("reference perft(%d) = %d, want %d (st3d.md)", depth, got, want)
+			t.Errorf("reference perft(%d) = %d, want %d (docs/rules.md)", depth, got, want)
 		}
 	}
 }
@@ -1096,7 +1096,7 @@ func refPosition(t *testing.T, name string) string {
 }
 
 // TestReferenceHandWorked anchors the reference (and the engine with it) to
-// moves and positions worked out by hand from st3d.md, so that the two
+// moves and positions worked out by hand from docs/rules.md, so that the two
 // cannot agree on a shared misreading of the positions above unnoticed.
 func TestReferenceHandWorked(t *testing.T) {
 	cases := []struct {

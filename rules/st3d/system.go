@@ -6,7 +6,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// System is Star Trek 3D chess under the tournament rules (st3d.md).
+// System is Star Trek 3D chess under the tournament rules (docs/rules.md).
 var System rules.System = system{}
 
 type system struct{}

@@ -7,7 +7,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// 3D Chess960 (V.P5, variants.md): the virtual rank, the numbering (V2),
+// 3D Chess960 (V.P5, docs/rules.md): the virtual rank, the numbering (V2),
 // castling (V.P5.3, V5) and the castling field (V6).
 
 // virtualRank lists each side's eight piece squares in order (V.P5).

@@ -8,7 +8,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Moves of the variant options (variants.md). Tournament positions never
+// Moves of the variant options (docs/rules.md). Tournament positions never
 // reach this file: genPseudo and countLegal branch here once per node when
 // optState.flags is set, and make only for the new move kinds.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// Tests of the variant options (variants.md): one per option and decision
+// Tests of the variant options (docs/rules.md): one per option and decision
 // V1..V6, each exact.
 
 func mustOptions(t testing.TB, s string) Options {
