@@ -1,11 +1,13 @@
 package main
 
 import (
-	"math/rand"
+	"context"
 	"strings"
 
+	"github.com/tridboard/tridboard/engine"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/record"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // davisDAgostino is George Davis v. William d'Agostino, correspondence
@@ -23,9 +25,14 @@ const davisDAgostino = `[Event "corr."]
 28. 2f2 ♛×2f2# 0–1
 `
 
+// demoLevel is the engine level (an index of engine.Levels: 25,000 nodes)
+// of the demo's games of the other systems.
+const demoLevel = 4
+
 // demoMoves is the game the demo plays for sys, in long form: the built-in
-// ST3D game, a published Millennium game, and for the other systems a
-// seeded random game (to its end, at most 40 moves).
+// ST3D game, a published Millennium game, and for the other systems a game
+// the engine plays against itself (seeded, so the same every time), to its
+// end or 60 moves (First Contact: to its end).
 func demoMoves(sys rules.System) ([]string, error) {
 	switch sys.Name() {
 	case "st3d":
@@ -47,13 +54,21 @@ func demoMoves(sys rules.System) ([]string, error) {
 		}
 		return out, nil
 	}
-	rng := rand.New(rand.NewSource(1))
+	// First Contact's games are short (check wins): play them to the end.
+	plies := 60
+	if v, _ := systems.Split(sys); strings.HasPrefix(v, "first-contact") {
+		plies = 160
+	}
 	pos := sys.Start()
 	var out []string
-	for len(out) < 40 && pos.Status() == rules.Ongoing {
-		ms := pos.LegalMoves(nil)
-		m := ms[rng.Intn(len(ms))]
+	var history []rules.Position
+	for len(out) < plies && pos.Status() == rules.Ongoing {
+		m, err := engine.LevelMove(context.Background(), pos, demoLevel, history, nil, uint64(len(out)))
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, pos.Long(m))
+		history = append(history, pos)
 		pos = pos.Play(m)
 	}
 	return out, nil
