@@ -52,6 +52,11 @@ func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.C
 	case <-time.After(5 * time.Second):
 		t.Fatal("the simulated set never came in sync")
 	}
+	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer wcancel()
+	if err := d.client.WaitConnected(wctx); err != nil {
+		t.Fatalf("the daemon's MQTT client: %v", err)
+	}
 	c := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("unit-test"))
 	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())

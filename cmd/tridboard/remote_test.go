@@ -151,6 +151,13 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 		t.Fatal(tok.Error())
 	}
 	defer ctl.Disconnect(50)
+	for _, p := range []*inproc{white, black} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := p.d.client.WaitConnected(ctx); err != nil {
+			t.Fatalf("set %s: MQTT: %v", p.cfg.BoardID, err)
+		}
+		cancel()
+	}
 	for _, x := range []struct {
 		p       *inproc
 		payload string
@@ -220,9 +227,15 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 	}
 }
 
-// connectTo is a controller's MQTT client on p's broker.
+// connectTo is a controller's MQTT client on p's broker, once the daemon
+// listens for commands there.
 func connectTo(t *testing.T, p *inproc) (paho.Client, mqtt.Topics) {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.d.client.WaitConnected(ctx); err != nil {
+		t.Fatalf("set %s: MQTT: %v", p.cfg.BoardID, err)
+	}
 	url := p.cfg.MQTT.Broker
 	if p.d.broker != nil {
 		url = p.d.broker.URL()
