@@ -34,6 +34,8 @@ const (
 	// Alarm flickers at 8 Hz for 1 s, then stays on for 500 ms and off for
 	// 500 ms: no other pattern looks like it.
 	Alarm Pattern = 0x00FF5555
+	// Warning blinks twice, twice a cycle: low time on the clock.
+	Warning Pattern = 0x00330033
 )
 
 // On reports whether the pattern is lit at time t after it started.
@@ -90,6 +92,7 @@ var MonoStyle = Style{
 		Pin:        {white, Steady},
 		Capture:    {white, Fast},
 		Check:      {white, Slow},
+		LowTime:    {white, Warning},
 		GameOver:   {white, Heartbeat},
 		Draw:       {white, Heartbeat},
 		RemoteTo:   {white, AlternateOpposite},
@@ -109,6 +112,7 @@ var RGBStyle = Style{
 		Pin:        {Color{0, 160, 255}, Steady},
 		Capture:    {Color{255, 96, 0}, Steady},
 		Check:      {Color{255, 0, 0}, Slow},
+		LowTime:    {Color{255, 160, 0}, Warning},
 		GameOver:   {Color{255, 0, 0}, Heartbeat},
 		Draw:       {Color{255, 200, 0}, Heartbeat},
 		RemoteTo:   {Color{0, 0, 255}, AlternateOpposite},

@@ -38,14 +38,17 @@ type View struct {
 	// Fix holds the cells whose occupancy differs from what the game
 	// expects: the pieces or boards to put back, add or take away.
 	Fix rules.CellSet
+	// LowTime holds the king of a side whose clock is in low time: a
+	// warning, shown in tournament play too.
+	LowTime rules.CellSet
 	// NoHints hides the hints (Targets, Captures, Pins, Check), as in
 	// tournament play. The other signals stay.
 	NoHints bool
 }
 
 // Signal is what a cell shows. A cell shows one signal, the highest: Fix,
-// RemoteFrom and RemoteTo, GameOver or Draw, Check, Capture, Pin, Target,
-// LastMove (the constants run from lowest to highest).
+// RemoteFrom and RemoteTo, GameOver or Draw, LowTime, Check, Capture, Pin,
+// Target, LastMove (the constants run from lowest to highest).
 type Signal uint8
 
 // Signals, lowest priority first.
@@ -56,6 +59,7 @@ const (
 	Pin
 	Capture
 	Check
+	LowTime
 	GameOver
 	Draw
 	RemoteTo
@@ -65,7 +69,7 @@ const (
 	NumSignals
 )
 
-var signalNames = [NumSignals]string{"none", "last move", "target", "pin", "capture", "check", "game over", "draw", "remote to", "remote from", "fix"}
+var signalNames = [NumSignals]string{"none", "last move", "target", "pin", "capture", "check", "low time", "game over", "draw", "remote to", "remote from", "fix"}
 
 func (s Signal) String() string {
 	if s < NumSignals {
@@ -92,6 +96,7 @@ func (v *View) layers(fixHidesHints bool) (out [NumSignals]rules.CellSet) {
 	} else {
 		put(GameOver, v.GameOver)
 	}
+	put(LowTime, v.LowTime)
 	lifted := !v.Lifted.Empty()
 	if hints {
 		if !lifted {

@@ -430,6 +430,10 @@ func TestClockLowTime(t *testing.T) {
 	if late := lows[0].At.Sub(start.Add(10 * time.Second)); late <= 0 || late > r.opts.Sensors.Period {
 		t.Errorf("low-time event %v after White went under 20 s", late)
 	}
+	// The LEDs warn: White's king blinks the low-time pattern.
+	if v := r.leds.view(); v.LowTime != kings(r, rules.White) {
+		t.Errorf("LEDs in White's low time: %v, want White's king", v.LowTime.Names(st3d.CellNames()))
+	}
 }
 
 // With clock buttons the clock waits for a press at the start of a game.

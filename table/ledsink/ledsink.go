@@ -68,6 +68,17 @@ func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 		v.Fix = st.Fix.Minus(snap.RemoteFrom).Minus(snap.RemoteTo)
 		v.Check = v.Check.Union(st.Culprits)
 	}
+	v.LowTime = rules.CellSet{}
+	if c := snap.Clock; c != nil && c.Low != "" && snap.Result == rules.NoResult {
+		// The king of a side in low time warns its player.
+		white, black := kingCells(snap.Expected)
+		if c.Low == "white" || c.Low == "both" {
+			v.LowTime = v.LowTime.Union(white)
+		}
+		if c.Low == "black" || c.Low == "both" {
+			v.LowTime = v.LowTime.Union(black)
+		}
+	}
 	if snap.Result != rules.NoResult {
 		v.Check = rules.CellSet{}
 		v.GameOver, v.Draw = endOfGame(snap.Expected, snap.Result)
