@@ -53,6 +53,18 @@ func newSystemRig(t *testing.T, sys rules.System) *rig {
 func (r *rig) playGame(moves []string) {
 	r.t.Helper()
 	for i, long := range moves {
+		before := r.tb.Snapshot().Expected
+		m, _, err := before.ParseMove(long)
+		if err != nil {
+			r.t.Fatalf("%s: %v", long, err)
+		}
+		in := before.Info(m)
+		var moved rules.CellSet
+		for _, c := range []rules.Cell{in.From, in.To} {
+			if c != rules.NoCell {
+				moved.Add(c)
+			}
+		}
 		r.play(long)
 		if st := r.tb.Snapshot().Status; st.State == recognize.NeedsChoice {
 			// A promotion or a placement: the players choose the piece (a
@@ -74,6 +86,12 @@ func (r *rig) playGame(moves []string) {
 		}
 		if st := r.tb.Snapshot().Status; st.State != recognize.InSync && st.State != recognize.NeedsChoice {
 			r.t.Fatalf("after %s the board is %s (%s)", long, st.State, st.Hint)
+		}
+		// The LEDs show the move just made: its from and to cells (the
+		// pins of a board move, the cell of a placement).
+		if v, want := r.leds.view(), moved; v.LastMove != want || want.Empty() {
+			names := r.tb.Snapshot().Cells()
+			r.t.Fatalf("after %s the LEDs' last move is %v, want %v", long, v.LastMove.Names(names), want.Names(names))
 		}
 	}
 }
