@@ -21,7 +21,9 @@ import (
 func embeddedBroker(t *testing.T) string {
 	t.Helper()
 	bo := mqtt.DefaultBrokerOpts()
-	bo.Addr = "127.0.0.1:0"
+	// A hall's broker: any board's retained state is kept (with a BoardID
+	// only that board's would be, as on a set's own embedded broker).
+	bo.Addr, bo.BoardID = "127.0.0.1:0", ""
 	b, err := mqtt.StartBroker(bo)
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +91,9 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 		Tags: map[string]string{"White": "Kirk", "Black": "Spock"}})
 	pollUntil(t, "the three moves in the hub", func() bool {
 		bv, ok := hub.View("hall-7")
+		if ok && testing.Verbose() {
+			t.Logf("hub: %d moves, online %v, tags %v", len(bv.Moves), bv.Online, bv.Tags)
+		}
 		return ok && len(bv.Moves) == 3 && bv.Online && bv.Tags["White"] == "Kirk"
 	})
 
