@@ -668,8 +668,7 @@ func (t *Table) Do(ctx context.Context, c Command) (Reply, error) {
 }
 
 // Run scans every Sensors.Period until ctx ends, and carries out the
-// commands given to Do meanwhile. extra, if not nil, runs on the loop's
-// goroutine before each tick (the simulator's hand uses it).
+// commands given to Do meanwhile.
 func (t *Table) Run(ctx context.Context) error {
 	if t.closed {
 		return ErrClosed
