@@ -137,14 +137,47 @@ func (t *Table) teach(now time.Time, c Teach) (Reply, error) {
 }
 
 // explainIllegal says why the set shows an illegal move, when one piece
-// went from one cell to another: the sentence and the cells to light.
+// went from one cell to another, or one board (or platform) from one pin
+// to another with what it carries: the sentence and the cells to light.
 func (t *Table) explainIllegal(st recognize.Status) (string, rules.CellSet, bool) {
 	pos := t.rec.Position()
-	if st.Lifted.Len() != 1 || st.Placed.Len() != 1 {
+	if st.Lifted.Empty() || st.Placed.Empty() {
 		return "", rules.CellSet{}, false
 	}
-	e := explain.Explain(pos, st.Lifted.Cells(nil)[0], st.Placed.Cells(nil)[0])
-	if e.Reason == explain.Unknown || e.Text == "" {
+	from, to := rules.NoCell, rules.NoCell
+	if st.Lifted.Len() == 1 && st.Placed.Len() == 1 {
+		from, to = st.Lifted.Cells(nil)[0], st.Placed.Cells(nil)[0]
+	} else {
+		// A board: the one lifted cell without a piece is its pin; the
+		// placed cell that explains is the pin it went to.
+		for _, c := range st.Lifted.Cells(nil) {
+			if _, piece := pos.CellPiece(c); !piece {
+				if from != rules.NoCell {
+					return "", rules.CellSet{}, false
+				}
+				from = c
+			}
+		}
+		if from == rules.NoCell {
+			return "", rules.CellSet{}, false
+		}
+		// Of the cells put down (the pin and the board's squares), the one
+		// whose explanation is the most telling; a pin comes after the
+		// squares in the systems' cell lists, so the later wins a tie.
+		rank := map[explain.Reason]int{explain.OtherSide: 6, explain.KingInCheck: 5, explain.Blocked: 4,
+			explain.NoSquare: 3, explain.BoardRule: 2, explain.OwnPiece: 1}
+		best := 0
+		for _, c := range st.Placed.Cells(nil) {
+			if r := rank[explain.Explain(pos, from, c).Reason]; r > 0 && r >= best {
+				to, best = c, r
+			}
+		}
+		if to == rules.NoCell {
+			return "", rules.CellSet{}, false
+		}
+	}
+	e := explain.Explain(pos, from, to)
+	if e.Reason == explain.Unknown || e.Reason == explain.Legal || e.Text == "" {
 		return "", rules.CellSet{}, false
 	}
 	var culprits rules.CellSet

@@ -150,3 +150,47 @@ func TestHintButton(t *testing.T) {
 		t.Fatalf("after two presses: %+v", h)
 	}
 }
+
+// Every reason the rules can give for an illegal move on the set reaches
+// the event and the board's hint, through the table: a line blocked on
+// another level, a square that does not exist under the boards as they
+// stand, an attack board moved against its rules.
+func TestIllegalMoveReasons(t *testing.T) {
+	for _, tc := range []struct {
+		name, position string
+		acts           []string
+		want           string
+	}{
+		{"blocked on another level", "QL1:w,KL6:b Kd1W,Rb1W,pb4N,kc8B w - - - 0 30",
+			[]string{"lift b1W", "wait 100", "place b6B"}, "blocked on another level by the pawn on b4N (D5)"},
+		{"board not adjacent", "QL2:w,QL6:b Kb1W,kc8B w - - - 0 30",
+			[]string{"lift QL2", "wait 100", "place QL5"}, "QL5 is not adjacent to QL2"},
+		{"board of the other side", "QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30",
+			[]string{"lift QL4", "wait 100", "place QL2"}, "only black may move it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
+				t.Fatal(err)
+			}
+			r.setup()
+			r.run(time.Second)
+			r.act(tc.acts...)
+			r.run(3 * time.Second)
+			r.drain()
+			snap := r.tb.Snapshot()
+			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, tc.want) {
+				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Hint, tc.want)
+			}
+			var ill *table.Event
+			for _, e := range r.rec.events() {
+				if e.Kind == table.Illegal {
+					ill = &e
+				}
+			}
+			if ill == nil || !strings.Contains(ill.Detail, tc.want) {
+				t.Fatalf("illegal event %+v", ill)
+			}
+		})
+	}
+}
