@@ -254,10 +254,24 @@ func wiringFor(w *sensors.Wiring, sys rules.System) (*sensors.Wiring, error) {
 	}
 	if err != nil {
 		first, _, _ := strings.Cut(err.Error(), "\n")
-		return nil, fmt.Errorf("%w: %s needs a set whose wiring has its cells (%s)", ErrCannotSense, sys.Name(), first)
+		return nil, &SenseError{System: sys, Detail: first}
 	}
 	return fw, nil
 }
+
+// SenseError says that the set cannot sense System's cells (errors.Is
+// ErrCannotSense): a game of a system another set plays.
+type SenseError struct {
+	System rules.System
+	Detail string // the first wiring problem
+}
+
+func (e *SenseError) Error() string {
+	return fmt.Sprintf("%v: %s needs a set whose wiring has its cells (%s)", ErrCannotSense, e.System.Name(), e.Detail)
+}
+
+// Unwrap makes errors.Is(err, ErrCannotSense) true.
+func (e *SenseError) Unwrap() error { return ErrCannotSense }
 
 // start makes sess the table's game: a scanner over its system's cells (a
 // new one when the cells change) and a recognizer expecting its position.

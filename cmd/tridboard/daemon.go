@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -154,21 +155,35 @@ func (d *daemon) open() error {
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
-	if err := d.openLEDs(sys); err != nil {
-		return err
+	d.tb, err = table.New(&topts)
+	var se *table.SenseError
+	if errors.As(err, &se) && d.o.sim && cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset {
+		// The journal resumes a game of another system: simulate its set.
+		d.log.Info("the resumed game is of another system: simulating its set", "variant", se.System.Name())
+		if d.board, err = sim.DefaultBoard(se.System); err != nil {
+			return fmt.Errorf("sim: %w", err)
+		}
+		d.bus = d.board.Bus
+		topts.Bus, topts.Wiring, topts.Now, topts.System = d.bus, d.board.Wiring, followReal(d.board.Clock), se.System
+		d.tb, err = table.New(&topts)
 	}
-	if d.ledw != nil {
-		topts.Sinks = append(topts.Sinks, ledsink.New(d.ledw, &ledsink.Opts{NoHints: !cfg.LEDs.Hints}))
-	}
-	d.openClockDisplays(now)
-	if d.seg != nil {
-		topts.Sinks = append(topts.Sinks, d.seg)
-	}
-	if d.tb, err = table.New(&topts); err != nil {
+	if err != nil {
 		return err
 	}
 	if d.board != nil {
 		standSet(d.board, d.tb.Snapshot().Expected)
+	}
+	// The LEDs and the clock's displays light the cells of the game the
+	// table plays (a resumed game's own system).
+	if err := d.openLEDs(d.tb.Snapshot().System); err != nil {
+		return err
+	}
+	if d.ledw != nil {
+		d.tb.AddSink(ledsink.New(d.ledw, &ledsink.Opts{NoHints: !cfg.LEDs.Hints}))
+	}
+	d.openClockDisplays(topts.Now)
+	if d.seg != nil {
+		d.tb.AddSink(d.seg)
 	}
 	return d.openMQTT()
 }
