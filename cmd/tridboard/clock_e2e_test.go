@@ -105,7 +105,16 @@ func TestEndToEndClock(t *testing.T) {
 			}
 		}
 	}
-	time.Sleep(300 * time.Millisecond) // the states after the last move
+	// Wait for the retained state after the last move.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		states, _ := w.snapshot()
+		if n := len(states); n > 0 && len(states[n-1].Moves) == len(moves) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no state after the last move")
+		}
+	}
 	states, got := w.snapshot()
 	// after[n] is each side's time after n moves, and when the n-th was
 	// completed.
