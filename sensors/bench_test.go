@@ -25,19 +25,7 @@ func benchScan(b *testing.B, board *sim.Board) {
 	if !sc.Snapshot().Unknown.Empty() {
 		b.Fatal("board did not settle")
 	}
-	board.Bus.ResetStats()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		now = now.Add(5 * time.Millisecond)
-		if sc.Scan(now) {
-			b.Fatal("steady board changed")
-		}
-	}
-	b.StopTimer()
-	st := board.Bus.Stats()
-	b.ReportMetric(float64(st.WireTime.Nanoseconds())/1e3/float64(b.N), "bus-us/scan")
-	b.ReportMetric(float64(st.Bits)/float64(b.N), "bits/scan")
+	steadyScans(b, board, sc, now)
 }
 
 func BenchmarkScanReference(b *testing.B) { benchScan(b, sim.NewReference()) }
