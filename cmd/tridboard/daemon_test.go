@@ -259,8 +259,10 @@ func TestButtons(t *testing.T) {
 			t.Fatal(err)
 		}
 		scans = d.tb.Health().Scans
-		for d.tb.Health().Scans < scans+10 {
-			time.Sleep(time.Millisecond)
+		for deadline := time.Now().Add(5 * time.Second); d.tb.Health().Scans < scans+10; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the table does not scan")
+			}
 		}
 	}
 	// "knight" with no promotion waiting changes nothing.
