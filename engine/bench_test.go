@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"syscall"
 	"testing"
@@ -78,11 +80,13 @@ var (
 	strengthFrom  = flag.Int("strength.from", 1, "first level of BenchmarkStrength (played against the one below)")
 	strengthTo    = flag.Int("strength.to", 4, "last level of BenchmarkStrength")
 	strengthCap   = flag.Int("strength.cap", 120, "plies after which a game is adjudicated")
+	strengthFirst = flag.Int("strength.first", 0, "number of BenchmarkStrength's first game (its seed and colours), so that runs in parallel processes can share a match")
 )
 
 // BenchmarkStrength plays each level against the one below (go test
 // ./engine -run XXX -bench Strength -benchtime 1x; the strength.* flags
-// choose the system, the levels and the games): colours alternate, each game opens with a
+// choose the system, the levels and the games; strength.first lets two
+// processes each play a share of one match): colours alternate, each game opens with a
 // random legal first move for each side, and ends by the rules' Status,
 // a repetition (a draw, three times by Key) or the ply cap, where a lead
 // of 300 centipawns of material wins and anything less is a draw. It
@@ -92,8 +96,9 @@ func BenchmarkStrength(b *testing.B) {
 	for hi := max(*strengthFrom, 1); hi <= min(*strengthTo, len(Levels)-1); hi++ {
 		var sum, sq float64
 		var w, d, l int
-		for g := 0; g < *strengthGames; g++ {
+		for g := *strengthFirst; g < *strengthFirst+*strengthGames; g++ {
 			r := playGame(sys, hi, hi-1, g%2 == 0, uint64(g))
+			fmt.Fprintf(os.Stderr, "strength: level %d v %d, game %d: %.1f\n", hi, hi-1, g, r)
 			switch r {
 			case 1:
 				w++
@@ -108,8 +113,8 @@ func BenchmarkStrength(b *testing.B) {
 		n := float64(*strengthGames)
 		mean := sum / n
 		sd := math.Sqrt(max(sq/n-mean*mean, 0))
-		b.Logf("%s: level %d v level %d: +%d =%d -%d, score %.3f ± %.3f (1.96σ of the mean, %d games)",
-			sys.Name(), hi, hi-1, w, d, l, mean, 1.96*sd/math.Sqrt(n), *strengthGames)
+		b.Logf("%s: level %d v level %d, games %d-%d: +%d =%d -%d, score %.3f ± %.3f (1.96σ of the mean, %d games)",
+			sys.Name(), hi, hi-1, *strengthFirst, *strengthFirst+*strengthGames-1, w, d, l, mean, 1.96*sd/math.Sqrt(n), *strengthGames)
 	}
 }
 
