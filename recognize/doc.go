@@ -29,12 +29,20 @@
 //     by a scan or two; a lift made together with the move's own lifts (both
 //     hands) is the mover's, not a reply, and one read just before the last
 //     placement that the mover's piece could take waits until the placement
-//     has stood Settle/2 or the next change (a slide would go on). The lifts
-//     then belong to the new position's move in progress: a fast reply
-//     confirms the previous move and starts the next.
+//     has stood Settle/2 or the next change (a slide would go on; no other
+//     move is decided meanwhile). A next change that no move of the
+//     position in progress explains decides for the move as it stood: at
+//     blitz pace the reply is put down together with the next lift. The
+//     lifts then belong to the new position's move in progress: a fast
+//     reply confirms the previous move and starts the next.
 //   - Confirm, called when the mover presses their clock. A press that
 //     beats the last placement's debounce waits Opts.PressGrace for it;
-//     lifts read since the move was complete are the reply's.
+//     lifts read since the move was complete are the reply's. A press on
+//     pieces only lifted (held in the hand) completes nothing and is no
+//     mismatch. A press that comes within a second of the mover's last
+//     move, when the other side's lift or the settle window completed
+//     that move first, is that move's late press and completes nothing
+//     (the reply can be quicker than the press).
 //
 // Moved carries At, when the recognizer decided, and CompletedAt, the
 // reading in which the board came to show the move (the debounce after the

@@ -143,7 +143,7 @@ func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press
 		}
 		placedAt = append(placedAt, r.board.Clock.Now())
 		if opts.ConfirmByPress {
-			r.press, r.pressSide = r.board.Clock.Now().Add(press.Min+time.Duration(h.Rand.Int63n(int64(press.Max-press.Min)+1))), pos.Turn()
+			r.pressAt(r.board.Clock.Now().Add(press.Min+time.Duration(h.Rand.Int63n(int64(press.Max-press.Min)+1))), pos.Turn())
 		}
 		played = append(played, pos.Long(m))
 		st.moves++

@@ -162,7 +162,7 @@ func TestVictimSwappedWithinTheDebounce(t *testing.T) {
 
 // pressNow presses the clock button of the side to move: the rig confirms
 // once its debounce has passed.
-func (r *rig) pressNow() { r.press, r.pressSide = r.board.Clock.Now(), r.rec.Position().Turn() }
+func (r *rig) pressNow() { r.pressAt(r.board.Clock.Now(), r.rec.Position().Turn()) }
 
 // Captures, castlings and slides as hands make them.
 func TestHandsAtOnceAndSlides(t *testing.T) {
@@ -301,7 +301,7 @@ func TestLatePressIsIgnored(t *testing.T) {
 	r := newRig(t, knightPos, opts)
 	r.script("lift b1W", "wait 150", "place a3W", "wait 50", "lift d9KL6", "wait 60")
 	r.wantMoves("b1W-a3W")
-	r.press, r.pressSide = r.board.Clock.Now(), rules.White
+	r.pressAt(r.board.Clock.Now(), rules.White)
 	r.wait(opts.PressGrace + debounce + 2*scanPeriod)
 	r.wantMoves("b1W-a3W")
 	r.wantState(MoveInProgress)

@@ -57,6 +57,10 @@ func DefaultOpts() Opts {
 	}
 }
 
+// latePress is how long after a move was complete a press by its mover
+// still counts as that move's, when something else completed it.
+const latePress = time.Second
+
 // candidate is a legal move with what it does to the cells.
 type candidate struct {
 	m     rules.Move
@@ -109,9 +113,23 @@ type Recognizer struct {
 	// has stood r.opts.Skew.
 	replyFrom  time.Time
 	replyLifts rules.CellSet
+	// slideWait: a reply lift read just before the move's last placement
+	// waits to see whether the mover's piece goes on (see completedAt).
+	// The next change decides it (standOver set while it is checked,
+	// goesOn whether the position's moves in progress explain the new
+	// reading).
+	slideWait, standOver, goesOn bool
 	// pressed: a Confirm at pressedAt waits for the move it completes.
 	pressed   bool
 	pressedAt time.Time
+	// owed, per side (by rules.Color): until then, a press still to come
+	// for a move of theirs that the other side's lift or the settle
+	// window completed is late, not one for their next move (a second
+	// after the move was complete: a player who never pressed does not
+	// lose every later press).
+	owed [2]time.Time
+	// pressSeen: the side to move has pressed in this position.
+	pressSeen bool
 	// unexplainedSince is when the readings stopped being explained by a
 	// move in progress (zero while they are).
 	unexplainedSince time.Time
@@ -168,6 +186,7 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.pos = pos
 	r.history = r.history[:0]
 	r.pending = nil
+	r.owed = [2]time.Time{}
 	r.load()
 	r.synced = false
 	r.reason = reason
@@ -194,8 +213,8 @@ func (r *Recognizer) load() {
 	}
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
-	r.pressed = false
-	r.replyFrom = time.Time{}
+	r.pressed, r.pressSeen = false, false
+	r.replyFrom, r.slideWait = time.Time{}, false
 	r.loadedAt = r.changedAt
 	r.gen++
 }
@@ -229,6 +248,22 @@ func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Eve
 // change takes in a new reading.
 func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	had := r.haveReading
+	if had && r.slideWait && r.synced && len(r.pending) == 0 && unknown.Empty() && r.unknown.Empty() {
+		// A reply's lift waited to see whether the mover's piece went on.
+		// If no move of the position in progress explains the new reading,
+		// it did not: the reply goes on (at blitz pace it lifts and puts
+		// down in the same instants as the mover, and its next lift can be
+		// in this reading already). Decide on the reading as it was, so
+		// that the reply continues in the new position. (When the new
+		// reading is explained, the wait is over too: the next check
+		// decides on it.)
+		r.slideWait, r.standOver = false, true
+		r.goesOn = r.inProgress(closed)
+		if !r.liftConfirms(now, r.replyLifts, false) {
+			r.liftConfirms(now, r.replyLifts, true)
+		}
+		r.standOver = false
+	}
 	prevClosed, prevUnknown := r.closed, r.unknown
 	r.changedAt = now
 	// Cells the position has closed that went open (from closed, or from
@@ -305,6 +340,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	var topAt time.Time
 	var topNext rules.Position
 	tie := false
+	waiting := r.slideWait
 	for i := range r.moves {
 		c := &r.moves[i]
 		d := c.after.Minus(r.closed)
@@ -342,7 +378,9 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			tie = true
 		}
 	}
-	if top == nil || tie {
+	if top == nil || tie || r.slideWait && !waiting {
+		// A move this reading may be waits to see whether its piece
+		// goes on: no other is decided meanwhile.
 		return false
 	}
 	by := ByLift
@@ -385,12 +423,13 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 	}
 	lastLift := done
 	// The cells the move puts a piece on must have been read closed in
-	// this position, after their own lift (a cell of d was lifted again
-	// since: the recapture lifts the piece just moved).
+	// this position (after the reading it was loaded in, whose
+	// placements are the last move's), after their own lift (a cell of
+	// d was lifted again since: the recapture lifts the piece just moved).
 	placed := c.after.Intersect(c.info.Touched).Intersect(r.lifted).Union(c.after.Minus(r.expected))
 	r.cellBuf = placed.Cells(r.cellBuf[:0])
 	for _, x := range r.cellBuf {
-		if r.closedAt[x].Before(r.loadedAt) || !d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
+		if !r.closedAt[x].After(r.loadedAt) || !d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
 			return done, false
 		}
 		if r.closedAt[x].After(done) {
@@ -406,14 +445,22 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			// of the mover's as well as a reply.
 			return done, false
 		}
-		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) &&
-			!r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2 {
-			// Lifted just before the last placement, and the mover's
-			// piece could take it: the mover's victim if the piece was
-			// only passing (a slide goes on within Settle/2). Ask again
-			// later, or at the next change.
-			r.replyFrom = now
-			return done, false
+		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+			switch {
+			case r.standOver:
+				// The next change came: it decides if the placements
+				// stand in it.
+				if r.goesOn {
+					return done, false
+				}
+			case !r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2:
+				// Lifted just before the last placement, and the mover's
+				// piece could take it: the mover's victim if the piece
+				// was only passing (a slide goes on within Settle/2). Ask
+				// again later, or at the next change.
+				r.replyFrom, r.slideWait = now, true
+				return done, false
+			}
 		}
 	}
 	return done, true
@@ -494,7 +541,15 @@ func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
 // becomes a Mismatch at once.
 func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 	r.evs = r.evs[:0]
-	if !r.haveReading || !r.unknown.Empty() || side != r.pos.Turn() {
+	if owed := &r.owed[side&1]; now.Before(*owed) || side != r.pos.Turn() {
+		// The press of a move already completed (late, after the
+		// other side's lift, or after a reply quicker than the press).
+		*owed = time.Time{}
+		r.step(now)
+		return r.evs
+	}
+	r.pressSeen = true
+	if !r.haveReading || !r.unknown.Empty() {
 		r.step(now)
 		return r.evs
 	}
@@ -528,7 +583,10 @@ func (r *Recognizer) press(now time.Time) bool {
 	switch {
 	case now.Sub(r.pressedAt) < r.opts.PressGrace:
 		return false
-	case r.closed == r.expected:
+	case r.closed == r.expected || r.closed.Minus(r.expected).Empty() && r.liftsExplained(r.expected.Minus(r.closed)):
+		// Nothing moved, or pieces only lifted (held in the hand, a reply
+		// begun before a late press of the last move): nothing to
+		// confirm.
 		r.pressed = false
 		return false
 	case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
@@ -624,9 +682,9 @@ func (r *Recognizer) step(now time.Time) {
 		return
 	}
 	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= r.opts.Skew {
-		r.replyFrom = time.Time{}
+		r.replyFrom, r.slideWait = time.Time{}, false
 		if r.synced && len(r.pending) == 0 &&
-			(r.liftConfirms(now, r.replyLifts, false) || r.liftConfirms(now, r.replyLifts, true)) {
+			(r.liftConfirms(now, r.replyLifts, false) || !r.slideWait && r.liftConfirms(now, r.replyLifts, true)) {
 			return
 		}
 	}
@@ -679,6 +737,30 @@ func (r *Recognizer) liftsExplained(lacking rules.CellSet) bool {
 	for i := range r.moves {
 		c := &r.moves[i]
 		if lacking.Minus(c.info.Touched).Empty() && placed.Minus(c.after).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// inProgress reports whether the reading closed can be a move of the
+// position in progress: one legal move lifts every expected cell that
+// reads open, and every other cell that reads closed is where it puts a
+// piece or a square its piece could reach on the way.
+func (r *Recognizer) inProgress(closed rules.CellSet) bool {
+	lacking, placed := r.expected.Minus(closed), closed.Minus(r.expected)
+	for i := range r.moves {
+		c := &r.moves[i]
+		if !lacking.Minus(c.info.Touched).Empty() {
+			continue
+		}
+		rest := placed.Minus(c.after)
+		for j := range r.moves {
+			if o := &r.moves[j]; !rest.Empty() && o.info.From == c.info.From && !o.info.Board && o.info.To != rules.NoCell {
+				rest.Remove(o.info.To)
+			}
+		}
+		if rest.Empty() {
 			return true
 		}
 	}
@@ -814,6 +896,10 @@ func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate
 	r.history = append(r.history, played{pos: before, m: c.m, occ: r.expected})
 	if len(r.history) > r.opts.MaxTakeBacks {
 		r.history = r.history[1:]
+	}
+	r.owed[before.Turn()&1] = time.Time{}
+	if by != ByPress && !r.pressSeen {
+		r.owed[before.Turn()&1] = completed.Add(latePress)
 	}
 	r.pos = next
 	r.load()

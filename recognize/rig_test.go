@@ -1,6 +1,7 @@
 package recognize
 
 import (
+	"sort"
 	"testing"
 	"time"
 
@@ -32,10 +33,21 @@ type rig struct {
 	// play with readings no move explains.
 	quietSince          time.Time
 	silent, unexplained time.Duration
-	// press, when not zero, is when pressSide pressed their clock: the
-	// rig calls Confirm at the first scan after the button's debounce.
-	press     time.Time
-	pressSide rules.Color
+	// presses are clock presses to come: the rig calls Confirm at the
+	// first scan after each button's debounce.
+	presses []press
+}
+
+// press is a clock button pressed at at by side.
+type press struct {
+	at   time.Time
+	side rules.Color
+}
+
+// pressAt queues side's press of their clock at at.
+func (r *rig) pressAt(at time.Time, side rules.Color) {
+	r.presses = append(r.presses, press{at, side})
+	sort.SliceStable(r.presses, func(i, j int) bool { return r.presses[i].at.Before(r.presses[j].at) })
 }
 
 const scanPeriod = 5 * time.Millisecond
@@ -87,9 +99,10 @@ func (r *rig) wait(d time.Duration) {
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
-		if !r.press.IsZero() && !now.Before(r.press.Add(sensors.DefaultOpts.Debounce)) {
-			r.press = time.Time{}
-			for _, e := range r.rec.Confirm(now, r.pressSide) {
+		for len(r.presses) > 0 && !now.Before(r.presses[0].at.Add(sensors.DefaultOpts.Debounce)) {
+			p := r.presses[0]
+			r.presses = r.presses[1:]
+			for _, e := range r.rec.Confirm(now, p.side) {
 				r.record(e, now)
 			}
 		}

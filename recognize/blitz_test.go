@@ -1,0 +1,147 @@
+package recognize
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// Replies at blitz pace: each case is a game BenchmarkHand lost before
+// (0 ms replies: the other side lifts in the instant the mover lets go),
+// played up to the moment, then the hand's touches as it made them.
+
+// playOpening plays moves the plain way from the start, each settled
+// (and pressed for, with ConfirmByPress).
+func (r *rig) playOpening(moves ...string) {
+	r.t.Helper()
+	for _, m := range moves {
+		r.play(m)
+		if r.rec.opts.ConfirmByPress {
+			r.pressNow()
+			r.wait(100 * time.Millisecond)
+		}
+	}
+	r.wantMoves(moves...)
+	r.moves, r.log = nil, nil
+}
+
+// The reply's lift is read a scan before the mover's placement (contact
+// bounce delays a placement's reading by a scan or so), on a piece the mover's knight could have taken: the recognizer
+// waits to see whether the knight goes on. The next change is the reply
+// put down together with the lift of white's next move: no move of the
+// old position explains it, so the knight's move stands and both go on.
+func TestBlitzReplyReadBeforeTheBouncingPlacement(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("a2W-a3W", "d8B-c6N", "b1W-a2W", "b7B-b6N", "d1W-c3N", "d7B-d6N", "a3W-a4W", "b6N-b5N",
+		"b2W-b4N", "d6N-d5B", "d2W-d4W", "a7B-a6B")
+	r.script("lift c3N", "wait 312", "lift b5N", "wait 5", "place b5B", "bounce b5B", // black lifts as the knight lands
+		"wait 97", "place b4W", "bounce b4W", "lift c2W", // b5N-b4W; white lifts at once
+		"wait 294", "place c4W", "bounce c4W")
+	r.wait(time.Second)
+	r.wantMoves("c3N-b5B", "b5N-b4W", "c2W-c4W")
+	r.wantState(InSync)
+}
+
+// As above, but the next change also lifts again the piece the waiting
+// move put down (the queen moves on as black's next move, in the instant
+// white's knight lands): the new reading is no move of the old position.
+func TestBlitzReplyThenTheSamePieceAgain(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("a1W-b3N", "a7B-a6B", "d2W-d4N", "c7B-c6N", "d1W-c3N", "b7B-b5B", "d4N-d5N", "a8QL6-a7B",
+		"a2W-a3W", "a8B-b6N", "a3W-a4W", "b6N-d5B", "b3N-c5N", "a7B-a6N", "d1KL1-d3W", "d8B-b7B", "c5N-d7B",
+		"a6N-a5B", "c3N-d5B", "b7B-c5N", "d5B-b4W", "c5N-b3W", "a4W-a5N", "c8B-b7B", "c2W-b3W", "b8B-d6N",
+		"d7B-b6N", "b5B-b4N", "a1QL1-a2W", "d9KL6-d8B", "a2W-a3W", "a9QL6-b8B", "b4W-c6B", "d8B-d9KL6",
+		"b1W-c2W", "b7B-a6N", "c6B-a5B", "a6N-c4N", "c2W-d1W", "c4N-b5N", "a5B-c4N", "d6N-b4W", "a3W-b4N",
+		"b8B-b6B", "b4N-b5B", "b4W-c5N", "b5B-a6B", "b6B-a7B", "a0QL1-b1W", "c5N-a3N", "b1W-a1QL1",
+		"b5N-a4W", "c4N-b6B")
+	r.script("lift a7B", "wait 228", "lift b6B", "wait 5", "place c7B", "bounce c7B", // white lifts as the queen lands
+		"wait 132", "place d5B", "bounce d5B", "lift c7B", // b6B-d5B; the queen again at once
+		"wait 224", "place b8B", "bounce b8B")
+	r.wait(time.Second)
+	r.wantMoves("a7B-c7B", "b6B-d5B", "c7B-b8B")
+	r.wantState(InSync)
+}
+
+// A press that comes after the other side's whole reply belongs to the
+// move the reply's lift completed: it completes nothing (before, it
+// completed the next move in progress as a capture whose victim was never
+// seen lifted: a ghost).
+func TestPressAfterTheWholeReplyIsLate(t *testing.T) {
+	opts := DefaultOpts()
+	opts.ConfirmByPress = true
+	r := newRig(t, st3d.StartString, opts)
+	r.playOpening("a1W-b3N", "d8B-c6N", "d2W-d3N", "d7B-d6N", "d1W-c3N")
+	r.script("lift d8KL6", "wait 200", "place d6B", "bounce d6B")
+	blackLetGo := r.board.Clock.Now()
+	r.script("lift d3N", "wait 83", "place d4W", "bounce d4W", "lift c6N") // white's whole reply, black lifts at once
+	r.pressAt(blackLetGo.Add(147*time.Millisecond), rules.Black)           // black's press for d8KL6-d6B, late
+	r.wait(200 * time.Millisecond)
+	r.wantMoves("d8KL6-d6B", "d3N-d4W")
+	r.wantState(MoveInProgress)
+	r.script("wait 200", "place d4N", "bounce d4N")
+	r.pressAt(r.board.Clock.Now().Add(50*time.Millisecond), rules.Black)
+	r.wait(200 * time.Millisecond)
+	r.wantMoves("d8KL6-d6B", "d3N-d4W", "c6N-d4N")
+	if e := r.moveEvents()[2]; e.By != ByPress {
+		t.Fatalf("c6N-d4N confirmed by %v, want press", e.By)
+	}
+}
+
+// A press while the pieces are only lifted (held in the hand) completes
+// nothing and is no mismatch; the move is completed by the next press.
+func TestPressWhileHoldingIsNothing(t *testing.T) {
+	opts := DefaultOpts()
+	opts.ConfirmByPress = true
+	r := newRig(t, knightPos, opts)
+	r.script("lift b1W", "wait 100")
+	r.pressNow()
+	r.wait(opts.PressGrace + debounce + 3*scanPeriod)
+	r.wantState(MoveInProgress)
+	r.script("wait 100", "place a3W", "wait 100")
+	r.pressNow()
+	r.wait(debounce + 2*scanPeriod)
+	r.wantMoves("b1W-a3W")
+	r.wantState(InSync)
+}
+
+// A press made while the piece was still in the hand, before a move the
+// reply's lift then completes, leaves no press owed: the mover's next
+// press, well within a second, completes their next move.
+func TestEarlyPressThenLiftOwesNothing(t *testing.T) {
+	opts := DefaultOpts()
+	opts.ConfirmByPress = true
+	r := newRig(t, knightPos, opts)
+	r.script("lift b1W", "wait 100")
+	r.pressNow() // too early: nothing shows
+	r.script("wait 150", "place a3W", "lift d9KL6", "wait 150", "place d8KL6", "wait 50")
+	r.wantMoves("b1W-a3W")
+	r.pressNow()
+	r.script("wait 50", "lift a3W", "wait 150", "place b5N", "wait 50")
+	r.pressNow()
+	r.wait(100 * time.Millisecond)
+	r.wantMoves("b1W-a3W", "d9KL6-d8KL6", "a3W-b5N")
+	if e := r.moveEvents()[2]; e.By != ByPress {
+		t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
+	}
+}
+
+// A player who never pressed for a move that the reply's lift completed
+// loses no later press: a press more than a second after that move is for
+// the move on the board.
+func TestForgottenPressLosesNoLaterOne(t *testing.T) {
+	opts := DefaultOpts()
+	opts.ConfirmByPress = true
+	r := newRig(t, knightPos, opts)
+	r.script("lift b1W", "wait 150", "place a3W", "wait 200", "lift d9KL6", "wait 150", "place d8KL6", "wait 50")
+	r.wantMoves("b1W-a3W") // white never pressed
+	r.pressNow()
+	r.script("wait 700", "lift a3W", "wait 150", "place b5N", "wait 50")
+	r.pressNow()
+	r.wait(100 * time.Millisecond)
+	r.wantMoves("b1W-a3W", "d9KL6-d8KL6", "a3W-b5N")
+	if e := r.moveEvents()[2]; e.By != ByPress {
+		t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
+	}
+}
