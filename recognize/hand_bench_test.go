@@ -13,24 +13,9 @@ import (
 	"github.com/tridboard/tridboard/sim"
 )
 
-// benchHand is the hand of BenchmarkHand: everything a hand does, at
-// random, with touch-downs up to touch and a fixed reply pause.
+// benchHand is the hand of BenchmarkHand (sim.QuirkyHand).
 func benchHand(rng *rand.Rand, touch, reply time.Duration) *sim.Hand {
-	h := &sim.Hand{
-		Rand: rng, Carry: sim.Span{Min: 80 * time.Millisecond, Max: 400 * time.Millisecond},
-		Gap: sim.Span{Max: 150 * time.Millisecond}, BothHands: 0.2,
-		TouchLegal: 0.7, Slide: 0.3,
-		Step:    sim.Span{Min: 30 * time.Millisecond, Max: 90 * time.Millisecond},
-		Overlap: sim.Span{Max: 20 * time.Millisecond},
-		Wobble:  0.2, RockAfter: sim.Span{Min: 10 * time.Millisecond, Max: 60 * time.Millisecond},
-		Rock:   sim.Span{Min: 5 * time.Millisecond, Max: 60 * time.Millisecond},
-		Bounce: true, FastSwap: 0.1, Swap: sim.Span{Min: 5 * time.Millisecond, Max: 25 * time.Millisecond},
-		Reply: sim.Fixed(reply), Regrab: 100 * time.Millisecond,
-	}
-	if touch > 0 {
-		h.TouchDown, h.Touch = 0.5, sim.Span{Min: touch / 2, Max: touch}
-	}
-	return h
+	return sim.QuirkyHand(rng, touch, reply)
 }
 
 // handStats are the figures of BenchmarkHand.

@@ -302,18 +302,24 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		r.replyFrom = time.Time{}
 		if recent := r.replyLiftsNow(); !recent.Empty() {
 			r.replyFrom, r.replyLifts = now, recent
+		} else if !closed.Minus(prevClosed).Minus(r.expected).Empty() {
+			// A cell the position has empty closed: the mover's piece,
+			// or, in a placement phase, the next player's placement.
+			r.replyFrom, r.replyLifts = now, rules.CellSet{}
 		}
 	}
 }
 
-// replyLiftsNow are the cells holding a piece of the side not to move
-// that read open: the next player's reply may have begun.
+// replyLiftsNow are the cells holding a piece of the side not to move,
+// or a board, that read open: the next player's reply may have begun.
 func (r *Recognizer) replyLiftsNow() rules.CellSet {
 	var out rules.CellSet
 	other := r.pos.Turn().Other()
 	r.cellBuf = r.expected.Minus(r.closed).Cells(r.cellBuf[:0])
 	for _, c := range r.cellBuf {
-		if pc, ok := r.pos.CellPiece(c); ok && pc.Color() == other {
+		// A cell with no piece of its own holds a board (a pin, a
+		// platform): either side's, as canReply decides.
+		if pc, ok := r.pos.CellPiece(c); !ok || pc.Color() == other {
 			out.Add(c)
 		}
 	}
@@ -339,16 +345,33 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	var topN int
 	var topAt time.Time
 	var topNext rules.Position
-	tie := false
+	tie, topChain := false, false
 	waiting := r.slideWait
 	for i := range r.moves {
 		c := &r.moves[i]
 		d := c.after.Minus(r.closed)
-		if c.info.Touched.Empty() || d.Empty() || pressed.IsZero() && d.Intersect(recent).Empty() {
+		extra := r.closed.Minus(c.after)
+		// A reply that lifts nothing only puts down (a placement phase):
+		// then the reading holds more than the move.
+		placesOnly := d.Empty()
+		// chain: the other side's placement (extra), then the mover's
+		// lifts (d), at blitz pace in one reading.
+		chain := false
+		switch {
+		case c.info.Touched.Empty() && c.info.From != rules.NoCell:
 			continue
+		case placesOnly:
+			if extra.Empty() {
+				continue
+			}
+		case pressed.IsZero() && d.Intersect(recent).Empty():
+			if extra.Empty() {
+				continue
+			}
+			chain = true
 		}
 		done, ok := r.completedAt(now, c, d, relaxed, !pressed.IsZero())
-		if !ok || !r.placedSince(r.closed.Minus(c.after), d) {
+		if !ok || !r.placedSince(extra, d) || placesOnly && !r.closedAfter(extra, done) {
 			continue
 		}
 		seen := c.info.Touched.Minus(r.lifted).Empty()
@@ -362,7 +385,16 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			off = rules.CellSet{}
 		}
 		next := r.pos.Play(c.m)
-		if !canReply(next, off, d, r.closed.Minus(c.after)) {
+		switch {
+		case placesOnly:
+			ok = placementReply(next, extra, rules.CellSet{})
+		case !chain && canReply(next, off, d, extra):
+			ok = true
+		default:
+			ok = !extra.Empty() && placementReply(next, extra, d)
+			chain = ok
+		}
+		if !ok {
 			continue
 		}
 		// A move whose every lift was seen ranks above one that relies on
@@ -373,7 +405,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		}
 		switch {
 		case top == nil || n > topN || n == topN && done.After(topAt):
-			top, topN, topAt, topNext, tie = c, n, done, next, false
+			top, topN, topAt, topNext, topChain, tie = c, n, done, next, chain, false
 		case n == topN && done.Equal(topAt) && !samePlay(c, top):
 			tie = true
 		}
@@ -388,6 +420,11 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		by = ByPress
 	}
 	r.play(now, topAt, by, *top, topNext)
+	if recent := r.replyLiftsNow(); topChain && !recent.Empty() {
+		// The placement that confirmed the move is confirmed by the
+		// lifts that followed it.
+		r.replyFrom, r.replyLifts = now, recent
+	}
 	return true
 }
 
@@ -423,13 +460,15 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 	}
 	lastLift := done
 	// The cells the move puts a piece on must have been read closed in
-	// this position (after the reading it was loaded in, whose
-	// placements are the last move's), after their own lift (a cell of
-	// d was lifted again since: the recapture lifts the piece just moved).
+	// this position (a square the position holds, a victim's: after the
+	// reading it was loaded in, whose placements are the last move's),
+	// after their own lift (a cell of d was lifted again since: the
+	// recapture lifts the piece just moved).
 	placed := c.after.Intersect(c.info.Touched).Intersect(r.lifted).Union(c.after.Minus(r.expected))
 	r.cellBuf = placed.Cells(r.cellBuf[:0])
 	for _, x := range r.cellBuf {
-		if !r.closedAt[x].After(r.loadedAt) || !d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
+		if stale := r.closedAt[x].Before(r.loadedAt) || r.expected.Has(x) && r.closedAt[x].Equal(r.loadedAt); stale ||
+			!d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
 			return done, false
 		}
 		if r.closedAt[x].After(done) {
@@ -483,7 +522,13 @@ func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 		}
 		return anyOwn, allOwn
 	}
-	if anyOwn, _ := own(off); !anyOwn && !off.Empty() {
+	var pieces rules.CellSet // the cells of off that hold a piece, not a board
+	for _, x := range off.Cells(nil) {
+		if _, ok := next.CellPiece(x); ok {
+			pieces.Add(x)
+		}
+	}
+	if anyOwn, _ := own(pieces); !anyOwn && !pieces.Empty() {
 		return false
 	}
 	if _, allOwn := own(lifted); allOwn && placed.Empty() {
@@ -504,6 +549,34 @@ func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 			}
 		}
 		if rest.Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// closedAfter reports whether every cell of s was read closed after t.
+func (r *Recognizer) closedAfter(s rules.CellSet, t time.Time) bool {
+	r.cellBuf = s.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if !r.closedAt[x].After(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// placementReply reports whether putting pieces on the cells of placed,
+// lifting nothing, can be a placement in next (a piece or a board put on
+// the set from off it), and lifting the cells of then (unless empty) the
+// start of the move after it.
+func placementReply(next rules.Position, placed, then rules.CellSet) bool {
+	occ := next.Occupancy()
+	for _, m := range next.LegalMoves(nil) {
+		if in := next.Info(m); in.From != rules.NoCell || !placed.Minus(next.Play(m).Occupancy().Minus(occ)).Empty() {
+			continue
+		}
+		if then.Empty() || canReply(next.Play(m), rules.CellSet{}, then, rules.CellSet{}) {
 			return true
 		}
 	}

@@ -86,6 +86,31 @@ type Hand struct {
 	Regrab time.Duration
 }
 
+// QuirkyHand is a hand that does everything a hand does, at random: pieces
+// in the air 80-400 ms, slides, wobble, contact bounce, both hands for
+// captures and castlings, victims swapped for their captor faster than the
+// debounce (one capture in ten), touch-downs on the way (one move in two,
+// touch/2 to touch long, legal targets mostly; none when touch is 0) and a
+// pause of reply before the other side's first lift. The benchmarks of the
+// recognizer and the table play with it.
+func QuirkyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
+	h := &Hand{
+		Rand: r, Carry: Span{Min: 80 * time.Millisecond, Max: 400 * time.Millisecond},
+		Gap: Span{Max: 150 * time.Millisecond}, BothHands: 0.2,
+		TouchLegal: 0.7, Slide: 0.3,
+		Step:    Span{Min: 30 * time.Millisecond, Max: 90 * time.Millisecond},
+		Overlap: Span{Max: 20 * time.Millisecond},
+		Wobble:  0.2, RockAfter: Span{Min: 10 * time.Millisecond, Max: 60 * time.Millisecond},
+		Rock:   Span{Min: 5 * time.Millisecond, Max: 60 * time.Millisecond},
+		Bounce: true, FastSwap: 0.1, Swap: Span{Min: 5 * time.Millisecond, Max: 25 * time.Millisecond},
+		Reply: Fixed(reply), Regrab: 100 * time.Millisecond,
+	}
+	if touch > 0 {
+		h.TouchDown, h.Touch = 0.5, Span{Min: touch / 2, Max: touch}
+	}
+	return h
+}
+
 // Pause draws the pause between the touches of one move (prev) and those
 // of the next (next): Reply, and long enough that next lifts a piece prev
 // set down no sooner than Regrab after.

@@ -79,6 +79,10 @@ type Event struct {
 	// hand completed it (the last cell's settled change), which the chess
 	// clock charges.
 	At, Completed time.Time
+	// By is what completed a move from the set (Moved): the settle
+	// window, the next player's lift, a clock press, a choice; zero for
+	// a move made elsewhere or by command.
+	By recognize.Confirmation
 	// Snap is the table right after the event. It is shared by every sink
 	// and must not be changed.
 	Snap *Snapshot

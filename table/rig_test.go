@@ -95,7 +95,7 @@ func (s *ledShower) view() leds.View {
 
 // rig is a whole table on the simulated reference set, in simulated time.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	b     *sim.Board
 	tb    *table.Table
 	rec   *recorder
@@ -106,7 +106,7 @@ type rig struct {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func newRig(t *testing.T, edit ...func(*table.Opts)) *rig {
+func newRig(t testing.TB, edit ...func(*table.Opts)) *rig {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Buttons.Queen, cfg.Buttons.Knight = "button:queen", "button:knight"

@@ -22,7 +22,7 @@ import (
 // newSystemRig is a table on the simulated set sys is played on (the
 // Millennium set, First Contact's platforms with inverted contacts, the
 // ST3D set), with its LEDs, in simulated time.
-func newSystemRig(t *testing.T, sys rules.System) *rig {
+func newSystemRig(t testing.TB, sys rules.System, edit ...func(*table.Opts)) *rig {
 	t.Helper()
 	b, err := sim.DefaultBoard(sys)
 	if err != nil {
@@ -43,6 +43,9 @@ func newSystemRig(t *testing.T, sys rules.System) *rig {
 	o.BoardID, o.StateDir, o.System = "rig", t.TempDir(), sys
 	o.Bus, o.Wiring, o.Now, o.Log = b.Bus, b.Wiring, b.Clock.Now, quiet()
 	o.Sinks = []table.Sink{r.rec, ledsink.New(r.leds, nil)}
+	for _, e := range edit {
+		e(&o)
+	}
 	r.opts = o
 	r.open()
 	return r

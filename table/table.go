@@ -634,7 +634,7 @@ func (t *Table) applied(r result) {
 	case Moved:
 		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
 		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
-		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), Move: &m, Before: r.ev.Before})
+		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Before: r.ev.Before})
 		t.afterMove(r.ev.At, r.ev.After)
 	case TookBack:
 		t.lastMove = t.lastMoveCells()
