@@ -18,6 +18,15 @@ func (r *rig) playOpening(moves ...string) {
 	r.t.Helper()
 	for _, m := range moves {
 		r.play(m)
+		if r.rec.Status().State == NeedsChoice {
+			evs, err := r.rec.Choose(r.board.Clock.Now(), m[len(m)-1])
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			for _, e := range evs {
+				r.record(e, r.board.Clock.Now())
+			}
+		}
 		if r.rec.opts.ConfirmByPress {
 			r.pressNow()
 			r.wait(100 * time.Millisecond)
@@ -144,4 +153,27 @@ func TestForgottenPressLosesNoLaterOne(t *testing.T) {
 	if e := r.moveEvents()[2]; e.By != ByPress {
 		t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
 	}
+}
+
+// The reply's lift is read in the same scan as the mover's last
+// placement, and the reply's piece, sliding, closes a square the mover's
+// knight could also have gone to, a scan later: of the two moves the
+// reading then allows, the one complete before the reply's lift is the
+// move (before, the later completion won: a ghost).
+func TestBlitzReplySlidesOverATargetOfTheMove(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("c2W-c3N", "d8B-c6B", "b1W-c2W", "c6B-a5B", "d2W-d3N", "a8B-b6N", "a2W-a4N", "a5B-c6B",
+		"c2W-b3N", "b6N-c4N", "a4N-a5B", "d7B-d5N", "a1W-b3W", "c6B-d4W", "a1QL1-a3N", "c7B-c6N", "b3N-c4N",
+		"d4W-c2W", "a0QL1-c2W", "b8B-c7B", "c2W-d2W", "c7B-d8B", "d3N-d4W", "a7B-a5N", "c4N-d5N", "a9QL6-c7B",
+		"b2W-b3N", "c7B-c6B", "d5N-c6B", "c8B-d7B", "c6B-a4W", "b7B-b5B", "b3W-c5N", "0-0", "z0QL1-a0QL1",
+		"b5B-a4W", "a5B-a6B", "a4W-b3N", "d2W-d3N", "b3N-b2W", "d1KL1-d2W", "c6N-c5B", "d0KL1-d1KL1",
+		"b2W-b1W=N", "c1W-d0KL1", "z9QL6-a9QL6", "c5N-a4W", "b1W-a3W", "a6B-a7B")
+	r.script("lift a3W", "wait 165", "place b1W", "bounce b1W", "wait 60", "lift b1W", "wait 50", "place b1W",
+		"bounce b1W", "lift d3N", // the knight lands (wobbling); black's bishop is lifted at once
+		"wait 5", "place c4W", "wait 80", "place c4N", "wait 20", "lift c4W", "wait 15", "place b5N", "wait 15",
+		"lift c4N", "wait 20", "place b5B", "wait 20", "lift b5N", "wait 55", "place a6N", "bounce a6N", "wait 15",
+		"lift b5B") // the bishop slides on to a6N
+	r.wait(time.Second)
+	r.wantMoves("a3W-b1W", "d3N-a6N")
+	r.wantState(InSync)
 }

@@ -398,10 +398,15 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			continue
 		}
 		// A move whose every lift was seen ranks above one that relies on
-		// an unseen swap; then more cells touched, then the later.
-		n := 2 * c.info.Touched.Len()
+		// an unseen swap; then more cells touched; then one complete
+		// before the reply's first lift was read (not a square the reply
+		// passes over, read just after it); then the later.
+		n := 4 * c.info.Touched.Len()
 		if seen {
 			n += 1000
+		}
+		if first := r.firstOpened(d); first.IsZero() || !done.After(first) {
+			n++
 		}
 		switch {
 		case top == nil || n > topN || n == topN && done.After(topAt):
@@ -553,6 +558,19 @@ func canReply(next rules.Position, off, lifted, placed rules.CellSet) bool {
 		}
 	}
 	return false
+}
+
+// firstOpened is the earliest time a cell of s last went open (zero for
+// none).
+func (r *Recognizer) firstOpened(s rules.CellSet) time.Time {
+	var t time.Time
+	r.cellBuf = s.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if t.IsZero() || r.openedAt[x].Before(t) {
+			t = r.openedAt[x]
+		}
+	}
+	return t
 }
 
 // closedAfter reports whether every cell of s was read closed after t.
