@@ -55,6 +55,7 @@ type HintShown struct {
 var (
 	ErrHintsLocked = errors.New("hints are locked by the teacher")
 	ErrNoHintsLeft = errors.New("no hints left for this side in this game")
+	ErrHintStale   = errors.New("the game moved on while the hint was searched: ask again")
 )
 
 // hints is the table's hint state.
@@ -64,20 +65,40 @@ type hints struct {
 	used   [2]int
 	key    string // the position the shown hint is for
 	shown  *HintShown
+	// search is the search in progress under Run (nil: none), and done
+	// where it reports.
+	search *hintSearch
+	done   chan hintFound
 }
 
-// hint carries out a Hint: the search runs on the table's goroutine within
-// its node budget (tens of milliseconds here; see docs/engine.md for a Pi).
-func (t *Table) hint(now time.Time) (Reply, error) {
+// hintSearch is a hint's search running on its own goroutine, and the
+// requests waiting for it (a button has none).
+type hintSearch struct {
+	key     string
+	cancel  context.CancelFunc
+	replies []chan cmdResult
+}
+
+// hintFound is what a hint's search found.
+type hintFound struct {
+	s   *hintSearch
+	pos rules.Position
+	res engine.Result
+	err error
+}
+
+// hintCheck sees whether a hint can be given now: it returns the position
+// to search, or the reply (the second stage of the hint shown) and true.
+func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
 	h := &t.hints
 	if h.locked {
-		return Reply{}, ErrHintsLocked
+		return nil, Reply{}, true, ErrHintsLocked
 	}
 	if t.rec.Status().State != recognize.InSync {
-		return Reply{}, fmt.Errorf("%w (%s)", ErrNotInSync, t.rec.Status().State)
+		return nil, Reply{}, true, fmt.Errorf("%w (%s)", ErrNotInSync, t.rec.Status().State)
 	}
 	if res, _ := t.sess.Result(); res != rules.NoResult {
-		return Reply{}, errors.New("the game is over")
+		return nil, Reply{}, true, errors.New("the game is over")
 	}
 	pos := t.sess.Position()
 	if h.shown != nil && h.key == pos.Key() {
@@ -85,16 +106,92 @@ func (t *Table) hint(now time.Time) (Reply, error) {
 			h.shown.Stage = 2
 			t.emit(Event{Kind: HintGiven, At: now, Detail: h.shown.Move})
 		}
-		return Reply{Hint: t.currentHint()}, nil
+		return nil, Reply{Hint: t.currentHint()}, true, nil
 	}
-	side := pos.Turn()
-	if h.o.Limit >= 0 && h.used[side] >= h.o.Limit {
-		return Reply{}, fmt.Errorf("%w (%d)", ErrNoHintsLeft, h.o.Limit)
+	if h.o.Limit >= 0 && h.used[pos.Turn()] >= h.o.Limit {
+		return nil, Reply{}, true, fmt.Errorf("%w (%d)", ErrNoHintsLeft, h.o.Limit)
 	}
-	res, err := engine.Search(context.Background(), pos, engine.Opts{Nodes: h.o.Nodes, Now: t.o.Now})
+	return pos, Reply{}, false, nil
+}
+
+// hint carries out a Hint at once: the search runs on the caller's
+// goroutine (Exec, between Ticks). Under Run, hintStart runs it on a
+// goroutine of its own instead, so that scanning goes on meanwhile.
+func (t *Table) hint(now time.Time) (Reply, error) {
+	pos, r, done, err := t.hintCheck(now)
+	if done {
+		return r, err
+	}
+	res, err := engine.Search(context.Background(), pos, t.hintOpts())
+	return t.hintShow(now, pos, res, err)
+}
+
+func (t *Table) hintOpts() engine.Opts { return engine.Opts{Nodes: t.hints.o.Nodes, Now: t.o.Now} }
+
+// hintStart starts a hint's search on its own goroutine, or joins the one
+// in progress for the same position; reply (nil for a button) gets the
+// answer. It answers at once when no search is needed.
+func (t *Table) hintStart(now time.Time, reply chan cmdResult) {
+	pos, r, done, err := t.hintCheck(now)
+	switch {
+	case done:
+		if reply != nil {
+			reply <- cmdResult{r, err}
+		}
+		return
+	case t.hints.search != nil && t.hints.search.key == pos.Key():
+	default:
+		var waiting []chan cmdResult
+		if old := t.hints.search; old != nil {
+			old.cancel()
+			waiting = old.replies // they asked for a hint in the game as it is now
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		s := &hintSearch{key: pos.Key(), cancel: cancel, replies: waiting}
+		t.hints.search = s
+		opts, done := t.hintOpts(), t.hints.done
+		go func() {
+			res, err := engine.Search(ctx, pos, opts)
+			select {
+			case done <- hintFound{s, pos, res, err}:
+			default: // sixteen searches superseded and not collected: Run has ended
+			}
+		}()
+	}
+	if reply != nil {
+		t.hints.search.replies = append(t.hints.search.replies, reply)
+	}
+}
+
+// hintFinish shows what a search under Run found, if the game is still
+// where it was, and answers the requests that waited for it.
+func (t *Table) hintFinish(now time.Time, f hintFound) {
+	f.s.cancel()
+	if t.hints.search != f.s {
+		return // superseded: the requests went to the newer search
+	}
+	t.hints.search = nil
+	var r Reply
+	var err error
+	if t.sess.Position().Key() != f.s.key {
+		err = ErrHintStale
+	} else if _, cr, done, cerr := t.hintCheck(now); done {
+		r, err = cr, cerr // locked, a move begun or the game over meanwhile
+	} else {
+		r, err = t.hintShow(now, f.pos, f.res, f.err)
+	}
+	for _, ch := range f.s.replies {
+		ch <- cmdResult{r, err}
+	}
+}
+
+// hintShow makes the move a search found the hint shown (stage 1).
+func (t *Table) hintShow(now time.Time, pos rules.Position, res engine.Result, err error) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	h := &t.hints
+	side := pos.Turn()
 	in := pos.Info(res.Move)
 	shown := &HintShown{Move: pos.Long(res.Move), Stage: 1}
 	names := t.sys.Cells()

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -192,5 +193,56 @@ func TestIllegalMoveReasons(t *testing.T) {
 				t.Fatalf("illegal event %+v", ill)
 			}
 		})
+	}
+}
+
+// Under Run, a hint's search runs on a goroutine of its own: the table
+// scans on while the engine thinks (before, the scan waited for it: half a
+// second on a Pi Zero 2 W), and the reply comes when the search is done.
+func TestHintSearchLetsTheScanGoOn(t *testing.T) {
+	r := newRig(t, func(o *table.Opts) { o.Hints.Nodes = 400_000 }) // about a second here
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ran := make(chan error, 1)
+	go func() { ran <- r.tb.Run(ctx) }()
+	type answer struct {
+		rep table.Reply
+		err error
+	}
+	got := make(chan answer, 1)
+	// Do refuses until Run is going.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		_, err := r.tb.Do(ctx, table.Teach{Lock: false})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Run did not take commands: %v", err)
+		}
+	}
+	start, before := time.Now(), r.tb.Health().Scans
+	go func() {
+		rep, err := r.tb.Do(ctx, table.Hint{})
+		got <- answer{rep, err}
+	}()
+	var a answer
+	select {
+	case a = <-got:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no reply to the hint within 60 s")
+	}
+	took, scans := time.Since(start), r.tb.Health().Scans-before
+	if a.err != nil || a.rep.Hint == nil || a.rep.Hint.Stage != 1 {
+		t.Fatalf("hint: %+v, %v", a.rep.Hint, a.err)
+	}
+	// A scan every 5 ms while the engine thought: at least a quarter of
+	// them on this loaded machine (the scan used to stop altogether).
+	if min := uint64(took / r.opts.Sensors.Period / 4); scans < min {
+		t.Fatalf("%d scans during the hint's %v search, want at least %d", scans, took, min)
+	}
+	t.Logf("%d scans during the hint's %v search", scans, took)
+	cancel()
+	if err := <-ran; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -186,7 +186,7 @@ func New(o *Opts) (*Table, error) {
 		}
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked}
+	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked, done: make(chan hintFound, 16)}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -510,6 +510,10 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		case ButtonTakeBack:
 			c = TakeBack{}
 		case ButtonHint:
+			if t.running.Load() {
+				t.hintStart(now, nil) // searched on its own goroutine
+				continue
+			}
 			c = Hint{}
 		case ButtonClockWhite, ButtonClockBlack:
 			t.clockButton(now, b.Kind)
@@ -701,8 +705,16 @@ func (t *Table) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case req := <-t.cmds:
+			if _, ok := req.c.(Hint); ok {
+				// The engine searches on its own goroutine; the reply
+				// comes when it is done.
+				t.hintStart(t.o.Now(), req.reply)
+				continue
+			}
 			r, err := t.Exec(req.c)
 			req.reply <- cmdResult{r, err}
+		case f := <-t.hints.done:
+			t.hintFinish(t.o.Now(), f)
 		case tick := <-tk.C:
 			// Periods missed by a late scan are skipped, not made up, and
 			// counted.
