@@ -177,3 +177,40 @@ func TestBlitzReplySlidesOverATargetOfTheMove(t *testing.T) {
 	r.wantMoves("a3W-b1W", "d3N-a6N")
 	r.wantState(InSync)
 }
+
+// A capture whose victim is lifted first, the captor set down on the way
+// (200 ms, a legal target) and then on the victim's square, where it
+// rocks: the rock read as the victim's owner lifting their piece again
+// once made the touch-down a move, answered by a capture on it (a ghost).
+// A lift counts as a reply's only if the piece was not first lifted before
+// the move's own lifts, and a piece set down this position that reads open
+// again within Settle/2 is rocking until it has stayed open that long.
+func TestCaptureThatRocksOnTheVictimsSquare(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("c2W-c4W", "a7B-a6B", "d2W-d4N", "b7B-b6B", "d1W-c3N", "a8QL6-a7B", "0-0", "a9QL6-a8QL6",
+		"b1W-c2W", "a7B-a6N", "a2W-a4N", "c7B-c6B", "c4W-c5N", "b8B-a7B", "a4N-a5B", "d7B-d6B", "c3N-d5N",
+		"d8KL6-d7B", "d5N-b6N", "d6B-c5N", "a1W-b3N", "0-0-0", "c2W-b3W", "d9KL6-d8KL6", "b3W-d5B", "d8B-b7B",
+		"d1KL1-d3W", "b7B-a5B", "b6N-d7B", "c8B-d7B", "a0QL1-a1W", "c6B-c5B", "b3N-a5B", "d7B-c6N", "d3W-d4W",
+		"b6B-b5B", "a5B-c4N", "a8B-c7B", "c4N-a5N", "c6N-a8B", "a1W-a3N")
+	r.script("lift d5B", "wait 55", "lift a8B", "wait 120", "place c6N", "wait 200", "lift c6N", "wait 120",
+		"place d5B", "bounce d5B", "wait 55", "lift d5B", "wait 45", "place d5B", "bounce d5B")
+	r.wait(time.Second)
+	r.wantMoves("a8B-d5B")
+	r.wantState(InSync)
+}
+
+// The same with the captor lifted first and the reply's lift in the
+// instant the rocking piece settles.
+func TestCaptureThatRocksThenAQuickReply(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("a2W-a3N", "c7B-c6N", "d2W-d4W", "a7B-a5B", "c2W-c3W", "d7B-d6N", "b1W-c2W", "a8B-b6B",
+		"c2W-a4W", "c8B-d7B", "b2W-b3N", "c6N-c5B", "d4W-d5B", "a9QL6-a8B", "c1W-a3W", "b8B-d6B", "a4W-d7B",
+		"a8B-b8B", "a1W-c2W", "b8B-c8B", "d1KL1-d3W", "0-0", "b3N-b4W", "a8QL6-a6B", "b4W-c5B", "d6B-c5N",
+		"d3W-d4N")
+	r.script("lift c8B", "wait 145", "lift d7B", "wait 45", "place c6B", "wait 140", "lift c6B", "wait 45",
+		"place d7B", "bounce d7B", "wait 60", "lift d7B", "wait 50", "place d7B", "bounce d7B", "lift d0KL1",
+		"wait 200", "place d1KL1")
+	r.wait(time.Second)
+	r.wantMoves("c8B-d7B", "d0KL1-d1KL1")
+	r.wantState(InSync)
+}

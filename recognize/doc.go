@@ -32,9 +32,14 @@
 //     has stood Settle/2 or the next change (a slide would go on; no other
 //     move is decided meanwhile). A next change that no move of the
 //     position in progress explains decides for the move as it stood: at
-//     blitz pace the reply is put down together with the next lift. The
-//     lifts then belong to the new position's move in progress: a fast
-//     reply confirms the previous move and starts the next.
+//     blitz pace the reply is put down together with the next lift. Of two
+//     moves a reading allows, the one complete before the reply's first
+//     lift ranks first. A lifted board or platform counts as the other
+//     side's when a legal reply lifts it. In a placement phase (First
+//     Contact's platforms and kings, V.P6) the other side's placement
+//     confirms the move as their lift does, also with their next lift in
+//     the same reading. The lifts then belong to the new position's move in
+//     progress: a fast reply confirms the previous move and starts the next.
 //   - Confirm, called when the mover presses their clock. A press that
 //     beats the last placement's debounce waits Opts.PressGrace for it;
 //     lifts read since the move was complete are the reply's. A press on

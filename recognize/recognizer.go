@@ -107,7 +107,11 @@ type Recognizer struct {
 	// openedAt and closedAt are when each cell last went open and closed;
 	// loadedAt is when the position was loaded.
 	openedAt, closedAt [256]time.Time
-	loadedAt           time.Time
+	// firstOpen is when each cell first went open in the position loaded
+	// as generation firstGen.
+	firstOpen [256]time.Time
+	firstGen  [256]int
+	loadedAt  time.Time
 	// replyFrom, when set, is the reading in which the other side's
 	// pieces replyLifts were lifted: they confirm a move once the reading
 	// has stood r.opts.Skew.
@@ -287,6 +291,9 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 				r.closedAt[c] = now
 			} else {
 				r.openedAt[c] = now
+				if r.firstGen[c] != r.gen {
+					r.firstOpen[c], r.firstGen[c] = now, r.gen
+				}
 			}
 		}
 	}
@@ -302,6 +309,17 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		r.replyFrom = time.Time{}
 		if recent := r.replyLiftsNow(); !recent.Empty() {
 			r.replyFrom, r.replyLifts = now, recent
+			r.cellBuf = recent.Cells(r.cellBuf[:0])
+			for _, x := range r.cellBuf {
+				// A piece set down in this position that reads open again
+				// within Settle/2 may be rocking as the hand lets go (a
+				// wobble): a lift only once it stays open that long.
+				if c := r.closedAt[x]; !c.Before(r.loadedAt) && now.Sub(c) < r.opts.Settle/2 {
+					if at := c.Add(r.opts.Settle/2 - r.opts.Skew); at.After(r.replyFrom) {
+						r.replyFrom = at
+					}
+				}
+			}
 		} else if !closed.Minus(prevClosed).Minus(r.expected).Empty() {
 			// A cell the position has empty closed: the mover's piece,
 			// or, in a placement phase, the next player's placement.
@@ -391,7 +409,8 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		case !chain && canReply(next, off, d, extra):
 			ok = true
 		default:
-			ok = !extra.Empty() && placementReply(next, extra, d)
+			// The other side's placement first, then the mover's lifts.
+			ok = !extra.Empty() && r.openedSince(d, r.lastClosed(extra).Add(-r.opts.Skew)) && placementReply(next, extra, d)
 			chain = ok
 		}
 		if !ok {
@@ -484,9 +503,14 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 		if r.openedAt[x].Before(done.Add(-r.opts.Skew)) {
 			return done, false
 		}
-		if !r.openedAt[x].After(lastLift.Add(r.opts.Skew)) {
-			// Lifted with the move's own lifts (both hands): a victim
-			// of the mover's as well as a reply.
+		first := r.openedAt[x]
+		if r.firstGen[x] == r.gen {
+			first = r.firstOpen[x]
+		}
+		if !first.After(lastLift.Add(r.opts.Skew)) {
+			// Lifted with the move's own lifts (both hands), or before
+			// them, if put back and lifted again since: a victim of the
+			// mover's as well as a reply.
 			return done, false
 		}
 		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
@@ -571,6 +595,34 @@ func (r *Recognizer) firstOpened(s rules.CellSet) time.Time {
 		}
 	}
 	return t
+}
+
+// lastClosed is the latest time a cell of s last closed.
+func (r *Recognizer) lastClosed(s rules.CellSet) time.Time {
+	var t time.Time
+	r.cellBuf = s.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		if r.closedAt[x].After(t) {
+			t = r.closedAt[x]
+		}
+	}
+	return t
+}
+
+// openedSince reports whether every cell of s first went open in this
+// position at t or later.
+func (r *Recognizer) openedSince(s rules.CellSet, t time.Time) bool {
+	r.cellBuf = s.Cells(r.cellBuf[:0])
+	for _, x := range r.cellBuf {
+		first := r.openedAt[x]
+		if r.firstGen[x] == r.gen {
+			first = r.firstOpen[x]
+		}
+		if first.Before(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // closedAfter reports whether every cell of s was read closed after t.

@@ -62,3 +62,40 @@ func TestFirstContactPlacementsAtBlitzPace(t *testing.T) {
 		t.Fatalf("published %q, want %q (board %s %q)", got, want, r.tb.Snapshot().Status.State, r.tb.Snapshot().Status.Hint)
 	}
 }
+
+// A piece set down on its way (115 ms) mid-game in First Contact, where a
+// reserve piece can be put on any vacant square: the placement on its
+// target could be taken for the other side's placement after a move to
+// the touch-down square, and the touch-down square's opening for the
+// mover's next lift. That order (the lift before the placement it would
+// follow) is no chain: the move is the one to the target.
+func TestFirstContactTouchDownIsNoChain(t *testing.T) {
+	sys, err := systems.ByName("first-contact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newSystemRig(t, sys)
+	r.playGame([]string{"@KL5u", "@QL5d", "@QL3u", "@KL5d", "K@a1W", "K@c5B", "R@d1W", "Q@a5B", "B@a3W",
+		"KL5u-KL6d", "d1W-c1W", "N@a7B", "B@d2W", "N@a6B", "R@b3W", "a7B-a5QL5d", "P@a4W", "B@b6B", "N@d3W",
+		"B@a7B", "P@b4W", "R@d7B", "Q@d4W", "d7B-d5B", "KL5d-QL5u", "d5B-d8B", "d3W-b2W", "d8B-d5B", "P@c3W",
+		"P@c8B", "N@d3W", "d5B-d7B", "c1W-c2W", "QL3u-KL3d", "d3W-d4N", "c8B-c7B", "KL6d-KL5u", "R@d6B",
+		"d4N-b3N", "KL3d-KL3u", "b2W-c4W", "QL5u-KL5d", "KL3u-KL3d", "c7B-c8B", "a3W-c1W", "b6B-c7B", "P@b1W",
+		"P@a8B", "c2W-a2W", "KL5u-KL6d", "c3W-c2W", "a7B-b8B", "d4W-d3W", "P@b7B", "b3N-d4N", "a6B-a4QL5d",
+		"d4N-d5B", "a8B-a7B"})
+	for _, step := range []struct {
+		wait        time.Duration
+		open, close string
+	}{
+		{0, "d5B", ""}, {90 * time.Millisecond, "", "c5N"}, {115 * time.Millisecond, "c5N", ""},
+		{90 * time.Millisecond, "", "b6B"},
+	} {
+		r.run(step.wait)
+		r.touch(step.open, step.close)
+	}
+	r.run(time.Second)
+	r.drain()
+	if got := r.rec.moves(); len(got) != 59 || got[58] != "d5B-b6B" {
+		t.Fatalf("published %q after the game, want d5B-b6B (board %s %q)", got[58:], r.tb.Snapshot().Status.State,
+			r.tb.Snapshot().Status.Hint)
+	}
+}
