@@ -214,3 +214,22 @@ func TestCaptureThatRocksThenAQuickReply(t *testing.T) {
 	r.wantMoves("c8B-d7B", "d0KL1-d1KL1")
 	r.wantState(InSync)
 }
+
+// A capture made with both hands (captor and victim lifted at once), the
+// captor slid over two squares onto the victim's, the last of them
+// released just after it lands; the recapture lifts the captor 100 ms
+// later. The victim's square, lifted with the move's own lifts, opening
+// again is the recapture's lift of the piece just moved, not a reply to a
+// move to the square passed over (a ghost before).
+func TestBothHandsCaptureThenQuickRecapture(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("b2W-b4W", "b7B-b5B", "c1W-a3N", "a7B-a6B", "0-0", "0-0", "b4W-b5N", "d8B-c6B", "a2W-a3W",
+		"d7B-d6B", "d2W-d3N", "c7B-c6N", "b5N-a6B", "c6B-b4N", "c2W-c4N", "a8B-b6B", "a3N-b4W", "b4N-c6B",
+		"a1W-b3N", "b5B-b4N", "d1KL1-d3W", "b6B-d7B")
+	r.script("lift b4W", "lift d6B", "wait 95", "place c5N", "wait 70", "place c5B", "wait 15", "lift c5N",
+		"wait 30", "place d6B", "bounce d6B", "wait 20", "lift c5B", // White's bishop takes on d6B
+		"wait 100", "lift d6B", "wait 60", "lift b8B", "wait 175", "place d6B", "bounce d6B") // Black retakes
+	r.wait(time.Second)
+	r.wantMoves("b4W-d6B", "b8B-d6B")
+	r.wantState(InSync)
+}

@@ -235,6 +235,12 @@ func (r *Recognizer) resetLifts() {
 	if r.cellBuf = lifted.Cells(r.cellBuf[:0]); len(r.cellBuf) > 0 {
 		r.firstLifted = r.cellBuf[0]
 	}
+	for _, c := range r.cellBuf {
+		// Open since before the position was loaded: open in it since.
+		if r.firstGen[c] != r.gen && r.haveReading && !r.openedAt[c].IsZero() {
+			r.firstOpen[c], r.firstGen[c] = r.openedAt[c], r.gen
+		}
+	}
 }
 
 // Observe feeds one debounced reading: the closed cells and the unknown
@@ -504,7 +510,9 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			return done, false
 		}
 		first := r.openedAt[x]
-		if r.firstGen[x] == r.gen {
+		if r.firstGen[x] == r.gen && !placed.Has(x) {
+			// Not a cell the move puts a piece on (whose lift after its
+			// placement is the last): its first lift in this position.
 			first = r.firstOpen[x]
 		}
 		if !first.After(lastLift.Add(r.opts.Skew)) {
