@@ -233,3 +233,39 @@ func TestBothHandsCaptureThenQuickRecapture(t *testing.T) {
 	r.wantMoves("b4W-d6B", "b8B-d6B")
 	r.wantState(InSync)
 }
+
+// The knight set down on its way (c4N, 56 ms) and then on its target as
+// Black lifts their rook, the placement bouncing a scan behind the lift:
+// the touch-down square, with the knight lifted again, fits as a move
+// answered by the rook taking on it. Of the two, the one that leaves the
+// reply fewer lifts is the move.
+func TestTouchDownThenTargetAsTheReplyBegins(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("a1W-b3N", "c7B-c5N", "c2W-c3N", "d7B-d6B", "d2W-d4N", "0-0", "b3N-c5N", "d8B-c6B", "d1W-c3W",
+		"b7B-b5B", "c3W-d5N", "c8B-d7B", "c5N-a4W", "d7B-c6N", "a2W-a3W", "c6B-b4W", "b2W-b3N", "b4W-a6N", "0-0",
+		"b5B-b4N", "d4N-d5B", "a6N-c5N", "c1W-b2W", "c5N-d3W", "c3N-c4W", "d9KL6-d8B", "d5N-c3W", "c6N-a4W",
+		"c3W-d1W", "b4N-a3W", "b2W-c3N", "a4W-b3N", "d1W-c3W", "d8B-d6N", "c3W-d5N", "d6N-c6B", "d5N-b6B",
+		"c6B-c5N")
+	r.script("lift b6B", "wait 42", "place c4N", "wait 56", "lift c4N", "wait 42", "lift c5N", "wait 5",
+		"place d5N", "bounce d5N", // the knight lands a scan after Black lifts
+		"wait 350", "place b5B", "bounce b5B")
+	r.wait(time.Second)
+	r.wantMoves("b6B-d5N", "c5N-b5B")
+	r.wantState(InSync)
+}
+
+// A piece the last move set down, read closed in the very reading that
+// completed that move, is not the mover's rocking piece when the next
+// player lifts it: the lift confirms at once. (Waiting for a rock let the
+// reply finish and the next lift begin first: three moves in one reading.)
+func TestLiftOfThePieceJustMovedIsNoRock(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("c2W-c4N", "c7B-c6N")
+	r.script("lift b1W", "wait 280", "place d3N", "bounce d3N", "lift a7B", // Black lifts as the bishop lands
+		"wait 90", "place a6B", "bounce a6B", "lift d3N", // White lifts it as the pawn lands
+		"wait 3", "place c2W", "wait 55", "place b1W", "bounce b1W", "wait 6", "lift c2W", "lift c6N",
+		"wait 97", "place c5B", "bounce c5B")
+	r.wait(time.Second)
+	r.wantMoves("b1W-d3N", "a7B-a6B", "d3N-b1W", "c6N-c5B")
+	r.wantState(InSync)
+}

@@ -320,7 +320,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 				// A piece set down in this position that reads open again
 				// within Settle/2 may be rocking as the hand lets go (a
 				// wobble): a lift only once it stays open that long.
-				if c := r.closedAt[x]; !c.Before(r.loadedAt) && now.Sub(c) < r.opts.Settle/2 {
+				if c := r.closedAt[x]; c.After(r.loadedAt) && now.Sub(c) < r.opts.Settle/2 {
 					if at := c.Add(r.opts.Settle/2 - r.opts.Skew); at.After(r.replyFrom) {
 						r.replyFrom = at
 					}
@@ -423,12 +423,13 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			continue
 		}
 		// A move whose every lift was seen ranks above one that relies on
-		// an unseen swap; then more cells touched; then one complete
-		// before the reply's first lift was read (not a square the reply
-		// passes over, read just after it); then the later.
-		n := 4 * c.info.Touched.Len()
+		// an unseen swap; then more cells touched; then the one that
+		// leaves the reply fewer lifts; then one complete before the
+		// reply's first lift was read (not a square the reply passes
+		// over, read just after it); then the later.
+		n := 100*c.info.Touched.Len() - 10*d.Len()
 		if seen {
-			n += 1000
+			n += 10000
 		}
 		if first := r.firstOpened(d); first.IsZero() || !done.After(first) {
 			n++
