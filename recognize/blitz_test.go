@@ -269,3 +269,22 @@ func TestLiftOfThePieceJustMovedIsNoRock(t *testing.T) {
 	r.wantMoves("b1W-d3N", "a7B-a6B", "d3N-b1W", "c6N-c5B")
 	r.wantState(InSync)
 }
+
+// Three moves in one change of the reading: the bishop lands as Black
+// lifts (a piece it could have taken, so the recognizer waits to see
+// whether it goes on), and Black's whole reply is put down in the instant
+// White lifts the bishop again. The reply and the next lift now confirm
+// the move they follow.
+func TestReplyAndNextLiftInOneReading(t *testing.T) {
+	r := newRig(t, st3d.StartString, DefaultOpts())
+	r.playOpening("b2W-b4W", "c7B-c6N", "a1W-b3N", "0-0", "d1W-c3N", "a7B-a6N", "c3N-a4N", "d7B-d5B", "c1W-a3N",
+		"d5B-d4W", "b3N-a5N", "d8KL6-d6B", "d0KL1-c1W", "a8B-b6B", "c2W-c4N", "b6B-d7B", "c1W-d0KL1", "d7B-c5B",
+		"a3N-b4N", "d6B-d5B", "a4N-b2W", "c8B-d7B", "b2W-c4W", "b8B-d6N", "b1W-d3N", "a9QL6-a8B", "c4W-a3N",
+		"a8B-a6B", "a0QL1-b1W", "c5B-a4N")
+	r.script("lift b4N", "wait 205", "lift d6N", "wait 5", "place c3N", "bounce c3N", // Black lifts as the bishop lands
+		"wait 87", "place c5B", "bounce c5B", "lift c3N", // White lifts it as Black's bishop lands
+		"wait 151", "place d4N", "wait 49", "lift d4N", "wait 152", "place a1W", "bounce a1W")
+	r.wait(time.Second)
+	r.wantMoves("b4N-c3N", "d6N-c5B", "c3N-a1W")
+	r.wantState(InSync)
+}

@@ -415,8 +415,10 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		case !chain && canReply(next, off, d, extra):
 			ok = true
 		default:
-			// The other side's placement first, then the mover's lifts.
-			ok = !extra.Empty() && r.openedSince(d, r.lastClosed(extra).Add(-r.opts.Skew)) && placementReply(next, extra, d)
+			// The other side's placement, or whole move, first, then the
+			// mover's lifts.
+			ok = !extra.Empty() && r.openedSince(d.Intersect(r.moverCells(next)), r.lastClosed(extra).Add(-r.opts.Skew)) &&
+				(placementReply(next, extra, d) || wholeReply(next, d, extra))
 			chain = ok
 		}
 		if !ok {
@@ -643,6 +645,42 @@ func (r *Recognizer) closedAfter(s rules.CellSet, t time.Time) bool {
 		}
 	}
 	return true
+}
+
+// moverCells are the cells holding a piece of the side not to move in
+// next (the mover's, after their move).
+func (r *Recognizer) moverCells(next rules.Position) rules.CellSet {
+	var out rules.CellSet
+	for _, c := range next.Occupancy().Cells(nil) {
+		if pc, ok := next.CellPiece(c); ok && pc.Color() != next.Turn() {
+			out.Add(c)
+		}
+	}
+	return out
+}
+
+// wholeReply reports whether a whole move of next, lifting some of the
+// cells of lifted and putting pieces on every cell of placed, is followed
+// by the lift of the rest (the mover's next move begun, in one reading at
+// blitz pace).
+func wholeReply(next rules.Position, lifted, placed rules.CellSet) bool {
+	occ := next.Occupancy()
+	for _, m := range next.LegalMoves(nil) {
+		in := next.Info(m)
+		if in.Touched.Empty() || !in.Touched.Minus(lifted).Intersect(occ).Empty() {
+			continue
+		}
+		after := next.Play(m)
+		got := after.Occupancy()
+		if !placed.Minus(got).Empty() || !got.Minus(occ).Minus(placed).Empty() {
+			continue
+		}
+		then := lifted.Intersect(got)
+		if !then.Empty() && canReply(after, rules.CellSet{}, then, rules.CellSet{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // placementReply reports whether putting pieces on the cells of placed,
