@@ -527,8 +527,8 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			switch {
 			case r.standOver:
-				// The next change came: it decides if the placements
-				// stand in it.
+				// The next change came: the piece went on only if a
+				// move of the position in progress explains it.
 				if r.goesOn {
 					return done, false
 				}
