@@ -123,6 +123,72 @@ func (s *Session) PlayAt(m rules.Move, at time.Time, r *clock.Reading) (Move, er
 	return s.playAt(pos, m, at, r)
 }
 
+// Timed is a move for PlayAtMany: completed at At (zero: now), with the
+// clock's reading after it (nil: none).
+type Timed struct {
+	Move  rules.Move
+	At    time.Time
+	Clock *clock.Reading
+}
+
+// PlayAtMany plays moves in order as PlayAt would, one after the other,
+// and journals them with one fsync: a slow disk costs one fsync for every
+// move waiting, not one each. It plays the moves up to the first that
+// PlayAt would refuse (not legal after the ones before it, or the game
+// over), returns those played, and the refusal, or the journal's error
+// (then none is played).
+func (s *Session) PlayAtMany(moves []Timed) ([]Move, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
+	var buf [256]rules.Move
+	pos := s.g.Position()
+	var refused error
+	var es []*entry
+	var ms []rules.Move
+	for k, t := range moves {
+		if k == 0 {
+			refused = s.canMove()
+		} else if pos.Status() != rules.Ongoing {
+			refused = fmt.Errorf("%w (%s)", ErrGameOver, pos.Status())
+		}
+		if refused == nil && !slices.Contains(pos.LegalMoves(buf[:0]), t.Move) {
+			refused = fmt.Errorf("move %#x is not legal in %s", uint32(t.Move), pos)
+		}
+		if refused != nil {
+			refused = s.refuse("play", refused)
+			break
+		}
+		at, r := t.At, t.Clock
+		if at.IsZero() {
+			at = s.opts.now()
+		}
+		if r != nil {
+			c := *r
+			r = &c
+		}
+		next := pos.Play(t.Move)
+		es = append(es, &entry{T: kindMove, Seq: len(s.all) + 1 + k, Move: pos.Long(t.Move), SAN: pos.Short(t.Move),
+			Pos: next.String(), Time: at.UTC(), Clock: r})
+		ms = append(ms, t.Move)
+		pos = next
+	}
+	if len(es) == 0 {
+		return nil, refused
+	}
+	if err := s.j.appendAll(es); err != nil {
+		return nil, fmt.Errorf("game %s: %w", s.id, err)
+	}
+	out := make([]Move, len(es))
+	for k, e := range es {
+		s.apply(e, ms[k])
+		out[k] = s.all[len(s.all)-1]
+	}
+	return out, refused
+}
+
 // canFlag checks a result on time for side: the game goes on, it has a
 // clock, and res is side's loss or a draw.
 func (s *Session) canFlag(side rules.Color, res rules.Result) error {

@@ -64,11 +64,11 @@ func (d *disk) setOpen(open bool) {
 }
 
 // sync runs between two scans: it lets the write in progress finish once
-// its stall has passed, and waits until the journal is blocked in a write,
-// has a result ready, or has nothing to do.
+// its stall has passed, and waits until the journal is blocked in a write
+// or has a result for every change waiting.
 func (d *disk) sync(tb testing.TB, t *table.Table, now time.Time) {
 	deadline := time.Now().Add(10 * time.Second)
-	for table.JournalPending(t) > 0 && !table.JournalDone(t) {
+	for table.JournalPending(t) > table.JournalDone(t) {
 		d.mu.Lock()
 		blocked, since := d.blocked, d.since
 		if blocked && !now.Before(since.Add(d.takes)) {

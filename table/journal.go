@@ -34,13 +34,18 @@ type journal struct {
 	jobs    chan *job
 	results chan result
 	pending int // jobs handed out and not yet applied (loop-owned)
-	// slow, when set (tests), runs before each job: a slow disk.
+	// slow, when set (tests), runs before each job or batch of moves: a
+	// slow disk's fsync.
 	slow func()
 }
 
 // journalQueue bounds the moves waiting for the disk; beyond it the scan
-// loop waits (hundreds of moves behind: the disk is gone).
-const journalQueue = 256
+// loop waits (hundreds of moves behind: the disk is gone). journalBatch
+// bounds the moves one fsync makes durable.
+const (
+	journalQueue = 256
+	journalBatch = 32
+)
 
 func newJournal(slow func()) *journal {
 	j := &journal{jobs: make(chan *job, journalQueue), results: make(chan result, journalQueue), slow: slow}
@@ -50,27 +55,86 @@ func newJournal(slow func()) *journal {
 
 func (j *journal) run() {
 	failed := -1
-	for jb := range j.jobs {
+	var next *job
+	for {
+		jb := next
+		next = nil
+		if jb == nil {
+			var ok bool
+			if jb, ok = <-j.jobs; !ok {
+				break
+			}
+		}
+		// Moves waiting behind it, of the same game and generation, go
+		// with it under one fsync (a slow disk falls no further behind
+		// than one fsync).
+		batch := []*job{jb}
+	collect:
+		for jb.kind == Moved && len(batch) < journalBatch {
+			select {
+			case nb, ok := <-j.jobs:
+				if !ok {
+					break collect
+				}
+				if nb.kind == Moved && nb.gen == jb.gen && nb.sess == jb.sess {
+					batch = append(batch, nb)
+					continue
+				}
+				next = nb
+			default:
+			}
+			break
+		}
+		failed = j.do(batch, failed)
+	}
+	close(j.results)
+}
+
+// do makes a batch durable and reports each job's result; it returns the
+// generation that failed (failed, unless this batch did).
+func (j *journal) do(batch []*job, failed int) int {
+	if batch[0].gen == failed {
+		for _, jb := range batch {
+			j.results <- result{job: jb, skipped: true}
+		}
+		return failed
+	}
+	if j.slow != nil {
+		j.slow()
+	}
+	if len(batch) == 1 {
+		jb := batch[0]
 		r := result{job: jb}
-		if jb.gen == failed {
-			r.skipped = true
-		} else {
-			if j.slow != nil {
-				j.slow()
-			}
-			switch jb.kind {
-			case Moved:
-				r.move, r.err = jb.sess.PlayAt(jb.ev.Move, jb.at, jb.reading)
-			case TookBack:
-				r.move, r.err = jb.sess.TakeBack()
-			}
-			if r.err != nil {
-				failed = jb.gen
-			}
+		switch jb.kind {
+		case Moved:
+			r.move, r.err = jb.sess.PlayAt(jb.ev.Move, jb.at, jb.reading)
+		case TookBack:
+			r.move, r.err = jb.sess.TakeBack()
+		}
+		if r.err != nil {
+			failed = jb.gen
+		}
+		j.results <- r
+		return failed
+	}
+	moves := make([]game.Timed, len(batch))
+	for i, jb := range batch {
+		moves[i] = game.Timed{Move: jb.ev.Move, At: jb.at, Clock: jb.reading}
+	}
+	played, err := batch[0].sess.PlayAtMany(moves)
+	for i, jb := range batch {
+		r := result{job: jb}
+		switch {
+		case i < len(played):
+			r.move = played[i]
+		case i == len(played):
+			r.err, failed = err, jb.gen
+		default:
+			r.skipped = true // it followed from the one refused
 		}
 		j.results <- r
 	}
-	close(j.results)
+	return failed
 }
 
 func (j *journal) put(jb *job) {
