@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -174,12 +175,17 @@ func TestBrokerLimits(t *testing.T) {
 // the broker logs it once and goes on: displays get their messages live and
 // while away.
 func TestBrokerStoreDiskFull(t *testing.T) {
-	var store *storeHook
+	var full atomic.Bool // read by the broker's goroutines
+	full.Store(true)
 	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
 		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
 		o.store = func(h *storeHook) {
-			store = h
-			h.failWrites = func() error { return syscall.ENOSPC }
+			h.failWrites = func() error {
+				if full.Load() {
+					return syscall.ENOSPC
+				}
+				return nil
+			}
 		}
 	})
 	d := &pahoDisplay{id: "full", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
@@ -197,7 +203,7 @@ func TestBrokerStoreDiskFull(t *testing.T) {
 	if n := strings.Count(logs.String(), "store write failed"); n != 1 {
 		t.Errorf("%d store failures logged, want 1:\n%s", n, logs.String())
 	}
-	store.failWrites = nil
+	full.Store(false)
 	d.disconnect(t)
 }
 
