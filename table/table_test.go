@@ -345,8 +345,20 @@ func TestSlowJournalLosesNothing(t *testing.T) {
 			<-c
 		})
 	})
-	for _, long := range []string{"c2W-c4W", "d7B-d6B", "c4W-c5B", "d8B-c6B", "0-0"} {
+	for i, long := range []string{"c2W-c4W", "d7B-d6B", "c4W-c5B", "d8B-c6B", "0-0"} {
 		r.play(long)
+		// The first move's write is stuck before the others come.
+		for deadline := time.Now().Add(5 * time.Second); i == 0; time.Sleep(time.Millisecond) {
+			mu.Lock()
+			n := writes
+			mu.Unlock()
+			if n == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the journal did not take the first move within 5 s")
+			}
+		}
 	}
 	snap := r.tb.Snapshot()
 	if len(snap.Moves) != 0 || snap.Status.State != recognize.InSync {
