@@ -109,8 +109,18 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#moves .num')].map(e => e.textContent)`); !slices.Equal(got, []string{"1.", "2."}) {
 		t.Errorf("move numbers %q", got)
 	}
-	// Step back two moves, then the game goes on: the page stays there.
-	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back")), chromedp.Click(chromedp.CSS("#back")))
+	// Step back two moves, a click at a time as a person looks, then the
+	// game goes on: the page stays there.
+	click := func(sel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	click("#back")
+	_, oneBack := f.g.Move(3)
+	waitJS(t, ctx, "one move back", `JSON.stringify(`+flatPieces+`) == '`+mustJSON(piecesOf(f.sys, oneBack))+`'`)
+	click("#back")
 	_, before := f.g.Move(2)
 	want := mustJSON(piecesOf(f.sys, before))
 	waitJS(t, ctx, "two moves back", `JSON.stringify(`+flatPieces+`) == '`+want+`'`)
@@ -119,7 +129,7 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	if got := evalJS[string](t, ctx, piecesJS+`; JSON.stringify(`+flatPieces+`)`); got != want {
 		t.Errorf("stepping back: the board moved on to %s", got)
 	}
-	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#live")))
+	click("#live")
 	waitJS(t, ctx, "live again", `JSON.stringify(`+flatPieces+`) == '`+mustJSON(piecesOf(f.sys, f.g.Position()))+`'`)
 	// The 3D view renders something: many colours in its canvas.
 	waitJS(t, ctx, "the 3D view", `document.body.classList.contains('has3d') && !!document.querySelector('#view3d canvas') && document.getElementById('view3d').dataset.frames >= 1`)
@@ -132,7 +142,7 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	}
 	noErrors(t, ctx)
 	keepShot(t, ctx, "board")
-	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#toggle3d")))
+	click("#toggle3d")
 	keepShot(t, ctx, "board-flat")
 }
 
