@@ -154,12 +154,11 @@ func newHandTable(tb testing.TB, s handSetting) *handTable {
 				"button:knight": {Kind: table.ButtonClockBlack}}
 		}
 	}
+	var buttons []string
 	if s.press {
-		// The reference ST3D set, with its clock buttons.
-		h.rig = newRig(tb, edit)
-	} else {
-		h.rig = newSystemRig(tb, sys, edit)
+		buttons = []string{"queen", "knight"} // the clock's, as button:queen and button:knight
 	}
+	h.rig = newSystemRigWith(tb, sys, buttons, edit)
 	tb.Cleanup(func() { h.disk.setOpen(true) }) // runs before the table's Close
 	if s.press {
 		// Black starts the clock.
@@ -339,7 +338,8 @@ var tableHandGames = flag.Int("hand.games", 0, "games per setting of BenchmarkTa
 // BenchmarkTableHand plays random legal games (one per iteration, up to 60
 // plies) of every system a set plays, with sim.QuirkyHand, through the
 // whole table (the simulated set, the scanner, the recognizer, a journal
-// whose every fsync stalls, the sinks) in simulated time, and reports per
+// whose every fsync stalls, the sinks) in simulated time, by settling and
+// by clock presses, and reports per
 // setting ghosts (a published move the hand did not make), misses (a move
 // never published), mismatches, the most moves waiting for the disk at
 // once, and percentiles of the latency from the hand letting go of a move
@@ -358,10 +358,8 @@ func BenchmarkTableHand(b *testing.B) {
 			settings = append(settings,
 				handSetting{sys: sys, touch: 200 * time.Millisecond, stall: d.stall, every: d.every},
 				handSetting{sys: sys, touch: 200 * time.Millisecond, reply: time.Second, stall: d.stall, every: d.every})
-			if strings.HasPrefix(sys, "st3d") {
-				settings = append(settings,
-					handSetting{sys: sys, press: true, touch: 200 * time.Millisecond, stall: d.stall, every: d.every})
-			}
+			settings = append(settings,
+				handSetting{sys: sys, press: true, touch: 200 * time.Millisecond, stall: d.stall, every: d.every})
 		}
 	}
 	for _, s := range settings {

@@ -24,7 +24,14 @@ import (
 // ST3D set), with its LEDs, in simulated time.
 func newSystemRig(t testing.TB, sys rules.System, edit ...func(*table.Opts)) *rig {
 	t.Helper()
-	b, err := sim.DefaultBoard(sys)
+	return newSystemRigWith(t, sys, nil, edit...)
+}
+
+// newSystemRigWith is newSystemRig with buttons wired on the set (names
+// without "button:", as sensors.Preset takes them).
+func newSystemRigWith(t testing.TB, sys rules.System, buttons []string, edit ...func(*table.Opts)) *rig {
+	t.Helper()
+	b, err := sim.DefaultBoard(sys, buttons...)
 	if err != nil {
 		t.Fatal(err)
 	}
