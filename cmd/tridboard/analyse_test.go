@@ -96,3 +96,22 @@ func TestAnalyseBadUsage(t *testing.T) {
 		}
 	}
 }
+
+// The demo refuses a hand faster than the sensors can see, and bad usage,
+// before it starts anything.
+func TestDemoBadUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--pause", "20"}, "--pause 20: a hand that fast swaps a capture's pieces within the sensors' 30 ms debounce"},
+		{[]string{"--pause", "-1"}, "usage: tridboard demo"},
+		{[]string{"--variant", "chess"}, `unknown variant "chess"`},
+		{[]string{"extra"}, "usage: tridboard demo"},
+	} {
+		code, out, errs := run(append([]string{"demo"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errs, tc.msg) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errs, exitUsage, tc.msg)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 )
@@ -36,13 +37,17 @@ var st3dDemo = strings.Fields(`
 	c2W-c4W d7B-d6B c4W-c5B d8B-c6B 0-0 c6B-b4W a1W-c2W d9KL6-d8B
 	a2W-a3W a9QL6-d9KL6 a1QL1-a3N b4W-a2W c5B-c6N a2W-c1W`)
 
+// minDemoPause is the shortest pause between two hand actions of the
+// demo, in ms: the sensors' debounce and two scans.
+const minDemoPause = 40
+
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("demo", "[--variant V] [--options LIST] [--pause MS] [--log-level L]",
 		"Plays a built-in game on the simulated board with the lifts and placements a\n"+
 			"person would make. Each move goes through the scanner, the recognizer, the\n"+
 			"game journal and the embedded MQTT broker, and is printed as a subscriber\n"+
 			"receives it. Needs no hardware and nothing installed.", stdout, stderr)
-	pause := fs.Int("pause", 150, "milliseconds between two hand actions")
+	pause := fs.Int("pause", 150, fmt.Sprintf("milliseconds between two hand actions (%d or more)", minDemoPause))
 	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
 	options := fs.String("options", "", optionsUsage)
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
@@ -51,6 +56,14 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	if _, err := config.ParseLevel(*logLevel); err != nil || fs.NArg() != 0 || *pause < 0 {
 		fmt.Fprintln(stderr, "usage: tridboard demo [--variant V] [--options LIST] [--pause MS] [--log-level L]")
+		return exitUsage
+	}
+	if *pause < minDemoPause {
+		// Faster, a capture's victim would be swapped for its captor within
+		// the debounce: the sensors never see its square empty, and the
+		// reading is a piece held in the hand (docs/design.md, Limits).
+		fmt.Fprintf(stderr, "tridboard demo: --pause %d: a hand that fast swaps a capture's pieces within the sensors' %d ms debounce, which no set can see; give %d or more\n",
+			*pause, sensors.DefaultOpts.Debounce.Milliseconds(), minDemoPause)
 		return exitUsage
 	}
 	sys, err := systemFor(*variant, *options)
