@@ -78,43 +78,42 @@ func TestPressWhileHoldingIsNothing(t *testing.T) {
 	r.wantState(InSync)
 }
 
-// A press made while the piece was still in the hand, before a move the
-// reply's lift then completes, leaves no press owed: the mover's next
-// press, well within a second, completes their next move.
-func TestEarlyPressThenLiftOwesNothing(t *testing.T) {
-	opts := DefaultOpts()
-	opts.ConfirmByPress = true
-	r := newRig(t, knightPos, opts)
-	r.script("lift b1W", "wait 100")
-	r.pressNow() // too early: nothing shows
-	r.script("wait 150", "place a3W", "lift d9KL6", "wait 150", "place d8KL6", "wait 50")
-	r.wantMoves("b1W-a3W")
-	r.pressNow()
-	r.script("wait 50", "lift a3W", "wait 150", "place b5N", "wait 50")
-	r.pressNow()
-	r.wait(100 * time.Millisecond)
-	r.wantMoves("b1W-a3W", "d9KL6-d8KL6", "a3W-b5N")
-	if e := r.moveEvents()[2]; e.By != ByPress {
-		t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
-	}
-}
-
-// A player who never pressed for a move that the reply's lift completed
-// loses no later press: a press more than a second after that move is for
-// the move on the board.
-func TestForgottenPressLosesNoLaterOne(t *testing.T) {
-	opts := DefaultOpts()
-	opts.ConfirmByPress = true
-	r := newRig(t, knightPos, opts)
-	r.script("lift b1W", "wait 150", "place a3W", "wait 200", "lift d9KL6", "wait 150", "place d8KL6", "wait 50")
-	r.wantMoves("b1W-a3W") // white never pressed
-	r.pressNow()
-	r.script("wait 700", "lift a3W", "wait 150", "place b5N", "wait 50")
-	r.pressNow()
-	r.wait(100 * time.Millisecond)
-	r.wantMoves("b1W-a3W", "d9KL6-d8KL6", "a3W-b5N")
-	if e := r.moveEvents()[2]; e.By != ByPress {
-		t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
+// A move the reply's lift completed owes its mover's press only for a
+// while: an early press (the piece still in the hand) already paid it, and
+// a press more than a second later is for the move on the board. In both,
+// the mover's next press completes their next move.
+func TestPressOwedForALiftConfirmedMove(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		early       bool     // White presses while holding the knight
+		first, next []string // the rest of White's move and Black's reply; White's next move
+	}{
+		{"an early press leaves none owed", true,
+			[]string{"wait 150", "place a3W", "lift d9KL6", "wait 150", "place d8KL6", "wait 50"},
+			[]string{"wait 50", "lift a3W", "wait 150", "place b5N", "wait 50"}},
+		{"a forgotten press loses no later one", false,
+			[]string{"wait 50", "place a3W", "wait 200", "lift d9KL6", "wait 150", "place d8KL6", "wait 50"},
+			[]string{"wait 700", "lift a3W", "wait 150", "place b5N", "wait 50"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := DefaultOpts()
+			opts.ConfirmByPress = true
+			r := newRig(t, knightPos, opts)
+			r.script("lift b1W", "wait 100")
+			if tc.early {
+				r.pressNow() // too early: nothing shows
+			}
+			r.script(tc.first...)
+			r.wantMoves("b1W-a3W") // completed by Black's lift
+			r.pressNow()           // Black's press
+			r.script(tc.next...)
+			r.pressNow()
+			r.wait(100 * time.Millisecond)
+			r.wantMoves("b1W-a3W", "d9KL6-d8KL6", "a3W-b5N")
+			if e := r.moveEvents()[2]; e.By != ByPress {
+				t.Fatalf("a3W-b5N confirmed by %v, want press", e.By)
+			}
+		})
 	}
 }
 
