@@ -46,11 +46,14 @@ type board struct {
 	updated        time.Time
 }
 
-// plyView is a position as drawn: the pieces on their cells and the
-// presence cells closed (the boards standing on their pins).
+// plyView is a position as drawn: the pieces on their cells, the
+// presence cells closed (the boards standing on their pins) and the
+// pieces still to come in (rules.Reserver), by letter ("N" White's
+// knights, "n" Black's).
 type plyView struct {
-	Pieces map[string]string `json:"pieces"`
-	Pins   []string          `json:"pins,omitempty"`
+	Pieces  map[string]string `json:"pieces"`
+	Pins    []string          `json:"pins,omitempty"`
+	Reserve map[string]int    `json:"reserve,omitempty"`
 }
 
 func (b *board) touch(history bool) {
@@ -86,6 +89,18 @@ func (b *board) draw(p rules.Position) plyView {
 			v.Pieces[n] = string(pc.Letter())
 		} else if occ.Has(c) && isSocketName(n) {
 			v.Pins = append(v.Pins, n)
+		}
+	}
+	if r, ok := p.(rules.Reserver); ok {
+		for _, c := range []rules.Color{rules.White, rules.Black} {
+			for k := rules.Pawn; k <= rules.King; k++ {
+				if n := r.Reserve(c, k); n > 0 {
+					if v.Reserve == nil {
+						v.Reserve = map[string]int{}
+					}
+					v.Reserve[string(rules.PieceOf(c, k).Letter())] = n
+				}
+			}
 		}
 	}
 	return v
@@ -341,7 +356,7 @@ func (b *board) setLifted(names []string) {
 }
 
 func (b *board) event(h *Hub, e mqtt.Event) {
-	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Time: e.Time}
+	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Result: e.Result, Time: e.Time}
 	switch e.Type {
 	case mqtt.EventLift:
 		b.setLifted(e.Cells)

@@ -252,7 +252,8 @@ func (h *Hub) Layout(variant string) (*Layout, error) {
 	return l, nil
 }
 
-// Boards lists the ids of the boards known, sorted.
+// Boards lists the ids of the boards known, in natural order (load-2
+// before load-10).
 func (h *Hub) Boards() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -260,7 +261,7 @@ func (h *Hub) Boards() []string {
 	for id := range h.boards {
 		ids = append(ids, id)
 	}
-	sort.Strings(ids)
+	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
 	return ids
 }
 
@@ -291,7 +292,8 @@ func (h *Hub) Summary(id string) (*Summary, bool) {
 	return v, true
 }
 
-// Summaries returns every board as the wall draws it, sorted by id.
+// Summaries returns every board as the wall draws it, in the natural
+// order of their ids.
 func (h *Hub) Summaries() []*Summary {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -301,7 +303,7 @@ func (h *Hub) Summaries() []*Summary {
 		v.Now = h.opts.Now()
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool { return naturalLess(out[i].ID, out[j].ID) })
 	return out
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -321,4 +322,45 @@ func TestHubLiftedBoardPins(t *testing.T) {
 		}
 	}
 	t.Fatal("no attack board could move in 400 random plies")
+}
+
+// The pieces still to come in are drawn with each position, kind by kind:
+// First Contact's reserve (pieces to introduce), V.P6's pieces to place;
+// the tournament game has none.
+func TestHubReserve(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		moves   []string
+		start   map[string]int
+	}{
+		{"first-contact", nil, map[string]int{"P": 8, "N": 2, "B": 2, "R": 2, "Q": 1, "p": 8, "n": 2, "b": 2, "r": 2, "q": 1}},
+		{"st3d+V.P6", nil, map[string]int{"N": 2, "B": 2, "R": 2, "Q": 1, "K": 1, "n": 2, "b": 2, "r": 2, "q": 1, "k": 1}},
+		{"st3d", nil, nil},
+	} {
+		h := NewHub(DefaultOpts())
+		f := newFakeSet(t, h, "b1", tc.variant)
+		v := view(t, h, "b1")
+		if !maps.Equal(v.Start.Reserve, tc.start) {
+			t.Errorf("%s: start reserve %v, want %v", tc.variant, v.Start.Reserve, tc.start)
+		}
+		for i := 0; i < 12 && f.random(); i++ {
+		}
+		v = view(t, h, "b1")
+		last := v.Moves[len(v.Moves)-1]
+		want := map[string]int{}
+		p := f.g.Position()
+		for _, c := range []rules.Color{rules.White, rules.Black} {
+			for k := rules.Pawn; k <= rules.King; k++ {
+				if r, ok := p.(rules.Reserver); ok && r.Reserve(c, k) > 0 {
+					want[string(rules.PieceOf(c, k).Letter())] = r.Reserve(c, k)
+				}
+			}
+		}
+		if len(want) == 0 {
+			want = nil
+		}
+		if !maps.Equal(last.Reserve, want) {
+			t.Errorf("%s after 12 moves: reserve %v, want %v", tc.variant, last.Reserve, want)
+		}
+	}
 }

@@ -49,6 +49,7 @@ type EventView struct {
 	Cells  []string  `json:"cells,omitempty"`
 	Move   string    `json:"move,omitempty"`
 	Detail string    `json:"detail,omitempty"`
+	Result string    `json:"result,omitempty"`
 	Time   time.Time `json:"ts"`
 }
 

@@ -1,6 +1,7 @@
 // One board's page: the game pushed over SSE (/boards/<id>/events), drawn
 // flat and in 3D, the move list in the system's notation with stepping.
-import {FlatBoard, layout, clockText, clockLeft, statusText} from '/static/flat.js';
+import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves} from '/static/flat.js';
+import {spokenMove, eventText, describe} from '/static/words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const params = new URLSearchParams(location.search);
@@ -8,12 +9,20 @@ const overlay = params.get('overlay') === '1';
 if (overlay) document.body.classList.add('overlay');
 const $ = s => document.getElementById(s);
 
-const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0};
+const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0, spoken: [], announced: 0};
 let flat = null, view3d = null, variant = '', want3d = params.get('flat') !== '1', dirty = false;
 window.tridboard = st; // for tests and the curious
 
 $('board-id').textContent = id;
 $('pgnlink').href = `/boards/${encodeURIComponent(id)}/game.pgn`;
+
+// A phone stacks the levels (the highest on top), each level full width;
+// wider screens put them side by side.
+const narrow = matchMedia('(max-width: 600px)');
+function arrangement() { return narrow.matches && !overlay ? 'column' : 'row'; }
+narrow.addEventListener('change', () => { if (flat && !overlay) flat.setArrange(arrangement()); });
+// The overlay fits the flat view to the box the stream gives it.
+if (overlay) new ResizeObserver(() => { if (flat) flat.fit($('flat').clientWidth, $('flat').clientHeight); }).observe($('flat'));
 
 function schedule() { if (!dirty) { dirty = true; requestAnimationFrame(render); } }
 
@@ -27,8 +36,10 @@ async function setVariant(v) {
   }
   if (variant !== v) return;
   $('flat').replaceChildren();
-  flat = new FlatBoard($('flat'), lay);
+  flat = new FlatBoard($('flat'), lay, {arrange: arrangement()});
+  st.flat = flat;
   flat.setFlip(st.flip);
+  if (overlay) flat.fit($('flat').clientWidth, $('flat').clientHeight);
   if (view3d) { view3d.dispose(); view3d = null; }
   schedule();
   if (want3d) { await start3d(lay); schedule(); }
@@ -41,10 +52,12 @@ async function start3d(lay) {
     document.body.classList.add('has3d');
     view3d = new m.View3D($('view3d'), lay);
     view3d.setFlip(st.flip);
-    document.body.classList.add('has3d');
   } catch (e) {
+    // No WebGL: no empty box above the flat view, a line saying why.
     console.warn('3D view:', e);
-    $('view3d').querySelector('.nogl').hidden = false;
+    document.body.classList.remove('has3d');
+    document.querySelector('.nogl').hidden = false;
+    want3d = false;
   }
 }
 
@@ -57,6 +70,8 @@ function apply(v) {
     for (const m of v.moves) if (!st.moves.length || m.seq > st.moves[st.moves.length - 1].seq) st.moves.push(m);
   }
   st.game = v.game; st.epoch = v.epoch; st.seq = v.seq; st.status = v;
+  if (document.body.classList.contains('missing')) { document.body.classList.remove('missing'); $('notfound').hidden = true; }
+  announce(v.full || full);
   if (v.now) st.offset = Date.parse(v.now) - Date.now();
   renderMoves(v.full || full);
   if (v.variant && v.variant !== variant) setVariant(v.variant);
@@ -80,6 +95,26 @@ function setConn(ok) {
   $('conn').classList.toggle('down', !ok);
 }
 
+// announce says each new move in words: in the live region for a screen
+// reader, aloud when "speak the moves" is on. The moves a page loads with
+// are not said.
+function announce(reload) {
+  if (reload && st.announced === 0 || st.moves.length < st.announced) { st.announced = st.moves.length; return; }
+  for (; st.announced < st.moves.length; st.announced++) {
+    const i = st.announced, m = st.moves[i];
+    const before = i > 0 ? st.moves[i - 1] : st.start;
+    const text = spokenMove(m, before);
+    $('announce').textContent = text;
+    if ($('speak').checked) say(text);
+  }
+}
+function say(text) {
+  st.spoken.push(text);
+  if (window.speechSynthesis) speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+}
+$('speak').checked = localStorage.getItem('tridboard.speak') === '1';
+$('speak').addEventListener('change', () => localStorage.setItem('tridboard.speak', $('speak').checked ? '1' : '0'));
+
 // The move list: one row per move number, appended as moves come.
 let listed = 0;
 function renderMoves(rebuild) {
@@ -90,14 +125,15 @@ function renderMoves(rebuild) {
     let li = ol.lastElementChild;
     const black = m.num.endsWith('...');
     if (!black || !li || li.dataset.full) {
-      li = document.createElement('li');
-      const n = document.createElement('span'); n.className = 'num'; n.textContent = black ? m.num : m.num;
+      li = document.createElement('li'); li.setAttribute('role', 'presentation');
+      const n = document.createElement('span'); n.className = 'num'; n.textContent = m.num; n.setAttribute('aria-hidden', 'true');
       li.appendChild(n);
       if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; li.appendChild(gap); }
       ol.appendChild(li);
     }
     const s = document.createElement('span');
     s.className = 'move'; s.textContent = m.short; s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
+    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.setAttribute('aria-label', m.num + ' ' + m.short);
     s.addEventListener('click', () => { st.view = m.ply === st.moves.length ? null : m.ply; schedule(); });
     li.appendChild(s);
     if (black) li.dataset.full = '1';
@@ -120,13 +156,22 @@ function render() {
   const pos = ply > 0 ? st.moves[ply - 1] : st.start;
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
+  document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
+  $('flat').firstChild && $('flat').firstChild.setAttribute('aria-label', describe(pos));
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
   if (view3d) view3d.draw(pos, mk);
-  document.querySelectorAll('#moves .move.current').forEach(e => e.classList.remove('current'));
+  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); });
   const cur = document.querySelector(`#moves .move[data-ply="${ply}"]`);
-  if (cur) { cur.classList.add('current'); if (st.view === null) cur.scrollIntoView({block: 'nearest'}); }
+  if (cur) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); scrollList(cur); $('moves').setAttribute('aria-activedescendant', cur.id); }
+  else $('moves').removeAttribute('aria-activedescendant');
   document.body.classList.toggle('stepping', st.view !== null);
+  const shownMove = ply > 0 ? st.moves[ply - 1] : null;
+  $('lastmove').textContent = shownMove ? shownMove.num + ' ' + shownMove.short : '';
+  // Stepping back: the live turn line gives way to what is shown.
+  $('turn').hidden = st.view !== null;
+  $('stepline').hidden = st.view === null;
+  $('stepline').textContent = st.view === null ? '' : (shownMove ? 'after ' + shownMove.num + ' ' + shownMove.short : 'the start position') + ' (an earlier move: live shows the game now)';
   $('live').classList.toggle('on', st.view === null);
   const tags = s.tags || {};
   $('white-name').textContent = tags.White || 'White';
@@ -138,14 +183,25 @@ function render() {
   $('status').className = 'badge status-' + (s.online === false ? 'offline' : s.board);
   $('result').textContent = s.result !== '*' ? s.result + (s.termination ? ' (' + s.termination + ')' : '') : '';
   $('result').hidden = s.result === '*';
-  $('turn').textContent = s.result !== '*' ? 'game over' : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
+  $('turn').textContent = s.result !== '*' ? 'Game over: ' + resultWords(s) : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
+  for (const side of ['White', 'Black']) {
+    $(side.toLowerCase() + '-info').textContent = [tags[side + 'Title'], tags[side + 'Elo']].filter(Boolean).join(' ');
+  }
   const fix = s.fix && s.fix.length || s.board === 'mismatch' || s.board === 'sensor_fault';
   $('fix').hidden = !fix;
   if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '');
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
   const ev = s.event;
-  $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';
+  $('lastevent').textContent = ev ? eventText(ev) : '';
   tickClocks();
+}
+
+// scrollList brings a move into the list's view, scrolling the list only
+// (never the page: a phone keeps the board in view).
+function scrollList(e) {
+  const ol = $('moves'), top = e.offsetTop, bottom = top + e.offsetHeight;
+  if (top < ol.scrollTop) ol.scrollTop = top;
+  else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
 }
 
 function tickClocks() {
@@ -156,11 +212,17 @@ function tickClocks() {
     const ms = clockLeft(c, side, st.offset);
     e.textContent = clockText(ms);
     e.classList.toggle('running', c.running === side && !c.paused);
-    e.classList.toggle('low', c.low === side || ms < 10000);
+    e.classList.toggle('low', c.low === side || c.low === 'both' || ms < 10000);
     e.classList.toggle('flag', c.flag === side);
   }
 }
 setInterval(tickClocks, 100);
+
+// resultWords is the result in words: "White wins by checkmate (1-0)".
+function resultWords(s) {
+  const who = {'1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'draw'}[s.result] || s.result;
+  return who + (s.termination ? ' by ' + s.termination.replace(/_/g, ' ') : '') + ' (' + s.result + ')';
+}
 
 function step(d) {
   const n = st.moves.length;
@@ -179,6 +241,16 @@ $('toggle3d').onclick = async () => {
   if (want3d && variant) await start3d(await layout(variant));
   schedule();
 };
+// The move list by keyboard: arrows step, Home and End go to the start
+// and to the game now.
+$('moves').addEventListener('keydown', e => {
+  const k = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
+  if (k) step(k);
+  else if (e.key === 'Home') { st.view = 0; schedule(); }
+  else if (e.key === 'End') { st.view = null; schedule(); }
+  else return;
+  e.preventDefault(); e.stopPropagation();
+});
 document.addEventListener('keydown', e => {
   if (e.target.tagName === 'INPUT') return;
   if (e.key === 'ArrowLeft') step(-1);

@@ -21,13 +21,29 @@ function card(id) {
     '<div class="mini"></div><div class="card-foot"><span class="last"></span><span class="res"></span></div>';
   a.querySelector('.bid').textContent = id;
   c = {el: a, flat: null, variant: '', sum: null, q: s => a.querySelector(s)};
-  // Keep the wall sorted by board id.
+  // Keep the wall in the natural order of the ids: load-2 before load-10.
   let before = null;
-  for (const [oid, oc] of cards) if (oid > id && (!before || oid < before.el.dataset.board)) before = oc;
+  for (const [oid, oc] of cards) if (natural(oid, id) > 0 && (!before || natural(oid, before.el.dataset.board) < 0)) before = oc;
   wall.insertBefore(a, before ? before.el : null);
   cards.set(id, c);
-  document.getElementById('count').textContent = cards.size + ' boards';
+  document.getElementById('count').textContent = cards.size + (cards.size === 1 ? ' board' : ' boards');
   return c;
+}
+
+// natural compares board ids as the server orders them (web/natural.go):
+// runs of digits by value, the rest by character.
+function natural(a, b) {
+  const ra = a.match(/\d+|\D/g) || [], rb = b.match(/\d+|\D/g) || [];
+  for (let i = 0; i < ra.length && i < rb.length; i++) {
+    const x = ra[i], y = rb[i], dx = /\d/.test(x[0]), dy = /\d/.test(y[0]);
+    if (dx && dy) {
+      const tx = x.replace(/^0+(?=\d)/, ''), ty = y.replace(/^0+(?=\d)/, '');
+      if (tx.length !== ty.length) return tx.length - ty.length;
+      if (tx !== ty) return tx < ty ? -1 : 1;
+      if (x.length !== y.length) return x.length - y.length;
+    } else if (x !== y) return x < y ? -1 : 1;
+  }
+  return ra.length - rb.length;
 }
 
 function update(c, s) {
