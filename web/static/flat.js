@@ -142,7 +142,7 @@ export class FlatBoard {
         }
       }
       // Files under each panel.
-      for (const [px, f] of this.files[i]) {
+      for (const [px, f] of [...this.files[i]].sort((a, b) => a[0] - b[0])) {
         const [fx] = xy(i, px, r1);
         text(fx + U / 2, y + (r1 - r0 + 1) * U + U * 0.7, f, 'file');
       }
