@@ -122,6 +122,7 @@ func TestExportText(t *testing.T) {
 [Black "Spock"]
 [Result "1-0"]
 [Variant "st3d"]
+[Termination "normal"]
 
 1. Nc3W Nb6B 2. b4N 1-0
 `

@@ -107,6 +107,9 @@ type Move struct {
 	SAN      string    // Meder notation with + or #
 	Position string    // position string after the move
 	Time     time.Time // when it was played (UTC)
+	// ClkMS is the mover's time left on the clock after the move, in
+	// milliseconds; nil without a clock.
+	ClkMS *int64
 }
 
 // Errors a Session returns, wrapped in errors that say more.
@@ -462,6 +465,10 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		mover := s.g.Position().Turn()
 		s.g.Play(m)
 		mv := Move{Seq: e.Seq, Game: s.id, Move: e.Move, SAN: e.SAN, Position: e.Pos, Time: e.Time}
+		if e.Clock != nil {
+			ms := e.Clock.MS(mover)
+			mv.ClkMS = &ms
+		}
 		s.all = append(s.all, mv)
 		s.line = append(s.line, mv)
 		s.clk.moved(e.Clock)

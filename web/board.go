@@ -108,9 +108,10 @@ func (b *board) draw(p rules.Position) plyView {
 
 func isSocketName(n string) bool { _, _, _, ok := pin(n); return ok }
 
-// reset starts the history over from start with moves (long form), the
-// last of which has seq last.
-func (b *board) reset(start rules.Position, moves []string, last int) {
+// reset starts the history over from start with moves (long form) and
+// their clocks (the mover's time left after each, or nil), the last of
+// which has seq last.
+func (b *board) reset(start rules.Position, moves []string, clks []int64, last int) {
 	b.g = rules.NewGame(start)
 	b.seqs, b.plies = nil, nil
 	b.start = b.draw(start)
@@ -120,7 +121,7 @@ func (b *board) reset(start rules.Position, moves []string, last int) {
 	}
 	b.baseSeq = last - len(moves)
 	for i, s := range moves {
-		if !b.play(s, b.baseSeq+i+1) {
+		if !b.play(s, b.baseSeq+i+1, clkAt(clks, i), time.Time{}) {
 			break
 		}
 	}
@@ -128,8 +129,17 @@ func (b *board) reset(start rules.Position, moves []string, last int) {
 	b.touch(true)
 }
 
-// play plays a long move with its seq and records the ply.
-func (b *board) play(s string, seq int) bool {
+// clkAt is the clock after move i of clks, or nil.
+func clkAt(clks []int64, i int) *int64 {
+	if i < len(clks) {
+		return &clks[i]
+	}
+	return nil
+}
+
+// play plays a long move with its seq, the mover's clock after it (or nil)
+// and when it was played, and records the ply.
+func (b *board) play(s string, seq int, clk *int64, at time.Time) bool {
 	if len(b.plies) >= b.max {
 		b.err = "game too long: moves beyond " + itoa(b.max) + " are not shown"
 		return false
@@ -142,7 +152,7 @@ func (b *board) play(s string, seq int) bool {
 	}
 	info := p.Info(m)
 	ply := len(b.plies)
-	mv := &MoveView{Seq: seq, Ply: ply + 1, Num: moveNumber(b.g.Start(), ply), Long: p.Long(m), Short: p.Short(m)}
+	mv := &MoveView{Seq: seq, Ply: ply + 1, Num: moveNumber(b.g.Start(), ply), Long: p.Long(m), Short: p.Short(m), ClkMS: clk, Time: at}
 	cells := b.sys.Cells()
 	if info.From != rules.NoCell {
 		mv.From = cells[info.From]
@@ -206,30 +216,40 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		}
 	}
 	have := b.longs()
+	clks := s.ClkMS
+	if len(clks) != len(s.Moves) {
+		clks = nil
+	}
 	switch {
 	case b.sys == nil || b.sys.Name() != sys.Name() || b.game != s.Game || b.g.Start().String() != start.String() || b.partial && len(s.Moves) > 0:
 		b.sys, b.game = sys, s.Game
-		b.reset(start, s.Moves, last)
+		b.reset(start, s.Moves, clks, last)
 	case slices.Equal(have, s.Moves):
+		// The same moves: the state may know clocks a resumed page lacks.
+		for i, p := range b.plies {
+			if p.ClkMS == nil && i < len(clks) {
+				p.ClkMS = clkAt(clks, i)
+			}
+		}
 	case len(have) < len(s.Moves) && slices.Equal(have, s.Moves[:len(have)]):
 		for i, mv := range s.Moves[len(have):] {
 			seq := last - (len(s.Moves) - len(have) - 1 - i)
 			if seq <= b.seq() {
 				seq = b.seq() + 1
 			}
-			if !b.play(mv, seq) {
+			if !b.play(mv, seq, clkAt(clks, len(have)+i), time.Time{}) {
 				break
 			}
 		}
 	case len(s.Moves) < len(have) && slices.Equal(have[:len(s.Moves)], s.Moves):
 		b.truncate(len(s.Moves))
 	default:
-		b.reset(start, s.Moves, last)
+		b.reset(start, s.Moves, clks, last)
 	}
 	if s.Position != "" && len(b.plies) < b.max && b.g.Position().String() != s.Position {
 		// The moves do not lead to the state's position: show the position.
 		if p, err := sys.ParsePosition(s.Position); err == nil {
-			b.reset(p, nil, last)
+			b.reset(p, nil, nil, last)
 			b.partial = true
 			b.err = "the moves do not lead to the position: showing the position without its moves"
 		}
@@ -284,18 +304,18 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 				b.touch(false)
 				return
 			}
-			b.reset(p, nil, m.Seq)
+			b.reset(p, nil, nil, m.Seq)
 			b.partial = true
 			b.touch(false)
 			return
 		}
-		b.reset(start, nil, 0)
+		b.reset(start, nil, nil, 0)
 	}
 	if m.Seq <= b.seq() {
 		return // a duplicate
 	}
 	if b.follows(b.g.Position(), m) {
-		b.play(m.Move, m.Seq)
+		b.play(m.Move, m.Seq, m.ClkMS, m.Time)
 	} else {
 		// A take-back we missed: find the ply the move follows.
 		k := -1
@@ -307,9 +327,9 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 		}
 		if k >= 0 {
 			b.truncate(k)
-			b.play(m.Move, m.Seq)
+			b.play(m.Move, m.Seq, m.ClkMS, m.Time)
 		} else if p, err := b.sys.ParsePosition(m.Position); err == nil {
-			b.reset(p, nil, m.Seq)
+			b.reset(p, nil, nil, m.Seq)
 			b.partial = true
 			b.err = "move " + itoa(m.Seq) + " does not follow the game: showing its position"
 		} else {
@@ -392,7 +412,7 @@ func (b *board) event(h *Hub, e mqtt.Event) {
 		if b.sys != nil && e.Game != b.game {
 			b.game = e.Game
 			b.tags, b.result, b.reason, b.fix, b.fixReason = nil, mqtt.ResultOngoing, "", nil, ""
-			b.reset(b.sys.Start(), nil, 0)
+			b.reset(b.sys.Start(), nil, nil, 0)
 		}
 	}
 	b.touch(false)

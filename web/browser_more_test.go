@@ -180,7 +180,7 @@ func TestBrowserSmallerPoints(t *testing.T) {
 	h.State("b1", s)
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/b1")
-	waitJS(t, ctx, "four moves", `document.querySelectorAll('#moves .move[data-ply]').length == 4`)
+	waitJS(t, ctx, "four moves", `document.querySelectorAll('#moves .move[data-ply]').length == 4 && document.querySelectorAll('#flat .labels text.file').length > 0`)
 	// Files under the panels: z a | a b c d | d e under each level.
 	files := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#flat .labels text.file')].map(e => e.textContent)`)
 	if want := strings.Split(strings.Repeat("z a a b c d d e ", 3), " "); !slices.Equal(files, want[:24]) {

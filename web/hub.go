@@ -85,7 +85,7 @@ func NewHub(opts HubOpts) *Hub {
 // State gives the hub a board's retained state.
 func (h *Hub) State(id string, s mqtt.State) {
 	// The hub keeps what it is given: copy what the caller may change.
-	s.Moves = slices.Clone(s.Moves)
+	s.Moves, s.ClkMS = slices.Clone(s.Moves), slices.Clone(s.ClkMS)
 	s.Board.Cells, s.Board.Choices = slices.Clone(s.Board.Cells), slices.Clone(s.Board.Choices)
 	s.Tags = maps.Clone(s.Tags)
 	if s.Clock != nil {
@@ -100,6 +100,10 @@ func (h *Hub) State(id string, s mqtt.State) {
 // Move gives the hub a move message. Duplicates (a seq not above the last
 // one of the game) are dropped.
 func (h *Hub) Move(id string, m mqtt.Move) {
+	if m.ClkMS != nil {
+		c := *m.ClkMS
+		m.ClkMS = &c
+	}
 	h.input(id, func(b *board) { b.move(h, m) })
 }
 

@@ -65,6 +65,10 @@ type MoveView struct {
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
 	Check string `json:"check,omitempty"`
+	// ClkMS is the mover's time left after the move (absent without a
+	// clock); Time when it was played.
+	ClkMS *int64    `json:"clk_ms,omitempty"`
+	Time  time.Time `json:"ts,omitzero"`
 	plyView
 }
 

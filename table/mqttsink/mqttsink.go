@@ -208,15 +208,21 @@ func State(snap *table.Snapshot) mqtt.State {
 		m := snap.Moves[n-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
 		s.Moves = make([]string, n)
+		s.ClkMS = make([]int64, n)
 		for i, m := range snap.Moves {
 			s.Moves[i] = m.Move
+			if m.ClkMS == nil {
+				s.ClkMS = nil
+			} else if s.ClkMS != nil {
+				s.ClkMS[i] = *m.ClkMS
+			}
 		}
 	}
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
-		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Site", snap.Tags.Site}, {"Date", snap.Tags.Date}} {
 		if t.value != "" {
 			if s.Tags == nil {
 				s.Tags = map[string]string{}

@@ -170,6 +170,8 @@ export class View3D {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h; this.camera.updateProjectionMatrix();
     this.frame();
+    // setSize cleared the canvas: draw at once, not at the next frame.
+    this.renderer.render(this.scene, this.camera);
   }
   base(c) { return c.s ? (c.d ? COLORS.cdark : COLORS.clight) : (c.d ? COLORS.dark : COLORS.light); }
   // mark puts a dot (a target) or a ring (a capture) on a square, or
