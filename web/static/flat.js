@@ -63,7 +63,7 @@ export class FlatBoard {
       el('rect', {class: 'mark', x: 0.9, y: 0.9, width: U - 1.8, height: U - 1.8}, g);
       el('path', {class: 'cross', d: `M1.5 1.5L${U - 1.5} ${U - 1.5}M${U - 1.5} 1.5L1.5 ${U - 1.5}`}, g);
       el('circle', {class: 'ring', cx: c, cy: c, r: U * 0.45}, g);
-      el('circle', {class: 'dot', cx: c, cy: c, r: U * 0.17}, g);
+      el('circle', {class: 'dot', cx: c, cy: c, r: U * 0.21}, g);
       const title = el('title', {}, g); title.textContent = geo.n;
       this.cells.set(geo.n, {g, geo, piece: null, pg: null});
     }
@@ -295,10 +295,12 @@ export class MiniBoard {
       const panel = this.lay.panels[c.p];
       const x = (c.p * (this.pw + 1) + c.px + Math.floor((this.pw - panel.w) / 2)) * s, y = c.py * s;
       if (!present) { g.strokeStyle = '#39434d'; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1); continue; }
-      let fill = c.s ? (c.d ? '#5d7a93' : '#d9e6f0') : (c.d ? '#8a6a45' : '#efe2c0');
-      if (c.n === marks.from || c.n === marks.to || c.s && (c.s === marks.from || c.s === marks.to)) fill = '#f2d048';
-      if (fix.has(c.n)) fill = '#ff8c1a';
-      if (c.n === marks.check) fill = '#ff5a4a';
+      // The flat view's colours (app.css).
+      let fill = c.s ? (c.d ? '#666c72' : '#d4d8dc') : (c.d ? '#94704a' : '#ecdfc4');
+      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#0072b2';
+      if (c.n === marks.to || c.s && c.s === marks.to) fill = '#56b4e9';
+      if (fix.has(c.n)) fill = '#e69f00';
+      if (c.n === marks.check) fill = '#ff2a00';
       g.fillStyle = fill; g.fillRect(x, y, s, s);
       const p = pieces[c.n];
       if (!p) continue;

@@ -8,8 +8,8 @@ import {OrbitControls} from 'three/addons/OrbitControls.js';
 // The marks' colours are the flat view's (Okabe-Ito, app.css); targets are
 // dots and captures rings on the square, as there.
 const COLORS = {
-  light: 0xe8d9b5, dark: 0x8a6a45, clight: 0xd3e1ec, cdark: 0x5b7891, from: 0x9fd3f2, to: 0x56b4e9, target: 0xf0e442,
-  capture: 0xd55e00, lifted: 0xcc79a7, fix: 0xe69f00, check: 0xd55e00, pinTarget: 0x009e73,
+  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x0072b2, to: 0x56b4e9, target: 0x2060ff,
+  capture: 0xd55e00, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0xff2a00, pinTarget: 0x009e73,
 };
 // Level plates: a tint under each fixed level, so the levels read apart.
 const PLATES = [0x2f5d8a, 0x4f7a3a, 0x7a3a5d];
