@@ -298,3 +298,33 @@ func TestBrowserAccess(t *testing.T) {
 	waitJS(t, ctx, "live", `window.tridboard.view === null`)
 	noErrors(t, ctx)
 }
+
+// Issue 25, spectators: the pieces each side took and the material
+// balance, the time each move took (from the move before it), a share
+// link to the board.
+func TestBrowserMaterialTimesShare(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	for _, m := range []string{"b2W-b4N", "b7B-b5N", "Nd1W-c3W", "Nd8B-c6B", "c3W-b5N"} {
+		f.play(m) // the fake set plays a move a second
+	}
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := open(t, url+"/boards/b1")
+	waitJS(t, ctx, "five moves", `document.querySelectorAll('#moves .move[data-ply]').length == 5 && document.querySelectorAll('#material .took').length == 1`)
+	if got := evalJS[string](t, ctx, `document.getElementById('material').textContent`); got != "White took PWhite +1" {
+		t.Errorf("material %q", got)
+	}
+	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#moves .move[data-ply]')].map(e => e.dataset.spent || '')`); !slices.Equal(got, []string{"", "1s", "1s", "1s", "1s"}) {
+		t.Errorf("times per move %q", got)
+	}
+	if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('#moves .move[data-ply="2"]'), '::after').content`); got != `"1s"` {
+		t.Errorf("the time shown after move 2: %s", got)
+	}
+	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sharebtn")))
+	waitJS(t, ctx, "the share link", `!document.getElementById('shareurl').hidden`)
+	if got := evalJS[string](t, ctx, `document.getElementById('shareurl').value`); got != url+"/boards/b1" {
+		t.Errorf("share link %q, want %q", got, url+"/boards/b1")
+	}
+	noErrors(t, ctx)
+	shotAt(t, ctx, "material")
+}

@@ -132,7 +132,12 @@ function renderMoves(rebuild) {
       ol.appendChild(li);
     }
     const s = document.createElement('span');
-    s.className = 'move'; s.textContent = m.short; s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
+    s.className = 'move'; s.textContent = m.short;
+    const prev = st.moves[listed - 1];
+    if (prev && prev.ts && m.ts) {
+      // The time the move took: from the move before it to it.
+      s.dataset.spent = spentText(Date.parse(m.ts) - Date.parse(prev.ts));
+    } s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
     s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.setAttribute('aria-label', m.num + ' ' + m.short);
     s.addEventListener('click', () => { st.view = m.ply === st.moves.length ? null : m.ply; schedule(); });
     li.appendChild(s);
@@ -157,6 +162,7 @@ function render() {
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
   document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
+  renderMaterial(pos);
   $('flat').firstChild && $('flat').firstChild.setAttribute('aria-label', describe(pos));
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
@@ -218,6 +224,54 @@ function tickClocks() {
 }
 setInterval(tickClocks, 100);
 
+// spentText is the time a move took: "8s", "1:05", "1:02:03".
+function spentText(ms) {
+  if (!(ms >= 0)) return '';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return s + 's';
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// The material: each side's pieces on the board and in reserve against
+// the start's; what is missing was captured.
+const VALUES = {P: 1, N: 3, B: 3, R: 5, Q: 9, K: 0};
+function counts(pos) {
+  const n = {};
+  for (const l of Object.values(pos.pieces || {})) n[l] = (n[l] || 0) + 1;
+  for (const [l, c] of Object.entries(pos.reserve || {})) n[l] = (n[l] || 0) + c;
+  return n;
+}
+function renderMaterial(pos) {
+  const start = counts(st.start), now = counts(pos);
+  const el = $('material');
+  const key = JSON.stringify(now);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren();
+  let value = {white: 0, black: 0};
+  for (const [l, c] of Object.entries(now)) value[l === l.toUpperCase() ? 'white' : 'black'] += VALUES[l.toUpperCase()] * c;
+  // White took Black's missing pieces, and the other way round.
+  for (const [side, lower] of [['white', true], ['black', false]]) {
+    const took = [];
+    for (const k of 'QRBNP') {
+      const l = lower ? k.toLowerCase() : k;
+      for (let i = (start[l] || 0) - (now[l] || 0); i > 0; i--) took.push(l);
+    }
+    if (!took.length) continue;
+    const d = document.createElement('span'); d.className = 'took'; d.dataset.side = side;
+    d.append((side === 'white' ? 'White' : 'Black') + ' took ');
+    for (const l of took) { const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase(); d.appendChild(b); }
+    el.appendChild(d);
+  }
+  const diff = value.white - value.black;
+  if (diff !== 0 && el.childElementCount) {
+    const a = document.createElement('span'); a.className = 'adv';
+    a.textContent = (diff > 0 ? 'White +' : 'Black +') + Math.abs(diff);
+    el.appendChild(a);
+  }
+}
+
 // resultWords is the result in words: "White wins by checkmate (1-0)".
 function resultWords(s) {
   const who = {'1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'draw'}[s.result] || s.result;
@@ -234,6 +288,14 @@ $('first').onclick = () => { st.view = 0; schedule(); };
 $('back').onclick = () => step(-1);
 $('fwd').onclick = () => step(1);
 $('live').onclick = () => { st.view = null; schedule(); };
+$('sharebtn').onclick = async () => {
+  const url = location.origin + '/boards/' + encodeURIComponent(id) + (st.flip ? '?flip=1' : '');
+  $('shareurl').hidden = false; $('shareurl').value = url; $('shareurl').select();
+  try {
+    if (navigator.share && matchMedia('(pointer: coarse)').matches) await navigator.share({title: document.title, url});
+    else await navigator.clipboard.writeText(url);
+  } catch (e) { /* the link is shown, selected, to copy by hand */ }
+};
 $('flipbtn').onclick = () => { st.flip = !st.flip; if (flat) flat.setFlip(st.flip); if (view3d) view3d.setFlip(st.flip); schedule(); };
 $('toggle3d').onclick = async () => {
   want3d = !want3d;
