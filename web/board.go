@@ -44,6 +44,8 @@ type board struct {
 	last           *EventView
 	buf            []rules.Move
 	updated        time.Time
+	startEval      *EvalView
+	startEvalVer   uint64
 }
 
 // plyView is a position as drawn: the pieces on their cells, the
@@ -114,6 +116,7 @@ func isSocketName(n string) bool { _, _, _, ok := pin(n); return ok }
 func (b *board) reset(start rules.Position, moves []string, clks []int64, last int) {
 	b.g = rules.NewGame(start)
 	b.seqs, b.plies = nil, nil
+	b.startEval = nil
 	b.start = b.draw(start)
 	b.err, b.partial = "", false
 	if last < len(moves) {
@@ -485,14 +488,22 @@ func (b *board) status0() Status {
 	return s
 }
 
-func (b *board) view(after int) *BoardView {
-	v := &BoardView{ID: b.id, Status: b.status0(), Start: b.start}
+// view is the board for a client that has the moves up to seq after (0:
+// none, a full view) as of the board's version ver: the moves after, and
+// the earlier ones whose evaluation came since.
+func (b *board) view(after int, ver uint64) *BoardView {
+	v := &BoardView{ID: b.id, Status: b.status0(), Start: b.start, StartEval: b.startEval}
 	if after == 0 {
 		v.Full = true
 		v.Moves = slices.Clone(b.plies)
 	} else {
 		i, _ := slices.BinarySearch(b.seqs, after+1)
-		v.Moves = slices.Clone(b.plies[i:])
+		for _, p := range b.plies[max(0, i-evalBack):i] {
+			if p.evalVer > ver {
+				v.Moves = append(v.Moves, p)
+			}
+		}
+		v.Moves = append(v.Moves, b.plies[i:]...)
 	}
 	if v.Moves == nil {
 		v.Moves = []*MoveView{}
@@ -508,6 +519,10 @@ func (b *board) summary() *Summary {
 	}
 	return s
 }
+
+// evalBack is how far back an update looks for evaluations that came
+// since the client's version.
+const evalBack = 64
 
 // label is "White - Black" from the tags, for titles.
 func (b *board) label() string {

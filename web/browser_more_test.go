@@ -328,3 +328,46 @@ func TestBrowserMaterialTimesShare(t *testing.T) {
 	noErrors(t, ctx)
 	shotAt(t, ctx, "material")
 }
+
+// Issue 25, spectators: the evaluation bar, the best line and the graph
+// of the game come from the hub's engine (HubOpts.Eval) as it analyses;
+// stepping back shows the evaluation of the position shown; the toggle
+// switches them off.
+func TestBrowserEvaluation(t *testing.T) {
+	h := NewHub(evalOpts())
+	f := newFakeSet(t, h, "b1", "millennium")
+	for i := 0; i < 4; i++ {
+		f.random()
+	}
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := open(t, url+"/boards/b1")
+	waitJS(t, ctx, "four moves", `document.querySelectorAll('#moves .move[data-ply]').length == 4`)
+	if !evalJS[bool](t, ctx, `document.getElementById('evalbox').hidden`) {
+		t.Error("an evaluation box before any evaluation")
+	}
+	drain(t, h)
+	waitJS(t, ctx, "the evaluation", `!document.getElementById('evalbox').hidden && document.querySelector('.evalgraph').dataset.points == 5`)
+	v := view(t, h, "b1")
+	ev := v.Moves[3].Eval
+	want := "best: " + strings.Join(ev.Best, " ")
+	if got := evalJS[string](t, ctx, `document.querySelector('.bestline').textContent`); !strings.HasPrefix(got, want) {
+		t.Errorf("best line %q, want %q...", got, want)
+	}
+	text := evalJS[string](t, ctx, `document.querySelector('.evaltext').textContent`)
+	if text == "" || text == "…" {
+		t.Errorf("evaluation text %q", text)
+	}
+	// A new move: its evaluation comes live.
+	f.random()
+	waitJS(t, ctx, "the fifth move", `document.querySelectorAll('#moves .move[data-ply]').length == 5`)
+	drain(t, h)
+	waitJS(t, ctx, "its evaluation", `document.querySelector('.evalgraph').dataset.points == 6`)
+	// Stepping back shows the start's evaluation.
+	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first")))
+	start := v.StartEval
+	waitJS(t, ctx, "the start's evaluation", `document.querySelector('.bestline').textContent.startsWith('best: `+strings.Join(start.Best, " ")+`')`)
+	shotAt(t, ctx, "evaluation")
+	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#evaltoggle")))
+	waitJS(t, ctx, "switched off", `document.getElementById('evalbox').hidden`)
+	noErrors(t, ctx)
+}

@@ -30,12 +30,21 @@ type HubOpts struct {
 	// MaxPending bounds the inputs waiting for the delay; beyond it the
 	// oldest is applied early.
 	MaxPending int
+	// Eval turns on the engine's evaluation of each position for the
+	// spectators (the evaluation bar, the best line, the graph), run by
+	// RunEval: EvalNodes bounds each search (and EvalDepth, 0: none),
+	// EvalPlies how far back in a game it goes.
+	Eval      bool
+	EvalNodes int64
+	EvalDepth int
+	EvalPlies int
 }
 
 // DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
-// game, 100000 delayed inputs.
+// game, 100000 delayed inputs; the evaluation off, and when on 60,000
+// nodes a position (about 0.3 s on a Raspberry Pi 4), the last 400 plies.
 func DefaultOpts() HubOpts {
-	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000}
+	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000, EvalNodes: 60000, EvalPlies: 400}
 }
 
 // Hub keeps every board known from the MQTT payloads: the game replayed
@@ -50,6 +59,8 @@ type Hub struct {
 	pending []input
 	layouts map[string]*Layout
 	systems map[string]rules.System
+	// evalWake wakes RunEval when a board changed.
+	evalWake chan struct{}
 }
 
 type input struct {
@@ -78,8 +89,14 @@ func NewHub(opts HubOpts) *Hub {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.EvalNodes <= 0 {
+		opts.EvalNodes = d.EvalNodes
+	}
+	if opts.EvalPlies <= 0 {
+		opts.EvalPlies = d.EvalPlies
+	}
 	return &Hub{opts: opts, boards: map[string]*board{}, subs: map[*sub]struct{}{},
-		layouts: map[string]*Layout{}, systems: map[string]rules.System{}}
+		layouts: map[string]*Layout{}, systems: map[string]rules.System{}, evalWake: make(chan struct{}, 1)}
 }
 
 // State gives the hub a board's retained state.
@@ -181,6 +198,16 @@ func (h *Hub) apply(id string, f func(*board)) {
 	if b.ver == v {
 		return
 	}
+	h.wake(id)
+}
+
+// wake tells the subscribers of board id (and RunEval) that it changed.
+// h.mu is held.
+func (h *Hub) wake(id string) {
+	select {
+	case h.evalWake <- struct{}{}:
+	default:
+	}
 	for s := range h.subs {
 		if s.board == "" || s.board == id {
 			select {
@@ -261,6 +288,11 @@ func (h *Hub) Layout(variant string) (*Layout, error) {
 func (h *Hub) Boards() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	return h.boardIDs()
+}
+
+// boardIDs are the ids of the boards, in natural order. h.mu is held.
+func (h *Hub) boardIDs() []string {
 	ids := make([]string, 0, len(h.boards))
 	for id := range h.boards {
 		ids = append(ids, id)
@@ -278,7 +310,7 @@ func (h *Hub) View(id string) (*BoardView, bool) {
 	if b == nil {
 		return nil, false
 	}
-	v := b.view(0)
+	v := b.view(0, 0)
 	v.Now = h.opts.Now()
 	return v, true
 }
@@ -335,9 +367,9 @@ func (h *Hub) since(id string, epoch uint64, seq int, ver uint64) (v *BoardView,
 	}
 	full = epoch != b.epoch || seq > b.seq()
 	if full {
-		v = b.view(0)
+		v = b.view(0, 0)
 	} else {
-		v = b.view(seq)
+		v = b.view(seq, ver)
 	}
 	v.Now = h.opts.Now()
 	return v, full, true

@@ -317,6 +317,7 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	}
 	ho := web.DefaultOpts()
 	ho.Delay = cfg.HTTP.Delay.D()
+	ho.Eval = cfg.HTTP.Eval
 	d.hub = web.NewHub(ho)
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
@@ -333,6 +334,9 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
+	}
+	if ho.Eval {
+		go d.hub.RunEval(d.webStop)
 	}
 	go func() {
 		if err := d.http.Serve(l); err != nil && err != http.ErrServerClosed {

@@ -36,9 +36,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	user := fs.String("username", "", "the broker's user `name`")
 	pass := fs.String("password", "", "the broker's `password`")
 	delay := fs.Float64("delay", 0, "broadcast delay in `seconds`: moves are shown this late, on the pages and the feeds")
+	eval := fs.Bool("eval", true, "show the engine's evaluation of each position (bar, best line, graph), never ahead of --delay")
 	token := fs.String("token", "", "the sets' command `token`; the pages' game actions need it (off without it)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--token T]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -61,6 +62,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	}
 	ho := web.DefaultOpts()
 	ho.Delay = time.Duration(*delay * float64(time.Second))
+	ho.Eval = *eval
 	hub := web.NewHub(ho)
 	v, err := newViewer(viewerOpts{Broker: *broker, Prefix: *prefix, Username: *user, Password: *pass, Token: *token}, hub, stderr)
 	if err != nil {
@@ -80,6 +82,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	if ho.Delay > 0 {
 		go hub.Run(ctx.Done(), 100*time.Millisecond)
+	}
+	if ho.Eval {
+		go hub.RunEval(ctx.Done())
 	}
 	go srv.Serve(ln)
 	fmt.Fprintf(stdout, "tridboard view: http://%s/ shows the sets on %s (prefix %s)\n", ln.Addr(), *broker, *prefix)

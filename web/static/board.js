@@ -67,8 +67,16 @@ function apply(v) {
     st.moves = v.moves; st.start = v.start;
     if (st.view !== null && st.view > st.moves.length) st.view = null;
   } else {
-    for (const m of v.moves) if (!st.moves.length || m.seq > st.moves[st.moves.length - 1].seq) st.moves.push(m);
+    for (const m of v.moves) {
+      if (!st.moves.length || m.seq > st.moves[st.moves.length - 1].seq) st.moves.push(m);
+      else {
+        // An earlier move again: its evaluation came.
+        const k = st.moves.findIndex(x => x.seq === m.seq);
+        if (k >= 0) st.moves[k].eval = m.eval;
+      }
+    }
   }
+  st.startEval = v.start_eval || (v.full ? null : st.startEval);
   st.game = v.game; st.epoch = v.epoch; st.seq = v.seq; st.status = v;
   if (document.body.classList.contains('missing')) { document.body.classList.remove('missing'); $('notfound').hidden = true; }
   announce(v.full || full);
@@ -163,6 +171,7 @@ function render() {
   if (flat) flat.draw(pos, mk);
   document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
   renderMaterial(pos);
+  renderEval(ply);
   $('flat').firstChild && $('flat').firstChild.setAttribute('aria-label', describe(pos));
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
@@ -271,6 +280,58 @@ function renderMaterial(pos) {
     el.appendChild(a);
   }
 }
+
+// The evaluation (the server's engine, HubOpts.Eval): a bar, the best
+// line, the graph of the game; off with the toggle or &eval=0.
+const wantEval = params.get('eval') !== '0';
+$('evaltoggle').checked = localStorage.getItem('tridboard.eval') !== '0';
+$('evaltoggle').addEventListener('change', () => { localStorage.setItem('tridboard.eval', $('evaltoggle').checked ? '1' : '0'); schedule(); });
+function evalAt(ply) { return ply > 0 ? st.moves[ply - 1] && st.moves[ply - 1].eval : st.startEval; }
+// share is White's share of the bar, 0..1.
+function share(ev) {
+  if (ev.result) return {'1-0': 1, '0-1': 0}[ev.result] ?? 0.5;
+  if (ev.mate) return ev.mate > 0 ? 1 : 0;
+  return 0.5 + 0.5 * Math.tanh(ev.cp / 400);
+}
+function evalText(ev) {
+  if (ev.result) return ev.result;
+  if (ev.mate) return (ev.mate > 0 ? '#' : '#-') + Math.abs(ev.mate);
+  return (ev.cp > 0 ? '+' : ev.cp < 0 ? '\u2212' : '') + (Math.abs(ev.cp) / 100).toFixed(2);
+}
+function renderEval(ply) {
+  const any = !!st.startEval || st.moves.some(m => m.eval);
+  $('evaltogglebox').hidden = !any || !wantEval;
+  const box = $('evalbox');
+  box.hidden = !any || !wantEval || !$('evaltoggle').checked;
+  if (box.hidden) return;
+  const ev = evalAt(ply);
+  const bar = box.querySelector('.evalbar');
+  box.querySelector('.evalfill').style.width = ev ? (100 * share(ev)).toFixed(1) + '%' : '50%';
+  box.querySelector('.evaltext').textContent = ev ? evalText(ev) : '\u2026';
+  bar.setAttribute('aria-valuenow', ev ? Math.round(100 * share(ev)) : 50);
+  bar.setAttribute('aria-valuetext', ev ? evalText(ev) : 'not yet');
+  box.querySelector('.bestline').textContent = ev && ev.best ? 'best: ' + ev.best.join(' ') + (ev.depth ? ` (depth ${ev.depth})` : '') : '';
+  // The graph: White's share after each move, White's advantage above.
+  const g = box.querySelector('.evalgraph'), n = st.moves.length;
+  const pts = [];
+  for (let i = 0; i <= n; i++) { const e = evalAt(i); if (e) pts.push([n ? 100 * i / n : 50, 30 * (1 - share(e))]); }
+  const key = JSON.stringify(pts) + ply;
+  if (g.dataset.key === key) return;
+  g.dataset.key = key;
+  const NS = 'http://www.w3.org/2000/svg';
+  g.replaceChildren();
+  const mk = (name, attrs) => { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); g.appendChild(e); return e; };
+  if (pts.length) mk('polygon', {class: 'adv', points: `${pts[0][0]},30 ` + pts.map(p => p.join(',')).join(' ') + ` ${pts[pts.length - 1][0]},30`});
+  mk('line', {class: 'zero', x1: 0, x2: 100, y1: 15, y2: 15});
+  const cx = n ? 100 * ply / n : 50;
+  mk('line', {class: 'cur', x1: cx, x2: cx, y1: 0, y2: 30});
+  g.dataset.points = pts.length;
+}
+document.querySelector('.evalgraph').addEventListener('click', e => {
+  const r = e.currentTarget.getBoundingClientRect(), n = st.moves.length;
+  const p = Math.round((e.clientX - r.left) / r.width * n);
+  st.view = p >= n ? null : Math.max(0, p); schedule();
+});
 
 // resultWords is the result in words: "White wins by checkmate (1-0)".
 function resultWords(s) {
