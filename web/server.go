@@ -81,6 +81,7 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
 	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
+	s.mux.HandleFunc("GET /broadcast/", s.broadcastFeed)
 	return s
 }
 
