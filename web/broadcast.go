@@ -153,4 +153,3 @@ func (s *Server) broadcastFeed(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Error(w, "web: broadcast: no "+strconv.Quote(path)+" (want index.json, games.pgn, round-N/games.pgn, round-N/game-M.pgn, round-N/index.json)", http.StatusNotFound)
 }
-
