@@ -371,3 +371,49 @@ func TestBrowserEvaluation(t *testing.T) {
 	waitJS(t, ctx, "switched off", `document.getElementById('evalbox').hidden`)
 	noErrors(t, ctx)
 }
+
+// Issue 25: the hall wall in kiosk mode: large cards, as many as fit the
+// screen, a page at a time in the natural order of the boards, cycling;
+// the round and the names on every card.
+func TestBrowserKioskWall(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	var ids []string
+	for i := 1; i <= 14; i++ {
+		id := "hall-" + itoa(i)
+		ids = append(ids, id)
+		f := newFakeSet(t, h, id, "st3d")
+		f.tags = map[string]string{"White": "White " + itoa(i), "Black": "Black " + itoa(i), "Round": "4"}
+		f.random()
+	}
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := openAt(t, hall, url+"/?kiosk=1&every=2")
+	waitJS(t, ctx, "the cards", `document.querySelectorAll('.card canvas.mini-board').length == 14 && window.tridboardWall.paging.pages > 1`)
+	visible := func() []string {
+		return evalJS[[]string](t, ctx, `[...document.querySelectorAll('.card')].filter(e => !e.hidden).map(e => e.dataset.board)`)
+	}
+	per := evalJS[int](t, ctx, `window.tridboardWall.paging.per`)
+	first := visible()
+	if per < 2 || per >= 14 || !slices.Equal(first, ids[:per]) {
+		t.Fatalf("first page %q (%d a page), want the first boards in natural order", first, per)
+	}
+	if r := box(t, ctx, `.card[data-board="hall-1"]`); r.Width < 400 || r.Bottom > float64(hall.h) {
+		t.Errorf("a kiosk card %+v: want large and on the screen", r)
+	}
+	for _, id := range first {
+		if r := box(t, ctx, `.card[data-board="`+id+`"]`); r.Bottom > float64(hall.h)+0.5 {
+			t.Errorf("%s is cut off the screen: %+v", id, r)
+		}
+	}
+	if got := evalJS[string](t, ctx, `document.querySelector('.card[data-board="hall-3"] .cround').textContent + ' / ' + document.querySelector('.card[data-board="hall-3"] .pl.white .name').textContent`); got != "round 4 / White 3" {
+		t.Errorf("card: %q", got)
+	}
+	shotAt(t, ctx, "kiosk")
+	waitJS(t, ctx, "the next page", `window.tridboardWall.paging.page == 1`)
+	if got := visible(); len(got) == 0 || got[0] != ids[per] {
+		t.Errorf("second page %q, want from %s", got, ids[per])
+	}
+	if got := evalJS[string](t, ctx, `document.getElementById('pageno').textContent`); !strings.HasPrefix(got, "page 2 of ") {
+		t.Errorf("page number %q", got)
+	}
+	noErrors(t, ctx)
+}
