@@ -46,6 +46,7 @@ type board struct {
 	updated        time.Time
 	startEval      *EvalView
 	startEvalVer   uint64
+	past           []pastGame // the games played before, without an archive
 }
 
 // plyView is a position as drawn: the pieces on their cells, the
@@ -205,6 +206,9 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		b.touch(false)
 		return
 	}
+	if b.game != s.Game {
+		b.remember() // the game before, with its own tags and result
+	}
 	b.tags, b.clock = s.Tags, s.Clock
 	last := len(s.Moves)
 	if s.LastMove != nil && s.LastMove.Seq > 0 {
@@ -297,6 +301,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 		return
 	}
 	if m.Game != b.game {
+		b.remember()
 		b.game = m.Game
 		b.tags, b.result, b.reason = nil, mqtt.ResultOngoing, ""
 		start := b.sys.Start()
@@ -413,6 +418,7 @@ func (b *board) event(h *Hub, e mqtt.Event) {
 		}
 	case mqtt.EventNewGame:
 		if b.sys != nil && e.Game != b.game {
+			b.remember()
 			b.game = e.Game
 			b.tags, b.result, b.reason, b.fix, b.fixReason = nil, mqtt.ResultOngoing, "", nil, ""
 			b.reset(b.sys.Start(), nil, nil, 0)

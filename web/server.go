@@ -41,6 +41,8 @@ type Opts struct {
 	Heartbeat time.Duration
 	// Title heads the wall.
 	Title string
+	// Archive holds the boards' past games (nil: the games the hub saw).
+	Archive Archive
 }
 
 // DefaultServerOpts: no commands, a heartbeat every 15 s.
@@ -82,6 +84,9 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
 	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
 	s.mux.HandleFunc("GET /broadcast/", s.broadcastFeed)
+	s.mux.HandleFunc("GET /api/boards/{id}/games", s.apiGames)
+	s.mux.HandleFunc("GET /api/boards/{id}/games/{game}", s.apiGame)
+	s.mux.HandleFunc("GET /boards/{id}/games/{file}", s.gameFile)
 	return s
 }
 

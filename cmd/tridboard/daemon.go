@@ -324,6 +324,7 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	so := web.DefaultServerOpts()
 	so.Token = cfg.MQTT.CommandToken
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
+	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
 	l, err := net.Listen("tcp", cfg.HTTP.Listen)
 	if err != nil {
 		d.log.Error("web displays off", "err", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/web"
 )
 
 // getPGN fetches the web record of board "unit".
@@ -89,5 +91,62 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	same("after Black resigned")
 	if web := getPGN(t, d.webURL); !strings.Contains(web, `[Termination "normal"]`) || !strings.HasSuffix(web, " 1-0\n") {
 		t.Errorf("the finished record:\n%s", web)
+	}
+}
+
+// Issue 25: the board's archive on the daemon's pages is its journal: a
+// finished game stays listed after a new one starts, and its record there
+// is the export's.
+func TestEndToEndArchive(t *testing.T) {
+	d, c, topics := startInProcess(t)
+	first := d.tb.Snapshot().Game
+	if err := d.board.Set.Lift("b2W"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.board.Set.Place("b4N"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(d.tb.Snapshot().Moves) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("b2W-b4N not recognized")
+		}
+	}
+	if r := sendCommand(t, c, topics, "resign", `{"side":"black"}`); r["status"] != "ok" {
+		t.Fatalf("resign: %v", r)
+	}
+	if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","white":"Sulu"}`); r["status"] != "ok" {
+		t.Fatalf("new_game: %v", r)
+	}
+	var games []web.ArchivedGame
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(d.webURL + "api/boards/unit/games")
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = nil
+		json.NewDecoder(resp.Body).Decode(&games)
+		resp.Body.Close()
+		if len(games) == 2 && games[1].Live && games[1].White == "Sulu" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("games %+v", games)
+		}
+	}
+	if g := games[0]; g.Game != first || g.Result != "1-0" || g.Plies != 1 || g.Live {
+		t.Errorf("the first game: %+v", g)
+	}
+	resp, err := http.Get(d.webURL + "boards/unit/games/" + first + ".pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var out, errb bytes.Buffer
+	if code := runExport([]string{"--state-dir", d.o.cfg.StateDir, first}, &out, &errb); code != exitOK {
+		t.Fatalf("export: %s", errb.String())
+	}
+	if string(got) != out.String() {
+		t.Errorf("the archived record:\n%s\nexport:\n%s", got, out.String())
 	}
 }

@@ -15,6 +15,10 @@ window.tridboard = st; // for tests and the curious
 
 $('board-id').textContent = id;
 $('pgnlink').href = `/boards/${encodeURIComponent(id)}/game.pgn`;
+// ?game=<id>: an archived game of the board, replayed from its record
+// (no live updates).
+const archivedGame = params.get('game');
+$('tolive').href = `/boards/${encodeURIComponent(id)}` + (overlay ? '?overlay=1' : '');
 
 // A phone stacks the levels (the highest on top), each level full width;
 // wider screens put them side by side.
@@ -400,4 +404,36 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
   $('cmd-reply').textContent = r.ok ? shown : text;
 }));
 
-connect();
+// The board's games (its journal): listed when the list opens; a click
+// replays one on this page.
+$('archive').addEventListener('toggle', async () => {
+  if (!$('archive').open) return;
+  const r = await fetch(`/api/boards/${encodeURIComponent(id)}/games`);
+  if (!r.ok) { $('gamelist').textContent = 'no games'; return; }
+  const games = await r.json();
+  $('gamelist').replaceChildren(...games.map(g => {
+    const li = document.createElement('li'); li.dataset.game = g.game; li.className = g.live ? 'live' : '';
+    const a = document.createElement('a');
+    a.href = g.live ? `/boards/${encodeURIComponent(id)}` : `/boards/${encodeURIComponent(id)}?game=${encodeURIComponent(g.game)}`;
+    a.textContent = `${g.white} - ${g.black}, ${g.result}${g.termination ? ' (' + g.termination + ')' : ''}, ${Math.ceil(g.plies / 2)} moves${g.date ? ', ' + g.date : ''}${g.live ? ' (now)' : ''}`;
+    const p = document.createElement('a'); p.href = `/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(g.game)}.pgn`; p.textContent = ' record';
+    li.append(a, p);
+    return li;
+  }));
+});
+
+async function loadArchived() {
+  const r = await fetch(`/api/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(archivedGame)}`);
+  const text = r.ok ? null : await r.text();
+  document.body.classList.remove('missing'); $('notfound').hidden = true;
+  $('archived').hidden = false;
+  $('conn').textContent = 'archive';
+  $('pgnlink').href = `/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(archivedGame)}.pgn`;
+  if (!r.ok) { $('archived-what').textContent = archivedGame + ': ' + text; return; }
+  const v = await r.json();
+  const t = v.tags || {};
+  $('archived-what').textContent = `${t.White || '?'} - ${t.Black || '?'}, ${v.result}${v.termination ? ' (' + v.termination + ')' : ''}`;
+  apply(v);
+}
+
+if (archivedGame) loadArchived(); else connect();
