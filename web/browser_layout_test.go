@@ -80,8 +80,11 @@ func TestBrowserLayoutSizes(t *testing.T) {
 			t.Errorf("%s: the page scrolls sideways by %v px", sc.name, got)
 		}
 		flat, moves := box(t, ctx, "#flat svg"), box(t, ctx, "#moves")
-		if flat.Width < 0.5*float64(sc.w) || flat.Height < 150 {
+		if flat.Width < 0.3*float64(sc.w) || flat.Height < 150 {
 			t.Errorf("%s: the flat board is %vx%v px", sc.name, flat.Width, flat.Height)
+		}
+		if sc.w > 900 && flat.Bottom > float64(sc.h)+0.5 {
+			t.Errorf("%s: the flat board is cut at the bottom: %+v", sc.name, flat)
 		}
 		if flat.Right > float64(sc.w)+0.5 || flat.Left < 0 {
 			t.Errorf("%s: the flat board is cut: %+v", sc.name, flat)
@@ -239,4 +242,58 @@ func TestBrowserOverlayFits(t *testing.T) {
 		noErrors(t, ctx)
 		shotAt(t, ctx, "overlay-"+sc.name)
 	}
+}
+
+// Issue 25: the 3D view frames every system's board whole and its pieces'
+// letters never collide: a letter that would overlap a nearer one is
+// hidden; on a laptop and a hall screen the 3D and flat views stand side
+// by side, the whole board in view without scrolling.
+func TestBrowser3DFramedAndLabels(t *testing.T) {
+	for _, variant := range []string{"st3d", "millennium", "first-contact"} {
+		h := NewHub(DefaultOpts())
+		f := newFakeSet(t, h, "b1", variant)
+		for i := 0; i < 16; i++ {
+			f.random()
+		}
+		url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+		for _, sc := range []screen{laptop, hall} {
+			ctx := openAt(t, sc, url+"/boards/b1")
+			waitJS(t, ctx, variant+": the 3D view", `document.getElementById('view3d').dataset.frames >= 1 && !!window.tridboard.view3d && !!window.tridboard.view3d.labels && document.querySelectorAll('#flat .piece').length > 0`)
+			type label struct {
+				N       string
+				X, Y, R float64
+			}
+			labels := evalJS[[]label](t, ctx, `window.tridboard.view3d.labels.map(l => ({N: l.n, X: l.x, Y: l.y, R: l.r}))`)
+			if len(labels) == 0 {
+				t.Fatalf("%s %s: no letters shown", variant, sc.name)
+			}
+			for i, a := range labels {
+				for _, b := range labels[i+1:] {
+					if abs(a.X-b.X) < a.R+b.R && abs(a.Y-b.Y) < a.R+b.R {
+						t.Errorf("%s %s: the letters of %s and %s overlap", variant, sc.name, a.N, b.N)
+					}
+				}
+			}
+			// Every square of the board projects inside the 3D view.
+			out := evalJS[[]string](t, ctx, `(() => { const v = window.tridboard.view3d, out = [];
+				for (const [n, t] of v.tiles) { if (!t.visible) continue; const p = t.position.clone().project(v.camera);
+					if (Math.abs(p.x) > 1 || Math.abs(p.y) > 1) out.push(n); } return out; })()`)
+			if len(out) > 0 {
+				t.Errorf("%s %s: squares out of the 3D view: %v", variant, sc.name, out)
+			}
+			v3, fl := box(t, ctx, "#view3d"), box(t, ctx, "#flat svg")
+			if fl.Left < v3.Right || fl.Bottom > float64(sc.h)+0.5 || v3.Bottom > float64(sc.h)+0.5 {
+				t.Errorf("%s %s: 3D %+v and flat %+v: want side by side, both in view", variant, sc.name, v3, fl)
+			}
+			noErrors(t, ctx)
+			shotAt(t, ctx, "3d-"+variant+"-"+sc.name)
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -24,9 +24,18 @@ $('tolive').href = `/boards/${encodeURIComponent(id)}` + (overlay ? '?overlay=1'
 // wider screens put them side by side.
 const narrow = matchMedia('(max-width: 600px)');
 function arrangement() { return narrow.matches && !overlay ? 'column' : 'row'; }
-narrow.addEventListener('change', () => { if (flat && !overlay) flat.setArrange(arrangement()); });
-// The overlay fits the flat view to the box the stream gives it.
-if (overlay) new ResizeObserver(() => { if (flat) flat.fit($('flat').clientWidth, $('flat').clientHeight); }).observe($('flat'));
+narrow.addEventListener('change', () => refit());
+// The overlay, and a wide screen (the 3D and flat views side by side, the
+// page's height), fit the flat view to its box.
+const wide = matchMedia('(min-width: 1200px) and (min-aspect-ratio: 4/3)');
+function fitted() { return overlay || wide.matches && !narrow.matches; }
+function refit() {
+  if (!flat) return;
+  if (fitted()) flat.fit($('flat').clientWidth, $('flat').clientHeight);
+  else flat.setArrange(arrangement());
+}
+new ResizeObserver(refit).observe($('flat'));
+wide.addEventListener('change', refit);
 
 function schedule() { if (!dirty) { dirty = true; requestAnimationFrame(render); } }
 
@@ -43,7 +52,7 @@ async function setVariant(v) {
   flat = new FlatBoard($('flat'), lay, {arrange: arrangement()});
   st.flat = flat;
   flat.setFlip(st.flip);
-  if (overlay) flat.fit($('flat').clientWidth, $('flat').clientHeight);
+  refit();
   if (view3d) { view3d.dispose(); view3d = null; }
   schedule();
   if (want3d) { await start3d(lay); schedule(); }
@@ -55,6 +64,7 @@ async function start3d(lay) {
     if (view3d || !want3d) return;
     document.body.classList.add('has3d');
     view3d = new m.View3D($('view3d'), lay);
+    st.view3d = view3d;
     view3d.setFlip(st.flip);
   } catch (e) {
     // No WebGL: no empty box above the flat view, a line saying why.

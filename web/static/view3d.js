@@ -171,6 +171,7 @@ export class View3D {
     this.camera.aspect = w / h; this.camera.updateProjectionMatrix();
     this.frame();
     // setSize cleared the canvas: draw at once, not at the next frame.
+    this.declutter();
     this.renderer.render(this.scene, this.camera);
   }
   base(c) { return c.s ? (c.d ? COLORS.cdark : COLORS.clight) : (c.d ? COLORS.dark : COLORS.light); }
@@ -233,10 +234,35 @@ export class View3D {
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
+      this.declutter();
       this.renderer.render(this.scene, this.camera);
       // Frames drawn since the pieces were first placed, for tests.
       if (this.drawn) this.container.dataset.frames = (+this.container.dataset.frames || 0) + 1;
     });
+  }
+  // declutter shows the pieces' letters that do not collide on the screen:
+  // the nearest first, a letter hidden where it would overlap one shown
+  // (the piece's figure still shows). this.labels are the letters shown,
+  // as screen boxes, for tests.
+  declutter() {
+    const w = this.container.clientWidth || 600, h = this.container.clientHeight || 400;
+    const cam = this.camera.position, up = new THREE.Vector3(0, 1, 0).applyQuaternion(this.camera.quaternion);
+    const items = [];
+    for (const [n, g] of this.pieces) {
+      const sp = g.children[1];
+      const c = sp.getWorldPosition(new THREE.Vector3());
+      const p = c.clone().project(this.camera), q = c.clone().addScaledVector(up, sp.scale.y / 2).project(this.camera);
+      const r = Math.abs(q.y - p.y) * h / 2;
+      items.push({n, sp, d: c.distanceTo(cam), x: (p.x + 1) * w / 2, y: (1 - p.y) * h / 2, r});
+    }
+    items.sort((a, b) => a.d - b.d);
+    const shown = [];
+    for (const it of items) {
+      const hit = shown.some(o => Math.abs(o.x - it.x) < o.r + it.r && Math.abs(o.y - it.y) < o.r + it.r);
+      it.sp.visible = !hit;
+      if (!hit) shown.push(it);
+    }
+    this.labels = shown.map(o => ({n: o.n, x: o.x, y: o.y, r: o.r}));
   }
   dispose() {
     this.ro.disconnect();
