@@ -34,8 +34,9 @@ type RecordOf struct {
 }
 
 // Record is the game record: the tags Event, Site, Date, Round, White,
-// Black ("?" when empty, "????.??.??" for the date), Result, Variant (the
-// system's name), Position (the start position string, only when the game
+// Black ("?" when empty, "????.??.??" for the date), Result, the players'
+// WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteFideId, BlackFideId
+// when known, Variant (the system's name), Position (the start position string, only when the game
 // did not start from the system's start position), Termination once the
 // game is over ("time forfeit" for a flag, else "normal", as PGN writes
 // it), TimeControl with a clock, and the moves, each with the mover's
@@ -59,11 +60,14 @@ func (r RecordOf) Record() *record.Record {
 			{Name: "White", Value: or(t.White, "?")},
 			{Name: "Black", Value: or(t.Black, "?")},
 			{Name: "Result", Value: res},
-			{Name: "Variant", Value: r.System.Name()},
 		},
 		Moves:  r.Moves,
 		Result: res,
 	}
+	for _, x := range t.Players() {
+		rec.Tags = append(rec.Tags, record.Tag{Name: x.Name, Value: x.Value})
+	}
+	rec.Tags = append(rec.Tags, record.Tag{Name: "Variant", Value: r.System.Name()})
 	if start := r.Start.String(); start != r.System.Start().String() {
 		rec.Tags = append(rec.Tags, record.Tag{Name: "Position", Value: start})
 	}
@@ -85,6 +89,22 @@ func (r RecordOf) Record() *record.Record {
 		}
 	}
 	return rec
+}
+
+// Tag is a record tag: its PGN name and value.
+type Tag struct{ Name, Value string }
+
+// Players are the players' tags that are set, in PGN's names and order:
+// WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteFideId, BlackFideId.
+func (t Tags) Players() []Tag {
+	var out []Tag
+	for _, x := range []Tag{{"WhiteTitle", t.WhiteTitle}, {"BlackTitle", t.BlackTitle}, {"WhiteElo", t.WhiteElo},
+		{"BlackElo", t.BlackElo}, {"WhiteFideId", t.WhiteFideID}, {"BlackFideId", t.BlackFideID}} {
+		if x.Value != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Write writes the record (see Record), its moves numbered from the start

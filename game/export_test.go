@@ -142,3 +142,18 @@ func TestExportText(t *testing.T) {
 		t.Errorf("Export:\n%s", b.String())
 	}
 }
+
+// The players' titles, ratings and FIDE ids go into the record after the
+// seven-tag roster, in PGN's names, only when known (issue 25).
+func TestExportPlayers(t *testing.T) {
+	r := RecordOf{Tags: Tags{White: "Kirk", Black: "Spock", WhiteTitle: "GM", WhiteElo: "2712", BlackElo: "2650", BlackFideID: "4100018"},
+		System: st3d.System, Start: st3d.Start(), Result: "*"}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "[White \"Kirk\"]\n[Black \"Spock\"]\n[Result \"*\"]\n[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n[BlackFideId \"4100018\"]\n[Variant \"st3d\"]\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("record:\n%s\nwant it to hold:\n%s", b.String(), want)
+	}
+}

@@ -43,6 +43,14 @@ type Tags struct {
 	Round string `json:"round,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
+	// The players' ratings, FIDE titles and FIDE ids (PGN's WhiteElo,
+	// WhiteTitle, WhiteFideId, ...); empty when unknown.
+	WhiteElo    string `json:"white_elo,omitempty"`
+	BlackElo    string `json:"black_elo,omitempty"`
+	WhiteTitle  string `json:"white_title,omitempty"`
+	BlackTitle  string `json:"black_title,omitempty"`
+	WhiteFideID string `json:"white_fide_id,omitempty"`
+	BlackFideID string `json:"black_fide_id,omitempty"`
 	// Opponent says who plays a side from elsewhere, as package opponent
 	// writes it ("black=set:enterprise", "white=engine:3"); empty when both
 	// sides play on this set.

@@ -51,8 +51,7 @@ func (b *board) remember() {
 	if b.sys == nil || b.game == "" || len(b.plies) == 0 {
 		return
 	}
-	r := game.RecordOf{Tags: game.Tags{Event: b.tags["Event"], Site: b.tags["Site"], Date: b.tags["Date"], Round: b.tags["Round"],
-		White: b.tags["White"], Black: b.tags["Black"]}, System: b.sys, Start: b.g.Start(), Result: b.result, Reason: game.Reason(b.reason)}
+	r := game.RecordOf{Tags: tagsOf(b.tags), System: b.sys, Start: b.g.Start(), Result: b.result, Reason: game.Reason(b.reason)}
 	for _, p := range b.plies {
 		r.Moves = append(r.Moves, p.Short)
 	}
@@ -209,8 +208,7 @@ func replayView(id, g string, rec game.RecordOf, max int) (*BoardView, error) {
 		}
 	}
 	b.reset(rec.Start, longs, clks, len(longs))
-	b.tags = map[string]string{"White": rec.Tags.White, "Black": rec.Tags.Black, "Event": rec.Tags.Event, "Round": rec.Tags.Round,
-		"Site": rec.Tags.Site, "Date": rec.Tags.Date}
+	b.tags = tagMap(rec.Tags)
 	b.result, b.reason = or(rec.Result, "*"), string(rec.Reason)
 	v := b.view(0, 0)
 	return v, nil

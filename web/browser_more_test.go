@@ -300,17 +300,21 @@ func TestBrowserAccess(t *testing.T) {
 }
 
 // Issue 25, spectators: the pieces each side took and the material
-// balance, the time each move took (from the move before it), a share
-// link to the board.
+// balance, the time each move took (from the move before it), the players'
+// titles and ratings from the tags, a share link to the board.
 func TestBrowserMaterialTimesShare(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
+	f.tags = map[string]string{"White": "Kirk", "WhiteTitle": "GM", "WhiteElo": "2712", "Black": "Spock", "BlackElo": "2650"}
 	for _, m := range []string{"b2W-b4N", "b7B-b5N", "Nd1W-c3W", "Nd8B-c6B", "c3W-b5N"} {
 		f.play(m) // the fake set plays a move a second
 	}
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/b1")
 	waitJS(t, ctx, "five moves", `document.querySelectorAll('#moves .move[data-ply]').length == 5 && document.querySelectorAll('#material .took').length == 1`)
+	if got := evalJS[string](t, ctx, `document.getElementById('white-info').textContent + '/' + document.getElementById('black-info').textContent`); got != "GM 2712/2650" {
+		t.Errorf("players' titles and ratings %q", got)
+	}
 	if got := evalJS[string](t, ctx, `document.getElementById('material').textContent`); got != "White took PWhite +1" {
 		t.Errorf("material %q", got)
 	}

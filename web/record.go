@@ -21,11 +21,7 @@ func (h *Hub) RecordOf(id string) (game.RecordOf, error) {
 	if b == nil || b.sys == nil {
 		return game.RecordOf{}, fmt.Errorf("web: no game on board %q", id)
 	}
-	t := b.tags
-	r := game.RecordOf{
-		Tags:   game.Tags{Event: t["Event"], Site: t["Site"], Date: t["Date"], Round: t["Round"], White: t["White"], Black: t["Black"]},
-		System: b.sys, Start: b.g.Start(), Result: b.result, Reason: game.Reason(b.reason),
-	}
+	r := game.RecordOf{Tags: tagsOf(b.tags), System: b.sys, Start: b.g.Start(), Result: b.result, Reason: game.Reason(b.reason)}
 	for _, p := range b.plies {
 		r.Moves = append(r.Moves, p.Short)
 	}
@@ -40,6 +36,25 @@ func (h *Hub) RecordOf(id string) (game.RecordOf, error) {
 		}
 	}
 	return r, nil
+}
+
+// tagsOf reads a game's tags from the state's tags (PGN's names).
+func tagsOf(m map[string]string) game.Tags {
+	return game.Tags{Event: m["Event"], Site: m["Site"], Date: m["Date"], Round: m["Round"], White: m["White"], Black: m["Black"],
+		WhiteElo: m["WhiteElo"], BlackElo: m["BlackElo"], WhiteTitle: m["WhiteTitle"], BlackTitle: m["BlackTitle"],
+		WhiteFideID: m["WhiteFideId"], BlackFideID: m["BlackFideId"]}
+}
+
+// tagMap is the state's tags of a game's (PGN's names), those set.
+func tagMap(t game.Tags) map[string]string {
+	m := map[string]string{}
+	for _, x := range append([]game.Tag{{Name: "Event", Value: t.Event}, {Name: "Site", Value: t.Site}, {Name: "Date", Value: t.Date},
+		{Name: "Round", Value: t.Round}, {Name: "White", Value: t.White}, {Name: "Black", Value: t.Black}}, t.Players()...) {
+		if x.Value != "" {
+			m[x.Name] = x.Value
+		}
+	}
+	return m
 }
 
 // Record is board id's game record (RecordOf).

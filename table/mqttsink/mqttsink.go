@@ -230,6 +230,12 @@ func State(snap *table.Snapshot) mqtt.State {
 			s.Tags[t.name] = t.value
 		}
 	}
+	for _, t := range snap.Tags.Players() {
+		if s.Tags == nil {
+			s.Tags = map[string]string{}
+		}
+		s.Tags[t.Name] = t.Value
+	}
 	return s
 }
 
@@ -327,7 +333,8 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round}
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, WhiteElo: c.WhiteElo, BlackElo: c.BlackElo,
+			WhiteTitle: c.WhiteTitle, BlackTitle: c.BlackTitle, WhiteFideID: c.WhiteFideID, BlackFideID: c.BlackFideID}
 		if o := c.Opponent; o != nil {
 			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {
