@@ -242,6 +242,18 @@ func TestBrowserOverlayFits(t *testing.T) {
 		noErrors(t, ctx)
 		shotAt(t, ctx, "overlay-"+sc.name)
 	}
+	// A mismatch: the overlay says what to fix, and still fits.
+	ms := f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"a2W"}})
+	ms.Tags, ms.Clock = s.Tags, s.Clock
+	h.State("b1", ms)
+	ctx := openAt(t, hall, url+"/boards/b1?overlay=1")
+	waitJS(t, ctx, "the fix line", `!document.getElementById('fix').hidden && document.querySelectorAll('#flat .cell.fix').length == 1`)
+	if r := box(t, ctx, "#fix"); r.Height == 0 || r.Bottom > float64(hall.h) {
+		t.Errorf("the fix line in the overlay: %+v", r)
+	}
+	if got := evalJS[float64](t, ctx, `document.documentElement.scrollHeight - innerHeight`); got > 0 {
+		t.Errorf("with the fix line the overlay scrolls by %v", got)
+	}
 }
 
 // Issue 25: the 3D view frames every system's board whole and its pieces'

@@ -85,6 +85,29 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 		}
 	}
 	same("after 4 moves")
+	// The daemon's pages evaluate every position for the spectators
+	// (http.eval, on by default).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(d.webURL + "api/boards/unit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v web.BoardView
+		json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		n := 0
+		for _, m := range v.Moves {
+			if m.Eval != nil && len(m.Eval.Best) > 0 {
+				n++
+			}
+		}
+		if v.StartEval != nil && n == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("evaluations: start %v, %d of 4 moves", v.StartEval, n)
+		}
+	}
 	if r := sendCommand(t, c, topics, "resign", `{"side":"black"}`); r["status"] != "ok" {
 		t.Fatalf("resign: %v", r)
 	}
