@@ -66,18 +66,7 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	style.Pause = 60 * time.Millisecond
 	pos := rules.Position(st3d.Start())
 	for i, long := range st3dDemo[:4] {
-		m, _, err := pos.ParseMove(long)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range sim.Gestures(pos, m, style) {
-			if a.Op == sim.OpWait {
-				time.Sleep(a.Wait)
-			} else if err := d.board.Set.Do(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pos = pos.Play(m)
+		pos = handMove(t, d, pos, long, style)
 		for deadline := time.Now().Add(10 * time.Second); len(d.tb.Snapshot().Moves) <= i; time.Sleep(10 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s not recognized", long)
