@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -76,7 +77,7 @@ func TestArchiveFromTheHub(t *testing.T) {
 	if want := []string{f1.sent[0].SAN, f1.sent[1].SAN, f1.sent[2].SAN, f1.sent[3].SAN}; !slices.Equal(sans, want) || v.Result != "1-0" || !v.Full {
 		t.Errorf("replay: %q %s, want %q", sans, v.Result, want)
 	}
-	if got := v.Moves[3].Pieces; !mapsEqualS(got, piecesOf(f1.sys, f1.g.Position())) {
+	if got := v.Moves[3].Pieces; !maps.Equal(got, piecesOf(f1.sys, f1.g.Position())) {
 		t.Errorf("replay: the last position differs")
 	}
 	for _, p := range []string{"/api/boards/b1/games/nope", "/boards/b1/games/nope.pgn", "/boards/b1/games/" + f1.game, "/api/boards/zz/games"} {
@@ -84,18 +85,6 @@ func TestArchiveFromTheHub(t *testing.T) {
 			t.Errorf("%s: %d, want 404", p, code)
 		}
 	}
-}
-
-func mapsEqualS(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Issue 25: on the page, the board's games are listed and one replays:

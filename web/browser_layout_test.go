@@ -1,8 +1,6 @@
 package web
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,16 +37,7 @@ func openAt(t *testing.T, sc screen, url string) contextT {
 
 // shotAt saves a screenshot of the viewport to $TRIDBOARD_SHOTS.
 func shotAt(t *testing.T, ctx contextT, name string) {
-	dir := os.Getenv("TRIDBOARD_SHOTS")
-	if dir == "" {
-		return
-	}
-	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644)
+	saveShot(t, ctx, name, chromedp.CaptureScreenshot())
 }
 
 // rect is an element's box in the viewport.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -67,7 +68,7 @@ func TestBrowserReserve(t *testing.T) {
 			waitJS(t, ctx, variant+page+": the reserve", `document.querySelectorAll('#flatbox .reserve').length == 2 && document.getElementById('view3d').dataset.frames >= 1`)
 			for _, sel := range []string{"#flatbox", "#view3d"} {
 				got := evalJS[map[string]int](t, ctx, reserveJS(sel))
-				if !mapsEqual(got, want) {
+				if !maps.Equal(got, want) {
 					t.Errorf("%s%s: %s reserve %v, want %v", variant, page, sel, got, want)
 				}
 				labels := evalJS[[]string](t, ctx, `[...document.querySelectorAll('`+sel+` .reserve .rlabel')].map(e => e.textContent)`)
@@ -100,18 +101,6 @@ func TestBrowserReserve(t *testing.T) {
 	if n := evalJS[int](t, ctx, `document.querySelectorAll('.reserve').length`); n != 0 {
 		t.Errorf("a tournament game shows %d reserves", n)
 	}
-}
-
-func mapsEqual(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Issue 25: /boards/nope says there is no such board (and answers 404),

@@ -16,14 +16,19 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// keepShot saves a screenshot to $TRIDBOARD_SHOTS when it is set, for a
-// person to look at the pages.
+// keepShot saves a screenshot of the whole page to $TRIDBOARD_SHOTS when
+// it is set, for a person to look at the pages.
 func keepShot(t *testing.T, ctx contextT, name string) {
+	saveShot(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// saveShot saves the screenshot shot takes to $TRIDBOARD_SHOTS/name.png.
+func saveShot(t *testing.T, ctx contextT, name string, shot chromedp.Action[[]byte]) {
 	dir := os.Getenv("TRIDBOARD_SHOTS")
 	if dir == "" {
 		return
 	}
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	b, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
