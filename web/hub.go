@@ -42,7 +42,8 @@ type HubOpts struct {
 
 // DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
 // game, 100000 delayed inputs; the evaluation off, and when on 60,000
-// nodes a position (about 0.3 s on a Raspberry Pi 4), the last 400 plies.
+// nodes a position (0.2 to 0.35 s on a PC core, BenchmarkEval; a
+// Raspberry Pi takes longer), the last 400 plies.
 func DefaultOpts() HubOpts {
 	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000, EvalNodes: 60000, EvalPlies: 400}
 }
