@@ -235,7 +235,9 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		// The same moves: the state may know clocks a resumed page lacks.
 		for i, p := range b.plies {
 			if p.ClkMS == nil && i < len(clks) {
-				p.ClkMS = clkAt(clks, i)
+				c := *p // the views handed out share the old one
+				c.ClkMS = clkAt(clks, i)
+				b.plies[i] = &c
 			}
 		}
 	case len(have) < len(s.Moves) && slices.Equal(have, s.Moves[:len(have)]):

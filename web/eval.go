@@ -140,7 +140,10 @@ func (h *Hub) EvalOnce(ctx context.Context) bool {
 	if t.ply == 0 {
 		b.startEval, b.startEvalVer = ev, b.ver
 	} else {
-		b.plies[t.ply-1].Eval, b.plies[t.ply-1].evalVer = ev, b.ver
+		// A new MoveView: the views handed out share the old one.
+		c := *b.plies[t.ply-1]
+		c.Eval, c.evalVer = ev, b.ver
+		b.plies[t.ply-1] = &c
 	}
 	h.wake(t.id)
 	return true

@@ -1,7 +1,12 @@
 package web
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +152,49 @@ func TestHubEvalUpdates(t *testing.T) {
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMoveInProgress, Cells: []string{"b2W"}}))
 	if v4, _, _ := h.since("b1", v3.Epoch, v3.Seq, v3.Ver); len(v4.Moves) != 0 {
 		t.Errorf("a status change resends %d moves", len(v4.Moves))
+	}
+}
+
+// The evaluations reach a page's stream as RunEval finds them, while the
+// game goes on (run with -race: the views handed out are never changed).
+func TestEvalReachesTheStream(t *testing.T) {
+	h := NewHub(evalOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	srv := httptest.NewServer(New(h, DefaultServerOpts()).Handler())
+	defer srv.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go h.RunEval(done)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/boards/b1/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for i := 0; i < 3; i++ {
+		f.random()
+	}
+	evals := map[int]bool{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && len(evals) < 3 {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var v BoardView
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range v.Moves {
+			if m.Eval != nil {
+				evals[m.Seq] = true
+			}
+		}
+	}
+	if len(evals) < 3 {
+		t.Fatalf("the stream brought the evaluations of moves %v, want 1, 2, 3", evals)
 	}
 }
