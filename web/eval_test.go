@@ -156,7 +156,7 @@ func TestHubEvalUpdates(t *testing.T) {
 }
 
 // The evaluations reach a page's stream as RunEval finds them, while the
-// game goes on (run with -race: the views handed out are never changed).
+// game goes on.
 func TestEvalReachesTheStream(t *testing.T) {
 	h := NewHub(evalOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
