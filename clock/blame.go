@@ -13,9 +13,9 @@ import (
 // again after its move was recognized: a move recognized too early, a
 // change of mind), and a mismatch the mover caused is the mover's time
 // (issue 21). The side to move's turn stands still meanwhile. The blame
-// ends at the next command that changes the clock (Moved, TakeBack, Pause,
-// Add, Set, Illegal, Stop) or at Unblame: side is charged the time since at
-// in full (no delay, no bonus). side's flag can fall meanwhile (FlagAt,
+// ends at Moved, TakeBack, Pause, Stop or Unblame (Add, Set and Illegal
+// keep it): side is charged the time since at in full (no delay, no
+// bonus). side's flag can fall meanwhile (FlagAt,
 // Flagged). Blaming the side to move, or while a blame stands, changes
 // nothing; a paused or stopped clock is refused.
 func (c *Clock) Blame(at time.Time, side rules.Color) error {

@@ -418,7 +418,6 @@ func (c *Clock) adjust(what string, at time.Time, side rules.Color, to func(time
 	if err := c.flagged(what, at); err != nil {
 		return err
 	}
-	c.endBlame(at)
 	now := c.Remaining(side, at)
 	want := to(now)
 	if want <= 0 || want > maxSeconds*time.Second {

@@ -451,6 +451,56 @@ func TestClockPenalty(t *testing.T) {
 	}
 }
 
+// Issue 21: a penalty and the running clock follow who actually moved.
+// White's pawn is recognized on b3W (a ghost of b2W-b4W, or a change of
+// mind after the settle window), then White moves it on to b4W: Black is to
+// move but never touched a piece. The penalty goes to Black (for White's
+// illegal move), White's clock runs during the mismatch, from the lift,
+// and Black's stands; once the pawn is back on b3W Black's clock runs
+// again.
+func TestClockPenaltyToTheSideThatMoved(t *testing.T) {
+	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute })
+	r.play("b2W-b3W")
+	mv := r.lastMove().Time
+	white := r.clk().Remaining(rules.White, mv)
+	r.run(mv.Add(2 * time.Second).Sub(r.b.Clock.Now()))
+	lift := r.b.Clock.Now().Add(r.opts.Sensors.Period)
+	r.act("lift b3W", "wait 100", "place b4W")
+	r.run(3 * time.Second)
+	ill, ok := r.event(table.Illegal)
+	if !ok {
+		t.Fatalf("no illegal event: %s", r.rec.kinds())
+	}
+	e, ok := r.event(table.ClockChanged)
+	if want := "penalty: black gets 1m0s for white's illegal move"; !ok || e.Detail != want || e.Side != rules.White {
+		t.Errorf("clock event %q (side %v), want %q", e.Detail, e.Side, want)
+	}
+	now := r.b.Clock.Now()
+	snap := r.tb.Snapshot().Clock
+	if snap.Running != "white" {
+		t.Errorf("during White's mismatch the state runs %q's clock, want white's", snap.Running)
+	}
+	// Black: 2 s of its turn before White lifted, plus the penalty; the
+	// lift counts when the sensors saw it (their debounce later).
+	seen := r.opts.Sensors.Debounce + r.opts.Sensors.Period
+	if got, want := r.clk().Remaining(rules.Black, now), 180*time.Second-lift.Sub(mv)+time.Minute; got > want || got < want-seen {
+		t.Errorf("Black has %v during White's mismatch, want %v (its clock stands)", got, want)
+	}
+	if got, want := r.clk().Remaining(rules.White, now), white-now.Sub(lift); got > want+seen || got < want {
+		t.Errorf("White has %v during its mismatch (declared %v after the lift), want %v", got, ill.At.Sub(lift), want)
+	}
+	r.act("lift b4W", "place b3W")
+	r.run(time.Second)
+	if st := r.tb.Snapshot(); st.Status.State.String() != "in sync" || st.Clock.Running != "black" {
+		t.Fatalf("after putting the pawn back: %s, running %q; want in sync, black's clock", st.Status.State, st.Clock.Running)
+	}
+	back := r.b.Clock.Now()
+	r.run(2 * time.Second)
+	if got, want := r.clk().Remaining(rules.Black, r.b.Clock.Now()), 180*time.Second-lift.Sub(mv)+time.Minute-2*time.Second; got > want || got < want-time.Second {
+		t.Errorf("Black has %v two seconds after the set was back (%v), want about %v", got, back, want)
+	}
+}
+
 // Under the threshold a side's clock warns once: an event and the
 // snapshot's low.
 func TestClockLowTime(t *testing.T) {
