@@ -14,20 +14,11 @@ import (
 // clock after each move; a checkpoint gives the thinking time since, which
 // a restart would otherwise refund (issue 21).
 type Checkpoint struct {
-	WhiteMS int64 `json:"white_ms"`
-	BlackMS int64 `json:"black_ms"`
+	// Reading holds both sides' times at At.
+	Reading
 	// TurnMS is the time the side to move has used on its turn (what a
 	// delay is counted against).
-	TurnMS int64     `json:"turn_ms"`
-	At     time.Time `json:"at"`
-}
-
-// MS is side's time in the checkpoint.
-func (cp Checkpoint) MS(side rules.Color) int64 {
-	if side == rules.Black {
-		return cp.BlackMS
-	}
-	return cp.WhiteMS
+	TurnMS int64 `json:"turn_ms"`
 }
 
 // Checkpoint is the clock at at, to keep (a standing Blame is counted as
@@ -36,8 +27,8 @@ func (c *Clock) Checkpoint(at time.Time) Checkpoint {
 	at = c.clamp(at)
 	n := *c
 	n.endBlame(at)
-	return Checkpoint{WhiteMS: c.Remaining(rules.White, at).Milliseconds(), BlackMS: c.Remaining(rules.Black, at).Milliseconds(),
-		TurnMS: n.turnTime(at).Milliseconds(), At: at.UTC()}
+	return Checkpoint{Reading: Reading{WhiteMS: c.Remaining(rules.White, at).Milliseconds(),
+		BlackMS: c.Remaining(rules.Black, at).Milliseconds(), At: at.UTC()}, TurnMS: n.turnTime(at).Milliseconds()}
 }
 
 // Restore sets a paused clock (Rebuild's) to cp, taken after the last move

@@ -22,7 +22,7 @@ func TestSavedClock(t *testing.T) {
 	if err := s.ChangeClock(ClockChange{Action: ClockAdd, Side: rules.White, D: time.Second, Time: at.Add(time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	cp := clock.Checkpoint{WhiteMS: 176000, BlackMS: 176000, TurnMS: 4000, At: at.Add(4 * time.Second)}
+	cp := clock.Checkpoint{Reading: clock.Reading{WhiteMS: 176000, BlackMS: 176000, At: at.Add(4 * time.Second)}, TurnMS: 4000}
 	for _, sync := range []bool{false, true} {
 		if err := s.SaveClock(cp, sync); err != nil {
 			t.Fatal(err)
