@@ -452,27 +452,32 @@ func (t *Table) clockStop(at time.Time) {
 	}
 }
 
-// culprit is the side that caused the mismatch st: the owner of the pieces
-// lifted off the expected position (the mover's pieces leave their cells;
-// a captured piece's cell is covered again), when they are all of one
-// colour; else the side to move. After a move recognized too early (a
-// ghost, a change of mind) the pieces moved again are the mover's, while
-// the position says that the opponent is to move (issue 21).
+// culprit is the side that caused the mismatch st. It is the side to move,
+// unless every piece lifted off the expected position is the other side's
+// and one of them is the piece that just moved (it stands on the last
+// move's cells): after a move recognized too early (a ghost, a change of
+// mind) the mover moved its piece on, while the position says that the
+// opponent is to move (issue 21). A captured piece's cell is covered again
+// by the capturer, so it is not lifted; an opponent's piece the side to
+// move took off alone is not the piece that just moved.
 func (t *Table) culprit(st recognize.Status) rules.Color {
 	pos := t.rec.Position()
-	var seen [2]bool
+	turn := pos.Turn()
+	other := false
 	for _, c := range st.Lifted.Cells(nil) {
-		if pc, ok := pos.CellPiece(c); ok {
-			seen[pc.Color()] = true
+		pc, ok := pos.CellPiece(c)
+		if !ok {
+			continue
 		}
+		if pc.Color() == turn {
+			return turn
+		}
+		other = true
 	}
-	switch {
-	case seen[rules.White] && !seen[rules.Black]:
-		return rules.White
-	case seen[rules.Black] && !seen[rules.White]:
-		return rules.Black
+	if other && !st.Lifted.Intersect(t.lastMove).Empty() {
+		return turn.Other()
 	}
-	return pos.Turn()
+	return turn
 }
 
 // clockIllegal handles a move on the set that no legal move explains, made

@@ -501,6 +501,27 @@ func TestClockPenaltyToTheSideThatMoved(t *testing.T) {
 	}
 }
 
+// The side to move that takes an opponent's piece off (a capture begun) and
+// puts it elsewhere is the culprit, though only the opponent's piece was
+// lifted: it is not the piece that just moved.
+func TestClockPenaltyForAnOpponentsPieceMoved(t *testing.T) {
+	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute })
+	r.play("b2W-b3W")
+	r.run(time.Second)
+	r.act("lift c2W", "wait 100", "place c3W") // Black moves White's pawn
+	r.run(3 * time.Second)
+	if _, ok := r.event(table.Illegal); !ok {
+		t.Fatalf("no illegal event: %s", r.rec.kinds())
+	}
+	e, ok := r.event(table.ClockChanged)
+	if want := "penalty: white gets 1m0s for black's illegal move"; !ok || e.Detail != want {
+		t.Errorf("clock event %q, want %q", e.Detail, want)
+	}
+	if run := r.tb.Snapshot().Clock.Running; run != "black" {
+		t.Errorf("during Black's mismatch %q's clock runs, want black's", run)
+	}
+}
+
 // Under the threshold a side's clock warns once: an event and the
 // snapshot's low.
 func TestClockLowTime(t *testing.T) {
