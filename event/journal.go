@@ -19,17 +19,17 @@ type Decision struct {
 	// Op is what was decided: "create", "pair" (the games of a round, as
 	// paired or set by the arbiter), "start", "result", "swap", "add",
 	// "withdraw", "clock" (a clock command sent to every set), "replay".
-	Op      string               `json:"op"`
-	Round   int                  `json:"round,omitempty"`
-	Board   int                  `json:"board,omitempty"`
-	Result  string               `json:"result,omitempty"`
-	GameID  string               `json:"game_id,omitempty"`
-	Reason  string               `json:"reason,omitempty"`
-	By      string               `json:"by,omitempty"` // "arbiter", "set <id>"
-	Opts    *tournament.Opts     `json:"opts,omitempty"`
-	Players []tournament.Player  `json:"players,omitempty"`
-	Games   []tournament.Game    `json:"games,omitempty"`
-	Config  *Config              `json:"config,omitempty"`
+	Op      string              `json:"op"`
+	Round   int                 `json:"round,omitempty"`
+	Board   int                 `json:"board,omitempty"`
+	Result  string              `json:"result,omitempty"`
+	GameID  string              `json:"game_id,omitempty"`
+	Reason  string              `json:"reason,omitempty"`
+	By      string              `json:"by,omitempty"` // "arbiter", "set <id>"
+	Opts    *tournament.Opts    `json:"opts,omitempty"`
+	Players []tournament.Player `json:"players,omitempty"`
+	Games   []tournament.Game   `json:"games,omitempty"`
+	Config  *Config             `json:"config,omitempty"`
 }
 
 // journal is the event's append-only, fsync'd log of decisions.

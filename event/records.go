@@ -191,8 +191,8 @@ func (r *Runner) Index(n int) (RoundIndex, error) {
 			res = "*"
 		}
 		ix.Pairings = append(ix.Pairings, IndexPairing{Board: g.Board,
-			White: IndexPlayer{wp.Name, wp.Title, wp.Rating, wp.FideID},
-			Black: IndexPlayer{bp.Name, bp.Title, bp.Rating, bp.FideID},
+			White:  IndexPlayer{wp.Name, wp.Title, wp.Rating, wp.FideID},
+			Black:  IndexPlayer{bp.Name, bp.Title, bp.Rating, bp.FideID},
 			Result: res, Live: rd.Started && !g.Result.Over(), PGN: fmt.Sprintf("game-%d.pgn", g.Board)})
 	}
 	return ix, nil
