@@ -83,7 +83,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 func writeErr(w http.ResponseWriter, err error) {
 	code := http.StatusBadRequest
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrNotFound), errors.Is(err, tournament.ErrNoSuchGame):
 		code = http.StatusNotFound
 	case errors.Is(err, tournament.ErrRoundNotOver), errors.Is(err, tournament.ErrStarted), errors.Is(err, tournament.ErrNoMoreRounds):
 		code = http.StatusConflict

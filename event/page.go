@@ -13,7 +13,7 @@ body{font:1.25rem system-ui,sans-serif;margin:0;padding:1rem;background:#111;col
 h1{margin:.2em 0;font-size:2rem} h2{font-size:1.4rem;margin:1em 0 .3em}
 table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-bottom:1px solid #333;text-align:left}
 .off{color:#f88} .ok{color:#8f8} button,select,input{font:inherit;padding:.2em .6em;margin:.1em}
-#msg{min-height:1.5em;color:#fc6} .grid{display:flex;flex-wrap:wrap;gap:2rem} .grid>section{flex:1 1 28rem}
+#msg{min-height:1.5em;color:#fc6} a{color:#9cf} .grid{display:flex;flex-wrap:wrap;gap:2rem} .grid>section{flex:1 1 28rem}
 </style></head><body>
 <h1 id="title">Event</h1>
 <div><button id="pair">Pair next round</button> <button id="start">Start round</button>

@@ -40,6 +40,7 @@ var (
 	ErrRoundNotOver = errors.New("the current round is not over")
 	ErrNoMoreRounds = errors.New("all rounds are paired")
 	ErrStarted      = errors.New("the round has started: its pairings can no longer change")
+	ErrNoSuchGame   = errors.New("no such round or board")
 )
 
 // New returns an event of players under o.
@@ -246,11 +247,11 @@ func (t *Tournament) SetResult(round, board int, res Result, reason string) erro
 
 func (t *Tournament) game(round, board int) (*Game, *Round, error) {
 	if round < 1 || round > len(t.Rounds) {
-		return nil, nil, fmt.Errorf("tournament: no round %d", round)
+		return nil, nil, fmt.Errorf("tournament: no round %d: %w", round, ErrNoSuchGame)
 	}
 	r := &t.Rounds[round-1]
 	if board < 1 || board > len(r.Games) {
-		return nil, nil, fmt.Errorf("tournament: round %d has no board %d", round, board)
+		return nil, nil, fmt.Errorf("tournament: round %d has no board %d: %w", round, board, ErrNoSuchGame)
 	}
 	return &r.Games[board-1], r, nil
 }
