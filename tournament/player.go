@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Player is one entrant. No is the pairing number (from 1).
@@ -125,7 +126,7 @@ func checkName(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("a player needs a name")
-	case len(name) > 33:
+	case utf8.RuneCountInString(name) > 33:
 		return fmt.Errorf("name %q is longer than 33 characters (TRF's field)", name)
 	case strings.ContainsAny(name, "\"\\\t"):
 		return fmt.Errorf("name %q holds a quote, backslash or tab", name)

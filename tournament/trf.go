@@ -31,7 +31,9 @@ func (t *Tournament) WriteTRF(w io.Writer) error {
 		kind = "Individual: Round-Robin"
 	}
 	fmt.Fprintf(bw, "092 %s\n", kind)
-	fmt.Fprintf(bw, "XXR %d\n", t.Opts.Rounds)
+	if t.Opts.Rounds > 0 {
+		fmt.Fprintf(bw, "XXR %d\n", t.Opts.Rounds)
+	}
 	ranks := map[int]int{}
 	for _, s := range t.Standings() {
 		ranks[s.Player.No] = s.Rank
@@ -137,27 +139,31 @@ func ReadTRF(r io.Reader, name string) (*Tournament, error) {
 			}
 			t.Opts.Rounds = n
 		case "001":
-			if len(s) < 47 {
-				return nil, at("a player line (001) is %d characters; TRF's name ends at column 47", len(s))
+			// Columns count characters: a name may hold letters outside
+			// ASCII (UTF-8 here).
+			rs := []rune(s)
+			if len(rs) < 47 {
+				return nil, at("a player line (001) is %d characters; TRF's name ends at column 47", len(rs))
 			}
-			pad := s + strings.Repeat(" ", 89)
-			no, err := strconv.Atoi(strings.TrimSpace(pad[4:8]))
+			rs = append(rs, []rune(strings.Repeat(" ", 89))...)
+			col := func(a, b int) string { return string(rs[a:min(b, len(rs))]) }
+			no, err := strconv.Atoi(strings.TrimSpace(col(4, 8)))
 			if err != nil || no < 1 || no > maxPlayers {
-				return nil, at("start rank %q (columns 5-8) is not a number from 1", strings.TrimSpace(pad[4:8]))
+				return nil, at("start rank %q (columns 5-8) is not a number from 1", strings.TrimSpace(col(4, 8)))
 			}
-			p := Player{No: no, Name: strings.TrimSpace(pad[14:47]), Title: strings.ToUpper(strings.TrimSpace(pad[10:13]))}
+			p := Player{No: no, Name: strings.TrimSpace(col(14, 47)), Title: strings.ToUpper(strings.TrimSpace(col(10, 13)))}
 			if err := checkName(p.Name); err != nil {
 				return nil, at("%v", err)
 			}
 			if p.Title != "" && !knownTitles[p.Title] {
 				p.Title = "" // TRF also writes arbiters' and others' letters
 			}
-			if rt := strings.TrimSpace(pad[48:52]); rt != "" {
+			if rt := strings.TrimSpace(col(48, 52)); rt != "" {
 				if p.Rating, err = strconv.Atoi(rt); err != nil {
 					return nil, at("rating %q (columns 49-52) is not a number", rt)
 				}
 			}
-			p.FideID = strings.TrimSpace(pad[57:68])
+			p.FideID = strings.TrimSpace(col(57, 68))
 			for len(t.Players) < no {
 				t.Players = append(t.Players, Player{})
 			}
@@ -166,8 +172,8 @@ func ReadTRF(r io.Reader, name string) (*Tournament, error) {
 			}
 			t.Players[no-1] = p
 			rounds[no] = map[int]block{}
-			for rd, col := 1, trfRoundCol; col < len(s); rd, col = rd+1, col+10 {
-				b := pad[col:min(col+8, len(pad))]
+			for rd, c := 1, trfRoundCol; c < len(rs)-89; rd, c = rd+1, c+10 {
+				b := col(c, c+8)
 				if strings.TrimSpace(b) == "" {
 					continue
 				}
