@@ -41,4 +41,13 @@ func TestBrowserArbiterPage(t *testing.T) {
 		t.Errorf("board 2: %+v", g)
 	}
 	webtest.Shot(t, ctx, "arbiter")
+
+	// The hall's screen shows the round and the standings, leader first.
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/event/hall")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the hall's standings", `document.querySelector("#standings tbody tr td:nth-child(2)").textContent === "Sulu"`)
+	if got := webtest.Eval[string](t, ctx, `document.querySelector("#pairings tbody").textContent`); got != "1Spock–Uhura2Sulu+-Kirk" {
+		t.Errorf("the hall's pairings read %q", got)
+	}
 }

@@ -35,6 +35,10 @@ func Handler(r *Runner, token string) http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, arbiterPage)
 	})
+	mux.HandleFunc("GET /event/hall", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, hallPage)
+	})
 	mux.HandleFunc("GET /event/{round}/{file}", h.file(func(w io.Writer, n int, file string) error {
 		switch file {
 		case "games.pgn":
