@@ -145,25 +145,37 @@ func TestClockFlagAtExactlyZero(t *testing.T) {
 }
 
 // FIDE 6.9: a flag with an opponent who cannot mate (a lone king) is a
-// draw.
-func TestClockFlagWithALoneKingIsADraw(t *testing.T) {
-	r := newClockRig(t, "10")
-	pos := "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,ke0KL1,rb8B b - - - 0 40"
-	if _, err := r.tb.Exec(table.NewGame{Position: pos, TimeControl: clock.MustParse("10")}); err != nil {
-		t.Fatal(err)
-	}
-	r.setup()
-	r.run(12 * time.Second)
-	r.drain()
-	e, ok := r.event(table.GameOver)
-	if !ok || e.Result != rules.Draw || e.Reason != game.ReasonTime {
-		t.Fatalf("game over %+v (%v), want a draw on time", e, ok)
-	}
-	if snap := r.tb.Snapshot(); snap.Clock.Flag != "black" {
-		t.Errorf("clock %+v, want Black's flag", snap.Clock)
-	}
-	if v := r.leds.view(); !v.Draw || len(v.GameOver.Names(st3d.CellNames())) != 2 {
-		t.Errorf("LEDs: game over %v, draw %v; want both kings", v.GameOver.Names(st3d.CellNames()), v.Draw)
+// draw; with an opponent who has a lone bishop or knight it is a loss,
+// since these mate on this set (D18).
+func TestClockFlagAgainstWhatCanMate(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos string
+		want      rules.Result
+		kings     int // the LEDs' game-over cells: both kings for a draw
+	}{
+		{"a lone king: draw", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,ke0KL1,rb8B b - - - 0 40", rules.Draw, 2},
+		{"a lone bishop (D18): loss", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,Bc2W,ke0KL1 b - - - 0 40", rules.WhiteWins, 1},
+		{"a lone knight (D18): loss", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,Nc2W,ke0KL1 b - - - 0 40", rules.WhiteWins, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "10")
+			if _, err := r.tb.Exec(table.NewGame{Position: tc.pos, TimeControl: clock.MustParse("10")}); err != nil {
+				t.Fatal(err)
+			}
+			r.setup()
+			r.run(12 * time.Second)
+			r.drain()
+			e, ok := r.event(table.GameOver)
+			if !ok || e.Result != tc.want || e.Reason != game.ReasonTime {
+				t.Fatalf("game over %+v (%v), want %s on time", e, ok, tc.want)
+			}
+			if snap := r.tb.Snapshot(); snap.Clock.Flag != "black" {
+				t.Errorf("clock %+v, want Black's flag", snap.Clock)
+			}
+			if v := r.leds.view(); v.Draw != (tc.want == rules.Draw) || len(v.GameOver.Names(st3d.CellNames())) != tc.kings {
+				t.Errorf("LEDs: game over %v, draw %v", v.GameOver.Names(st3d.CellNames()), v.Draw)
+			}
+		})
 	}
 }
 
