@@ -61,23 +61,27 @@ func (s *Session) SaveClock(cp clock.Checkpoint, sync bool) error {
 	if sync {
 		err = durable.WriteAtomic(path, rec)
 	} else {
-		err = overwrite(path, rec)
+		err = overwrite(path, rec, s.clk.savedSize)
 	}
 	if err != nil {
+		s.clk.savedSize = 0
 		return fmt.Errorf("game %s: save clock: %w", s.id, err)
 	}
+	s.clk.savedSize = int64(len(rec))
 	return nil
 }
 
-// overwrite writes data over the start of name and cuts it there, without
-// an fsync.
-func overwrite(name string, data []byte) error {
+// overwrite writes data over the start of name, without an fsync, and cuts
+// the file there unless it is known to be no longer (size, the length
+// written last; 0 unknown): a truncate costs a metadata change, several
+// times the write.
+func overwrite(name string, data []byte, size int64) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	_, err = f.WriteAt(data, 0)
-	if err == nil {
+	if err == nil && (size == 0 || int64(len(data)) < size) {
 		err = f.Truncate(int64(len(data)))
 	}
 	if cerr := f.Close(); err == nil {
