@@ -549,8 +549,12 @@ func (t *Table) statusChanged(e recognize.Event) {
 		"placed", st.Placed.Names(names), "fix", st.Fix.Names(names), "reason", st.Reason)
 	prev := t.prevState
 	t.prevState = st.State
+	if prev == recognize.InSync && st.State != recognize.InSync {
+		t.ck.offSync = e.At
+	}
 	switch st.State {
 	case recognize.InSync:
+		t.clockInSync(e.At)
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
@@ -567,7 +571,7 @@ func (t *Table) statusChanged(e recognize.Event) {
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
-			t.clockIllegal(e.At)
+			t.clockIllegal(e.At, st)
 			if why, culprits, ok := t.explainIllegal(st); ok {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
@@ -639,6 +643,9 @@ func (t *Table) applied(r result) {
 		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
 		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
 		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Before: r.ev.Before})
+		if res, _ := t.sess.Result(); res != rules.NoResult {
+			t.clockStop(completedAt(r.ev)) // the game ended when the move was completed
+		}
 		t.afterMove(r.ev.At, r.ev.After)
 	case TookBack:
 		t.lastMove = t.lastMoveCells()
@@ -755,6 +762,7 @@ func (t *Table) Close() error {
 	t.closed = true
 	t.flush()
 	t.jr.close()
+	t.clockClose(t.o.Now())
 	err := t.sess.Close()
 	for _, q := range t.queues {
 		if !q.close(5 * time.Second) {
