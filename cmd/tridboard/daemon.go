@@ -14,10 +14,8 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/i2c/i2creg"
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spireg"
-	"periph.io/x/host/v3"
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/internal/statelock"
@@ -130,15 +128,9 @@ func (d *daemon) open() error {
 		if werr != nil {
 			return cannotSense(cfg, sys, werr)
 		}
-		state, err := host.Init()
-		if err != nil {
-			return fmt.Errorf("periph: %w", err)
-		}
-		for _, f := range state.Failed {
-			d.log.Warn("periph driver failed to load", "driver", f.D.String(), "err", f.Err)
-		}
-		if d.bus, err = i2creg.Open(cfg.I2C.Bus); err != nil {
-			return fmt.Errorf("i2c bus %q: %w", cfg.I2C.Bus, err)
+		var err error
+		if d.bus, err = openI2C(cfg.I2C.Bus, func(msg string) { d.log.Warn(msg) }); err != nil {
+			return err
 		}
 	}
 	topts := table.DefaultOpts()

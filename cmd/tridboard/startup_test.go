@@ -30,9 +30,15 @@ func TestStartupFailures(t *testing.T) {
 		want  string
 		where string
 	}{
-		{"no I2C bus", func(t *testing.T, dir string) []string {
+		{"I2C off", func(t *testing.T, dir string) []string {
+			i2cDevices = filepath.Join(dir, "no-i2c-*")
+			return nil
+		}, "no I²C bus on this machine", "dtparam=i2c_arm=on"},
+		{"no such I2C bus", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "i2c-1"), nil, 0o644)
+			i2cDevices = filepath.Join(dir, "i2c-*")
 			return []string{"--config", writeConfig(t, dir, "i2c:\n  bus: no-such-bus\n")}
-		}, "i2c bus", "no-such-bus"},
+		}, `I²C bus "no-such-bus"`, "the buses here are"},
 		{"broker port taken", func(t *testing.T, dir string) []string {
 			return []string{"--sim", "--listen", taken.Addr().String()}
 		}, "address already in use", taken.Addr().String()},
@@ -50,6 +56,7 @@ func TestStartupFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			defer func(g string) { i2cDevices = g }(i2cDevices)
 			args := append([]string{"run", "--state-dir", dir}, tc.args(t, dir)...)
 			var stdout, stderr bytes.Buffer
 			code := dispatch(args, &stdout, &stderr)
