@@ -430,7 +430,10 @@ func (c *Config) decode(name string, data []byte) error {
 	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return fmt.Errorf("config %s: %w", name, err)
+		return yamlProblem(name, nil, err)
+	}
+	if ps := unknownKeys(name, file); len(ps) > 0 {
+		return ps
 	}
 	if empty(file) {
 		// Nothing but comments: every key keeps its default (decoding a
@@ -439,7 +442,7 @@ func (c *Config) decode(name string, data []byte) error {
 		return nil
 	}
 	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
-		return fmt.Errorf("config %s: %s", name, yaml.FormatError(err, false, false))
+		return yamlProblem(name, file, err)
 	}
 	c.name, c.src = name, file
 	return nil
