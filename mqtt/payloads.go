@@ -54,9 +54,13 @@ type Board struct {
 	Choices []string `json:"choices,omitempty"`
 	// Fault describes a sensor fault (BoardSensorFault).
 	Fault string `json:"fault,omitempty"`
-	// Hint says how to set the board right (BoardMismatch): which pieces
-	// to put back, and that putting the previous position back takes a
-	// wrong move back.
+	// Reason says why the board is in mismatch (BoardMismatch), in words:
+	// why the move shown is illegal, or what the game expects ("set up
+	// the position of the new game").
+	Reason string `json:"reason,omitempty"`
+	// Hint says how to set the board right (BoardMismatch), in words:
+	// which piece goes back to which cell, what to take away, and that
+	// putting the previous position back takes a wrong move back.
 	Hint string `json:"hint,omitempty"`
 }
 

@@ -123,8 +123,15 @@ type BoardStatus struct {
 	// Choices are the promotion pieces to choose from (NeedsChoice), the
 	// one that stands without a choice first.
 	Choices []byte
-	// Hint says, in Mismatch, what to do to set the board right, or why
-	// the move shown is illegal.
+	// Reason says, in Mismatch, why the board is in mismatch, in words:
+	// why the move shown is illegal ("Your king on b1W would be in check
+	// from the rook on b4N."), or what the game expects ("set up the
+	// position of the new game", "no legal move leads to this").
+	Reason string
+	// Hint says, in Mismatch, what to do to set the board right, in
+	// words: which piece goes back to which cell, what to take away, and
+	// that putting the position before the last move back takes it back.
+	// It is empty for a learner's side without assistance (Assist).
 	Hint string
 	// Culprits are the pieces that make a move shown illegal (the piece
 	// that would give check, the one blocking the line).

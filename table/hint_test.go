@@ -94,8 +94,8 @@ func TestIllegalMoveExplained(t *testing.T) {
 	r.run(3 * time.Second)
 	r.drain()
 	snap := r.tb.Snapshot()
-	if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, "would be in check from the rook on b4N") {
-		t.Fatalf("board %s %q", snap.Status.State, snap.Status.Hint)
+	if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Reason, "would be in check from the rook on b4N") {
+		t.Fatalf("board %s %q", snap.Status.State, snap.Status.Reason)
 	}
 	var ill *table.Event
 	for _, e := range r.rec.events() {
@@ -180,8 +180,8 @@ func TestIllegalMoveReasons(t *testing.T) {
 			r.run(3 * time.Second)
 			r.drain()
 			snap := r.tb.Snapshot()
-			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, tc.want) {
-				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Hint, tc.want)
+			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Reason, tc.want) {
+				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Reason, tc.want)
 			}
 			var ill *table.Event
 			for _, e := range r.rec.events() {

@@ -313,9 +313,13 @@ func (t *Table) start(sess *game.Session) error {
 
 // setExpected makes the set expect pos; until it shows it, the board is in
 // mismatch for reason.
+// What explained the players' last illegal move belongs to the position
+// they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
 	t.reset = true
+	t.illegalWhy, t.culprits = "", rules.CellSet{}
+	t.prevState = 255
 }
 
 // lastMoveCells are the from and to cells of the session's last move.
@@ -399,14 +403,14 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 	s.Hint, s.HintsLocked, s.HintsUsed = t.currentHint(), t.hints.locked, t.hints.used
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
-		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
+		st.State, st.Reason, st.Hint = recognize.Mismatch, "waiting for the first reading of the sensors", ""
 		s.Status.State = st.State
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, t.culprits
+		s.Status.Fix, s.Status.Reason, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, st.Hint, t.culprits
 		if t.illegalWhy != "" {
-			s.Status.Hint = t.illegalWhy + "; " + st.Reason
+			s.Status.Reason = t.illegalWhy
 		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason

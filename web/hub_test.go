@@ -194,8 +194,16 @@ func TestHubFixCells(t *testing.T) {
 	if !slices.Equal(v.Fix, []string{"c2W", "c4N"}) || v.FixReason != "illegal: no legal move explains it" || v.Board != mqtt.BoardMismatch {
 		t.Fatalf("fix %v %q %s", v.Fix, v.FixReason, v.Board)
 	}
+	// The state's reason and what to do, in words, both reach the page.
+	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"b2W", "c2W"},
+		Reason: "Your king on b1W would be in check from the rook on b4N.",
+		Hint:   "put back the white rook on b2W; take away what stands on c2W"}))
+	if v := view(t, h, "b1"); v.FixReason != "Your king on b1W would be in check from the rook on b4N." ||
+		v.FixHint != "put back the white rook on b2W; take away what stands on c2W" {
+		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixHint)
+	}
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
-	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" {
+	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixHint != "" {
 		t.Fatalf("fault reason %q", v.FixReason)
 	}
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))

@@ -28,9 +28,11 @@ type Status struct {
 	Targets    []string `json:"targets,omitempty"`
 	Captures   []string `json:"captures,omitempty"`
 	PinTargets []string `json:"pin_targets,omitempty"`
-	// Fix are the cells to fix during a mismatch or fault, and why.
+	// Fix are the cells to fix during a mismatch or fault, and why;
+	// FixHint says what to do, in words (which piece goes back where).
 	Fix         []string   `json:"fix,omitempty"`
 	FixReason   string     `json:"fix_reason,omitempty"`
+	FixHint     string     `json:"fix_hint,omitempty"`
 	Turn        string     `json:"turn"`
 	Check       string     `json:"check,omitempty"` // the cell of the king in check
 	Result      string     `json:"result"`

@@ -240,7 +240,7 @@ func boardOf(snap *table.Snapshot) mqtt.Board {
 		}
 		return b
 	case recognize.Mismatch:
-		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Hint: st.Hint}
+		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Reason: st.Reason, Hint: st.Hint}
 	case recognize.SensorFault:
 		return mqtt.Board{Status: mqtt.BoardSensorFault, Cells: st.Unknown.Names(names), Fault: st.Fault}
 	}

@@ -141,7 +141,7 @@ function render() {
   $('turn').textContent = s.result !== '*' ? 'game over' : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
   const fix = s.fix && s.fix.length || s.board === 'mismatch' || s.board === 'sensor_fault';
   $('fix').hidden = !fix;
-  if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '');
+  if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '') + (s.fix_hint ? ' \u2014 to do: ' + s.fix_hint : '');
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
   const ev = s.event;
   $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';

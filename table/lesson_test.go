@@ -1,0 +1,118 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// lastOf is the last event of kind k recorded, or nil.
+func (r *recorder) lastOf(k table.Kind) *table.Event {
+	evs := r.events()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == k {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+// A mismatch's state says why (the reason) and, apart from it, what to do
+// in words: which piece goes back to which cell and what to take away.
+func TestMismatchSaysTheFixInWords(t *testing.T) {
+	for _, tc := range []struct {
+		name, position string
+		acts           []string
+		reason, hint   string
+	}{
+		{"illegal move explained", "QL1:w,KL6:b Kb1W,Rb2W,rb4N,kc8B w - - - 0 30",
+			[]string{"lift b2W", "wait 100", "place c2W"},
+			"Your king on b1W would be in check from the rook on b4N.",
+			"put back the white rook on b2W; take away what stands on c2W"},
+		{"a piece knocked off", "QL1:w,KL6:b Kb1W,Rb2W,rb4N,kc8B w - - - 0 30",
+			[]string{"lift b2W", "lift b1W", "wait 100", "place c2W", "place c1W"},
+			"no legal move leads to this",
+			"put back the white king on b1W, the white rook on b2W; take away what stands on c1W, c2W"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
+				t.Fatal(err)
+			}
+			r.setup()
+			r.run(time.Second)
+			r.act(tc.acts...)
+			r.run(3 * time.Second)
+			r.drain()
+			st := r.tb.Snapshot().Status
+			if st.State != recognize.Mismatch || st.Reason != tc.reason || st.Hint != tc.hint {
+				t.Fatalf("board %s\n reason %q, want %q\n hint %q, want %q", st.State, st.Reason, tc.reason, st.Hint, tc.hint)
+			}
+		})
+	}
+}
+
+// The first illegal move of a new game is explained, lit and penalised
+// like any other when the set already showed the new game's position (the
+// table used to take it for the set being set up), and no reason of the
+// previous game's last illegal move is carried into the new one.
+func TestFirstIllegalMoveOfANewGame(t *testing.T) {
+	r := newRig(t, func(o *table.Opts) { o.Clock.Penalty = time.Minute })
+	names := st3d.CellNames()
+	// The previous game ends with an illegal move standing on the set:
+	// Black's pawn moved on White's turn.
+	r.act("lift b7B", "wait 100", "place b6B")
+	r.run(3 * time.Second)
+	if st := r.tb.Snapshot().Status; !strings.HasPrefix(st.Reason, "It is white's move") {
+		t.Fatalf("the previous game's illegal move: %s %q %q", st.State, st.Reason, st.Hint)
+	}
+	ctl, err := clock.Parse("300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tb.Exec(table.NewGame{TimeControl: ctl}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || st.Reason != "set up the position of the new game" ||
+		st.Hint != "put back the black pawn on b7B; take away what stands on b6B" || !st.Culprits.Empty() {
+		t.Fatalf("the new game, the set not set up: %s %q %q culprits %v", st.State, st.Reason, st.Hint, st.Culprits.Names(names))
+	}
+	r.act("lift b6B", "wait 100", "place b7B")
+	r.run(time.Second)
+	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+		t.Fatalf("set up: %s", st)
+	}
+	// Now a new game while the set shows its start position already.
+	if _, err := r.tb.Exec(table.NewGame{TimeControl: ctl}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(time.Second)
+	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+		t.Fatalf("the set shows the new game: %s", st)
+	}
+	if _, err := r.tb.Exec(table.Clock{Action: table.ClockResume}); err != nil {
+		t.Fatal(err)
+	}
+	r.act("lift b2W", "wait 100", "place b5N")
+	r.run(3 * time.Second)
+	r.drain()
+	ill := r.rec.lastOf(table.Illegal)
+	const why = "A pawn does not move from b2W to b5N."
+	if ill == nil || ill.Detail != why || ill.Snap.Game != r.tb.Snapshot().Game {
+		t.Fatalf("the first illegal move of the new game: %+v", ill)
+	}
+	st := r.tb.Snapshot().Status
+	if st.Reason != why || st.Hint != "put back the white pawn on b2W; take away what stands on b5N" {
+		t.Errorf("state: reason %q hint %q", st.Reason, st.Hint)
+	}
+	pen := r.rec.lastOf(table.ClockChanged)
+	if pen == nil || pen.Detail != "penalty: black gets 1m0s for white's illegal move" {
+		t.Errorf("penalty: %+v", pen)
+	}
+}
