@@ -159,6 +159,10 @@ const (
 	EventNewGame   = "new_game"
 	EventClock     = "clock"    // the clock started, paused, resumed, was adjusted, a penalty (Detail)
 	EventLowTime   = "low_time" // Detail: the side whose time went under the threshold
+	// EventHint: a hint is shown (Cell: the piece to move; Cells: it and,
+	// at the second stage, its target; Move: the move, at the second stage
+	// only; Detail: the side it is for).
+	EventHint = "hint"
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

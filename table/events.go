@@ -50,7 +50,8 @@ const (
 	// Changed: the game changed in a way no other kind names (a draw offer
 	// declined, a resync): Snap has it.
 	Changed
-	// HintGiven: a hint is shown (Snap.Hint; Detail: the move).
+	// HintGiven: a hint is shown (Snap.Hint; Side: the side it is for;
+	// Detail: the move).
 	HintGiven
 	// ClockChanged: the clock was started, paused (Detail says why: an
 	// arbiter, or a restart), resumed, adjusted or a penalty given (Side:
@@ -96,7 +97,7 @@ type Event struct {
 	// Cell and Cells are cells of Snap.System.
 	Cell  rules.Cell
 	Cells rules.CellSet
-	// Side is the side of DrawOffered.
+	// Side is the side of DrawOffered, HintGiven, ClockChanged, LowTime.
 	Side rules.Color
 	// Result and Reason are those of GameOver.
 	Result rules.Result

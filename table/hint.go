@@ -104,7 +104,7 @@ func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
 	if h.shown != nil && h.key == pos.Key() {
 		if h.shown.Stage == 1 {
 			h.shown.Stage = 2
-			t.emit(Event{Kind: HintGiven, At: now, Detail: h.shown.Move})
+			t.emit(Event{Kind: HintGiven, At: now, Side: pos.Turn(), Detail: h.shown.Move})
 		}
 		return nil, Reply{Hint: t.currentHint()}, true, nil
 	}
@@ -206,7 +206,7 @@ func (t *Table) hintShow(now time.Time, pos rules.Position, res engine.Result, e
 	h.used[side]++
 	h.key, h.shown = pos.Key(), shown
 	t.log.Info("hint", "side", side, "move", shown.Move, "used", h.used[side])
-	t.emit(Event{Kind: HintGiven, At: now, Detail: shown.Move})
+	t.emit(Event{Kind: HintGiven, At: now, Side: side, Detail: shown.Move})
 	return Reply{Hint: t.currentHint()}, nil
 }
 

@@ -1,14 +1,17 @@
 package table_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
+	"github.com/tridboard/tridboard/table/mqttsink"
 )
 
 // lastOf is the last event of kind k recorded, or nil.
@@ -114,5 +117,44 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 	pen := r.rec.lastOf(table.ClockChanged)
 	if pen == nil || pen.Detail != "penalty: black gets 1m0s for white's illegal move" {
 		t.Errorf("penalty: %+v", pen)
+	}
+}
+
+// A hint is published as an event, for MQTT and the pages alike (both
+// sinks use mqttsink.EventOf), as the LEDs show it: the piece first, then
+// the piece, its target and the move.
+func TestHintIsPublishedAsAnEvent(t *testing.T) {
+	r := newRig(t)
+	var got []mqtt.Event
+	for stage := 1; stage <= 2; stage++ {
+		rep, err := r.tb.Exec(table.Hint{})
+		if err != nil || rep.Hint.Stage != stage {
+			t.Fatalf("hint %d: %+v %v", stage, rep.Hint, err)
+		}
+		r.drain()
+		e := r.rec.lastOf(table.HintGiven)
+		if e == nil {
+			t.Fatalf("no hint event at stage %d", stage)
+		}
+		ev, ok := mqttsink.EventOf(*e)
+		if !ok {
+			t.Fatalf("the hint event of stage %d is not published", stage)
+		}
+		got = append(got, ev)
+	}
+	h := r.tb.Snapshot().Hint
+	want := []mqtt.Event{
+		{Type: mqtt.EventHint, Cell: h.Piece, Cells: []string{h.Piece}, Detail: "white"},
+		{Type: mqtt.EventHint, Cell: h.Piece, Cells: h.From.Union(h.To).Names(st3d.CellNames()), Move: h.Move, Detail: "white"},
+	}
+	if h.Piece == "" || len(want[1].Cells) != 2 || h.Move == "" {
+		t.Fatalf("the hint shown: %+v", h)
+	}
+	for i := range want {
+		g := got[i]
+		g.Game, g.Time = "", time.Time{}
+		if !reflect.DeepEqual(g, want[i]) {
+			t.Errorf("stage %d: %+v\nwant %+v", i+1, g, want[i])
+		}
 	}
 }

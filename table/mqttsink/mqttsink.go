@@ -283,6 +283,16 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
 	case table.LowTime:
 		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
+	case table.HintGiven:
+		// As the LEDs show it: the first stage names the piece only.
+		h := snap.Hint
+		if h == nil {
+			return ev, false
+		}
+		ev.Type, ev.Cell, ev.Cells, ev.Detail = mqtt.EventHint, h.Piece, h.From.Union(h.To).Names(names), e.Side.String()
+		if h.Stage == 2 {
+			ev.Move = h.Move
+		}
 	default:
 		return ev, false
 	}
