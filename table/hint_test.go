@@ -168,6 +168,16 @@ func TestIllegalMoveReasons(t *testing.T) {
 			[]string{"lift QL2", "wait 100", "place QL5"}, "QL5 is not adjacent to QL2"},
 		{"board of the other side", "QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30",
 			[]string{"lift QL4", "wait 100", "place QL2"}, "only black may move it"},
+		// At the start every board holds several pieces: the reason is not
+		// that one only (3.6), but every rule the move breaks (D12, D13).
+		{"Black's board on White's turn (D12, 3.6)", "",
+			[]string{"lift QL6", "wait 100", "place QL4"},
+			"It is white's move: the board on QL6 carries black's pieces, so it is not white's to move (D12); " +
+				"and it holds more than one piece, and a board moves with at most one (3.6)."},
+		{"QL1 to QL5 (3.6, D13)", "",
+			[]string{"lift QL1", "wait 100", "place QL5"},
+			"The board on QL1 may not go to QL5: it holds more than one piece, and a board moves with at most one (3.6); " +
+				"and QL5 is not adjacent to QL1; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number (D13)."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
