@@ -144,6 +144,7 @@ type Session struct {
 	j       *journal
 	damage  *Damage
 	clk     clockState // clock.go
+	teach   teachState // teach.go
 	closed  bool
 }
 
@@ -448,6 +449,10 @@ func (s *Session) replayEntry(e *entry) error {
 		if err := s.canChangeClock(e); err != nil {
 			return err
 		}
+	case kindTeach, kindHint:
+		if err := s.replayTeach(e); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("unknown record kind")
 	}
@@ -484,6 +489,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		s.offered = false
 	case kindClock:
 		s.clk.changed(e)
+	case kindTeach, kindHint:
+		s.applyTeach(e)
 	}
 }
 

@@ -104,7 +104,22 @@ type State struct {
 	Clock *clock.Snapshot `json:"clock,omitempty"`
 	// Tags are the game's record tags that new_game carries: "White",
 	// "Black", "Event", "Round" (the players' names, the event, the round).
-	Tags map[string]string `json:"tags,omitempty"`
+	Tags map[string]string `json:"tags,omitempty"`	// Lesson is the teacher's settings and the hints used.
+	Lesson *Lesson `json:"lesson,omitempty"`
+}
+
+// Lesson is the teacher's settings of a game and the hints used, for the
+// displays: each map is by side, "white" and "black".
+type Lesson struct {
+	// Locked is the teacher's lock: no hints, no targets.
+	Locked bool `json:"locked,omitempty"`
+	// Assist is each side's assistance: AssistFull, AssistExplain or
+	// AssistNone.
+	Assist map[string]string `json:"assist"`
+	// Hints is each side's limit of hints a game (-1: no limit),
+	// HintsUsed the hints it had.
+	Hints     map[string]int `json:"hints"`
+	HintsUsed map[string]int `json:"hints_used"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

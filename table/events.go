@@ -175,6 +175,10 @@ type Snapshot struct {
 	Hint        *HintShown
 	HintsLocked bool
 	HintsUsed   [2]int
+	// Teaching is the game's teacher's settings: the lock, each side's
+	// hint limit and assistance (what the LEDs, hints and explanations
+	// give each side).
+	Teaching game.Teaching
 	// Time is when the snapshot was taken.
 	Time time.Time
 	// Clock is the game's clock at Time (nil: no clock), as displays and

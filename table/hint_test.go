@@ -51,7 +51,7 @@ func TestHintInTwoStages(t *testing.T) {
 }
 
 func TestHintLimitAndTeachersLock(t *testing.T) {
-	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = 1 })
+	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = [2]int{1, 1} })
 	rep, err := r.tb.Exec(table.Hint{})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestHintLimitAndTeachersLock(t *testing.T) {
 	if _, err := r.tb.Exec(table.Hint{}); err != nil {
 		t.Errorf("Black's first hint: %v", err)
 	}
-	if _, err := r.tb.Exec(table.Teach{Lock: true}); err != nil {
+	if _, err := r.tb.Exec(table.Teach{Lock: ptr(true)}); err != nil {
 		t.Fatal(err)
 	}
 	r.drain()
@@ -222,7 +222,7 @@ func TestHintSearchLetsTheScanGoOn(t *testing.T) {
 	got := make(chan answer, 1)
 	// Do refuses until Run is going.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		_, err := r.tb.Do(ctx, table.Teach{Lock: false})
+		_, err := r.tb.Do(ctx, table.Teach{Lock: ptr(false)})
 		if err == nil {
 			break
 		}
