@@ -104,7 +104,8 @@ type State struct {
 	Clock *clock.Snapshot `json:"clock,omitempty"`
 	// Tags are the game's record tags that new_game carries: "White",
 	// "Black", "Event", "Round" (the players' names, the event, the round).
-	Tags map[string]string `json:"tags,omitempty"`	// Lesson is the teacher's settings and the hints used.
+	Tags map[string]string `json:"tags,omitempty"`
+	// Lesson is the teacher's settings and the hints used.
 	Lesson *Lesson `json:"lesson,omitempty"`
 }
 

@@ -20,8 +20,8 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
