@@ -41,32 +41,34 @@ func watchLesson(t *testing.T, listen string) *lessonWatch {
 		t.Fatalf("connect: %v", tok.Error())
 	}
 	t.Cleanup(func() { w.c.Disconnect(100) })
-	sub := func(topic string, f func([]byte)) {
-		if tok := w.c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) { f(m.Payload()) }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-			t.Fatal(tok.Error())
-		}
-	}
-	sub(topics.State(), func(b []byte) {
-		var s mqtt.State
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Errorf("state %s: %v", b, err)
-			return
-		}
+	subscribeJSON(t, w.c, topics.State(), func(s mqtt.State) {
 		w.mu.Lock()
 		w.states = append(w.states, s)
 		w.mu.Unlock()
 	})
-	sub(topics.Event(), func(b []byte) {
-		var e mqtt.Event
-		if err := json.Unmarshal(b, &e); err != nil {
-			t.Errorf("event %s: %v", b, err)
-			return
-		}
+	subscribeJSON(t, w.c, topics.Event(), func(e mqtt.Event) {
 		w.mu.Lock()
 		w.events = append(w.events, e)
 		w.mu.Unlock()
 	})
 	return w
+}
+
+// subscribeJSON subscribes c to topic and hands keep each payload decoded
+// as a T.
+func subscribeJSON[T any](t *testing.T, c paho.Client, topic string, keep func(T)) {
+	t.Helper()
+	tok := c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
+		var v T
+		if err := json.Unmarshal(m.Payload(), &v); err != nil {
+			t.Errorf("%s %s: %v", topic, m.Payload(), err)
+			return
+		}
+		keep(v)
+	})
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
 }
 
 // state waits for the latest state to be one ok accepts and returns it.
