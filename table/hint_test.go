@@ -181,14 +181,7 @@ func TestIllegalMoveReasons(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
-			if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
-				t.Fatal(err)
-			}
-			r.setup()
-			r.run(time.Second)
-			r.act(tc.acts...)
-			r.run(3 * time.Second)
-			r.drain()
+			r.playIn(tc.position, tc.acts...)
 			snap := r.tb.Snapshot()
 			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Reason, tc.want) {
 				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Reason, tc.want)

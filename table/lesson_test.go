@@ -29,6 +29,21 @@ func (r *recorder) lastOf(k table.Kind) *table.Event {
 	return nil
 }
 
+// playIn starts a game from position, stands the set in it, and does the
+// hand's acts, then waits long enough for what they do to become a
+// mismatch (Opts.MismatchAfter).
+func (r *rig) playIn(position string, acts ...string) {
+	r.t.Helper()
+	if _, err := r.tb.Exec(table.NewGame{Position: position}); err != nil {
+		r.t.Fatal(err)
+	}
+	r.setup()
+	r.run(time.Second)
+	r.act(acts...)
+	r.run(3 * time.Second)
+	r.drain()
+}
+
 // A mismatch's state says why (the reason) and, apart from it, what to do
 // in words: which piece goes back to which cell and what to take away.
 func TestMismatchSaysTheFixInWords(t *testing.T) {
@@ -48,14 +63,7 @@ func TestMismatchSaysTheFixInWords(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
-			if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
-				t.Fatal(err)
-			}
-			r.setup()
-			r.run(time.Second)
-			r.act(tc.acts...)
-			r.run(3 * time.Second)
-			r.drain()
+			r.playIn(tc.position, tc.acts...)
 			st := r.tb.Snapshot().Status
 			if st.State != recognize.Mismatch || st.Reason != tc.reason || st.Hint != tc.hint {
 				t.Fatalf("board %s\n reason %q, want %q\n hint %q, want %q", st.State, st.Reason, tc.reason, st.Hint, tc.hint)
