@@ -41,6 +41,9 @@ type Tags struct {
 	Site  string `json:"site,omitempty"`
 	Date  string `json:"date,omitempty"` // "2025.01.02"; New fills it from the clock when empty
 	Round string `json:"round,omitempty"`
+	// Board is the board number in the event's round, when an event set
+	// the game up.
+	Board string `json:"board,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
 	// Opponent says who plays a side from elsewhere, as package opponent

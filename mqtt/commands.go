@@ -47,6 +47,8 @@ type NewGame struct {
 	Black    string `json:"black,omitempty"`
 	Event    string `json:"event,omitempty"`
 	Round    string `json:"round,omitempty"`
+	// Board is the board number in the event's round (an event sends it).
+	Board string `json:"board,omitempty"`
 	// Opponent, if set, plays one side from elsewhere.
 	Opponent *Opponent `json:"opponent,omitempty"`
 	// TimeControl is the game's clock as PGN's TimeControl tag writes it

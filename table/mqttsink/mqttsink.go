@@ -216,7 +216,7 @@ func State(snap *table.Snapshot) mqtt.State {
 		s.Start = start
 	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
-		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}} {
 		if t.value != "" {
 			if s.Tags == nil {
 				s.Tags = map[string]string{}
@@ -345,7 +345,7 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round}
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board}
 		if o := c.Opponent; o != nil {
 			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {
