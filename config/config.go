@@ -56,6 +56,7 @@ type Config struct {
 	Buttons     Buttons     `yaml:"buttons"`
 	Clock       Clock       `yaml:"clock"`
 	HTTP        HTTP        `yaml:"http"`
+	Lesson      Lesson      `yaml:"lesson"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
@@ -307,10 +308,11 @@ func Default() *Config {
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
 			MismatchAfter: Dur(2 * time.Second), TakeBacks: true},
-		LEDs:  LEDs{Hints: true},
-		MQTT:  MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
-		Clock: Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:  HTTP{Listen: "127.0.0.1:8080"},
+		LEDs:   LEDs{Hints: true},
+		MQTT:   MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+		Clock:  Clock{Low: Dur(clock.DefaultLow)},
+		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
+		Lesson: DefaultLesson(),
 	}
 }
 
@@ -589,6 +591,7 @@ func (c *Config) check() []keyError {
 		seen[b] = key
 	}
 	errs = append(errs, c.checkClock(between)...)
+	errs = append(errs, c.checkLesson()...)
 	return errs
 }
 

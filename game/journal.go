@@ -47,6 +47,8 @@ const (
 	kindDecline  = "decline"
 	kindResult   = "result"
 	kindClock    = "clock" // an arbiter's change of the clock (clock.go)
+	kindTeach    = "teach" // the teacher's settings (teach.go)
+	kindHint     = "hint"  // a hint given to Side (teach.go)
 )
 
 // entry is the JSON body of a journal record.
@@ -69,10 +71,12 @@ type entry struct {
 	Action ClockAction `json:"action,omitempty"`
 	MS     int64       `json:"ms,omitempty"`
 	// offer, decline, result: the side acting
-	Side   string    `json:"side,omitempty"`
-	Result string    `json:"result,omitempty"`
-	Reason Reason    `json:"reason,omitempty"`
-	Time   time.Time `json:"time"`
+	Side   string `json:"side,omitempty"`
+	Result string `json:"result,omitempty"`
+	Reason Reason `json:"reason,omitempty"`
+	// teach: the settings
+	Teach *Teaching `json:"teach,omitempty"`
+	Time  time.Time `json:"time"`
 }
 
 // file is what the journal needs of an *os.File (tests inject failures).

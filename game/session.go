@@ -147,6 +147,7 @@ type Session struct {
 	j       *journal
 	damage  *Damage
 	clk     clockState // clock.go
+	teach   teachState // teach.go
 	closed  bool
 }
 
@@ -451,6 +452,10 @@ func (s *Session) replayEntry(e *entry) error {
 		if err := s.canChangeClock(e); err != nil {
 			return err
 		}
+	case kindTeach, kindHint:
+		if err := s.replayTeach(e); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("unknown record kind")
 	}
@@ -487,6 +492,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		s.offered = false
 	case kindClock:
 		s.clk.changed(e)
+	case kindTeach, kindHint:
+		s.applyTeach(e)
 	}
 }
 

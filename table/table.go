@@ -186,7 +186,7 @@ func New(o *Opts) (*Table, error) {
 		}
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked, done: make(chan hintFound, 16)}
+	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -295,7 +295,12 @@ func (t *Table) start(sess *game.Session) error {
 		}
 	}
 	t.sys, t.sess = sys, sess
-	t.hints.used, t.hints.shown = [2]int{}, nil
+	t.hints.shown = nil
+	tc, ok := sess.Teaching()
+	if !ok {
+		tc = t.o.Hints.teaching()
+	}
+	t.hints.teach = tc
 	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
@@ -313,9 +318,13 @@ func (t *Table) start(sess *game.Session) error {
 
 // setExpected makes the set expect pos; until it shows it, the board is in
 // mismatch for reason.
+// What explained the players' last illegal move belongs to the position
+// they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
 	t.reset = true
+	t.illegalWhy, t.culprits = "", rules.CellSet{}
+	t.prevState = 255
 }
 
 // lastMoveCells are the from and to cells of the session's last move.
@@ -396,17 +405,20 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			FirstLifted: st.FirstLifted},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
-	s.Hint, s.HintsLocked, s.HintsUsed = t.currentHint(), t.hints.locked, t.hints.used
+	s.Hint, s.HintsLocked, s.HintsUsed, s.Teaching = t.currentHint(), t.hints.teach.Locked, t.sess.HintsUsed(), t.hints.teach
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
-		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
+		st.State, st.Reason, st.Hint = recognize.Mismatch, "waiting for the first reading of the sensors", ""
 		s.Status.State = st.State
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, t.culprits
+		s.Status.Fix, s.Status.Reason, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, st.Hint, t.culprits
 		if t.illegalWhy != "" {
-			s.Status.Hint = t.illegalWhy + "; " + st.Reason
+			s.Status.Reason = t.illegalWhy
+		}
+		if !t.explains() {
+			s.Status.Hint = "" // a side without assistance is shown the cells only
 		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason
@@ -506,7 +518,8 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		case ButtonPromote:
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
-			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
+			// The next game of a match keeps the clock and the assistance.
+			c = NewGame{TimeControl: t.sess.Control(), Assist: t.hints.teach.Assist}
 		case ButtonTakeBack:
 			c = TakeBack{}
 		case ButtonHint:
@@ -572,7 +585,7 @@ func (t *Table) statusChanged(e recognize.Event) {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
 			t.clockIllegal(e.At, st)
-			if why, culprits, ok := t.explainIllegal(st); ok {
+			if why, culprits, ok := t.explainIllegal(st); ok && t.explains() {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
 			}

@@ -19,6 +19,7 @@ import (
 	"periph.io/x/conn/v3/spi/spireg"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
@@ -154,6 +155,9 @@ func (d *daemon) open() error {
 	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
+	l := cfg.Lesson
+	topts.Hints.Limit, topts.Hints.Locked = [2]int{l.Hints.White, l.Hints.Black}, l.Lock
+	topts.Hints.Assist = [2]game.Assist{game.Assist(l.Assist.White), game.Assist(l.Assist.Black)}
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
