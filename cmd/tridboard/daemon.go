@@ -143,6 +143,13 @@ func (d *daemon) open() error {
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.Published = func(game string) int {
+		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
+		if err != nil {
+			d.log.Warn("MQTT outbox unreadable: the journal alone says which seqs were used", "err", err)
+		}
+		return seq
+	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors.Period = cfg.Sensors.Period.D()
 	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
