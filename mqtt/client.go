@@ -215,27 +215,39 @@ func New(opts Opts, h Handler) (*Client, error) {
 }
 
 func tlsConfig(o Opts) (*tls.Config, error) {
-	if o.CAFile == "" && o.CertFile == "" && o.KeyFile == "" {
+	tc, err := ClientTLS(o.CAFile, o.CertFile, o.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("mqtt: broker %s: %w", o.Broker, err)
+	}
+	return tc, nil
+}
+
+// ClientTLS is the TLS configuration of a connection to a broker: the CA
+// file's certificates as the roots (none: the system's), and a client
+// certificate. It is nil when no file is given. The configuration check
+// calls it too, so that it refuses what the daemon would.
+func ClientTLS(caFile, certFile, keyFile string) (*tls.Config, error) {
+	if caFile == "" && certFile == "" && keyFile == "" {
 		return nil, nil
 	}
 	tc := &tls.Config{MinVersion: tls.VersionTLS12}
-	if o.CAFile != "" {
-		pem, err := os.ReadFile(o.CAFile)
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
 		if err != nil {
-			return nil, fmt.Errorf("mqtt: broker %s: CA file: %w", o.Broker, err)
+			return nil, fmt.Errorf("CA file: %w", err)
 		}
 		tc.RootCAs = x509.NewCertPool()
 		if !tc.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("mqtt: broker %s: CA file %s: no PEM certificate in it", o.Broker, o.CAFile)
+			return nil, fmt.Errorf("CA file %s: no PEM certificate in it", caFile)
 		}
 	}
-	if (o.CertFile == "") != (o.KeyFile == "") {
-		return nil, fmt.Errorf("mqtt: broker %s: client certificate: set both a certificate file and a key file", o.Broker)
+	if (certFile == "") != (keyFile == "") {
+		return nil, errors.New("client certificate: set both a certificate file and a key file")
 	}
-	if o.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	if certFile != "" {
+		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 		if err != nil {
-			return nil, fmt.Errorf("mqtt: broker %s: client certificate %s: %w", o.Broker, o.CertFile, err)
+			return nil, fmt.Errorf("client certificate %s: %w", certFile, err)
 		}
 		tc.Certificates = []tls.Certificate{cert}
 	}
