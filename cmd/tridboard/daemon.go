@@ -328,7 +328,7 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
-	so.Token = cfg.MQTT.CommandToken
+	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	l, err := net.Listen("tcp", cfg.HTTP.Listen)
 	if err != nil {
@@ -336,7 +336,7 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 		return nil
 	}
 	d.webURL = "http://" + l.Addr().String() + "/"
-	d.http = &http.Server{Handler: web.New(d.hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
