@@ -63,3 +63,33 @@ func TestCommandsBeyondQueueAnsweredBusy(t *testing.T) {
 		t.Fatalf("replies by status %v: want only ok and busy, at least %d ok", status, commandQueue+1)
 	}
 }
+
+// TestFloodEveryCommandAnswered (issue 22): a flood far beyond both queues
+// (5,000 QoS 1 commands at once at a daemon busy with the first one) gets a reply
+// for every command; before, 86,922 of a 60 s flood got none.
+func TestFloodEveryCommandAnswered(t *testing.T) {
+	tb := embedded(t, false)
+	h := blocked{make(chan struct{})}
+	c := newClient(t, testOpts(tb, t.TempDir()), h)
+	waitConnected(t, c)
+	const n = 5000
+	base := "tridboard/board/"
+	pub := publisher(t, tb.url, tb.user, tb.pass)
+	for i := range n {
+		pub.Publish(base+"set/"+CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, i))
+	}
+	tb.rec.waitCount(t, base+"response/"+CmdResync, n-commandQueue-1)
+	close(h.release)
+	got := tb.rec.waitCount(t, base+"response/"+CmdResync, n)
+	seen := map[int]bool{}
+	for _, m := range got {
+		var r struct {
+			Transaction int `json:"transaction"`
+		}
+		json.Unmarshal([]byte(m.payload), &r)
+		seen[r.Transaction] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("%d commands answered, want %d", len(seen), n)
+	}
+}

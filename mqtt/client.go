@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -115,7 +116,8 @@ type Client struct {
 	closed   bool
 	live     chan struct{}
 	cmds     chan paho.Message // commands waiting to run
-	busy     chan paho.Message // commands beyond cmds, answered "busy"
+	// busyReplies counts the commands answered "busy" since New.
+	busyReplies atomic.Int64
 }
 
 // conn is one connection to the broker.
@@ -199,7 +201,6 @@ func New(opts Opts, h Handler) (*Client, error) {
 		up:      make(chan struct{}),
 		live:    make(chan struct{}, 1),
 		cmds:    make(chan paho.Message, commandQueue),
-		busy:    make(chan paho.Message, busyQueue),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(3)
@@ -207,9 +208,8 @@ func New(opts Opts, h Handler) (*Client, error) {
 	go c.outboxLoop()
 	go c.liveLoop()
 	if h != nil {
-		c.wg.Add(2)
+		c.wg.Add(1)
 		go c.commandLoop()
-		go c.busyLoop()
 	}
 	return c, nil
 }
@@ -629,53 +629,42 @@ func (c *Client) retryLater(cn *conn) bool {
 	return true
 }
 
-// commandQueue is how many commands wait to run; busyQueue how many more
-// wait for their "busy" reply.
-const (
-	commandQueue = 32
-	busyQueue    = 4096
-)
+// commandQueue is how many commands wait to run.
+const commandQueue = 32
 
-// onCommand runs in paho's router: it must not block. A command that finds
-// commandQueue commands waiting is answered "busy" instead of running.
+// onCommand runs in paho's router: it must not block on the game. A
+// command that finds commandQueue commands waiting is answered "busy" at
+// once, from here: the reply is handed to paho without waiting for its
+// PUBACK, so that answering keeps up with any flood the connection can
+// carry, and no command goes without a reply.
 func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	select {
 	case c.cmds <- m:
 		return
 	default:
 	}
-	select {
-	case c.busy <- m:
-	default:
-		name, _ := c.topics.command(m.Topic())
-		c.log.Warn("mqtt: command dropped without a reply: too many waiting", "command", name)
+	name, ok := c.topics.command(m.Topic())
+	cn := c.connection()
+	if !ok || cn == nil {
+		return
 	}
+	b, _ := json.Marshal(Response{Transaction: transactionOf(m.Payload()), Status: StatusBusy,
+		Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
+	c.busyReplies.Add(1)
+	cn.cli.Publish(c.topics.Response(name), 1, false, b)
 }
 
-// busyLoop answers the commands that found the queue full.
-func (c *Client) busyLoop() {
-	defer c.wg.Done()
-	for {
-		var m paho.Message
-		select {
-		case m = <-c.busy:
-		case <-c.ctx.Done():
-			return
-		}
-		name, ok := c.topics.command(m.Topic())
-		if !ok {
-			continue
-		}
-		var tr struct {
-			Transaction json.RawMessage `json:"transaction"`
-		}
-		json.Unmarshal(m.Payload(), &tr) // a malformed payload gets a reply without transaction
-		if len(tr.Transaction) > 0 && tr.Transaction[0] != '"' && tr.Transaction[0] != '-' && (tr.Transaction[0] < '0' || tr.Transaction[0] > '9') {
-			tr.Transaction = nil
-		}
-		c.reply(name, Response{Transaction: tr.Transaction, Status: StatusBusy,
-			Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
+// transactionOf is a command's transaction, read without parsing the
+// command: a malformed payload gets a reply without one.
+func transactionOf(payload []byte) json.RawMessage {
+	var tr struct {
+		Transaction json.RawMessage `json:"transaction"`
 	}
+	json.Unmarshal(payload, &tr)
+	if t := tr.Transaction; len(t) > 0 && t[0] != '"' && t[0] != '-' && (t[0] < '0' || t[0] > '9') {
+		return nil
+	}
+	return tr.Transaction
 }
 
 // reply publishes r on response/<name>.
