@@ -116,8 +116,9 @@ type Client struct {
 	closed   bool
 	live     chan struct{}
 	cmds     chan paho.Message // commands waiting to run
-	// busyReplies counts the commands answered "busy" since New.
-	busyReplies atomic.Int64
+	// busyReplies counts the commands answered "busy" since New;
+	// coalesced the clock changes that joined another (commandloop.go).
+	busyReplies, coalesced atomic.Int64
 }
 
 // conn is one connection to the broker.
@@ -679,30 +680,6 @@ func (c *Client) reply(name string, r Response) {
 	}
 	if ok, err := c.wait(cn.cli.Publish(c.topics.Response(name), 1, false, b), c.opts.AckTimeout); ok && err != nil {
 		c.log.Warn("mqtt: command reply not published", "command", name, "err", err)
-	}
-}
-
-func (c *Client) commandLoop() {
-	defer c.wg.Done()
-	for {
-		var m paho.Message
-		select {
-		case m = <-c.cmds:
-		case <-c.ctx.Done():
-			return
-		}
-		name, ok := c.topics.command(m.Topic())
-		if !ok {
-			continue
-		}
-		var r Response
-		if m.Retained() {
-			// A retained command would run again at every connection.
-			r = Response{Status: StatusError, Reason: "retained command ignored: publish commands without the retain flag"}
-		} else {
-			r = dispatch(c.ctx, c.handler, c.opts.CommandToken, name, m.Payload())
-		}
-		c.reply(name, r)
 	}
 }
 
