@@ -22,19 +22,31 @@ func (b blocked) Command(ctx context.Context, _ Command) (any, error) {
 	return nil, nil
 }
 
-// TestCommandsBeyondQueueAnsweredBusy: 1,000 QoS-0 commands sent at once to
-// a daemon busy with the first one: every one gets a reply, "ok" for those
-// that waited in the queue and ran, "busy" for the others, none dropped.
+// TestCommandsBeyondQueueAnsweredBusy: commands sent at once to a daemon
+// busy with the first one: every one gets a reply, "ok" for those that
+// waited in the queue and ran, "busy" for the others, none dropped. The
+// flood of 5,000 (issue 22) is beyond the 4,096 busy replies that used to
+// wait for their PUBACKs one at a time; a 60 s flood got 86,922 commands
+// no reply.
 func TestCommandsBeyondQueueAnsweredBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		qos  byte
+	}{{"1,000 at QoS 0", 1000, 0}, {"a flood of 5,000 at QoS 1", 5000, 1}} {
+		t.Run(tc.name, func(t *testing.T) { answeredBusy(t, tc.n, tc.qos) })
+	}
+}
+
+func answeredBusy(t *testing.T, n int, qos byte) {
 	tb := embedded(t, false)
 	h := blocked{make(chan struct{})}
 	c := newClient(t, testOpts(tb, t.TempDir()), h)
 	waitConnected(t, c)
-	const n = 1000
 	base := "tridboard/board/"
 	pub := publisher(t, tb.url, tb.user, tb.pass)
 	for i := range n {
-		pub.Publish(base+"set/"+CmdResync, 0, false, fmt.Sprintf(`{"transaction":%d}`, i))
+		pub.Publish(base+"set/"+CmdResync, qos, false, fmt.Sprintf(`{"transaction":%d}`, i))
 	}
 	// The busy replies arrive while the first command still runs.
 	tb.rec.waitCount(t, base+"response/"+CmdResync, n-commandQueue-1)
@@ -65,36 +77,6 @@ func TestCommandsBeyondQueueAnsweredBusy(t *testing.T) {
 	}
 	if status[StatusOK]+status[StatusBusy] != n || status[StatusOK] < commandQueue+1 || status[StatusBusy] == 0 {
 		t.Fatalf("replies by status %v: want only ok and busy, at least %d ok", status, commandQueue+1)
-	}
-}
-
-// TestFloodEveryCommandAnswered (issue 22): a flood far beyond both queues
-// (5,000 QoS 1 commands at once at a daemon busy with the first one) gets a reply
-// for every command; before, 86,922 of a 60 s flood got none.
-func TestFloodEveryCommandAnswered(t *testing.T) {
-	tb := embedded(t, false)
-	h := blocked{make(chan struct{})}
-	c := newClient(t, testOpts(tb, t.TempDir()), h)
-	waitConnected(t, c)
-	const n = 5000
-	base := "tridboard/board/"
-	pub := publisher(t, tb.url, tb.user, tb.pass)
-	for i := range n {
-		pub.Publish(base+"set/"+CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, i))
-	}
-	tb.rec.waitCount(t, base+"response/"+CmdResync, n-commandQueue-1)
-	close(h.release)
-	got := tb.rec.waitCount(t, base+"response/"+CmdResync, n)
-	seen := map[int]bool{}
-	for _, m := range got {
-		var r struct {
-			Transaction int `json:"transaction"`
-		}
-		json.Unmarshal([]byte(m.payload), &r)
-		seen[r.Transaction] = true
-	}
-	if len(seen) != n {
-		t.Fatalf("%d commands answered, want %d", len(seen), n)
 	}
 }
 
