@@ -59,6 +59,14 @@ type Opts struct {
 	// EventBuffer is how many events wait for a connection; the oldest are
 	// dropped beyond it.
 	EventBuffer int
+	// ClockGap is the shortest time between two changes of the game's
+	// clock by commands: a clock command that comes sooner waits for the
+	// rest of the gap, and the adds and sets queued meanwhile join it
+	// (commandloop.go), so that a flood journals at most one clock change
+	// per gap. 0 means the default, 200 ms; negative, no gap.
+	ClockGap time.Duration
+	// after is the clock ClockGap waits on; nil means time.After (tests).
+	after func(time.Duration) <-chan time.Time
 
 	// Logger receives connection changes and failures; nil means
 	// slog.Default().
@@ -80,6 +88,7 @@ func DefaultOpts() Opts {
 		RetryMax:       30 * time.Second,
 		AckTimeout:     10 * time.Second,
 		EventBuffer:    64,
+		ClockGap:       200 * time.Millisecond,
 	}
 }
 
@@ -173,6 +182,12 @@ func New(opts Opts, h Handler) (*Client, error) {
 	}
 	if opts.EventBuffer <= 0 {
 		opts.EventBuffer = d.EventBuffer
+	}
+	if opts.ClockGap == 0 {
+		opts.ClockGap = d.ClockGap
+	}
+	if opts.after == nil {
+		opts.after = time.After
 	}
 	if opts.ClientID == "" {
 		opts.ClientID = "tridboard-" + opts.BoardID

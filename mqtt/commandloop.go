@@ -1,16 +1,20 @@
 package mqtt
 
 import (
+	"time"
+
 	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // commandLoop runs the queued commands one at a time, in the order
-// received, and answers each. Arbiters' clock changes waiting in the queue
-// are coalesced (coalesce): a flood of them costs one journal record and
-// one fsync per run, not one per command.
+// received, and answers each. Arbiters' clock changes run at most one per
+// Opts.ClockGap, and those waiting in the queue are coalesced (coalesce): a
+// flood of them costs one journal record and one fsync per gap, not one per
+// command.
 func (c *Client) commandLoop() {
 	defer c.wg.Done()
-	var next paho.Message // taken from the queue, not run yet
+	var next paho.Message    // taken from the queue, not run yet
+	var gap <-chan time.Time // fires when the next clock change may run
 	for {
 		m := next
 		next = nil
@@ -37,7 +41,18 @@ func (c *Client) commandLoop() {
 		}
 		rs := []Response{r}
 		if ck, ok := cmd.(Clock); ok {
+			if gap != nil {
+				select {
+				case <-gap:
+				case <-c.ctx.Done():
+					return
+				}
+			}
 			cmd, rs, next = c.coalesce(ck, rs)
+			gap = nil
+			if c.opts.ClockGap > 0 {
+				gap = c.opts.after(c.opts.ClockGap)
+			}
 		}
 		res, err := c.handler.Command(c.ctx, cmd)
 		for _, r := range rs {
