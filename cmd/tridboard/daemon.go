@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -316,7 +317,8 @@ func (d *daemon) openMQTT() error {
 }
 
 // openWeb serves the displays (docs/web.md) from the table's own payloads.
-// A port in use leaves the set playing without its pages, and says so.
+// A port in use leaves the set playing without its pages, and says so; an
+// address that cannot be listened on at all stops the start.
 func (d *daemon) openWeb(h mqtt.Handler) error {
 	cfg := d.o.cfg
 	if cfg.HTTP.Listen == "off" {
@@ -331,6 +333,11 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	l, err := net.Listen("tcp", cfg.HTTP.Listen)
+	if err != nil && !errors.Is(err, syscall.EADDRINUSE) {
+		// Not this machine's address, a name that does not resolve: the
+		// configuration is wrong, not the moment.
+		return fmt.Errorf("http.listen %q: %w", cfg.HTTP.Listen, err)
+	}
 	if err != nil {
 		d.log.Error("web displays off", "err", err)
 		return nil

@@ -44,6 +44,9 @@ func TestStartupFailures(t *testing.T) {
 			y := strings.Replace(string(matrix), `"a1W"`, `"z9X"`, 1)
 			return []string{"--sim", "--config", writeConfig(t, dir, y)}
 		}, "z9X", "wiring"},
+		{"web address not this machine's", func(t *testing.T, dir string) []string {
+			return []string{"--sim", "--http", "192.0.2.1:8080"}
+		}, "cannot assign requested address", `http.listen "192.0.2.1:8080"`},
 		{"listener beyond loopback without a password", func(t *testing.T, dir string) []string {
 			return []string{"--sim", "--listen", "0.0.0.0:0"}
 		}, "reachable beyond loopback", "0.0.0.0:0"},
