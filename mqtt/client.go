@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -125,9 +124,6 @@ type Client struct {
 	closed   bool
 	live     chan struct{}
 	cmds     chan paho.Message // commands waiting to run
-	// busyReplies counts the commands answered "busy" since New;
-	// coalesced the clock changes that joined another (commandloop.go).
-	busyReplies, coalesced atomic.Int64
 }
 
 // conn is one connection to the broker.
@@ -666,7 +662,6 @@ func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	}
 	b, _ := json.Marshal(Response{Transaction: transactionOf(m.Payload()), Status: StatusBusy,
 		Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
-	c.busyReplies.Add(1)
 	cn.cli.Publish(c.topics.Response(name), 1, false, b)
 }
 

@@ -97,6 +97,5 @@ func (c *Client) coalesce(ck Clock, rs []Response) (Command, []Response, paho.Me
 		}
 		ck = nk
 		rs = append(rs, r)
-		c.coalesced.Add(1)
 	}
 }
