@@ -61,6 +61,11 @@ func TestClockChangesCoalesced(t *testing.T) {
 	tr++
 	send(tr, CmdClock, `"action":"pause"`)
 	tr++
+	// Every command has reached the daemon's queue (the first runs).
+	deadline := time.Now().Add(15 * time.Second)
+	for len(c.cmds) < tr-1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 	close(g.release)
 	tb.rec.waitCount(t, base+"response/"+CmdClock, tr-1)
 	g.mu.Lock()
@@ -88,12 +93,11 @@ func TestClockChangesCoalesced(t *testing.T) {
 }
 
 // TestClockGap (issue 22): clock changes run at most one per ClockGap (on a
-// simulated clock here): the adds that come during the gap wait, and run as
-// one when it ends, each answered.
+// simulated clock here): the adds that come during the gap wait for its
+// end, then run as one, each answered.
 func TestClockGap(t *testing.T) {
 	tb := embedded(t, false)
 	g := &gate{release: make(chan struct{})}
-	close(g.release)
 	fire := make(chan time.Time)
 	o := testOpts(tb, t.TempDir())
 	o.ClockGap, o.after = time.Second, func(time.Duration) <-chan time.Time { return fire }
@@ -101,19 +105,31 @@ func TestClockGap(t *testing.T) {
 	waitConnected(t, c)
 	base := "tridboard/board/"
 	pub := publisher(t, tb.url, tb.user, tb.pass)
-	for tr := range 6 {
+	add := func(tr int) {
 		waitToken(t, pub.Publish(base+"set/"+CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
 	}
-	// The first runs at once; the other five wait for the gap.
-	tb.rec.waitCount(t, base+"response/"+CmdClock, 1)
-	deadline := time.Now().Add(15 * time.Second)
-	for len(c.cmds) < 4 && time.Now().Before(deadline) { // one is held by the loop, four queued
-		time.Sleep(time.Millisecond)
+	poll := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
 	}
-	if n := len(tb.rec.on(base + "response/" + CmdClock)); n != 1 {
-		t.Fatalf("%d replies before the gap ended, want 1", n)
+	// The first runs (and holds the game until released); five more queue.
+	add(0)
+	poll("the first change to run", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.ran) == 1 })
+	for tr := 1; tr < 6; tr++ {
+		add(tr)
 	}
-	fire <- time.Time{}
+	poll("five changes queued", func() bool { return len(c.cmds) == 5 })
+	close(g.release)
+	// The loop waits for the gap: it takes the simulated clock's tick.
+	select {
+	case fire <- time.Time{}:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the next clock change did not wait for the gap")
+	}
 	tb.rec.waitCount(t, base+"response/"+CmdClock, 6)
 	g.mu.Lock()
 	defer g.mu.Unlock()
