@@ -13,7 +13,9 @@
 //
 // A Clock takes every event with its moment: Start(at, side), Moved(at),
 // Pause, Resume, Add and Set (the arbiter), Illegal (FIDE's penalty for an
-// illegal move), TakeBack. It never reads the system clock and starts no
+// illegal move), Blame and Unblame (a mismatch the side not to move caused
+// runs its clock instead), TakeBack, and Stop (the game is over: the times
+// stand for good). It never reads the system clock and starts no
 // goroutine: FlagAt says when the running flag will fall, so the caller arms
 // its own timer, and tests run in simulated time.
 //
@@ -36,8 +38,10 @@
 //
 // Moved returns a Reading (both sides' ms and the completion time) for the
 // journal; Rebuild makes the clock of a resumed game from the readings,
-// paused, since the time the set was off is nobody's. Snapshot is what a
-// display needs to count down without drift (JSON, see Snapshot).
+// paused, since the time the set was off is nobody's. A Checkpoint, taken
+// between moves and kept beside the journal, gives back the thinking time
+// since the last move (Restore), so a restart refunds nothing. Snapshot is
+// what a display needs to count down without drift (JSON, see Snapshot).
 // FormatClk and ParseClk write and read the [%clk h:mm:ss] comments.
 //
 // # Low time

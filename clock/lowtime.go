@@ -43,7 +43,7 @@ const LowSettle = 150 * time.Millisecond
 // time trouble as often as the mover). A clock not started, paused or with
 // no threshold keeps normal.
 func (c *Clock) Settle(at time.Time, normal time.Duration) time.Duration {
-	if !c.started || c.paused || c.opts.Low <= 0 {
+	if !c.started || c.paused || c.stopped || c.opts.Low <= 0 {
 		return normal
 	}
 	r := min(c.Remaining(rules.White, at), c.Remaining(rules.Black, at))

@@ -11,6 +11,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -54,6 +55,7 @@ type Config struct {
 	Buttons     Buttons     `yaml:"buttons"`
 	Clock       Clock       `yaml:"clock"`
 	HTTP        HTTP        `yaml:"http"`
+	Lesson      Lesson      `yaml:"lesson"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
@@ -305,10 +307,11 @@ func Default() *Config {
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
 			MismatchAfter: Dur(2 * time.Second), TakeBacks: true},
-		LEDs:  LEDs{Hints: true},
-		MQTT:  MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
-		Clock: Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:  HTTP{Listen: "127.0.0.1:8080"},
+		LEDs:   LEDs{Hints: true},
+		MQTT:   MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+		Clock:  Clock{Low: Dur(clock.DefaultLow)},
+		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
+		Lesson: DefaultLesson(),
 	}
 }
 
@@ -431,12 +434,21 @@ func (c *Config) decode(name string, data []byte) error {
 			return fmt.Errorf("config %s:%d: YAML anchors and aliases (& and *) are not accepted: write each value out", name, tk.Position.Line)
 		}
 	}
-	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
-		return fmt.Errorf("config %s: %s", name, yaml.FormatError(err, false, false))
-	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return fmt.Errorf("config %s: %w", name, err)
+		return yamlProblem(name, nil, err)
+	}
+	if ps := unknownKeys(name, file); len(ps) > 0 {
+		return ps
+	}
+	if empty(file) {
+		// Nothing but comments: every key keeps its default (decoding a
+		// null document would zero them all).
+		c.name, c.src = name, file
+		return nil
+	}
+	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return yamlProblem(name, file, err)
 	}
 	c.name, c.src = name, file
 	return nil
@@ -586,6 +598,7 @@ func (c *Config) check() []keyError {
 		seen[b] = key
 	}
 	errs = append(errs, c.checkClock(between)...)
+	errs = append(errs, c.checkLesson()...)
 	return errs
 }
 
@@ -627,17 +640,36 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	for _, b := range c.ButtonCells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
+	preset := c.Sensors.Preset
+	if c.Sensors.Wiring == nil && preset == Default().Sensors.Preset && !hasKey(c.src, "sensors.preset") {
+		// No wiring named: the set the variant is played on.
+		if p := sensors.DefaultPreset(c.Variant); p != "" {
+			preset = p
+		}
+	}
 	if c.Sensors.Wiring != nil {
 		w = c.Sensors.Wiring
 	} else {
 		var err error
-		if w, err = sensors.Preset(c.Sensors.Preset, short...); err != nil {
+		if w, err = sensors.Preset(preset, short...); err != nil {
 			return nil, &keyError{"sensors.preset", err.Error()}
 		}
 	}
 	// ForCells also reads a reference ST3D wiring as first-contact-up's
 	// cells (F6: the same switches, named after the platform positions).
 	w, err := w.ForCells(cells)
+	if errors.Is(err, sensors.ErrOtherSet) {
+		key, which := "sensors.wiring", "the wiring table"
+		if c.Sensors.Wiring == nil {
+			key, which = "sensors.preset", fmt.Sprintf("preset %q", preset)
+		}
+		variant := or(c.Variant, "st3d")
+		msg := fmt.Sprintf("%s wires another set's cells, not the %s set's", which, variant)
+		if p := sensors.DefaultPreset(variant); p != "" {
+			msg += fmt.Sprintf(": use a %s wiring, sensors.preset: %s (presets: %s)", variant, p, strings.Join(sensors.PresetNames(), ", "))
+		}
+		return nil, &keyError{key, msg}
+	}
 	if err != nil {
 		return nil, &keyError{"sensors.wiring", err.Error()}
 	}
@@ -711,6 +743,41 @@ func ParseLevel(s string) (slog.Level, error) {
 
 // lineOf finds the line of a key path ("mqtt.accounts[1].role") in a YAML
 // file, or of the nearest enclosing key the file has, or 0.
+// empty reports whether a YAML file holds no value at all (nothing, or
+// only comments).
+func empty(file *ast.File) bool {
+	for _, doc := range file.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		if _, isComment := doc.Body.(*ast.CommentGroupNode); isComment {
+			continue
+		}
+		if doc.Body.Type() == ast.NullType {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// hasKey reports whether the file gives key ("sensors.preset") itself.
+func hasKey(file *ast.File, key string) bool {
+	if file == nil {
+		return false
+	}
+	p, err := yaml.PathString("$." + key)
+	if err != nil {
+		return false
+	}
+	for _, doc := range file.Docs {
+		if n, err := p.FilterNode(doc.Body); err == nil && n != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func lineOf(file *ast.File, key string) int {
 	if file == nil {
 		return 0
@@ -730,4 +797,12 @@ func lineOf(file *ast.File, key string) int {
 		key = key[:i]
 	}
 	return 0
+}
+
+// or is v, or empty when v is "".
+func or(v, empty string) string {
+	if v == "" {
+		return empty
+	}
+	return v
 }

@@ -53,6 +53,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"packet size", "mqtt:\n  limits:\n    max_packet_size: 10\n", `config t.yaml:3: mqtt.limits.max_packet_size: 10: want 1024 to 268435455 bytes (0: the default, 256 KiB)`},
 		{"negative limit", "mqtt:\n  limits:\n    max_sessions: -1\n", `config t.yaml:3: mqtt.limits.max_sessions: -1: want 0 (the default) or more`},
 		{"wiring", "sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n", "config t.yaml:4: sensors.wiring: sensors: expander 0x20: bit 0 wired twice: a1W and b1W"},
+		{"lesson hint limit", "lesson:\n  hints: {white: 3, black: -2}\n", "config t.yaml:2: lesson.hints.black: -2: want -1 (no limit) to 1000"},
+		{"lesson assistance", "lesson:\n  assist:\n    black: most\n", `config t.yaml:3: lesson.assist.black: "most": want full, explain or none`},
 		{"LED mapping", "leds:\n  mapping:\n    driver: ht16k33\n    cells: {zz9: 1}\n", "config t.yaml:3: leds.mapping: leds: ht16k33 0x0: address 0x0 outside the HT16K33 range 0x70..0x77"},
 	}
 	for _, tt := range tests {

@@ -47,6 +47,9 @@ type clockState struct {
 	ctl      clock.Control
 	readings []*clock.Reading // one per move of the line; nil for a move without
 	changes  []ClockChange    // since the last move of the line
+	// savedSize is the length of the clock checkpoint last written
+	// (checkpoint.go), 0 when unknown.
+	savedSize int64
 }
 
 func (c *clockState) moved(r *clock.Reading) {

@@ -48,6 +48,8 @@ const (
 	kindResult   = "result"
 	kindClock    = "clock" // an arbiter's change of the clock (clock.go)
 	kindSkip     = "skip"  // seqs up to Seq are used: they may have been published (Skipped)
+	kindTeach    = "teach" // the teacher's settings (teach.go)
+	kindHint     = "hint"  // a hint given to Side (teach.go)
 )
 
 // entry is the JSON body of a journal record.
@@ -70,10 +72,12 @@ type entry struct {
 	Action ClockAction `json:"action,omitempty"`
 	MS     int64       `json:"ms,omitempty"`
 	// offer, decline, result: the side acting
-	Side   string    `json:"side,omitempty"`
-	Result string    `json:"result,omitempty"`
-	Reason Reason    `json:"reason,omitempty"`
-	Time   time.Time `json:"time"`
+	Side   string `json:"side,omitempty"`
+	Result string `json:"result,omitempty"`
+	Reason Reason `json:"reason,omitempty"`
+	// teach: the settings
+	Teach *Teaching `json:"teach,omitempty"`
+	Time  time.Time `json:"time"`
 }
 
 // file is what the journal needs of an *os.File (tests inject failures).

@@ -52,6 +52,9 @@ type Tags struct {
 	Site  string `json:"site,omitempty"`
 	Date  string `json:"date,omitempty"` // "2025.01.02"; New fills it from the clock when empty
 	Round string `json:"round,omitempty"`
+	// Board is the board number in the event's round, when an event set
+	// the game up.
+	Board string `json:"board,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
 	// Opponent says who plays a side from elsewhere, as package opponent
@@ -159,6 +162,7 @@ type Session struct {
 	damage  *Damage
 	skip    *Skip
 	clk     clockState // clock.go
+	teach   teachState // teach.go
 	closed  bool
 }
 
@@ -515,6 +519,10 @@ func (s *Session) replayEntry(e *entry) error {
 		if e.Seq <= s.lastSeq() {
 			return fmt.Errorf("skips to seq %d, seq %d is already used", e.Seq, s.lastSeq())
 		}
+	case kindTeach, kindHint:
+		if err := s.replayTeach(e); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("unknown record kind")
 	}
@@ -553,6 +561,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		s.offered = false
 	case kindClock:
 		s.clk.changed(e)
+	case kindTeach, kindHint:
+		s.applyTeach(e)
 	}
 }
 

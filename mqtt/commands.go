@@ -47,12 +47,17 @@ type NewGame struct {
 	Black    string `json:"black,omitempty"`
 	Event    string `json:"event,omitempty"`
 	Round    string `json:"round,omitempty"`
+	// Board is the board number in the event's round (an event sends it).
+	Board string `json:"board,omitempty"`
 	// Opponent, if set, plays one side from elsewhere.
 	Opponent *Opponent `json:"opponent,omitempty"`
 	// TimeControl is the game's clock as PGN's TimeControl tag writes it
 	// ("180+2", "300d3", "40/5400+30:1800+30", clock.Parse); absent: the
 	// set's configured default; "-": no clock.
 	TimeControl string `json:"time_control,omitempty"`
+	// Assist is each side's assistance in the game ({"white": "full",
+	// "black": "none"}); a side left out gets the set's default (full).
+	Assist map[string]string `json:"assist,omitempty"`
 }
 
 // Opponent is who plays a side of a new game from elsewhere: the players
@@ -104,10 +109,65 @@ type PlayMove struct {
 // in a position shows the piece to move on the LEDs, the second its target.
 type Hint struct{}
 
-// Teach sets the teacher's lock: with Lock, no hints and no targets on the
-// LEDs.
+// Teach changes the teacher's settings of the game, and must change
+// something: Lock the teacher's lock (no hints and no targets on the LEDs),
+// Hints a side's number of hints a game ({"white": 5, "black": 0}; -1 no
+// limit), Assist a side's assistance ({"black": "none"}: "full",
+// "explain" or "none").
 type Teach struct {
-	Lock bool `json:"lock"`
+	Lock   *bool             `json:"lock,omitempty"`
+	Hints  map[string]int    `json:"hints,omitempty"`
+	Assist map[string]string `json:"assist,omitempty"`
+}
+
+// Assistance levels of NewGame.Assist and Teach.Assist: what the set gives
+// a side.
+const (
+	AssistFull    = "full"    // legal targets on the LEDs, hints, explanations
+	AssistExplain = "explain" // explanations of illegal moves only
+	AssistNone    = "none"    // the cells to fix only
+)
+
+// MaxHintLimit bounds Teach.Hints.
+const MaxHintLimit = 1000
+
+// checkSides checks a per-side map's keys.
+func checkSides[V any](field string, m map[string]V) error {
+	for k := range m {
+		if k != "white" && k != "black" {
+			return fmt.Errorf(`%q: side %q: want "white" or "black"`, field, k)
+		}
+	}
+	return nil
+}
+
+func checkAssist(m map[string]string) error {
+	if err := checkSides("assist", m); err != nil {
+		return err
+	}
+	for _, side := range []string{"white", "black"} {
+		switch a, ok := m[side]; {
+		case !ok, a == AssistFull, a == AssistExplain, a == AssistNone:
+		default:
+			return fmt.Errorf(`"assist": %s: %q: want "full", "explain" or "none"`, side, a)
+		}
+	}
+	return nil
+}
+
+func (c Teach) validate() error {
+	if c.Lock == nil && len(c.Hints) == 0 && len(c.Assist) == 0 {
+		return errors.New(`nothing to change: give "lock", "hints" or "assist"`)
+	}
+	if err := checkSides("hints", c.Hints); err != nil {
+		return err
+	}
+	for _, side := range []string{"white", "black"} {
+		if n, ok := c.Hints[side]; ok && (n < -1 || n > MaxHintLimit) {
+			return fmt.Errorf(`"hints": %s: %d: want -1 (no limit) to %d`, side, n, MaxHintLimit)
+		}
+	}
+	return checkAssist(c.Assist)
 }
 
 // Resync asks the daemon to re-read the sensors and compare them with the
@@ -141,14 +201,13 @@ func (c NewGame) validate() error {
 	if _, err := clock.Parse(c.TimeControl); err != nil {
 		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
 	}
-	return nil
+	return checkAssist(c.Assist)
 }
 func (Promotion) validate() error { return nil }
 func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
 func (Hint) validate() error      { return nil }
-func (Teach) validate() error     { return nil }
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)

@@ -98,6 +98,10 @@ type Recognizer struct {
 	pendingAt  time.Time   // when the promotion was completed on the board
 	choiceList []rules.Move
 	status     Status
+	// restate makes the next status be reported even if it equals the
+	// last one: after SetPosition, the board showing the new position
+	// already is news (the game that expects it is another).
+	restate bool
 	// best's answer for the current reading and lifts (valid while fresh),
 	// and whether any move in progress explains the reading.
 	group     []candidate
@@ -185,8 +189,11 @@ func (r *Recognizer) Status() Status { return r.status }
 
 // SetPosition replaces the expected position (a new game, a take-back or a
 // move made elsewhere). The board must then match it before play goes on;
-// until it does, the status is Mismatch with reason.
+// until it does, the status is Mismatch with reason. The next status is
+// reported as a StatusChanged event even when it is the same as before (a
+// board already showing the new position is in sync with it afresh).
 func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
+	r.restate = true
 	r.pos = pos
 	r.history = r.history[:0]
 	r.pending = nil
@@ -818,7 +825,8 @@ func (r *Recognizer) setStatus(now time.Time, s Status) {
 		s.Fix = r.closed.Xor(r.expected)
 		s.Hint = r.hintFor(s.Fix)
 	}
-	if !s.equal(&r.status) {
+	if r.restate || !s.equal(&r.status) {
+		r.restate = false
 		r.status = s
 		r.evs = append(r.evs, Event{Kind: StatusChanged, At: now, Status: s})
 	}

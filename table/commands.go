@@ -29,6 +29,10 @@ type NewGame struct {
 	// DefaultClock, the table's Opts.Clock.Default.
 	TimeControl  clock.Control
 	DefaultClock bool
+	// Assist is each side's assistance in the new game (by rules.Color);
+	// "" is the table's default (Opts.Hints.Assist). The teacher's lock
+	// and the hint limits carry over from the game before.
+	Assist [2]game.Assist
 }
 
 // Promote chooses the piece of a promotion waiting for its choice.

@@ -85,16 +85,35 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := t.clockTags(&tags, c); err != nil {
 		return Reply{}, err
 	}
+	defaults := t.o.Hints.teaching()
+	tc := game.Teaching{Locked: t.hints.teach.Locked, Limit: t.hints.teach.Limit, Assist: defaults.Assist}
+	for side, a := range c.Assist {
+		if a != "" {
+			tc.Assist[side] = a
+		}
+	}
+	if err := tc.Check(); err != nil {
+		return Reply{}, fmt.Errorf("table: new game: %w", err)
+	}
 	gopts := t.gameOpts()
 	s, err := game.New(t.o.StateDir, sys, c.Position, tags, &gopts)
 	if err != nil {
 		return Reply{}, err
+	}
+	if tc != defaults {
+		// The journal keeps a lesson's settings from the game's start.
+		if err := s.SetTeaching(tc); err != nil {
+			t.log.Error("new game: the teacher's settings are not journaled: a restart loses them", "game", s.ID(), "err", err)
+		}
 	}
 	old := t.sess
 	if err := t.start(s); err != nil {
 		_ = s.Close()
 		t.sess = old
 		return Reply{}, err
+	}
+	if _, ok := s.Teaching(); !ok {
+		t.hints.teach = tc // not journaled (above): in force until a restart
 	}
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)

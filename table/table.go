@@ -190,7 +190,7 @@ func New(o *Opts) (*Table, error) {
 		}
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked, done: make(chan hintFound, 16)}
+	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -303,7 +303,12 @@ func (t *Table) start(sess *game.Session) error {
 		}
 	}
 	t.sys, t.sess = sys, sess
-	t.hints.used, t.hints.shown = [2]int{}, nil
+	t.hints.shown = nil
+	tc, ok := sess.Teaching()
+	if !ok {
+		tc = t.o.Hints.teaching()
+	}
+	t.hints.teach = tc
 	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
@@ -321,9 +326,13 @@ func (t *Table) start(sess *game.Session) error {
 
 // setExpected makes the set expect pos; until it shows it, the board is in
 // mismatch for reason.
+// What explained the players' last illegal move belongs to the position
+// they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
 	t.reset = true
+	t.illegalWhy, t.culprits = "", rules.CellSet{}
+	t.prevState = 255
 }
 
 // lastMoveCells are the from and to cells of the session's last move.
@@ -404,17 +413,20 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			FirstLifted: st.FirstLifted},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
-	s.Hint, s.HintsLocked, s.HintsUsed = t.currentHint(), t.hints.locked, t.hints.used
+	s.Hint, s.HintsLocked, s.HintsUsed, s.Teaching = t.currentHint(), t.hints.teach.Locked, t.sess.HintsUsed(), t.hints.teach
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
-		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
+		st.State, st.Reason, st.Hint = recognize.Mismatch, "waiting for the first reading of the sensors", ""
 		s.Status.State = st.State
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, t.culprits
+		s.Status.Fix, s.Status.Reason, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, st.Hint, t.culprits
 		if t.illegalWhy != "" {
-			s.Status.Hint = t.illegalWhy + "; " + st.Reason
+			s.Status.Reason = t.illegalWhy
+		}
+		if !t.explains() {
+			s.Status.Hint = "" // a side without assistance is shown the cells only
 		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason
@@ -514,7 +526,8 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		case ButtonPromote:
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
-			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
+			// The next game of a match keeps the clock and the assistance.
+			c = NewGame{TimeControl: t.sess.Control(), Assist: t.hints.teach.Assist}
 		case ButtonTakeBack:
 			c = TakeBack{}
 		case ButtonHint:
@@ -557,8 +570,12 @@ func (t *Table) statusChanged(e recognize.Event) {
 		"placed", st.Placed.Names(names), "fix", st.Fix.Names(names), "reason", st.Reason)
 	prev := t.prevState
 	t.prevState = st.State
+	if prev == recognize.InSync && st.State != recognize.InSync {
+		t.ck.offSync = e.At
+	}
 	switch st.State {
 	case recognize.InSync:
+		t.clockInSync(e.At)
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
@@ -575,8 +592,8 @@ func (t *Table) statusChanged(e recognize.Event) {
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
-			t.clockIllegal(e.At)
-			if why, culprits, ok := t.explainIllegal(st); ok {
+			t.clockIllegal(e.At, st)
+			if why, culprits, ok := t.explainIllegal(st); ok && t.explains() {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
 			}
@@ -647,6 +664,9 @@ func (t *Table) applied(r result) {
 		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
 		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
 		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Before: r.ev.Before})
+		if res, _ := t.sess.Result(); res != rules.NoResult {
+			t.clockStop(completedAt(r.ev)) // the game ended when the move was completed
+		}
 		t.afterMove(r.ev.At, r.ev.After)
 	case TookBack:
 		t.lastMove = t.lastMoveCells()
@@ -763,6 +783,7 @@ func (t *Table) Close() error {
 	t.closed = true
 	t.flush()
 	t.jr.close()
+	t.clockClose(t.o.Now())
 	err := t.sess.Close()
 	for _, q := range t.queues {
 		if !q.close(5 * time.Second) {

@@ -180,7 +180,7 @@ func TestResignationShowsTheLoser(t *testing.T) {
 		t.Fatalf("no illegal event for a move after the end: %s", r.rec.kinds())
 	}
 	r.run(time.Second)
-	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || !strings.Contains(st.Hint, "did not accept") {
+	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || !strings.Contains(st.Reason, "did not accept") {
 		t.Errorf("board %s %q after a refused move", st.State, st.Hint)
 	}
 }

@@ -132,7 +132,7 @@ func (p *inproc) waitInSync() {
 	for deadline := time.Now().Add(10 * time.Second); p.d.tb.Snapshot().Status.State != recognize.InSync; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			s := p.d.tb.Snapshot()
-			p.t.Fatalf("set %s is %s (%s): fix %v, moves %v", p.cfg.BoardID, s.Status.State, s.Status.Hint, s.Status.Fix.Names(s.Cells()), p.moves())
+			p.t.Fatalf("set %s is %s (%s): fix %v, moves %v", p.cfg.BoardID, s.Status.State, s.Status.Reason, s.Status.Fix.Names(s.Cells()), p.moves())
 		}
 	}
 }

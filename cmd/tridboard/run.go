@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -130,10 +131,10 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := df.load(*simFlag)
 	if err != nil {
-		// A bad configuration is a start-up failure like the others: one
-		// line, exit 1 (bad usage is the command line's).
+		// A bad configuration: one line, and the exit status the systemd
+		// unit does not retry (retrying cannot fix a file).
 		fmt.Fprintf(stderr, "tridboard: cannot start: %s\n", oneLine(err))
-		return exitFailure
+		return exitConfig
 	}
 	held := holdWriter(stderr)
 	log := newLogger(held, cfg.LogLevel)
@@ -164,8 +165,11 @@ func serve(ctx context.Context, o daemonOpts) int {
 	}
 	if err != nil {
 		// One line, and exit status 1: a runtime failure, which systemd
-		// retries.
+		// retries; 2 for one the configuration causes.
 		fmt.Fprintf(o.stderr, "tridboard: cannot start: %s\n", oneLine(err))
+		if errors.As(err, new(configError)) {
+			return exitConfig
+		}
 		return exitFailure
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)

@@ -53,7 +53,9 @@ func (s *Sink) Handle(e table.Event) {
 func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 	st := &snap.Status
 	*buf = v.SetPosition(snap.Expected, st.Lifted, *buf)
-	v.NoHints = noHints || snap.HintsLocked
+	// The targets of a lifted piece are for a side with full assistance,
+	// and for nobody under the teacher's lock.
+	v.NoHints = noHints || snap.HintsLocked || !snap.Teaching.Assist[snap.Expected.Turn()].Targets()
 	v.LastMove = snap.LastMove
 	v.RemoteFrom, v.RemoteTo = snap.RemoteFrom, snap.RemoteTo
 	if h := snap.Hint; h != nil && !snap.HintsLocked {
