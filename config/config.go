@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -363,9 +362,9 @@ func DefaultStateDir() string {
 func Read(path string) (*Config, error) {
 	c := Default()
 	if path != "" {
-		data, err := os.ReadFile(path)
+		data, err := readLimited(path)
 		if err != nil {
-			return nil, fmt.Errorf("config: %w", err)
+			return nil, err
 		}
 		if err := c.decode(path, data); err != nil {
 			return nil, err
@@ -422,9 +421,14 @@ func (c *Config) fromEnv() {
 	}
 }
 
-// decode reads YAML over c. Anchors and aliases are refused before
-// decoding: a few hundred bytes of nested aliases expand to gigabytes.
+// decode reads YAML over c. Text over MaxBytes or nested over MaxDepth,
+// and anchors and aliases, are refused before decoding: a few hundred bytes
+// of nested aliases expand to gigabytes, and so do a few kilobytes of deep
+// nesting.
 func (c *Config) decode(name string, data []byte) error {
+	if err := checkShape(name, data); err != nil {
+		return err
+	}
 	for _, tk := range lexer.Tokenize(string(data)) {
 		if tk.Type == token.AnchorType || tk.Type == token.AliasType {
 			return fmt.Errorf("config %s:%d: YAML anchors and aliases (& and *) are not accepted: write each value out", name, tk.Position.Line)
@@ -547,11 +551,14 @@ func (c *Config) check() []keyError {
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
-		if _, port, err := net.SplitHostPort(l); err != nil {
+		if _, _, err := net.SplitHostPort(l); err != nil {
 			bad("http.listen", "%q: want host:port, or off", l)
-		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad("http.listen", "%q: port %q is not 0 to 65535", l, port)
+		} else if msg := checkListen(l); msg != "" {
+			bad("http.listen", "%q: %s", l, msg)
 		}
+	}
+	if msg := checkStateDir(c.StateDir); msg != "" {
+		bad("state_dir", "%q: %s", c.StateDir, msg)
 	}
 	presets := strings.Join(sensors.PresetNames(), ", ")
 	if _, err := sensors.Preset(c.Sensors.Preset); err == nil {

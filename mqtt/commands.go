@@ -394,16 +394,34 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 // dispatch parses a command, checks its token when wantToken is not empty,
 // and calls h. Malformed, unknown and unauthorised commands never reach h.
 func dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {
-	cmd, tr, token, err := ParseCommand(name, payload)
-	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
-	}
-	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
-		return Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	cmd, r := admit(wantToken, name, payload)
+	if cmd == nil {
+		return r
 	}
 	res, err := h.Command(ctx, cmd)
+	return answer(r, res, err)
+}
+
+// admit parses a command and checks its token. It returns the command and
+// the response to fill (its transaction), or a nil command and the error
+// response.
+func admit(wantToken, name string, payload []byte) (Command, Response) {
+	cmd, tr, token, err := ParseCommand(name, payload)
 	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
 	}
-	return Response{Transaction: tr, Status: StatusOK, Data: res}
+	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	}
+	return cmd, Response{Transaction: tr}
+}
+
+// answer fills r with a command's result.
+func answer(r Response, res any, err error) Response {
+	if err != nil {
+		r.Status, r.Reason = StatusError, err.Error()
+	} else {
+		r.Status, r.Data = StatusOK, res
+	}
+	return r
 }

@@ -25,6 +25,10 @@ type Opts struct {
 	BoardID string
 	// StateDir holds the game journals. Required.
 	StateDir string
+	// Published, if set, is the highest seq of a game that may have been
+	// published (the MQTT outbox's, mqtt.HighestSeq): the resumed game
+	// never hands one out again (game.Opts.Published).
+	Published func(game string) int
 	// System is the rules of a new game when the state directory has none
 	// to resume. Required.
 	System rules.System
@@ -224,7 +228,10 @@ func (t *Table) openGame() (*game.Session, error) {
 			"journal", s.Path())
 	}
 	if dmg := s.Recovered(); dmg != nil {
-		t.log.Warn("journal tail was damaged and cut off", "err", dmg)
+		t.log.Warn("journal tail was damaged and cut off; what was cut is kept aside", "copy", dmg.Aside, "err", dmg)
+	}
+	if k := s.Skipped(); k != nil {
+		t.log.Warn("seqs that may have been published are not used again", "from", k.From, "to", k.To, "err", k)
 	}
 	return s, nil
 }
@@ -232,6 +239,7 @@ func (t *Table) openGame() (*game.Session, error) {
 func (t *Table) gameOpts() game.Opts {
 	g := game.DefaultOpts()
 	g.Now = t.o.Now
+	g.Published = t.o.Published
 	return g
 }
 

@@ -146,6 +146,13 @@ func (d *daemon) open() error {
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.Published = func(game string) int {
+		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
+		if err != nil {
+			d.log.Warn("MQTT outbox unreadable: the journal alone says which seqs were used", "err", err)
+		}
+		return seq
+	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors.Period = cfg.Sensors.Period.D()
 	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
@@ -368,11 +375,11 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
-	so.Token = cfg.MQTT.CommandToken
+	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
-	d.http = &http.Server{Handler: web.New(d.hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
