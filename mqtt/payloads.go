@@ -155,6 +155,7 @@ const (
 	EventNewGame   = "new_game"
 	EventClock     = "clock"    // the clock started, paused, resumed, was adjusted, a penalty (Detail)
 	EventLowTime   = "low_time" // Detail: the side whose time went under the threshold
+	EventButton    = "button"   // a button of the set was pressed (Detail: its name, "clock_white")
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -103,9 +103,12 @@ type clockState struct {
 // window, so that recognition's latency is never charged to the mover.
 //
 // recognize.Event.CompletedAt is that time (At is when the move was
-// decided); an event without it (a take-back) counts at At.
+// decided); an event without it (a take-back) counts at At. A move a clock
+// press completed counts at the press (At), as on any chess clock: the
+// mover's time runs until the press, however long after letting go of the
+// piece (or, for a press that came first, until the board showed it).
 func completedAt(e recognize.Event) time.Time {
-	if e.CompletedAt.IsZero() {
+	if e.By == recognize.ByPress || e.CompletedAt.IsZero() {
 		return e.At
 	}
 	return e.CompletedAt
@@ -146,6 +149,10 @@ func (t *Table) clockGame(now time.Time) {
 		}
 	}
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -168,6 +175,10 @@ func (t *Table) clockGame(now time.Time) {
 func (t *Table) clockRebuild(now time.Time, restart bool) {
 	running := t.ck.clk != nil && t.ck.clk.Started() && !t.ck.clk.Paused()
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}

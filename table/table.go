@@ -68,7 +68,8 @@ func DefaultOpts() Opts {
 type ButtonKind uint8
 
 const (
-	// ButtonPromote chooses Button.Piece for a waiting promotion.
+	// ButtonPromote chooses Button.Piece for a waiting promotion, or for
+	// a placement of one of several pieces (First Contact's pawn or king).
 	ButtonPromote ButtonKind = iota + 1
 	// ButtonNewGame starts a new game of the current system.
 	ButtonNewGame
@@ -85,7 +86,7 @@ const (
 // Button is the meaning of one button of the wiring.
 type Button struct {
 	Kind  ButtonKind
-	Piece byte // ButtonPromote: 'Q', 'R', 'B' or 'N'
+	Piece byte // ButtonPromote: 'Q', 'R', 'B', 'N', or for placements 'P', 'K'
 }
 
 // Health is the state of the table's hardware and outputs.
@@ -177,13 +178,6 @@ func New(o *Opts) (*Table, error) {
 	}
 	if opts.SinkQueue <= 0 {
 		opts.SinkQueue = DefaultOpts().SinkQueue
-	}
-	for _, b := range opts.Buttons {
-		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
-			// With clock buttons the press, not the settling, completes a
-			// move (the practice of DGT boards with clocks).
-			opts.Recognize.ConfirmByPress = true
-		}
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
 	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked, done: make(chan hintFound, 16)}
@@ -498,7 +492,17 @@ func (t *Table) checkHealth(now time.Time) {
 
 func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 	for i, b := range t.buttons {
-		if pressed&(1<<i) == 0 || b.Kind == 0 {
+		if pressed&(1<<i) == 0 {
+			continue
+		}
+		// The press first (the LEDs and the pages show it), then what it
+		// does; a button that does nothing is still seen pressed.
+		e := Event{Kind: ButtonPressed, At: now, Detail: strings.TrimPrefix(t.sc.Buttons()[i], sensors.ButtonPrefix)}
+		if b.Kind == ButtonClockBlack {
+			e.Side = rules.Black
+		}
+		t.emit(e)
+		if b.Kind == 0 {
 			continue
 		}
 		var c Command

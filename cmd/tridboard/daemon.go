@@ -219,7 +219,7 @@ func buttons(b config.Buttons) map[string]table.Button {
 		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
 		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
 		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
-		b.Hint:       {Kind: table.ButtonHint},
+		b.Hint: {Kind: table.ButtonHint}, b.Pawn: {Kind: table.ButtonPromote, Piece: 'P'}, b.King: {Kind: table.ButtonPromote, Piece: 'K'},
 		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
 	} {
 		if name != "" {

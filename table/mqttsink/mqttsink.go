@@ -283,6 +283,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
 	case table.LowTime:
 		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
+	case table.ButtonPressed:
+		ev.Type, ev.Detail = mqtt.EventButton, e.Detail
 	default:
 		return ev, false
 	}
