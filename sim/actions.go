@@ -274,6 +274,16 @@ func (s *Set) Do(a Action) error {
 	return s.Bounce(a.Cell, 0, 300*time.Microsecond, 500*time.Microsecond, 900*time.Microsecond)
 }
 
+// CheckButton refuses a press, release or tap of a button the set does
+// not have, naming those it has; other actions pass.
+func (s *Set) CheckButton(a Action) error {
+	if a.Op != OpPress && a.Op != OpRelease && a.Op != OpTap {
+		return nil
+	}
+	_, err := s.buttonCell(a)
+	return err
+}
+
 // buttonCell is the cell of the button of a press, release or tap, or an
 // error naming the set's buttons.
 func (s *Set) buttonCell(a Action) (string, error) {
