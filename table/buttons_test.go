@@ -31,7 +31,9 @@ func (r *rig) presses() []table.Event {
 // before what it does, also when it does nothing; a clock button's event
 // names its side.
 func TestButtonPressedEvents(t *testing.T) {
-	r := newRig(t, func(o *table.Opts) { o.Buttons = map[string]table.Button{"button:knight": {Kind: table.ButtonClockBlack}} })
+	r := newRig(t, func(o *table.Opts) {
+		o.Buttons = map[string]table.Button{"button:knight": {Kind: table.ButtonClockBlack}}
+	})
 	start := r.b.Clock.Now()
 	r.act("tap queen", "wait 100", "press knight", "wait 300", "release knight", "wait 100")
 	got := r.presses()
