@@ -116,6 +116,11 @@ func pressesOf(evs []mqtt.Event, name string) []mqtt.Event {
 	return out
 }
 
+// tapMS is how long the tests' hand holds a button: longer than the 80 ms
+// of a plain tap, so that a machine too busy to scan for a while (tests
+// run side by side) still sees every press.
+const tapMS = "150"
+
 // send writes script lines to the daemon's standard input.
 func (d *daemonProc) send(t *testing.T, lines ...string) {
 	t.Helper()
@@ -156,7 +161,7 @@ func hesitate(pos rules.Position, m rules.Move, rest time.Duration) []string {
 	if pos.Turn() == rules.Black {
 		side = "clock_black"
 	}
-	return append(out, fmt.Sprintf("wait %d", rest.Milliseconds()), "tap "+side)
+	return append(out, fmt.Sprintf("wait %d", rest.Milliseconds()), "tap "+side+" "+tapMS)
 }
 
 // TestEndToEndClockPresses: a game under 19+1 by a hand that hesitates
@@ -181,7 +186,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 	for i := range rests {
 		rests[i] *= time.Millisecond
 	}
-	script := []string{"wait 200", "tap clock_black", "wait 300"} // Black starts White's clock
+	script := []string{"wait 200", "tap clock_black " + tapMS, "wait 300"} // Black starts White's clock
 	pos := rules.Position(st3d.Start())
 	for i, long := range moves {
 		m, _, err := pos.ParseMove(long)
@@ -276,7 +281,7 @@ func TestEndToEndChoiceTakeBackNewGame(t *testing.T) {
 		s := w.states[len(w.states)-1]
 		return s.Board.Status == "needs_choice"
 	})
-	d.send(t, "tap knight", "wait 300", "lift c5N", "wait 100", "place c4N", "wait 600")
+	d.send(t, "tap knight "+tapMS, "wait 300", "lift c5N", "wait 100", "place c4N", "wait 600")
 	w.waitFor(t, "the knight's promotion and the reply", func() bool { return len(w.moves) >= 2 })
 	w.mu.Lock()
 	got := fmt.Sprintf("%s %s", w.moves[0].Move, w.moves[1].Move)
@@ -284,12 +289,12 @@ func TestEndToEndChoiceTakeBackNewGame(t *testing.T) {
 	if got != "b7B-b8B=N c5N-c4N" {
 		t.Fatalf("moves %s, want b7B-b8B=N c5N-c4N", got)
 	}
-	d.send(t, "tap take_back", "wait 300", "lift c4N", "wait 100", "place c5N", "wait 500")
+	d.send(t, "tap take_back "+tapMS, "wait 300", "lift c4N", "wait 100", "place c5N", "wait 500")
 	w.waitFor(t, "the take-back, the set in sync", func() bool {
 		s := w.states[len(w.states)-1]
 		return len(s.Moves) == 1 && s.Board.Status == "in_sync"
 	})
-	d.send(t, "tap new_game")
+	d.send(t, "tap new_game "+tapMS)
 	w.waitFor(t, "the new game", func() bool { return w.states[len(w.states)-1].Game != game })
 	d.send(t, "setup")
 	w.waitFor(t, "the set in sync with the new game", func() bool {
