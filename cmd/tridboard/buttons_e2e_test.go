@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/web"
 )
 
 // The set's buttons from run --sim's standard input (issue 29), watched by
@@ -177,8 +179,8 @@ func TestEndToEndClockPresses(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"19+1\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	listen := freePort(t)
-	d := startDaemon(t, filepath.Join(dir, "state"), listen, "--config", cfg, "--http", "off")
+	listen, page := freePort(t), freePort(t)
+	d := startDaemon(t, filepath.Join(dir, "state"), listen, "--config", cfg, "--http", page)
 	w := watchBoard(t, listen)
 
 	moves := st3dDemo[:6]
@@ -252,6 +254,23 @@ func TestEndToEndClockPresses(t *testing.T) {
 		t.Errorf("%d moves with a placement event, want at least 4", rested)
 	}
 	checkClockStates(t, states, got, moves, start, "19+1", 19*time.Second, time.Second)
+
+	// The page shows the last press and both clocks run down.
+	resp, err := http.Get("http://" + page + "/api/boards/e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v web.BoardView
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	if e := v.Event; e == nil || e.Type != mqtt.EventButton || e.Detail != "clock_black" || !e.Time.Equal(got[5].Time) {
+		t.Errorf("the page's last event %+v, want Black's press of %s", e, got[5].Time.Format(time.RFC3339Nano))
+	}
+	if c := v.Clock; c == nil || c.Running != "white" || c.WhiteMS >= 19000 || c.BlackMS >= 19000 {
+		t.Errorf("the page's clock %+v: want White's running, both under 19 s", c)
+	}
 }
 
 // TestEndToEndChoiceTakeBackNewGame: without a clock, a promotion left

@@ -382,3 +382,32 @@ func TestSimSetButtonsByDefault(t *testing.T) {
 		})
 	}
 }
+
+// The LEDs show a clock press (issue 29): with a clock, a move set down
+// shows as a move in progress (the lifted piece's targets) however long
+// the hand rests; its player's press completes it, and the LEDs light it
+// as the last move.
+func TestClockPressOnTheLEDs(t *testing.T) {
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
+	tap := func(b string) {
+		t.Helper()
+		if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tap("clock_black")
+	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Black's press did not start the clock")
+		}
+	}
+	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(800 * time.Millisecond) // more than the settle window
+	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit == "b2W b3W" || len(d.tb.Snapshot().Moves) != 0 {
+		t.Fatalf("before the press: LEDs %q, moves %v: the move must wait for the press", lit, d.tb.Snapshot().Moves)
+	}
+	tap("clock_white")
+	waitLit(t, d.board, "b2W b3W")
+}
