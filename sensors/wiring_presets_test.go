@@ -170,18 +170,7 @@ func TestPresetsScanThroughSim(t *testing.T) {
 		if b.Set.System() != tc.sys {
 			t.Fatalf("%s: simulated as %s", tc.preset, b.Set.System().Name())
 		}
-		opts := sensors.DefaultOpts
-		opts.Cells = tc.sys.Cells()
-		sc, err := sensors.New(b.Bus, b.Wiring, &opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scan := func() sensors.Snapshot {
-			for i := 0; i < 10; i++ {
-				sc.Scan(b.Clock.Advance(5 * time.Millisecond))
-			}
-			return sc.Snapshot()
-		}
+		_, opts, scan := simScanner(t, b, tc.sys)
 		want := tc.sys.Start().Occupancy()
 		if s := scan(); s.Closed != want || !s.Unknown.Empty() {
 			t.Errorf("%s: start reads %v (unknown %v), want %v", tc.preset, s.Closed.Names(opts.Cells), s.Unknown.Names(opts.Cells), want.Names(opts.Cells))
@@ -287,18 +276,7 @@ func TestPresetsWireEveryButton(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.preset, err)
 		}
-		opts := sensors.DefaultOpts
-		opts.Cells = tc.sys.Cells()
-		sc, err := sensors.New(b.Bus, b.Wiring, &opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scan := func() sensors.Snapshot {
-			for i := 0; i < 10; i++ {
-				sc.Scan(b.Clock.Advance(5 * time.Millisecond))
-			}
-			return sc.Snapshot()
-		}
+		sc, opts, scan := simScanner(t, b, tc.sys)
 		start := tc.sys.Start().Occupancy()
 		for i, n := range sc.Buttons() {
 			if err := b.Set.Press(n); err != nil {
@@ -314,5 +292,23 @@ func TestPresetsWireEveryButton(t *testing.T) {
 		if len(sc.Buttons()) != len(names) {
 			t.Errorf("%s: %d buttons scanned, want %d", tc.preset, len(sc.Buttons()), len(names))
 		}
+	}
+}
+
+// simScanner is a scanner of the cells of sys on the simulated board b,
+// and a scan of ten periods in b's time that returns its snapshot.
+func simScanner(t *testing.T, b *sim.Board, sys rules.System) (*sensors.Scanner, sensors.Opts, func() sensors.Snapshot) {
+	t.Helper()
+	opts := sensors.DefaultOpts
+	opts.Cells = sys.Cells()
+	sc, err := sensors.New(b.Bus, b.Wiring, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, opts, func() sensors.Snapshot {
+		for i := 0; i < 10; i++ {
+			sc.Scan(b.Clock.Advance(5 * time.Millisecond))
+		}
+		return sc.Snapshot()
 	}
 }
