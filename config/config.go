@@ -263,17 +263,6 @@ func (b *Buttons) roles() []*string {
 	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
 }
 
-// Cell is the cell of the button called name (one of ButtonNames), "" when
-// it has none or name is none of them.
-func (b Buttons) Cell(name string) string {
-	for i, r := range b.roles() {
-		if ButtonNames[i] == name {
-			return *r
-		}
-	}
-	return ""
-}
-
 // DefaultButtons are the buttons of the simulated set when the
 // configuration gives none: each one of ButtonNames on the cell
 // "button:" + its name, pawn and king only on a set whose games place
