@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -84,4 +86,55 @@ func TestClockPressChargesTheTimeToThePress(t *testing.T) {
 	}
 	m.moved(p[1].At)
 	r.check(m, "after White's move and a press 3 s after letting go")
+}
+
+// A promotion's piece is chosen by its button (issue 29): before the move
+// is completed (the settle window without a clock, its player's press with
+// one) it is chosen once it is; after a press that completed it, whenever
+// the player chooses. On the clock the move counts at the press, not at the
+// choice.
+func TestPromotionChosenByItsButton(t *testing.T) {
+	promo := "QL1:w,QL6:b,KL1:w Kb1W,kc5N,pd6N,Pb7B w - - - 0 30"
+	for _, tc := range []struct {
+		name    string
+		onClock bool
+		hand    []string
+	}{
+		{"chosen before it settles", false, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap knight", "wait 1000"}},
+		{"chosen before the press", true, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap knight", "wait 1000", "tap clock_white", "wait 300"}},
+		{"chosen after the press", true, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap clock_white", "wait 2000", "tap knight", "wait 300"}},
+	} {
+		r := newSystemRigWith(t, st3d.System, []string{"knight", "clock_white", "clock_black"}, func(o *table.Opts) {
+			o.Buttons = map[string]table.Button{"button:knight": {Kind: table.ButtonPromote, Piece: 'N'},
+				"button:clock_white": {Kind: table.ButtonClockWhite}, "button:clock_black": {Kind: table.ButtonClockBlack}}
+			if tc.onClock {
+				o.Clock.Default = clock.MustParse("180+2")
+			}
+		})
+		if _, err := r.tb.Exec(table.NewGame{Position: promo, DefaultClock: true}); err != nil {
+			t.Fatal(err)
+		}
+		r.setup()
+		r.run(time.Second)
+		if tc.onClock {
+			r.act("tap clock_black", "wait 300")
+		}
+		r.act(tc.hand...)
+		r.drain()
+		if got := r.rec.moves(); len(got) != 1 || got[0] != "b7B-b8B=N" {
+			t.Fatalf("%s: moves %v, want b7B-b8B=N", tc.name, got)
+		}
+		if !tc.onClock {
+			continue
+		}
+		var press time.Time
+		for _, p := range r.presses() {
+			if p.Detail == "clock_white" {
+				press = p.At
+			}
+		}
+		if got := r.lastMove().Time; !got.Equal(press) {
+			t.Errorf("%s: the promotion counts at %s, White's press was at %s", tc.name, got.Format(time.RFC3339Nano), press.Format(time.RFC3339Nano))
+		}
+	}
 }

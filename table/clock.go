@@ -94,6 +94,10 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
+	// choicePress is the press that completed a promotion still waiting
+	// for its piece: the clock stopped there, whenever the piece is
+	// chosen.
+	choicePress time.Time
 	// settle and extended are the settle windows last recommended.
 	settle, extended time.Duration
 }
@@ -263,6 +267,10 @@ func (t *Table) clockStart(at time.Time) {
 // mover's flag had fallen: the move is not played, the game is over.
 func (t *Table) clockMove(jb *job) bool {
 	jb.at = completedAt(jb.ev)
+	if jb.ev.By == recognize.ByChoice && !t.ck.choicePress.IsZero() {
+		jb.at = t.ck.choicePress
+	}
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return true
@@ -286,6 +294,7 @@ func (t *Table) clockMove(jb *job) bool {
 
 // clockTakeBack restores the clock for a take-back at at.
 func (t *Table) clockTakeBack(at time.Time) {
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil {
 		return
@@ -458,6 +467,9 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	default:
 		// The recognizer ignores a late press by the side not to move.
 		t.recognized(t.rec.Confirm(now, side))
+		if t.rec.Status().State == recognize.NeedsChoice {
+			t.ck.choicePress = now // the move is complete but for its piece
+		}
 	}
 }
 

@@ -118,8 +118,13 @@ type Table struct {
 	gen    int // journal generation: a failed job voids the rest of its generation
 	queues []*queue
 
-	buttons  []Button // by scanner button index
-	pressed  uint64
+	buttons []Button // by scanner button index
+	pressed uint64
+	// choice is the piece of a choice button pressed while the board
+	// showed a promotion (or placement) still to be completed: it is
+	// chosen once the move is (a player choosing, then pressing the
+	// clock).
+	choice   byte
 	health   []sensors.Health
 	faulty   string
 	lastMove rules.CellSet
@@ -460,6 +465,9 @@ func (t *Table) Tick() {
 		t.buttonsPressed(now, pressed)
 	}
 	t.pressed = snap.Buttons
+	if t.choice != 0 {
+		t.chooseLater(now)
+	}
 	t.clockTick(now)
 }
 
@@ -508,6 +516,12 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		var c Command
 		switch b.Kind {
 		case ButtonPromote:
+			if st := t.rec.Status(); st.State == recognize.MoveInProgress && st.Ready {
+				// Chosen before the move is completed (by the clock's
+				// press, or the settle window): chosen once it is.
+				t.choice = b.Piece
+				continue
+			}
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
 			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
@@ -526,6 +540,22 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		if _, err := t.exec(now, c); err != nil {
 			t.log.Info("button", "button", t.sc.Buttons()[i], "command", c.Name(), "err", err)
 		}
+	}
+}
+
+// chooseLater makes the choice of a button pressed before its promotion
+// was completed, once it waits for it; it is forgotten when the board no
+// longer shows a move to complete.
+func (t *Table) chooseLater(now time.Time) {
+	switch st := t.rec.Status(); {
+	case st.State == recognize.NeedsChoice:
+		c := Promote{Piece: t.choice}
+		t.choice = 0
+		if _, err := t.exec(now, c); err != nil {
+			t.log.Info("button", "command", c.Name(), "err", err)
+		}
+	case st.State != recognize.MoveInProgress || !st.Ready:
+		t.choice = 0
 	}
 }
 
