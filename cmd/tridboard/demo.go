@@ -342,7 +342,7 @@ var choiceButtons = map[byte]string{'Q': "queen", 'R': "rook", 'B': "bishop", 'N
 func chooseIfAsked(ctx context.Context, d *daemon, out io.Writer, long string, tap func(string) bool) bool {
 	moved := func() bool { return lastMoveIs(d, long) }
 	asked := func() bool { return moved() || d.tb.Snapshot().Status.State == recognize.NeedsChoice }
-	if !waitUntil(ctx, 2*time.Second, asked) || moved() {
+	if !waitFor(ctx, 2*time.Second, asked) || moved() {
 		return true // the move was made (or is still on its way: the caller waits)
 	}
 	piece := long[len(long)-1]
@@ -365,15 +365,15 @@ func pressUntil(ctx context.Context, tap func(string) bool, button string, done 
 		if !tap(button) {
 			return false
 		}
-		if waitUntil(ctx, 2*time.Second, done) {
+		if waitFor(ctx, 2*time.Second, done) {
 			return true
 		}
 	}
 	return false
 }
 
-// waitUntil polls cond until it holds (true) or d has passed (false).
-func waitUntil(ctx context.Context, d time.Duration, cond func() bool) bool {
+// waitFor polls cond until it holds (true) or d has passed (false).
+func waitFor(ctx context.Context, d time.Duration, cond func() bool) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); {
 		if cond() {
 			return true
