@@ -15,7 +15,6 @@ import (
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/recognize"
-	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -35,9 +34,10 @@ func startSet(t *testing.T, board, stateDir, broker string) *inproc {
 	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
 	cfg.MQTT.Listen = "127.0.0.1:0" // with no broker given: an embedded one on a free port
 	cfg.HTTP.Listen = "127.0.0.1:0"
-	// A set without buttons: nobody presses a clock here, so a game's clock
-	// starts when the set shows its position and moves settle.
-	cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()
+	// A set without clock buttons: nobody presses a clock here, so a
+	// game's clock starts when the set shows its position and moves settle.
+	cfg.Buttons = config.DefaultButtons(false)
+	cfg.Buttons.ClockWhite, cfg.Buttons.ClockBlack = "", ""
 	p := &inproc{t: t, cfg: cfg}
 	p.start()
 	t.Cleanup(p.stop)
