@@ -230,7 +230,8 @@ type Limits struct {
 }
 
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of
-// 0x23..0x26). Each is the button's cell name, "button:..." or "".
+// 0x23..0x26, then an expander at 0x27). Each is the button's cell name,
+// "button:..." or "".
 type Buttons struct {
 	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
 	Queen  string `yaml:"queen"`
@@ -247,7 +248,38 @@ type Buttons struct {
 	ClockBlack string `yaml:"clock_black"`
 	// Hint asks for a hint: the piece to move, then its target.
 	Hint string `yaml:"hint"`
+	// Pawn and King choose the piece of a placement where a pawn or a
+	// king may be the one placed (First Contact's introductions and king
+	// placements); Queen, Rook, Bishop and Knight choose the others.
+	Pawn string `yaml:"pawn"`
+	King string `yaml:"king"`
 }
+
+// ButtonNames are the keys of the buttons section, the names of what a
+// button does, in ButtonCells order.
+var ButtonNames = []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
+
+// roles are b's cells in ButtonNames order.
+func (b *Buttons) roles() []*string {
+	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
+}
+
+// DefaultButtons are the buttons of the simulated set when the
+// configuration gives none: each one of ButtonNames on the cell
+// "button:" + its name, pawn and king only on a set whose games place
+// pieces from off the set (placements: First Contact).
+func DefaultButtons(placements bool) Buttons {
+	var b Buttons
+	for i, r := range b.roles() {
+		if n := ButtonNames[i]; placements || n != "pawn" && n != "king" {
+			*r = sensors.ButtonPrefix + n
+		}
+	}
+	return b
+}
+
+// None reports whether no button is configured.
+func (b Buttons) None() bool { return b == Buttons{} }
 
 // Clock configures the chess clock (docs/mqtt.md, "Clock").
 type Clock struct {
@@ -581,11 +613,8 @@ func (c *Config) check() []keyError {
 	}
 	errs = append(errs, c.checkMQTT()...)
 	seen := map[string]string{}
-	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
-		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
-		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack,
-		"buttons.clock_white": c.Buttons.ClockWhite, "buttons.clock_black": c.Buttons.ClockBlack,
-		"buttons.hint": c.Buttons.Hint} {
+	for i, r := range c.Buttons.roles() {
+		key, b := "buttons."+ButtonNames[i], *r
 		if b == "" {
 			continue
 		}
@@ -685,15 +714,14 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	return w, nil
 }
 
-// ButtonCells lists the configured buttons' cells, in the order queen,
-// rook, bishop, knight, new game, take back, clock white, clock black,
-// hint (empty ones left out).
+// ButtonCells lists the configured buttons' cells, in the order of
+// ButtonNames: queen, rook, bishop, knight, new game, take back, clock
+// white, clock black, hint, pawn, king (empty ones left out).
 func (c *Config) ButtonCells() []string {
 	var out []string
-	b := c.Buttons
-	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack, b.ClockWhite, b.ClockBlack, b.Hint} {
-		if b != "" {
-			out = append(out, b)
+	for _, r := range c.Buttons.roles() {
+		if *r != "" {
+			out = append(out, *r)
 		}
 	}
 	return out

@@ -178,7 +178,8 @@ const (
 	// EventHint: a hint is shown (Cell: the piece to move; Cells: it and,
 	// at the second stage, its target; Move: the move, at the second stage
 	// only; Detail: the side it is for).
-	EventHint = "hint"
+	EventHint   = "hint"
+	EventButton = "button" // a button of the set was pressed (Detail: its name, "clock_white")
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -168,6 +168,13 @@ func New(pos rules.Position, opts Opts) *Recognizer {
 // Position is the position the recognizer expects.
 func (r *Recognizer) Position() rules.Position { return r.pos }
 
+// SetConfirmByPress turns Opts.ConfirmByPress on or off from now on: on
+// for a game with a clock and clock buttons, off for one without.
+func (r *Recognizer) SetConfirmByPress(on bool) {
+	r.opts.ConfirmByPress = on
+	r.fresh = false
+}
+
 // SetSettle changes the settle windows while the game goes on (a chess
 // clock shortens them in low time: see clock.Settle for what that trades).
 // A window at or below zero keeps the one set.

@@ -100,6 +100,10 @@ type clockState struct {
 	// offSync is when the set last left the expected position: where a
 	// blame for a mismatch begins (clockIllegal).
 	offSync time.Time
+	// choicePress is the press that completed a promotion still waiting
+	// for its piece: the clock stopped there, whenever the piece is
+	// chosen.
+	choicePress time.Time
 	// settle and extended are the settle windows last recommended.
 	settle, extended time.Duration
 }
@@ -109,9 +113,12 @@ type clockState struct {
 // window, so that recognition's latency is never charged to the mover.
 //
 // recognize.Event.CompletedAt is that time (At is when the move was
-// decided); an event without it (a take-back) counts at At.
+// decided); an event without it (a take-back) counts at At. A move a clock
+// press completed counts at the press (At), as on any chess clock: the
+// mover's time runs until the press, however long after letting go of the
+// piece (or, for a press that came first, until the board showed it).
 func completedAt(e recognize.Event) time.Time {
-	if e.CompletedAt.IsZero() {
+	if e.By == recognize.ByPress || e.CompletedAt.IsZero() {
 		return e.At
 	}
 	return e.CompletedAt
@@ -152,6 +159,10 @@ func (t *Table) clockGame(now time.Time) {
 		}
 	}
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -177,6 +188,10 @@ func (t *Table) clockGame(now time.Time) {
 func (t *Table) clockRebuild(now time.Time, restart bool) {
 	running := t.ck.clk != nil && t.ck.clk.Started() && !t.ck.clk.Paused()
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -299,6 +314,10 @@ func (t *Table) clockStart(at time.Time) {
 // mover's flag had fallen: the move is not played, the game is over.
 func (t *Table) clockMove(jb *job) bool {
 	jb.at = completedAt(jb.ev)
+	if jb.ev.By == recognize.ByChoice && !t.ck.choicePress.IsZero() {
+		jb.at = t.ck.choicePress
+	}
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return true
@@ -322,6 +341,7 @@ func (t *Table) clockMove(jb *job) bool {
 
 // clockTakeBack restores the clock for a take-back at at.
 func (t *Table) clockTakeBack(at time.Time) {
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil {
 		return
@@ -571,6 +591,9 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	default:
 		// The recognizer ignores a late press by the side not to move.
 		t.recognized(t.rec.Confirm(now, side))
+		if t.rec.Status().State == recognize.NeedsChoice {
+			t.ck.choicePress = now // the move is complete but for its piece
+		}
 	}
 }
 

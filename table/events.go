@@ -59,10 +59,14 @@ const (
 	ClockChanged
 	// LowTime: Side's clock went under the low-time threshold.
 	LowTime
+	// ButtonPressed: a button of the set was pressed (Detail: its name,
+	// the cell name without sensors.ButtonPrefix: "clock_white"; Side:
+	// the side of a clock button). It comes before what the press does.
+	ButtonPressed
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time", "button"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {

@@ -72,7 +72,8 @@ func DefaultOpts() Opts {
 type ButtonKind uint8
 
 const (
-	// ButtonPromote chooses Button.Piece for a waiting promotion.
+	// ButtonPromote chooses Button.Piece for a waiting promotion, or for
+	// a placement of one of several pieces (First Contact's pawn or king).
 	ButtonPromote ButtonKind = iota + 1
 	// ButtonNewGame starts a new game of the current system.
 	ButtonNewGame
@@ -89,7 +90,7 @@ const (
 // Button is the meaning of one button of the wiring.
 type Button struct {
 	Kind  ButtonKind
-	Piece byte // ButtonPromote: 'Q', 'R', 'B' or 'N'
+	Piece byte // ButtonPromote: 'Q', 'R', 'B', 'N', or for placements 'P', 'K'
 }
 
 // Health is the state of the table's hardware and outputs.
@@ -121,8 +122,13 @@ type Table struct {
 	gen    int // journal generation: a failed job voids the rest of its generation
 	queues []*queue
 
-	buttons  []Button // by scanner button index
-	pressed  uint64
+	buttons []Button // by scanner button index
+	pressed uint64
+	// choice is the piece of a choice button pressed while the board
+	// showed a promotion (or placement) still to be completed: it is
+	// chosen once the move is (a player choosing, then pressing the
+	// clock).
+	choice   byte
 	health   []sensors.Health
 	faulty   string
 	lastMove rules.CellSet
@@ -181,13 +187,6 @@ func New(o *Opts) (*Table, error) {
 	}
 	if opts.SinkQueue <= 0 {
 		opts.SinkQueue = DefaultOpts().SinkQueue
-	}
-	for _, b := range opts.Buttons {
-		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
-			// With clock buttons the press, not the settling, completes a
-			// move (the practice of DGT boards with clocks).
-			opts.Recognize.ConfirmByPress = true
-		}
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
 	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
@@ -486,6 +485,9 @@ func (t *Table) Tick() {
 		t.buttonsPressed(now, pressed)
 	}
 	t.pressed = snap.Buttons
+	if t.choice != 0 {
+		t.chooseLater(now)
+	}
 	t.clockTick(now)
 }
 
@@ -518,12 +520,28 @@ func (t *Table) checkHealth(now time.Time) {
 
 func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 	for i, b := range t.buttons {
-		if pressed&(1<<i) == 0 || b.Kind == 0 {
+		if pressed&(1<<i) == 0 {
+			continue
+		}
+		// The press first (the LEDs and the pages show it), then what it
+		// does; a button that does nothing is still seen pressed.
+		e := Event{Kind: ButtonPressed, At: now, Detail: strings.TrimPrefix(t.sc.Buttons()[i], sensors.ButtonPrefix)}
+		if b.Kind == ButtonClockBlack {
+			e.Side = rules.Black
+		}
+		t.emit(e)
+		if b.Kind == 0 {
 			continue
 		}
 		var c Command
 		switch b.Kind {
 		case ButtonPromote:
+			if st := t.rec.Status(); st.State == recognize.MoveInProgress && st.Ready {
+				// Chosen before the move is completed (by the clock's
+				// press, or the settle window): chosen once it is.
+				t.choice = b.Piece
+				continue
+			}
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
 			// The next game of a match keeps the clock and the assistance.
@@ -543,6 +561,22 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 		if _, err := t.exec(now, c); err != nil {
 			t.log.Info("button", "button", t.sc.Buttons()[i], "command", c.Name(), "err", err)
 		}
+	}
+}
+
+// chooseLater makes the choice of a button pressed before its promotion
+// was completed, once it waits for it; it is forgotten when the board no
+// longer shows a move to complete.
+func (t *Table) chooseLater(now time.Time) {
+	switch st := t.rec.Status(); {
+	case st.State == recognize.NeedsChoice:
+		c := Promote{Piece: t.choice}
+		t.choice = 0
+		if _, err := t.exec(now, c); err != nil {
+			t.log.Info("button", "command", c.Name(), "err", err)
+		}
+	case st.State != recognize.MoveInProgress || !st.Ready:
+		t.choice = 0
 	}
 }
 

@@ -307,6 +307,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		if h.Stage == 2 {
 			ev.Move = h.Move
 		}
+	case table.ButtonPressed:
+		ev.Type, ev.Detail = mqtt.EventButton, e.Detail
 	default:
 		return ev, false
 	}
