@@ -71,8 +71,11 @@ type Promotion struct {
 	Piece byte `json:"-"`
 }
 
-// TakeBack takes the last move back.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves: 2 takes back
+// a learner's move and the engine's reply together.
+type TakeBack struct {
+	Plies int `json:"plies,omitempty"`
+}
 
 // Resign resigns the game for Side.
 type Resign struct {
@@ -144,11 +147,20 @@ func (c NewGame) validate() error {
 	return nil
 }
 func (Promotion) validate() error { return nil }
-func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
 func (Hint) validate() error      { return nil }
 func (Teach) validate() error     { return nil }
+func (c TakeBack) validate() error {
+	if c.Plies < 0 || c.Plies > MaxTakeBackPlies {
+		return fmt.Errorf(`"plies" %d: want 1 to %d`, c.Plies, MaxTakeBackPlies)
+	}
+	return nil
+}
+
+// MaxTakeBackPlies bounds TakeBack.Plies.
+const MaxTakeBackPlies = 16
+
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)

@@ -36,9 +36,13 @@ type Promote struct {
 	Piece byte // 'Q', 'R', 'B' or 'N'
 }
 
-// TakeBack takes the last move back; the set must then show the position
-// before it.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves (a learner's
+// move and the engine's reply: 2); the set must then show the position
+// before them. It takes back all of them or none.
+type TakeBack struct {
+	// Plies is the number of moves to take back (0 is 1).
+	Plies int
+}
 
 // Resign ends the game: Side resigns.
 type Resign struct{ Side rules.Color }
@@ -69,6 +73,14 @@ type Resync struct{}
 type PlayMove struct {
 	// Move is in long form or the system's short notation.
 	Move string
+	// Game, when set, is the game the move belongs to: a move of another
+	// game is refused with ErrStale.
+	Game string
+	// Ply, when above 0, is the move's number in the game (1 for the
+	// first move): the move is refused with ErrStale unless the game has
+	// exactly Ply-1 moves, so that a move chosen in a position that has
+	// changed since (a take-back, a move that crossed it) is never played.
+	Ply int
 }
 
 // Alert reports a problem the table cannot see itself (a remote set out of
@@ -90,8 +102,11 @@ func (PlayMove) Name() string { return "move" }
 type Reply struct {
 	// Game is the id of the game (NewGame).
 	Game string
-	// Move is the move played (PlayMove) or taken back (TakeBack).
+	// Move is the move played (PlayMove) or taken back (TakeBack: the
+	// last move of the game before it).
 	Move *game.Move
+	// TakenBack are the moves TakeBack took back, the last move first.
+	TakenBack []game.Move
 	// Note is a remark on how a move was read (PlayMove), or "".
 	Note string
 	// Claim is the reason of a claimed draw (Draw with DrawClaim).
@@ -107,6 +122,9 @@ var (
 	// ErrNotInSync: the set does not show the position, so a move made
 	// elsewhere cannot be played yet.
 	ErrNotInSync = errors.New("the board is not in sync: finish or fix the move on the set first")
+	// ErrStale: a move made elsewhere belongs to another game or another
+	// moment of this one (PlayMove's Game and Ply).
+	ErrStale = errors.New("the move belongs to another game or another position")
 	// ErrClosed: the table is closed or not running.
 	ErrClosed = errors.New("table: closed")
 	// ErrCannotSense: the set cannot sense the system's cells.

@@ -341,7 +341,7 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
-		return table.TakeBack{}, nil
+		return table.TakeBack{Plies: c.Plies}, nil
 	case mqtt.Resign:
 		return table.Resign{Side: c.Side}, nil
 	case mqtt.Draw:
@@ -370,7 +370,11 @@ func replyData(c table.Command, r table.Reply) any {
 	case table.NewGame:
 		return map[string]string{"game": r.Game}
 	case table.TakeBack:
-		return map[string]string{"move": r.Move.Move}
+		moves := make([]string, len(r.TakenBack))
+		for i, m := range r.TakenBack {
+			moves[i] = m.Move
+		}
+		return map[string]any{"move": r.Move.Move, "moves": moves}
 	case table.PlayMove:
 		return map[string]any{"seq": r.Move.Seq, "move": r.Move.Move, "san": r.Move.SAN}
 	case table.Hint:
