@@ -1,10 +1,12 @@
 package engine_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/tridboard/tridboard/engine"
+	"github.com/tridboard/tridboard/rules/st3d"
 )
 
 // The time a move gets (issue 24): from the time left above the reserve
@@ -56,6 +58,27 @@ func TestClockOpts(t *testing.T) {
 		o := l.ClockOpts(nil, 1, engine.TimeLeft{Left: tc.left})
 		if o.Time != tc.want || o.Nodes != l.Nodes || o.Depth != l.Depth || o.CheckEvery != engine.ClockCheckEvery {
 			t.Errorf("level %d with %v left: %+v, want time %v and the level's bounds", tc.level, tc.left, o, tc.want)
+		}
+	}
+}
+
+// One score for one result (issue 24): whatever bound stops a search, the
+// last iteration it reports is its result: the same depth, score, bound
+// and move, its variation starting with the move.
+func TestLastIterationIsTheResult(t *testing.T) {
+	for _, nodes := range []int64{50, 700, 3000, 9000, 40000} {
+		var last engine.Iteration
+		o := engine.Opts{Nodes: nodes, OnIteration: func(it engine.Iteration) { last = it }}
+		res, err := engine.Search(context.Background(), st3d.Start(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Depth == 0 {
+			continue // nothing reported: analyse prints the result's own line
+		}
+		if last.Depth != res.Depth || last.Score != res.Score || last.LowerBound != res.LowerBound ||
+			len(last.PV) == 0 || last.PV[0] != res.Move || last.SelDepth < last.Depth {
+			t.Errorf("%d nodes: last iteration %+v, result %+v", nodes, last, res)
 		}
 	}
 }
