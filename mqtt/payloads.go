@@ -101,6 +101,10 @@ type State struct {
 	// Tags are the game's record tags that new_game carries: "White",
 	// "Black", "Event", "Round" (the players' names, the event, the round).
 	Tags map[string]string `json:"tags,omitempty"`
+	// DrawOffer is the side whose draw offer stands ("" none).
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// Peer is the other set of a remote game (absent otherwise).
+	Peer *PeerState `json:"peer,omitempty"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

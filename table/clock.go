@@ -290,9 +290,10 @@ func (t *Table) clockTakeBack(at time.Time) {
 	}
 }
 
-// clockPlay plays a move made elsewhere at now, with the clock's reading.
-// The clock changes only once the session has the move.
-func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
+// clockPlay plays a move made elsewhere at now, with the clock's reading,
+// or with sync's times when given (the other set's reading, in a remote
+// game). The clock changes only once the session has the move.
+func (t *Table) clockPlay(now time.Time, m rules.Move, sync *clock.Reading) (game.Move, error) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return t.sess.PlayAt(m, now, nil)
@@ -308,6 +309,11 @@ func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
 	}
 	if err != nil {
 		return game.Move{}, err
+	}
+	if sync != nil {
+		if r, err = next.Sync(time.Duration(sync.WhiteMS)*time.Millisecond, time.Duration(sync.BlackMS)*time.Millisecond); err != nil {
+			return game.Move{}, err
+		}
 	}
 	rec, err := t.sess.PlayAt(m, now, &r)
 	if err == nil {

@@ -81,6 +81,10 @@ type PlayMove struct {
 	// exactly Ply-1 moves, so that a move chosen in a position that has
 	// changed since (a take-back, a move that crossed it) is never played.
 	Ply int
+	// Reading, when set, is the clock after the move on the set where it
+	// was made (a remote game's authoritative clock for its mover): this
+	// set's clock takes its times instead of its own.
+	Reading *clock.Reading
 }
 
 // Alert reports a problem the table cannot see itself (a remote set out of

@@ -58,10 +58,14 @@ const (
 	ClockChanged
 	// LowTime: Side's clock went under the low-time threshold.
 	LowTime
+	// PeerChanged: the other set of a remote game went offline, came back,
+	// paired its game with this one or is in another (Snap.Peer; Detail).
+	PeerChanged
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time",
+	"peer"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -172,6 +176,8 @@ type Snapshot struct {
 	// Clock is the game's clock at Time (nil: no clock), as displays and
 	// the retained MQTT state carry it.
 	Clock *clock.Snapshot
+	// Peer is the other set of a remote game (nil: none).
+	Peer *PeerState
 
 	published func() []game.Move
 }

@@ -51,6 +51,8 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return Reply{}, nil
 	case Clock:
 		return t.clockCommand(now, c)
+	case Peer, PeerFlag:
+		return t.peerCommand(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -64,7 +66,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 // takeBack takes back c.Plies moves (one when 0), all or none.
 func (t *Table) takeBack(now time.Time, c TakeBack) (Reply, error) {
 	n := max(c.Plies, 1)
-	if have := len(t.sess.Moves()); n > have {
+	if have := len(t.sess.Moves()); n > 1 && n > have {
 		return Reply{}, fmt.Errorf("table: take back %d moves: the game has %d", n, have)
 	}
 	var undone []string
@@ -121,6 +123,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
+	t.peer = nil // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil
@@ -171,7 +174,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rec, err := t.clockPlay(now, m)
+	rec, err := t.clockPlay(now, m, c.Reading)
 	if err != nil {
 		return Reply{}, err
 	}

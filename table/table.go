@@ -145,6 +145,7 @@ type Table struct {
 	hmu      sync.Mutex // health
 	hints    hints
 	ck       clockState // the chess clock (clock.go)
+	peer     *PeerState // the other set of a remote game (peer.go)
 }
 
 type cmdReq struct {
@@ -416,6 +417,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
+	s.Peer = t.peer
 	t.latest.Store(s)
 	return s
 }

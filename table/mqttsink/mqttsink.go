@@ -215,6 +215,12 @@ func State(snap *table.Snapshot) mqtt.State {
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
+	if snap.HasDrawOffer {
+		s.DrawOffer = snap.DrawOffer.String()
+	}
+	if p := snap.Peer; p != nil {
+		s.Peer = &mqtt.PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
 		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
 		if t.value != "" {
@@ -283,6 +289,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
 	case table.LowTime:
 		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
+	case table.PeerChanged:
+		ev.Type, ev.Detail = mqtt.EventPeer, e.Detail
 	default:
 		return ev, false
 	}
