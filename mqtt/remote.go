@@ -29,7 +29,7 @@ type RemoteRecord struct {
 	// DrawOffer is the ply (the number of moves of the game when it was
 	// made, from 0) of a draw offer of this set's players that stands;
 	// -1 none.
-	DrawOffer    int  `json:"draw_offer"`
+	DrawOffer int `json:"draw_offer"`
 	// DrawDeclined is the ply of the last offer of the other side that
 	// this set's players declined (-1: none).
 	DrawDeclined int `json:"draw_declined"`
