@@ -429,7 +429,7 @@ func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online,
 	default:
 		st.Detail = why
 	}
-	if !online && running && !ours.Clock.Paused && r.o.Now().Sub(offSince) >= r.o.Grace {
+	if !online && running && !r.paused && !ours.Clock.Paused && r.o.Now().Sub(offSince) >= r.o.Grace {
 		if _, err := r.command(table.Clock{Action: table.ClockPause}); err == nil {
 			r.paused = true
 		}

@@ -1,0 +1,88 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// The other set of a remote game offline (issue 24): the snapshot says
+// so, an event tells it, and the absent side's king warns on the LEDs
+// until the set is back; a new game forgets it.
+func TestPeerOffline(t *testing.T) {
+	r := newRig(t)
+	off := &table.PeerState{Set: "klingon", Paired: true, Absent: rules.Black, Detail: "set klingon is offline since 12:00:00"}
+	if _, err := r.tb.Exec(table.Peer{State: off}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if p := r.tb.Snapshot().Peer; p == nil || *p != *off {
+		t.Errorf("snapshot peer %+v, want %+v", p, off)
+	}
+	if got := r.rec.kinds(); !strings.HasSuffix(got, "peer") {
+		t.Errorf("events %s: want a peer event", got)
+	}
+	if v := r.leds.view(); v.LowTime != kings(r, rules.Black) {
+		t.Errorf("LEDs with Black's set offline: %v, want Black's king", v.LowTime.Names(st3d.CellNames()))
+	}
+	back := *off
+	back.Online, back.Detail = true, ""
+	if _, err := r.tb.Exec(table.Peer{State: &back}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if v := r.leds.view(); !v.LowTime.Empty() {
+		t.Errorf("LEDs with the set back: %v", v.LowTime.Names(st3d.CellNames()))
+	}
+	if _, err := r.tb.Exec(table.NewGame{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := r.tb.Snapshot().Peer; p != nil {
+		t.Errorf("a new game keeps the last game's peer %+v", p)
+	}
+}
+
+// The other set's flag, authoritative for its side, ends the game here
+// on time, once (issue 24).
+func TestPeerFlag(t *testing.T) {
+	r := newClockRig(t, "300")
+	r.clockStarted()
+	if _, err := r.tb.Exec(table.PeerFlag{Side: rules.White}); err != nil {
+		t.Fatal(err)
+	}
+	s := r.tb.Snapshot()
+	if s.Result != rules.BlackWins || s.Reason != game.ReasonTime {
+		t.Errorf("result %s by %s, want 0-1 on time", s.Result, s.Reason)
+	}
+	if _, err := r.tb.Exec(table.PeerFlag{Side: rules.Black}); err == nil || !strings.Contains(err.Error(), "already over") {
+		t.Errorf("a second flag: %v", err)
+	}
+}
+
+// In a remote game the set of the side that moved is authoritative for
+// its clock: a move made elsewhere with its reading sets this clock's
+// times to it, and the journal keeps them (issue 24).
+func TestPlayMoveTakesTheReading(t *testing.T) {
+	r := newClockRig(t, "300")
+	r.clockStarted()
+	r.run(3 * time.Second)
+	rep, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W", Reading: &clock.Reading{WhiteMS: 291234, BlackMS: 300000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.tb.Snapshot().Clock
+	if c == nil || c.WhiteMS != 291234 || c.BlackMS != 300000 || c.Running != "black" {
+		t.Errorf("clock %+v after the move with the other set's reading", c)
+	}
+	if rep.Move == nil || rep.Move.Move != "b2W-b3W" {
+		t.Errorf("reply %+v", rep)
+	}
+}
