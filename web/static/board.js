@@ -143,6 +143,8 @@ function render() {
   $('fix').hidden = !fix;
   if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '');
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
+  const peer = s.peer && (!s.peer.online || s.peer.detail) ? s.peer.detail || `set ${s.peer.set} is offline` : '';
+  $('peer').hidden = !peer; $('peer').textContent = peer;
   const ev = s.event;
   $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';
   tickClocks();
