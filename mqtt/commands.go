@@ -73,8 +73,12 @@ type Promotion struct {
 
 // TakeBack takes the last move back, or the last Plies moves: 2 takes back
 // a learner's move and the engine's reply together.
+//
+// In a game against another set, a take-back is asked of the other set's
+// players; Answer ("accept" or "refuse") answers the other set's request.
 type TakeBack struct {
-	Plies int `json:"plies,omitempty"`
+	Plies  int    `json:"plies,omitempty"`
+	Answer string `json:"answer,omitempty"`
 }
 
 // Resign resigns the game for Side.
@@ -154,6 +158,9 @@ func (Teach) validate() error     { return nil }
 func (c TakeBack) validate() error {
 	if c.Plies < 0 || c.Plies > MaxTakeBackPlies {
 		return fmt.Errorf(`"plies" %d: want 1 to %d`, c.Plies, MaxTakeBackPlies)
+	}
+	if c.Answer != "" && c.Answer != "accept" && c.Answer != "refuse" {
+		return fmt.Errorf(`"answer" %q: want "accept" or "refuse"`, c.Answer)
 	}
 	return nil
 }

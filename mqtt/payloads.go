@@ -103,8 +103,10 @@ type State struct {
 	Tags map[string]string `json:"tags,omitempty"`
 	// DrawOffer is the side whose draw offer stands ("" none).
 	DrawOffer string `json:"draw_offer,omitempty"`
-	// Peer is the other set of a remote game (absent otherwise).
-	Peer *PeerState `json:"peer,omitempty"`
+	// Peer is the other set of a remote game (absent otherwise);
+	// TakeBackAsked a take-back asked of it or by it, not answered yet.
+	Peer          *PeerState     `json:"peer,omitempty"`
+	TakeBackAsked *TakeBackAsked `json:"take_back_asked,omitempty"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".

@@ -33,6 +33,33 @@ type RemoteRecord struct {
 	// DrawDeclined is the ply of the last offer of the other side that
 	// this set's players declined (-1: none).
 	DrawDeclined int `json:"draw_declined"`
+	// TakeBack is a take-back this set's players ask of the other's;
+	// TakeBackAnswer this set's players' answer to the other's last one.
+	TakeBack       *RemoteTakeBack       `json:"take_back,omitempty"`
+	TakeBackAnswer *RemoteTakeBackAnswer `json:"take_back_answer,omitempty"`
+}
+
+// RemoteTakeBack is a take-back of Plies moves asked when the game had At
+// moves; ID tells two requests apart.
+type RemoteTakeBack struct {
+	Plies int   `json:"plies"`
+	At    int   `json:"at"`
+	ID    int64 `json:"id"`
+}
+
+// RemoteTakeBackAnswer answers the take-back ID asked at At.
+type RemoteTakeBackAnswer struct {
+	At     int   `json:"at"`
+	ID     int64 `json:"id"`
+	Accept bool  `json:"accept"`
+}
+
+// TakeBackAsked is a take-back asked in a remote game and not answered
+// yet, as the state shows it: of Plies moves, by the other set's players
+// (ByOtherSet) or of them.
+type TakeBackAsked struct {
+	Plies      int  `json:"plies"`
+	ByOtherSet bool `json:"by_other_set"`
 }
 
 // PeerState is the other set of a remote game as the state shows it.

@@ -84,12 +84,15 @@ type Remote struct {
 	published string // the record last published
 	shown     table.PeerState
 	shownSet  bool
-	paused    bool // this Remote paused the clock for the absent side
-	myOffer   int  // ply of this side's standing offer (-1 none)
-	applied   int  // ply of the other side's offer played here (-1 none)
-	seen      bool // the offer played here was seen standing
-	declined  int  // ply of the other side's offer declined here (-1 none)
-	answered  int  // ply of this side's offer whose decline was played here
+	paused    bool  // this Remote paused the clock for the absent side
+	myOffer   int   // ply of this side's standing offer (-1 none)
+	applied   int   // ply of the other side's offer played here (-1 none)
+	seen      bool  // the offer played here was seen standing
+	declined  int   // ply of the other side's offer declined here (-1 none)
+	answered  int   // ply of this side's offer whose decline was played here
+	asked     int64 // the other side's take-back request played here (its ID)
+	accepted  int64 // the ID of the take-back accepted here that the other set has yet to make
+	seenTB    int64 // the ID of the last answer of this side seen
 
 	wake chan struct{}
 	stop chan struct{}
@@ -237,6 +240,20 @@ func (r *Remote) reconcile() {
 	if !paired || theirs == nil || theirs.Game != r.peerGame {
 		return
 	}
+	if a := ours.TakeBackAnswer; a != nil && a.ID != r.seenTB {
+		r.seenTB = a.ID
+		if a.Accept {
+			r.accepted = a.ID
+		}
+	}
+	if r.accepted != 0 {
+		if a := ours.TakeBackAnswer; a != nil && a.ID == r.accepted && len(theirs.Moves) >= a.At {
+			// Accepted here, not yet taken back there: its moves taken
+			// back here are not to be played again.
+			return
+		}
+		r.accepted = 0
+	}
 	next, problem := Next(ours, theirs, r.spec.Side)
 	if problem != "" {
 		r.report(problem)
@@ -246,6 +263,7 @@ func (r *Remote) reconcile() {
 		r.play(ours, theirs, next)
 		return
 	}
+	r.takeBacks(ours, rec)
 	if len(theirs.Moves) != len(ours.Moves) {
 		return // the other set has yet to get this set's moves
 	}
@@ -290,6 +308,12 @@ func or(s, def string) string {
 func (r *Remote) publishRecord(ours *table.Snapshot) {
 	rec := mqtt.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
 		DrawOffer: r.myOffer, DrawDeclined: r.declined}
+	if tb := ours.TakeBack; tb != nil && !tb.ByPeer {
+		rec.TakeBack = &mqtt.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+	}
+	if a := ours.TakeBackAnswer; a != nil {
+		rec.TakeBackAnswer = &mqtt.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
+	}
 	b, _ := json.Marshal(rec)
 	r.mu.Lock()
 	same := string(b) == r.published
@@ -412,6 +436,27 @@ func (r *Remote) offers(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
 	if rec.DrawDeclined == n && r.answered != n && ours.HasDrawOffer && ours.DrawOffer == r.mySide() {
 		if _, err := r.command(table.Draw{Side: r.spec.Side, Action: table.DrawDecline}); err == nil {
 			r.answered = n
+		}
+	}
+}
+
+// takeBacks carries the other side's take-back request here, and its
+// answer to this side's (the moves are taken back here when it accepts:
+// it has taken them back there).
+func (r *Remote) takeBacks(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
+	if rec == nil || ours.Result != rules.NoResult {
+		return
+	}
+	n := len(ours.Moves)
+	if tb := rec.TakeBack; tb != nil && tb.At == n && r.asked != tb.ID && ours.TakeBack == nil {
+		req := &table.TakeBackRequest{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+		if _, err := r.command(table.PeerTakeBack{Request: req}); err == nil {
+			r.asked = tb.ID
+		}
+	}
+	if a, tb := rec.TakeBackAnswer, ours.TakeBack; a != nil && tb != nil && !tb.ByPeer && a.At == tb.At && a.ID == tb.ID {
+		if _, err := r.command(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}}); err != nil {
+			r.report(fmt.Sprintf("desync with set %s: its answer to the take-back cannot be carried out here: %v", r.spec.Set, err))
 		}
 	}
 }

@@ -39,10 +39,24 @@ type Promote struct {
 // TakeBack takes the last move back, or the last Plies moves (a learner's
 // move and the engine's reply: 2); the set must then show the position
 // before them. It takes back all of them or none.
+//
+// In a game paired with another set (Snapshot.Peer), a take-back is asked
+// of the other set's players instead (Snapshot.TakeBack), and made on both
+// sets when they accept; Answer is this set's players' answer to the other
+// set's request.
 type TakeBack struct {
 	// Plies is the number of moves to take back (0 is 1).
 	Plies int
+	// Answer answers the other set's request: TakeBackAccept or
+	// TakeBackRefuse ("": a take-back of this set's own).
+	Answer string
 }
+
+// Answers to a take-back request of the other set.
+const (
+	TakeBackAccept = "accept"
+	TakeBackRefuse = "refuse"
+)
 
 // Resign ends the game: Side resigns.
 type Resign struct{ Side rules.Color }

@@ -176,8 +176,12 @@ type Snapshot struct {
 	// Clock is the game's clock at Time (nil: no clock), as displays and
 	// the retained MQTT state carry it.
 	Clock *clock.Snapshot
-	// Peer is the other set of a remote game (nil: none).
-	Peer *PeerState
+	// Peer is the other set of a remote game (nil: none); TakeBack a
+	// take-back asked of it or by it, waiting for its answer;
+	// TakeBackAnswer this set's last answer to the other set's request.
+	Peer           *PeerState
+	TakeBack       *TakeBackRequest
+	TakeBackAnswer *TakeBackAnswer
 
 	published func() []game.Move
 }

@@ -53,6 +53,8 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return t.clockCommand(now, c)
 	case Peer, PeerFlag:
 		return t.peerCommand(now, c)
+	case PeerTakeBack:
+		return t.peerTakeBack(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -63,9 +65,18 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 	return Reply{}, fmt.Errorf("table: command %q not supported", c.Name())
 }
 
-// takeBack takes back c.Plies moves (one when 0), all or none.
+// takeBack takes back c.Plies moves (one when 0), all or none; in a
+// remote game it asks the other set or answers it (peer.go).
 func (t *Table) takeBack(now time.Time, c TakeBack) (Reply, error) {
-	n := max(c.Plies, 1)
+	if rep, done, err := t.remoteTakeBack(now, c); done {
+		return rep, err
+	}
+	return t.takeBackNow(now, c.Plies)
+}
+
+// takeBackNow takes back plies moves (one when 0), all or none.
+func (t *Table) takeBackNow(now time.Time, plies int) (Reply, error) {
+	n := max(plies, 1)
 	if have := len(t.sess.Moves()); n > 1 && n > have {
 		return Reply{}, fmt.Errorf("table: take back %d moves: the game has %d", n, have)
 	}
@@ -123,7 +134,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer = nil // a remote opponent of the new game says so anew
+	t.peer, t.tbAsk, t.tbAnswer = nil, nil, nil // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil

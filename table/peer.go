@@ -73,3 +73,105 @@ func (t *Table) peerCommand(now time.Time, c Command) (Reply, error) {
 	}
 	return Reply{}, fmt.Errorf("table: command %q not supported", c.Name())
 }
+
+// TakeBackRequest is a take-back asked in a remote game: of the other
+// set's players by this set's (ByPeer false), or of this set's by the
+// other's (ByPeer true).
+type TakeBackRequest struct {
+	// Plies is the number of moves to take back; At the number of moves
+	// of the game when it was asked; ID tells two requests apart (the
+	// asking set's time of the request, in ns).
+	Plies, At int
+	ID        int64
+	ByPeer    bool
+}
+
+// TakeBackAnswer is this set's players' answer to the other set's request
+// made when the game had At moves.
+type TakeBackAnswer struct {
+	At     int
+	ID     int64
+	Accept bool
+}
+
+// PeerTakeBack carries the other set's request here (Request), or its
+// answer to this set's (Answer: the moves are taken back when it accepts).
+type PeerTakeBack struct {
+	Request *TakeBackRequest
+	Answer  *TakeBackAnswer
+}
+
+func (PeerTakeBack) Name() string { return "peer_take_back" }
+
+// remoteTakeBack handles c in a paired remote game; false when c is this
+// set's own take-back to make at once.
+func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
+	have := len(t.sess.Moves())
+	n := max(c.Plies, 1)
+	switch {
+	case c.Answer != "":
+		ask := t.tbAsk
+		if ask == nil || !ask.ByPeer {
+			return Reply{}, true, fmt.Errorf("table: take back: no take-back asked by the other set to %s", c.Answer)
+		}
+		if ask.At != have {
+			t.tbAsk = nil
+			return Reply{}, true, fmt.Errorf("%w: the take-back was asked at move %d, the game has %d moves", ErrStale, ask.At, have)
+		}
+		accept := c.Answer == TakeBackAccept
+		if !accept && c.Answer != TakeBackRefuse {
+			return Reply{}, true, fmt.Errorf("table: take back: answer %q: want accept or refuse", c.Answer)
+		}
+		var rep Reply
+		if accept {
+			var err error
+			if rep, err = t.takeBackNow(now, ask.Plies); err != nil {
+				return Reply{}, true, err
+			}
+		}
+		t.tbAsk, t.tbAnswer = nil, &TakeBackAnswer{At: ask.At, ID: ask.ID, Accept: accept}
+		t.emit(Event{Kind: PeerChanged, At: now, Detail: "take-back " + c.Answer + "ed"})
+		return rep, true, nil
+	case t.peer == nil || !t.peer.Paired:
+		return Reply{}, false, nil
+	}
+	if n > have {
+		return Reply{}, true, fmt.Errorf("table: take back %d moves: the game has %d", n, have)
+	}
+	if res, _ := t.sess.Result(); res != rules.NoResult {
+		return Reply{}, true, fmt.Errorf("table: take back: the game is over (%s)", res)
+	}
+	t.tbAsk = &TakeBackRequest{Plies: n, At: have, ID: now.UnixNano()}
+	detail := fmt.Sprintf("take-back of %d move(s) asked of set %s", n, t.peer.Set)
+	t.emit(Event{Kind: PeerChanged, At: now, Detail: detail})
+	return Reply{}, true, nil
+}
+
+// peerTakeBack carries out c.
+func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
+	have := len(t.sess.Moves())
+	switch {
+	case c.Request != nil:
+		if c.Request.At != have || c.Request.Plies < 1 || c.Request.Plies > have {
+			return Reply{}, fmt.Errorf("%w: a take-back of %d asked at move %d, the game has %d moves", ErrStale,
+				c.Request.Plies, c.Request.At, have)
+		}
+		r := *c.Request
+		r.ByPeer = true
+		t.tbAsk = &r
+		t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("the other set asks to take back %d move(s)", r.Plies)})
+		return Reply{}, nil
+	case c.Answer != nil:
+		ask := t.tbAsk
+		if ask == nil || ask.ByPeer || ask.At != c.Answer.At || ask.ID != c.Answer.ID {
+			return Reply{}, fmt.Errorf("%w: an answer to a take-back this set did not ask", ErrStale)
+		}
+		t.tbAsk = nil
+		if !c.Answer.Accept {
+			t.emit(Event{Kind: PeerChanged, At: now, Detail: "the other set refused the take-back"})
+			return Reply{}, nil
+		}
+		return t.takeBackNow(now, ask.Plies)
+	}
+	return Reply{}, fmt.Errorf("table: %s: nothing to do", c.Name())
+}

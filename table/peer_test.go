@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +85,72 @@ func TestPlayMoveTakesTheReading(t *testing.T) {
 	}
 	if rep.Move == nil || rep.Move.Move != "b2W-b3W" {
 		t.Errorf("reply %+v", rep)
+	}
+}
+
+// In a game paired with another set a take-back is asked of it, not made
+// (issue 24): the other set's answer makes it or not; the other set's
+// request waits for this set's players' answer.
+func TestRemoteTakeBackRequests(t *testing.T) {
+	r := newRig(t)
+	r.play("b2W-b3W")
+	r.drain()
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Absent: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	// Asked: nothing taken back yet.
+	if rep, err := r.tb.Exec(table.TakeBack{}); err != nil || rep.Move != nil {
+		t.Fatalf("take-back asked: %+v, %v", rep, err)
+	}
+	ask := r.tb.Snapshot().TakeBack
+	if ask == nil || ask.ByPeer || ask.Plies != 1 || ask.At != 1 || len(r.tb.Snapshot().Moves) != 1 {
+		t.Fatalf("request %+v", ask)
+	}
+	// Refused there: nothing changes; an answer to another request is stale.
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID + 1, Accept: true}}); !errors.Is(err, table.ErrStale) {
+		t.Errorf("an answer to another request: %v", err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack != nil || len(s.Moves) != 1 {
+		t.Fatalf("after the refusal: request %+v, %d moves", s.TakeBack, len(s.Moves))
+	}
+	// Asked again and accepted there: taken back here.
+	if _, err := r.tb.Exec(table.TakeBack{}); err != nil {
+		t.Fatal(err)
+	}
+	ask = r.tb.Snapshot().TakeBack
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID, Accept: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack != nil || len(s.Moves) != 0 {
+		t.Fatalf("after the acceptance: request %+v, %d moves", s.TakeBack, len(s.Moves))
+	}
+	// The other set asks: its request waits for an answer here.
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 0, ID: 7}}); !errors.Is(err, table.ErrStale) {
+		t.Errorf("a request for another moment of the game: %v", err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 1, ID: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack == nil || !s.TakeBack.ByPeer {
+		t.Fatalf("the other set's request %+v", s.TakeBack)
+	}
+	if _, err := r.tb.Exec(table.TakeBack{Answer: "maybe"}); err == nil {
+		t.Error("an answer that is neither accept nor refuse was taken")
+	}
+	rep, err := r.tb.Exec(table.TakeBack{Answer: table.TakeBackAccept})
+	if err != nil || rep.Move == nil || rep.Move.Move != "b2W-b3W" {
+		t.Fatalf("accept: %+v, %v", rep, err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBackAnswer == nil || !s.TakeBackAnswer.Accept || s.TakeBackAnswer.ID != 7 || len(s.Moves) != 0 {
+		t.Errorf("answer %+v, %d moves", s.TakeBackAnswer, len(s.Moves))
+	}
+	if _, err := r.tb.Exec(table.TakeBack{Answer: table.TakeBackRefuse}); err == nil {
+		t.Error("an answer with no request was taken")
 	}
 }

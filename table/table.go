@@ -146,6 +146,8 @@ type Table struct {
 	hints    hints
 	ck       clockState // the chess clock (clock.go)
 	peer     *PeerState // the other set of a remote game (peer.go)
+	tbAsk    *TakeBackRequest
+	tbAnswer *TakeBackAnswer
 }
 
 type cmdReq struct {
@@ -417,7 +419,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
-	s.Peer = t.peer
+	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
+		t.tbAsk = nil // a move was made or taken back since: the request lapsed
+	}
+	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
 	t.latest.Store(s)
 	return s
 }

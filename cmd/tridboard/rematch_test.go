@@ -206,3 +206,48 @@ func TestTwoSetsOneRestarts(t *testing.T) {
 		t.Errorf("games:\nwhite %s\nblack %s", w, b)
 	}
 }
+
+// A take-back in a game between two sets is asked of the other set's
+// players, who refuse or accept it (issue 24): refused, nothing changes;
+// accepted, the move is taken back on both sets, and the game goes on the
+// same on both.
+func TestTwoSetsTakeBackRequest(t *testing.T) {
+	s := startPair(t, 10*time.Second)
+	s.newGame(s.white)
+	s.newGame(s.black)
+	paired(s.white)
+	paired(s.black)
+	moves := []string{"b2W-b4N", "b7B-b5N"}
+	s.play(moves, 0)
+	s.play(moves, 1)
+	asked := func() {
+		t.Helper()
+		s.command(s.black, "take_back", `{}`)
+		snap := s.white.waitUntil("black's take-back request", func(snap *table.Snapshot) bool {
+			return snap.TakeBack != nil && snap.TakeBack.ByPeer
+		})
+		if snap.TakeBack.Plies != 1 || len(snap.Moves) != 2 {
+			t.Fatalf("request %+v with %d moves", snap.TakeBack, len(snap.Moves))
+		}
+	}
+	asked()
+	s.command(s.white, "take_back", `{"answer":"refuse"}`)
+	s.black.waitUntil("the refusal", func(snap *table.Snapshot) bool { return snap.TakeBack == nil })
+	if w, b := len(s.white.moves()), len(s.black.moves()); w != 2 || b != 2 {
+		t.Fatalf("after a refused take-back: %d and %d moves", w, b)
+	}
+	asked()
+	s.command(s.white, "take_back", `{"answer":"accept"}`)
+	for _, p := range []*inproc{s.white, s.black} {
+		p.waitUntil("the take-back", func(snap *table.Snapshot) bool { return len(snap.Moves) == 1 && snap.TakeBack == nil })
+		standSet(p.d.board, p.d.tb.Snapshot().Expected)
+		p.waitInSync()
+	}
+	again := []string{"b2W-b4N", "b7B-b6B", "c2W-c3W"}
+	s.play(again, 1)
+	s.play(again, 2)
+	w, b := strings.Join(s.white.moves(), " "), strings.Join(s.black.moves(), " ")
+	if w != strings.Join(again, " ") || b != w {
+		t.Errorf("games:\nwhite %s\nblack %s", w, b)
+	}
+}

@@ -221,6 +221,9 @@ func State(snap *table.Snapshot) mqtt.State {
 	if p := snap.Peer; p != nil {
 		s.Peer = &mqtt.PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
 	}
+	if tb := snap.TakeBack; tb != nil {
+		s.TakeBackAsked = &mqtt.TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
+	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
 		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
 		if t.value != "" {
@@ -349,7 +352,7 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
-		return table.TakeBack{Plies: c.Plies}, nil
+		return table.TakeBack{Plies: c.Plies, Answer: c.Answer}, nil
 	case mqtt.Resign:
 		return table.Resign{Side: c.Side}, nil
 	case mqtt.Draw:
@@ -378,6 +381,10 @@ func replyData(c table.Command, r table.Reply) any {
 	case table.NewGame:
 		return map[string]string{"game": r.Game}
 	case table.TakeBack:
+		if r.Move == nil {
+			// Asked of the other set of a remote game, or refused.
+			return map[string]any{"moves": []string{}}
+		}
 		moves := make([]string, len(r.TakenBack))
 		for i, m := range r.TakenBack {
 			moves[i] = m.Move
