@@ -306,15 +306,7 @@ func or(s, def string) string {
 
 // publishRecord publishes this side's record when it changed.
 func (r *Remote) publishRecord(ours *table.Snapshot) {
-	rec := mqtt.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
-		DrawOffer: r.myOffer, DrawDeclined: r.declined}
-	if tb := ours.TakeBack; tb != nil && !tb.ByPeer {
-		rec.TakeBack = &mqtt.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
-	}
-	if a := ours.TakeBackAnswer; a != nil {
-		rec.TakeBackAnswer = &mqtt.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
-	}
-	b, _ := json.Marshal(rec)
+	b, _ := json.Marshal(r.record(ours))
 	r.mu.Lock()
 	same := string(b) == r.published
 	r.mu.Unlock()
@@ -328,6 +320,19 @@ func (r *Remote) publishRecord(ours *table.Snapshot) {
 	r.mu.Lock()
 	r.published = string(b)
 	r.mu.Unlock()
+}
+
+// record is this side's record of the game ours.
+func (r *Remote) record(ours *table.Snapshot) mqtt.RemoteRecord {
+	rec := mqtt.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
+		DrawOffer: r.myOffer, DrawDeclined: r.declined}
+	if tb := ours.TakeBack; tb != nil && !tb.ByPeer {
+		rec.TakeBack = &mqtt.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+	}
+	if a := ours.TakeBackAnswer; a != nil {
+		rec.TakeBackAnswer = &mqtt.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
+	}
+	return rec
 }
 
 // trackOffers follows the draw offers standing in this game: this side's

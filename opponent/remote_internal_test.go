@@ -261,8 +261,8 @@ func TestRemoteDrawOffers(t *testing.T) {
 	if cmds, _ := rig.step(rig.ours("b2W-b3W"), nil, nil, nil); len(cmds) != 0 {
 		t.Errorf("commands %#v after the decline", cmds)
 	}
-	if rig.r.declined != 1 || !strings.Contains(rig.r.published+`"draw_declined":1`, `"draw_declined":1`) {
-		t.Errorf("declined %d: want ply 1", rig.r.declined)
+	if rec := rig.r.record(rig.ours("b2W-b3W")); rec.DrawDeclined != 1 {
+		t.Errorf("record %+v: want the decline at ply 1", rec)
 	}
 	// White's own offer goes in the record; Black's decline there is
 	// played here.
@@ -270,8 +270,8 @@ func TestRemoteDrawOffers(t *testing.T) {
 	mine.HasDrawOffer, mine.DrawOffer = true, rules.White
 	theirs = theirState("G-B", "b2W-b3W", "b7B-b6B")
 	rig.step(mine, theirs, nil, nil)
-	if rig.r.myOffer != 2 {
-		t.Errorf("this side's offer at ply %d, want 2", rig.r.myOffer)
+	if rec := rig.r.record(mine); rec.DrawOffer != 2 {
+		t.Errorf("record %+v: want this side's offer at ply 2", rec)
 	}
 	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: 2}
 	cmds, _ = rig.step(mine, nil, rec, nil)
@@ -335,5 +335,49 @@ func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
 	rig.now = rig.now.Add(time.Minute)
 	if cmds, _ := rig.step(rig.ours(), nil, nil, nil); len(cmds) != 0 {
 		t.Errorf("commands %#v with this set's side to move", cmds)
+	}
+}
+
+// Take-back requests travel (issue 24): the other side's request is
+// played here once; its answer to this side's request is carried out here;
+// after accepting one here, the moves taken back are not played again from
+// the other set's state before it has taken them back too.
+func TestRemoteTakeBackRequests(t *testing.T) {
+	rig := pairedRig(t)
+	theirs := theirState("G-B", "b2W-b3W", "b7B-b6B")
+	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBack: &mqtt.RemoteTakeBack{Plies: 1, At: 2, ID: 42}}
+	ours := rig.ours("b2W-b3W", "b7B-b6B")
+	cmds, _ := rig.step(ours, theirs, rec, nil)
+	want := table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 2, ID: 42}}
+	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Request != *want.Request {
+		t.Fatalf("commands %#v: want the request", cmds)
+	}
+	if cmds, _ := rig.step(ours, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("the request played twice: %#v", cmds)
+	}
+	// Accepted here: the move is gone here, still there; not replayed.
+	back := rig.ours("b2W-b3W")
+	back.TakeBackAnswer = &table.TakeBackAnswer{At: 2, ID: 42, Accept: true}
+	if cmds, _ := rig.step(back, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v before the other set took the move back", cmds)
+	}
+	if a := rig.r.record(back).TakeBackAnswer; a == nil || *a != (mqtt.RemoteTakeBackAnswer{At: 2, ID: 42, Accept: true}) {
+		t.Errorf("record's answer %+v", a)
+	}
+	// Taken back there, then Black plays another move: played here.
+	rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil)
+	cmds, _ = rig.step(back, theirState("G-B", "b2W-b3W", "c7B-c6B"), nil, nil)
+	if len(cmds) != 1 || cmds[0].(table.PlayMove).Move != "c7B-c6B" {
+		t.Errorf("commands %#v: want c7B-c6B", cmds)
+	}
+	// This side's own request, answered there: carried out here.
+	mine := rig.ours("b2W-b3W", "c7B-c6B")
+	mine.TakeBack = &table.TakeBackRequest{Plies: 2, At: 2, ID: 99}
+	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBackAnswer: &mqtt.RemoteTakeBackAnswer{At: 2, ID: 99}}
+	cmds, _ = rig.step(mine, theirState("G-B", "b2W-b3W", "c7B-c6B"), rec, nil)
+	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Answer != (table.TakeBackAnswer{At: 2, ID: 99}) {
+		t.Errorf("commands %#v: want the refusal carried out", cmds)
 	}
 }
