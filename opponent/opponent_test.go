@@ -1,20 +1,15 @@
 package opponent_test
 
 import (
-	"context"
 	"log/slog"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -48,20 +43,7 @@ func TestSpec(t *testing.T) {
 }
 
 // snap is this set's game after the moves.
-func snap(t *testing.T, moves ...string) *table.Snapshot {
-	pos := st3d.Start()
-	s := &table.Snapshot{System: st3d.System, Start: pos, Result: rules.NoResult}
-	for i, long := range moves {
-		m, _, err := pos.ParseMove(long)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Moves = append(s.Moves, game.Move{Seq: i + 1, Move: long})
-		pos = pos.Play(m)
-	}
-	s.Position, s.Expected = pos, pos
-	return s
-}
+func snap(t *testing.T, moves ...string) *table.Snapshot { return opponent.SnapAfter(t, moves...) }
 
 func TestNext(t *testing.T) {
 	for _, tc := range []struct {
@@ -89,37 +71,18 @@ func TestNext(t *testing.T) {
 	}
 }
 
-// doer is a table that records the commands it gets and plays each move
-// on its game, as the table does.
-type doer struct {
-	mu    sync.Mutex
-	moves []table.PlayMove
-}
-
-func (d *doer) Do(_ context.Context, c table.Command) (table.Reply, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if m, ok := c.(table.PlayMove); ok {
-		d.moves = append(d.moves, m)
-	}
-	return table.Reply{}, nil
-}
-
-func (d *doer) played() []table.PlayMove {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return slices.Clone(d.moves)
-}
+// doer is a table that records the commands it gets.
+type doer struct{ opponent.RecTable }
 
 // waitPlayed waits until the engine has sent n moves.
 func (d *doer) waitPlayed(t *testing.T, n int) []table.PlayMove {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); len(d.played()) < n; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); len(d.Played()) < n; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the engine sent %v, want %d moves", d.played(), n)
+			t.Fatalf("the engine sent %v, want %d moves", d.Played(), n)
 		}
 	}
-	return d.played()
+	return d.Played()
 }
 
 // insync is snap with the set showing the position.
@@ -165,7 +128,7 @@ func TestEngineRepliesAfterTakeBack(t *testing.T) {
 	if third.Ply != 2 {
 		t.Errorf("engine reply to c2W-c3W %+v: want ply 2", third)
 	}
-	if got := d.played(); len(got) != 3 {
+	if got := d.Played(); len(got) != 3 {
 		t.Errorf("engine moves %v: want 3", got)
 	}
 }

@@ -150,27 +150,31 @@ func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote,
 }
 
 func (r *Remote) onState(_ paho.Client, m paho.Message) {
-	var s mqtt.State
-	if err := json.Unmarshal(m.Payload(), &s); err != nil {
-		r.o.Log.Warn("opponent: remote: the other set's state does not read", "set", r.spec.Set, "err", err)
-		return
+	if s, ok := decode[mqtt.State](r, "state", m); ok {
+		r.mu.Lock()
+		r.theirs = s
+		r.mu.Unlock()
+		r.poke()
 	}
-	r.mu.Lock()
-	r.theirs = &s
-	r.mu.Unlock()
-	r.poke()
 }
 
 func (r *Remote) onRecord(_ paho.Client, m paho.Message) {
-	var rec mqtt.RemoteRecord
-	if err := json.Unmarshal(m.Payload(), &rec); err != nil {
-		r.o.Log.Warn("opponent: remote: the other set's record does not read", "set", r.spec.Set, "err", err)
-		return
+	if rec, ok := decode[mqtt.RemoteRecord](r, "record", m); ok {
+		r.mu.Lock()
+		r.theirRec = rec
+		r.mu.Unlock()
+		r.poke()
 	}
-	r.mu.Lock()
-	r.theirRec = &rec
-	r.mu.Unlock()
-	r.poke()
+}
+
+// decode reads the other set's what from m, or logs why it cannot.
+func decode[T any](r *Remote, what string, m paho.Message) (*T, bool) {
+	var v T
+	if err := json.Unmarshal(m.Payload(), &v); err != nil {
+		r.o.Log.Warn("opponent: remote: the other set's "+what+" does not read", "set", r.spec.Set, "err", err)
+		return nil, false
+	}
+	return &v, true
 }
 
 func (r *Remote) onAvailability(_ paho.Client, m paho.Message) {

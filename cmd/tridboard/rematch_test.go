@@ -100,6 +100,25 @@ func (s *pairOfSets) sameGame(want []string, res rules.Result, reason game.Reaso
 	}
 }
 
+// begin starts a game on both sets, White's first, and waits until they
+// are paired.
+func (s *pairOfSets) begin() {
+	s.t.Helper()
+	s.newGame(s.white)
+	s.newGame(s.black)
+	paired(s.white)
+	paired(s.black)
+}
+
+// offer makes side's draw offer on its set from and waits for it on to.
+func (s *pairOfSets) offer(from, to *inproc, side rules.Color) {
+	s.t.Helper()
+	s.command(from, "draw", `{"action":"offer","side":"`+side.String()+`"}`)
+	to.waitUntil(side.String()+"'s draw offer", func(snap *table.Snapshot) bool {
+		return snap.HasDrawOffer && snap.DrawOffer == side
+	})
+}
+
 // paired waits until p's game is paired with the other set's.
 func paired(p *inproc) *table.Snapshot {
 	return p.waitUntil("pairing", func(s *table.Snapshot) bool { return s.Peer != nil && s.Peer.Paired && s.Peer.Online })
@@ -113,10 +132,7 @@ func paired(p *inproc) *table.Snapshot {
 // the movers' clock readings.
 func TestTwoSetsRematch(t *testing.T) {
 	s := startPair(t, 10*time.Second)
-	s.newGame(s.white)
-	s.newGame(s.black)
-	paired(s.white)
-	paired(s.black)
+	s.begin()
 	first := []string{"b2W-b4N", "b7B-b5N", "c2W-c3W", "c7B-c6B"}
 	for i := range first {
 		s.play(first, i)
@@ -139,19 +155,13 @@ func TestTwoSetsRematch(t *testing.T) {
 	s.play(second, 0)
 	s.play(second, 1)
 	// Black offers a draw on its set; White declines on its own.
-	s.command(s.black, "draw", `{"action":"offer","side":"black"}`)
-	s.white.waitUntil("black's draw offer", func(snap *table.Snapshot) bool {
-		return snap.HasDrawOffer && snap.DrawOffer == rules.Black
-	})
+	s.offer(s.black, s.white, rules.Black)
 	s.command(s.white, "draw", `{"action":"decline","side":"white"}`)
 	s.black.waitUntil("the decline", func(snap *table.Snapshot) bool { return !snap.HasDrawOffer })
 	s.play(second, 2)
 	s.play(second, 3)
 	// White offers; Black accepts on its set.
-	s.command(s.white, "draw", `{"action":"offer","side":"white"}`)
-	s.black.waitUntil("white's draw offer", func(snap *table.Snapshot) bool {
-		return snap.HasDrawOffer && snap.DrawOffer == rules.White
-	})
+	s.offer(s.white, s.black, rules.White)
 	s.command(s.black, "draw", `{"action":"accept","side":"black"}`)
 	s.sameGame(second, rules.Draw, game.ReasonAgreement)
 }
@@ -164,10 +174,7 @@ func TestTwoSetsRematch(t *testing.T) {
 // both sets.
 func TestTwoSetsOneRestarts(t *testing.T) {
 	s := startPair(t, time.Second)
-	s.newGame(s.white)
-	s.newGame(s.black)
-	paired(s.white)
-	paired(s.black)
+	s.begin()
 	moves := []string{"b2W-b4N", "b7B-b5N", "c2W-c3W", "c7B-c6B", "d2W-d3W"}
 	s.play(moves, 0)
 	s.play(moves, 1)
@@ -213,10 +220,7 @@ func TestTwoSetsOneRestarts(t *testing.T) {
 // same on both.
 func TestTwoSetsTakeBackRequest(t *testing.T) {
 	s := startPair(t, 10*time.Second)
-	s.newGame(s.white)
-	s.newGame(s.black)
-	paired(s.white)
-	paired(s.black)
+	s.begin()
 	moves := []string{"b2W-b4N", "b7B-b5N"}
 	s.play(moves, 0)
 	s.play(moves, 1)
