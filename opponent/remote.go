@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,7 +61,9 @@ const DefaultGrace = 10 * time.Second
 // offline the players are shown so (Snapshot.Peer: the state, an event,
 // the absent side's king on the LEDs), and after Grace with the absent
 // side to move its clock is paused; it resumes when the other set is back,
-// and the moves it missed reach it from this set's retained state.
+// and the moves it missed reach it from this set's retained state. A set
+// that restarts in a paired game runs its clock again (paused since the
+// restart) once the other set is there.
 //
 // Since it works from the whole game each time, nothing is lost or doubled
 // across a broker outage or a restart of either set: a move is played here
@@ -93,6 +96,7 @@ type Remote struct {
 	asked     int64 // the other side's take-back request played here (its ID)
 	accepted  int64 // the ID of the take-back accepted here that the other set has yet to make
 	seenTB    int64 // the ID of the last answer of this side seen
+	restarted bool  // this set's clock is paused since its restart
 
 	wake chan struct{}
 	stop chan struct{}
@@ -194,6 +198,9 @@ func (r *Remote) onAvailability(_ paho.Client, m paho.Message) {
 func (r *Remote) Handle(e table.Event) {
 	r.mu.Lock()
 	r.ours = e.Snap
+	if e.Kind == table.ClockChanged && strings.Contains(e.Detail, "restart") {
+		r.restarted = true
+	}
 	r.mu.Unlock()
 	r.poke()
 }
@@ -490,6 +497,15 @@ func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online,
 	}
 	if r.paused && !online {
 		st.Detail += fmt.Sprintf("; %s's clock paused", r.spec.Side)
+	}
+	r.mu.Lock()
+	restarted := r.restarted
+	r.restarted = r.restarted && !(online && paired && why == "")
+	r.mu.Unlock()
+	if restarted && online && paired && why == "" && ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {
+		// This set restarted in the game: the other set kept the game's
+		// time, and its clock runs again now that both are here.
+		_, _ = r.command(table.Clock{Action: table.ClockResume})
 	}
 	if online && r.paused {
 		if ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {

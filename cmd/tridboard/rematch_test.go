@@ -206,6 +206,10 @@ func TestTwoSetsOneRestarts(t *testing.T) {
 	if snap.Clock.BlackMS > frozen {
 		t.Errorf("black's clock %d ms after the pause, more than the %d ms it stood at", snap.Clock.BlackMS, frozen)
 	}
+	// Black's own clock, paused since its restart, runs again.
+	s.black.waitUntil("black's own clock running", func(snap *table.Snapshot) bool {
+		return snap.Clock != nil && !snap.Clock.Paused && snap.Clock.Running == "black"
+	})
 	s.play(moves, 3)
 	s.play(moves, 4)
 	w, b := strings.Join(s.white.moves(), " "), strings.Join(s.black.moves(), " ")
