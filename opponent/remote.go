@@ -480,7 +480,7 @@ func (r *Remote) takeBacks(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
 // presence shows the other set's state and pauses the absent side's clock
 // after the grace period; it resumes it when the other set is back.
 func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online, heard bool, offSince time.Time) {
-	st := table.PeerState{Set: r.spec.Set, Online: online, Paired: paired && why == "", Absent: r.spec.Side}
+	st := table.PeerState{Set: r.spec.Set, Online: online, Paired: paired && why == "", Side: r.spec.Side}
 	running := ours.Clock != nil && ours.Clock.Running == r.spec.Side.String() && ours.Result == rules.NoResult
 	switch {
 	case !online && heard:

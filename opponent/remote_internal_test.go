@@ -309,7 +309,7 @@ func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
 	rig := pairedRig(t)
 	ours := rig.ours("b2W-b3W") // Black, the other set's side, to move
 	_, peer := rig.step(ours, nil, nil, &no)
-	if peer == nil || peer.Online || peer.Absent != rules.Black || !strings.Contains(peer.Detail, "set klingon is offline since 12:00:00") {
+	if peer == nil || peer.Online || peer.Side != rules.Black || !strings.Contains(peer.Detail, "set klingon is offline since 12:00:00") {
 		t.Fatalf("peer %+v: want offline", peer)
 	}
 	rig.now = rig.now.Add(9 * time.Second)

@@ -303,6 +303,11 @@ func (t *Table) clockPlay(now time.Time, m rules.Move, sync *clock.Reading) (gam
 		_ = next.Start(now, t.sess.Position().Turn())
 	}
 	r, err := next.Moved(now)
+	if fa, ok := next.FlagAt(); errors.Is(err, clock.ErrFlag) && sync != nil && ok {
+		// The other set's clock, authoritative for its side, had time
+		// left: this copy of it ran ahead by the message's way here.
+		r, err = next.Moved(fa.Add(-time.Millisecond))
+	}
 	if errors.Is(err, clock.ErrFlag) {
 		t.clockFlag(now)
 		return game.Move{}, fmt.Errorf("table: move: %w", err)
@@ -377,7 +382,7 @@ func (t *Table) clockFlag(now time.Time) {
 	t.flush()
 	c := t.ck.clk
 	side, when, ok := c.Flagged(now)
-	if !ok || t.ck.stopped {
+	if !ok || t.ck.stopped || t.peerFlags(side) {
 		return
 	}
 	t.ck.stopped = true

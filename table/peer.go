@@ -16,9 +16,10 @@ type PeerState struct {
 	// Online is false while the other set is disconnected; Paired true
 	// once both sets play the same game.
 	Online, Paired bool
-	// Absent is the side the other set's players play while it is
-	// offline (its king warns on the LEDs), valid when !Online.
-	Absent rules.Color
+	// Side is the side the other set's players play: its king warns on
+	// the LEDs while it is offline, and its flag is the other set's to
+	// declare while it is online and paired.
+	Side rules.Color
 	// Detail says what, in words.
 	Detail string
 }
@@ -174,4 +175,13 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 		return t.takeBackNow(now, ask.Plies)
 	}
 	return Reply{}, fmt.Errorf("table: %s: nothing to do", c.Name())
+}
+
+// peerFlags reports whether side's flag is the other set's to declare: in
+// a game paired with another set, whose clock is authoritative for its
+// side, while it is online (offline, its side's clock is paused after the
+// grace period). Its flag comes here as PeerFlag.
+func (t *Table) peerFlags(side rules.Color) bool {
+	p := t.peer
+	return p != nil && p.Paired && p.Online && side == p.Side
 }

@@ -18,7 +18,7 @@ import (
 // until the set is back; a new game forgets it.
 func TestPeerOffline(t *testing.T) {
 	r := newRig(t)
-	off := &table.PeerState{Set: "klingon", Paired: true, Absent: rules.Black, Detail: "set klingon is offline since 12:00:00"}
+	off := &table.PeerState{Set: "klingon", Paired: true, Side: rules.Black, Detail: "set klingon is offline since 12:00:00"}
 	if _, err := r.tb.Exec(table.Peer{State: off}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	r := newRig(t)
 	r.play("b2W-b3W")
 	r.drain()
-	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Absent: rules.Black}}); err != nil {
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
 		t.Fatal(err)
 	}
 	// Asked: nothing taken back yet.
@@ -152,5 +152,47 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	}
 	if _, err := r.tb.Exec(table.TakeBack{Answer: table.TakeBackRefuse}); err == nil {
 		t.Error("an answer with no request was taken")
+	}
+}
+
+// In a paired game the other set's clock is authoritative for its side:
+// its flag is not declared here while it is online (issue 24), only when it
+// comes as PeerFlag; without the other set the flag falls here as usual.
+func TestPeerSideFlagIsTheirs(t *testing.T) {
+	r := newClockRig(t, "10")
+	r.clockStarted()
+	r.play("b2W-b3W")
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(15 * time.Second)
+	if s := r.tb.Snapshot(); s.Result != rules.NoResult {
+		t.Fatalf("black's flag declared here: %s by %s", s.Result, s.Reason)
+	}
+	if _, err := r.tb.Exec(table.Peer{}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(time.Second)
+	if s := r.tb.Snapshot(); s.Result != rules.WhiteWins || s.Reason != game.ReasonTime {
+		t.Errorf("without the other set: %s by %s, want 1-0 on time", s.Result, s.Reason)
+	}
+}
+
+// A move of the other set whose clock still had time is played here with
+// its reading even when this copy of its clock, which ran ahead by the
+// message's way, shows its flag fallen (issue 24).
+func TestPeerMoveAfterThisCopysFlag(t *testing.T) {
+	r := newClockRig(t, "10")
+	r.clockStarted()
+	r.play("b2W-b3W")
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(10500 * time.Millisecond)
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b7B-b6B", Reading: &clock.Reading{WhiteMS: 9000, BlackMS: 150}}); err != nil {
+		t.Fatalf("the other set's move with 150 ms left: %v", err)
+	}
+	if c := r.tb.Snapshot().Clock; c.BlackMS != 150 || c.Running != "white" || c.Flag != "" {
+		t.Errorf("clock %+v, want black at 150 ms and white running", c)
 	}
 }

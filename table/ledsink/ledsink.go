@@ -82,7 +82,7 @@ func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 	if p := snap.Peer; p != nil && !p.Online && snap.Result == rules.NoResult {
 		// The king of the side whose set is offline warns as in low time.
 		white, black := kingCells(snap.Expected)
-		if p.Absent == rules.Black {
+		if p.Side == rules.Black {
 			white = black
 		}
 		v.LowTime = v.LowTime.Union(white)
