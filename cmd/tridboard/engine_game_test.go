@@ -54,6 +54,33 @@ func (p *inproc) waitUntil(what string, cond func(*table.Snapshot) bool) *table.
 	}
 }
 
+// putBack puts the set in pos by hand, a piece at a time as players do
+// after a take-back (lift what stands where pos has nothing, put it where
+// pos has a piece, at the hand's pace), and waits for the set in sync. (A
+// set stood in the position at once could be read before the table looks
+// for it, and a move made next be taken for part of the putting back.)
+func (p *inproc) putBack(pos rules.Position) {
+	p.t.Helper()
+	names := p.d.board.Set.Cells()
+	cur, want := p.d.board.Set.Closed(), pos.Occupancy()
+	off, on := cur.Minus(want).Cells(nil), want.Minus(cur).Cells(nil)
+	for i := 0; i < max(len(off), len(on)); i++ {
+		if i < len(off) {
+			if err := p.d.board.Set.Lift(names[off[i]]); err != nil {
+				p.t.Fatal(err)
+			}
+			time.Sleep(80 * time.Millisecond) // the hand's pace, as hand's gestures
+		}
+		if i < len(on) {
+			if err := p.d.board.Set.Place(names[on[i]]); err != nil {
+				p.t.Fatal(err)
+			}
+			time.Sleep(80 * time.Millisecond)
+		}
+	}
+	p.waitInSync()
+}
+
 // lastMove is the last move of the game ("" with none) and its seq.
 func lastMove(s *table.Snapshot) (string, int) {
 	if len(s.Moves) == 0 {
@@ -89,8 +116,8 @@ func TestEngineGameTakeBacks(t *testing.T) {
 		p.handSynced(reply)
 		return reply, seq
 	}
-	// takeBack sends take_back and stands the set in the position it
-	// wants.
+	// takeBack sends take_back and puts the set back, by hand, in the
+	// position it wants.
 	takeBack := func(payload string, want int) {
 		t.Helper()
 		if r := sendCommand(t, c, topics, "take_back", payload); r["status"] != "ok" {
@@ -100,7 +127,7 @@ func TestEngineGameTakeBacks(t *testing.T) {
 		if len(s.Moves) != want {
 			t.Fatalf("take_back %s: %d moves left, want %d", payload, len(s.Moves), want)
 		}
-		standSet(p.d.board, s.Expected)
+		p.putBack(s.Expected)
 	}
 	_, seq := own("b2W-b3W", 1)
 
@@ -131,8 +158,7 @@ func TestEngineGameTakeBacks(t *testing.T) {
 	if r := sendCommand(t, c, topics, "take_back", `{}`); r["status"] != "ok" || r["data"].(map[string]any)["move"] != "d2W-d3W" {
 		t.Fatalf("take_back of the learner's d2W-d3W while the engine thinks: %v (the engine replied first?)", r)
 	}
-	standSet(p.d.board, p.d.tb.Snapshot().Expected)
-	p.waitInSync()
+	p.putBack(p.d.tb.Snapshot().Expected)
 	own("c2W-c3W", 5)
 	if got := p.moves(); len(got) != 6 || got[4] != "c2W-c3W" {
 		t.Fatalf("game %v: want the learner's c2W-c3W fifth and the engine's reply", got)

@@ -247,9 +247,8 @@ func TestTwoSetsTakeBackRequest(t *testing.T) {
 	asked()
 	s.command(s.white, "take_back", `{"answer":"accept"}`)
 	for _, p := range []*inproc{s.white, s.black} {
-		p.waitUntil("the take-back", func(snap *table.Snapshot) bool { return len(snap.Moves) == 1 && snap.TakeBack == nil })
-		standSet(p.d.board, p.d.tb.Snapshot().Expected)
-		p.waitInSync()
+		snap := p.waitUntil("the take-back", func(snap *table.Snapshot) bool { return len(snap.Moves) == 1 && snap.TakeBack == nil })
+		p.putBack(snap.Expected)
 	}
 	again := []string{"b2W-b4N", "b7B-b6B", "c2W-c3W"}
 	s.play(again, 1)
