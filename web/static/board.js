@@ -199,6 +199,7 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
   }
   if (b.dataset.clock) body.action = b.dataset.clock;
   if (b.dataset.plies) body.plies = Number(b.dataset.plies);
+  if (b.dataset.answer) body.answer = b.dataset.answer;
   if (b.dataset.side) body.side = b.dataset.side;
   if (b.dataset.action) { body.action = b.dataset.action; body.side = st.status && st.status.turn || 'white'; }
   const r = await fetch(`/boards/${encodeURIComponent(id)}/command/${cmd}`, {method: 'POST', headers: {'Authorization': 'Bearer ' + $('token').value, 'Content-Type': 'application/json'}, body: JSON.stringify(body)});
