@@ -155,6 +155,9 @@ type MQTT struct {
 	// CommandToken must accompany every command when set;
 	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
 	CommandToken string `yaml:"command_token"`
+	// RemoteGrace is how long the other set of a remote game may be
+	// offline, with its side to move, before its clock is paused.
+	RemoteGrace Duration `yaml:"remote_grace"`
 
 	// The embedded broker only:
 
@@ -339,8 +342,9 @@ func Default() *Config {
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
 			MismatchAfter: Dur(2 * time.Second), TakeBacks: true},
-		LEDs:   LEDs{Hints: true},
-		MQTT:   MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
+		LEDs: LEDs{Hints: true},
+		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
+			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
 		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
 		Lesson: DefaultLesson(),
@@ -582,6 +586,7 @@ func (c *Config) check() []keyError {
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
+	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
 		if _, _, err := net.SplitHostPort(l); err != nil {
 			bad("http.listen", "%q: want host:port, or off", l)

@@ -76,8 +76,15 @@ type Promotion struct {
 	Piece byte `json:"-"`
 }
 
-// TakeBack takes the last move back.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves: 2 takes back
+// a learner's move and the engine's reply together.
+//
+// In a game against another set, a take-back is asked of the other set's
+// players; Answer ("accept" or "refuse") answers the other set's request.
+type TakeBack struct {
+	Plies  int    `json:"plies,omitempty"`
+	Answer string `json:"answer,omitempty"`
+}
 
 // Resign resigns the game for Side.
 type Resign struct {
@@ -204,10 +211,22 @@ func (c NewGame) validate() error {
 	return checkAssist(c.Assist)
 }
 func (Promotion) validate() error { return nil }
-func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
 func (Hint) validate() error      { return nil }
+func (c TakeBack) validate() error {
+	if c.Plies < 0 || c.Plies > MaxTakeBackPlies {
+		return fmt.Errorf(`"plies" %d: want 1 to %d`, c.Plies, MaxTakeBackPlies)
+	}
+	if c.Answer != "" && c.Answer != "accept" && c.Answer != "refuse" {
+		return fmt.Errorf(`"answer" %q: want "accept" or "refuse"`, c.Answer)
+	}
+	return nil
+}
+
+// MaxTakeBackPlies bounds TakeBack.Plies.
+const MaxTakeBackPlies = 16
+
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)

@@ -107,6 +107,12 @@ type State struct {
 	Tags map[string]string `json:"tags,omitempty"`
 	// Lesson is the teacher's settings and the hints used.
 	Lesson *Lesson `json:"lesson,omitempty"`
+	// DrawOffer is the side whose draw offer stands ("" none).
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// Peer is the other set of a remote game (absent otherwise);
+	// TakeBackAsked a take-back asked of it or by it, not answered yet.
+	Peer          *PeerState     `json:"peer,omitempty"`
+	TakeBackAsked *TakeBackAsked `json:"take_back_asked,omitempty"`
 }
 
 // Lesson is the teacher's settings of a game and the hints used, for the

@@ -40,8 +40,8 @@ type ClockOpts struct {
 	// no legal move explains (an Illegal event); 0 gives none. FIDE's
 	// blitz penalty is clock.DefaultPenalty.
 	Penalty time.Duration
-	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low,
-	// shorter settle windows); 0 never warns.
+	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low);
+	// 0 never warns. Low time leaves the settle windows as they are.
 	Low time.Duration
 	// CannotMate decides a flag's result (clock.FlagResult); nil is
 	// clock.DefaultCannotMate.
@@ -104,8 +104,6 @@ type clockState struct {
 	// for its piece: the clock stopped there, whenever the piece is
 	// chosen.
 	choicePress time.Time
-	// settle and extended are the settle windows last recommended.
-	settle, extended time.Duration
 }
 
 // completedAt is when the move of e was physically completed: the time of
@@ -152,7 +150,7 @@ func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
 // clockGame sets up the clock of the table's (new or resumed) game.
 func (t *Table) clockGame(now time.Time) {
 	resumed := t.ck.resumed
-	t.ck = clockState{settle: t.o.Recognize.Settle, extended: t.o.Recognize.SettleExtended}
+	t.ck = clockState{}
 	for _, b := range t.buttons {
 		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
 			t.ck.buttons = true
@@ -355,9 +353,10 @@ func (t *Table) clockTakeBack(at time.Time) {
 	t.ck.stopped = false
 }
 
-// clockPlay plays a move made elsewhere at now, with the clock's reading.
-// The clock changes only once the session has the move.
-func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
+// clockPlay plays a move made elsewhere at now, with the clock's reading,
+// or with sync's times when given (the other set's reading, in a remote
+// game). The clock changes only once the session has the move.
+func (t *Table) clockPlay(now time.Time, m rules.Move, sync *clock.Reading) (game.Move, error) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return t.sess.PlayAt(m, now, nil)
@@ -367,12 +366,22 @@ func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
 		_ = next.Start(now, t.sess.Position().Turn())
 	}
 	r, err := next.Moved(now)
+	if fa, ok := next.FlagAt(); errors.Is(err, clock.ErrFlag) && sync != nil && ok {
+		// The other set's clock, authoritative for its side, had time
+		// left: this copy of it ran ahead by the message's way here.
+		r, err = next.Moved(fa.Add(-time.Millisecond))
+	}
 	if errors.Is(err, clock.ErrFlag) {
 		t.clockFlag(now)
 		return game.Move{}, fmt.Errorf("table: move: %w", err)
 	}
 	if err != nil {
 		return game.Move{}, err
+	}
+	if sync != nil {
+		if r, err = next.Sync(time.Duration(sync.WhiteMS)*time.Millisecond, time.Duration(sync.BlackMS)*time.Millisecond); err != nil {
+			return game.Move{}, err
+		}
 	}
 	rec, err := t.sess.PlayAt(m, now, &r)
 	if err == nil {
@@ -392,8 +401,8 @@ func (t *Table) flagGrace() time.Duration {
 	return t.o.Sensors.Debounce + max(t.o.Recognize.Settle, t.o.Recognize.SettleExtended) + 2*t.o.Sensors.Period
 }
 
-// clockTick declares a fallen flag, warns of low time and shortens the
-// settle windows in low time. It allocates nothing while nothing changes.
+// clockTick declares a fallen flag and warns of low time. It allocates
+// nothing while nothing changes.
 func (t *Table) clockTick(now time.Time) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
@@ -426,16 +435,7 @@ func (t *Table) clockTick(now time.Time) {
 			t.emit(Event{Kind: LowTime, At: now, Side: side})
 		}
 	}
-	settle, ext := c.Settle(now, t.o.Recognize.Settle), c.Settle(now, t.o.Recognize.SettleExtended)
-	if settle != t.ck.settle || ext != t.ck.extended {
-		t.ck.settle, t.ck.extended = settle, ext
-		t.setSettle(settle, ext)
-	}
 }
-
-// setSettle passes the low-time settle windows (clock.Settle) to the
-// recognizer.
-func (t *Table) setSettle(settle, extended time.Duration) { t.rec.SetSettle(settle, extended) }
 
 // clockFlag ends the game on time if a flag has fallen by now: a loss, or
 // a draw when the opponent cannot mate (clock.FlagResult).
@@ -443,7 +443,7 @@ func (t *Table) clockFlag(now time.Time) {
 	t.flush()
 	c := t.ck.clk
 	side, when, ok := c.Flagged(now)
-	if !ok || t.ck.stopped {
+	if !ok || t.ck.stopped || t.peerFlags(side) {
 		return
 	}
 	t.ck.stopped = true

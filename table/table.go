@@ -155,6 +155,9 @@ type Table struct {
 	hmu      sync.Mutex // health
 	hints    hints
 	ck       clockState // the chess clock (clock.go)
+	peer     *PeerState // the other set of a remote game (peer.go)
+	tbAsk    *TakeBackRequest
+	tbAnswer *TakeBackAnswer
 }
 
 type cmdReq struct {
@@ -435,6 +438,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
+	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
+		t.tbAsk = nil // a move was made or taken back since: the request lapsed
+	}
+	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
 	t.latest.Store(s)
 	return s
 }

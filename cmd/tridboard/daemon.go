@@ -357,7 +357,7 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log}
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
 	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
