@@ -36,8 +36,9 @@ type RecordOf struct {
 // Record is the game record: the tags Event, Site, Date, Round, White,
 // Black ("?" when empty, "????.??.??" for the date), Result, the players'
 // WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteFideId, BlackFideId
-// when known, Variant (the system's name), Position (the start position string, only when the game
-// did not start from the system's start position), Termination once the
+// when known, Variant (the system's name), Board (the board of an event,
+// when new_game gave one), Position (the start position string, only when
+// the game did not start from the system's start position), Termination once the
 // game is over ("time forfeit" for a flag, else "normal", as PGN writes
 // it), TimeControl with a clock, and the moves, each with the mover's
 // time left as a {[%clk h:mm:ss]} comment with a clock. `tridboard replay`
@@ -68,6 +69,9 @@ func (r RecordOf) Record() *record.Record {
 		rec.Tags = append(rec.Tags, record.Tag{Name: x.Name, Value: x.Value})
 	}
 	rec.Tags = append(rec.Tags, record.Tag{Name: "Variant", Value: r.System.Name()})
+	if t.Board != "" {
+		rec.Tags = append(rec.Tags, record.Tag{Name: "Board", Value: t.Board})
+	}
 	if start := r.Start.String(); start != r.System.Start().String() {
 		rec.Tags = append(rec.Tags, record.Tag{Name: "Position", Value: start})
 	}

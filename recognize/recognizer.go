@@ -98,6 +98,10 @@ type Recognizer struct {
 	pendingAt  time.Time   // when the promotion was completed on the board
 	choiceList []rules.Move
 	status     Status
+	// restate makes the next status be reported even if it equals the
+	// last one: after SetPosition, the board showing the new position
+	// already is news (the game that expects it is another).
+	restate bool
 	// best's answer for the current reading and lifts (valid while fresh),
 	// and whether any move in progress explains the reading.
 	group     []candidate
@@ -164,19 +168,10 @@ func New(pos rules.Position, opts Opts) *Recognizer {
 // Position is the position the recognizer expects.
 func (r *Recognizer) Position() rules.Position { return r.pos }
 
-// SetSettle changes the settle windows while the game goes on (a chess
-// clock shortens them in low time: see clock.Settle for what that trades).
-// A window at or below zero keeps the one set.
-func (r *Recognizer) SetSettle(settle, extended time.Duration) {
-	if settle > 0 {
-		r.opts.Settle = settle
-	}
-	if extended > 0 {
-		r.opts.SettleExtended = extended
-	}
-	if r.opts.SettleExtended < r.opts.Settle {
-		r.opts.SettleExtended = r.opts.Settle
-	}
+// SetConfirmByPress turns Opts.ConfirmByPress on or off from now on: on
+// for a game with a clock and clock buttons, off for one without.
+func (r *Recognizer) SetConfirmByPress(on bool) {
+	r.opts.ConfirmByPress = on
 	r.fresh = false
 }
 
@@ -185,8 +180,11 @@ func (r *Recognizer) Status() Status { return r.status }
 
 // SetPosition replaces the expected position (a new game, a take-back or a
 // move made elsewhere). The board must then match it before play goes on;
-// until it does, the status is Mismatch with reason.
+// until it does, the status is Mismatch with reason. The next status is
+// reported as a StatusChanged event even when it is the same as before (a
+// board already showing the new position is in sync with it afresh).
 func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
+	r.restate = true
 	r.pos = pos
 	r.history = r.history[:0]
 	r.pending = nil
@@ -818,7 +816,8 @@ func (r *Recognizer) setStatus(now time.Time, s Status) {
 		s.Fix = r.closed.Xor(r.expected)
 		s.Hint = r.hintFor(s.Fix)
 	}
-	if !s.equal(&r.status) {
+	if r.restate || !s.equal(&r.status) {
+		r.restate = false
 		r.status = s
 		r.evs = append(r.evs, Event{Kind: StatusChanged, At: now, Status: s})
 	}

@@ -253,7 +253,7 @@ func playTableHandGame(tb testing.TB, s handSetting, seed int64, plies int, st *
 				got = append(got, m.Move)
 			}
 			st.first = fmt.Sprintf("seed %d: %s: played %q, published %q, board %s %q", seed, what, played, got,
-				h.tb.Snapshot().Status.State, h.tb.Snapshot().Status.Hint)
+				h.tb.Snapshot().Status.State, h.tb.Snapshot().Status.Reason)
 		}
 	}
 	// ghost reports (and counts) a published move the hand did not make.

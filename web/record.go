@@ -40,8 +40,8 @@ func (h *Hub) RecordOf(id string) (game.RecordOf, error) {
 
 // tagsOf reads a game's tags from the state's tags (PGN's names).
 func tagsOf(m map[string]string) game.Tags {
-	return game.Tags{Event: m["Event"], Site: m["Site"], Date: m["Date"], Round: m["Round"], White: m["White"], Black: m["Black"],
-		WhiteElo: m["WhiteElo"], BlackElo: m["BlackElo"], WhiteTitle: m["WhiteTitle"], BlackTitle: m["BlackTitle"],
+	return game.Tags{Event: m["Event"], Site: m["Site"], Date: m["Date"], Round: m["Round"], Board: m["Board"], White: m["White"],
+		Black: m["Black"], WhiteElo: m["WhiteElo"], BlackElo: m["BlackElo"], WhiteTitle: m["WhiteTitle"], BlackTitle: m["BlackTitle"],
 		WhiteFideID: m["WhiteFideId"], BlackFideID: m["BlackFideId"]}
 }
 
@@ -49,7 +49,8 @@ func tagsOf(m map[string]string) game.Tags {
 func tagMap(t game.Tags) map[string]string {
 	m := map[string]string{}
 	for _, x := range append([]game.Tag{{Name: "Event", Value: t.Event}, {Name: "Site", Value: t.Site}, {Name: "Date", Value: t.Date},
-		{Name: "Round", Value: t.Round}, {Name: "White", Value: t.White}, {Name: "Black", Value: t.Black}}, t.Players()...) {
+		{Name: "Round", Value: t.Round}, {Name: "Board", Value: t.Board}, {Name: "White", Value: t.White}, {Name: "Black", Value: t.Black}},
+		t.Players()...) {
 		if x.Value != "" {
 			m[x.Name] = x.Value
 		}

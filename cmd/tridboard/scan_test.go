@@ -129,11 +129,21 @@ func TestScanOnceSimSets(t *testing.T) {
 			t.Errorf("first-contact-up shows inverted positions:\n%s", out.String())
 		}
 	}
-	// --variant names the system; a wiring that does not sense it is refused.
+	// --variant names the system; with no wiring configured the set is the
+	// one that system is played on, and a preset for another set is refused
+	// in one line that names the preset to use.
 	var out, errb bytes.Buffer
-	if code := runScan([]string{"--sim", "--once", "--variant", "millennium"}, &out, &errb); code != exitFailure ||
-		!strings.HasPrefix(errb.String(), "tridboard scan: config: sensors.wiring: sensors: expander 0x20: unknown cell \"a1W\"") {
-		t.Errorf("millennium on the reference wiring: exit %d, %q", code, errb.String())
+	if code := runScan([]string{"--sim", "--once", "--variant", "millennium"}, &out, &errb); code != exitOK ||
+		!strings.Contains(out.String(), "simulated millennium set, 3 expanders") {
+		t.Errorf("millennium with no wiring configured: exit %d, %s%s", code, out.String(), errb.String())
+	}
+	ref := filepath.Join(dir, "ref.yaml")
+	os.WriteFile(ref, []byte("sensors:\n  preset: reference\n"), 0o644)
+	out.Reset()
+	errb.Reset()
+	if code := runScan([]string{"--sim", "--once", "--variant", "millennium", "--config", ref}, &out, &errb); code != exitFailure ||
+		strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "use a millennium wiring, sensors.preset: millennium-matrix") {
+		t.Errorf("millennium on the reference preset: exit %d, %q", code, errb.String())
 	}
 }
 

@@ -203,7 +203,7 @@ func State(snap *table.Snapshot) mqtt.State {
 	check, _ := pos.InCheck()
 	s := mqtt.State{Game: snap.Game, Variant: snap.System.Name(), Position: pos.String(), Turn: pos.Turn(),
 		Board: boardOf(snap), MoveNumber: pos.FullmoveNumber(), Check: check, Result: string(snap.Result),
-		Reason: string(snap.Reason), Time: snap.Time.UTC(), Clock: snap.Clock}
+		Reason: string(snap.Reason), Time: snap.Time.UTC(), Clock: snap.Clock, Lesson: lessonOf(snap)}
 	if n := len(snap.Moves); n > 0 {
 		m := snap.Moves[n-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
@@ -221,8 +221,18 @@ func State(snap *table.Snapshot) mqtt.State {
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
+	if snap.HasDrawOffer {
+		s.DrawOffer = snap.DrawOffer.String()
+	}
+	if p := snap.Peer; p != nil {
+		s.Peer = &mqtt.PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+	}
+	if tb := snap.TakeBack; tb != nil {
+		s.TakeBackAsked = &mqtt.TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
+	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
-		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Site", snap.Tags.Site}, {"Date", snap.Tags.Date}} {
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}, {"Site", snap.Tags.Site},
+		{"Date", snap.Tags.Date}} {
 		if t.value != "" {
 			if s.Tags == nil {
 				s.Tags = map[string]string{}
@@ -239,6 +249,20 @@ func State(snap *table.Snapshot) mqtt.State {
 	return s
 }
 
+// lessonOf is the lesson's part of the state.
+func lessonOf(snap *table.Snapshot) *mqtt.Lesson {
+	tc := &snap.Teaching
+	l := &mqtt.Lesson{Locked: tc.Locked, Assist: map[string]string{}, Hints: map[string]int{}, HintsUsed: map[string]int{}}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		a := tc.Assist[side]
+		if a == "" {
+			a = game.AssistFull
+		}
+		l.Assist[side.String()], l.Hints[side.String()], l.HintsUsed[side.String()] = string(a), tc.Limit[side], snap.HintsUsed[side]
+	}
+	return l
+}
+
 func boardOf(snap *table.Snapshot) mqtt.Board {
 	st := &snap.Status
 	names := snap.Cells()
@@ -252,7 +276,7 @@ func boardOf(snap *table.Snapshot) mqtt.Board {
 		}
 		return b
 	case recognize.Mismatch:
-		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Hint: st.Hint}
+		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Reason: st.Reason, Hint: st.Hint}
 	case recognize.SensorFault:
 		return mqtt.Board{Status: mqtt.BoardSensorFault, Cells: st.Unknown.Names(names), Fault: st.Fault}
 	}
@@ -295,6 +319,20 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
 	case table.LowTime:
 		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
+	case table.HintGiven:
+		// As the LEDs show it: the first stage names the piece only.
+		h := snap.Hint
+		if h == nil {
+			return ev, false
+		}
+		ev.Type, ev.Cell, ev.Cells, ev.Detail = mqtt.EventHint, h.Piece, h.From.Union(h.To).Names(names), e.Side.String()
+		if h.Stage == 2 {
+			ev.Move = h.Move
+		}
+	case table.ButtonPressed:
+		ev.Type, ev.Detail = mqtt.EventButton, e.Detail
+	case table.PeerChanged:
+		ev.Type, ev.Detail = mqtt.EventPeer, e.Detail
 	default:
 		return ev, false
 	}
@@ -333,8 +371,9 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, WhiteElo: c.WhiteElo, BlackElo: c.BlackElo,
-			WhiteTitle: c.WhiteTitle, BlackTitle: c.BlackTitle, WhiteFideID: c.WhiteFideID, BlackFideID: c.BlackFideID}
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board, WhiteElo: c.WhiteElo,
+			BlackElo: c.BlackElo, WhiteTitle: c.WhiteTitle, BlackTitle: c.BlackTitle, WhiteFideID: c.WhiteFideID,
+			BlackFideID: c.BlackFideID}
 		if o := c.Opponent; o != nil {
 			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {
@@ -349,12 +388,16 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		return table.NewGame{System: sys, Position: c.Position, Tags: tags, TimeControl: ctl,
-			DefaultClock: c.TimeControl == ""}, nil
+		ng := table.NewGame{System: sys, Position: c.Position, Tags: tags, TimeControl: ctl,
+			DefaultClock: c.TimeControl == ""}
+		for side, a := range c.Assist {
+			ng.Assist[sideIndex(side)] = game.Assist(a)
+		}
+		return ng, nil
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
-		return table.TakeBack{}, nil
+		return table.TakeBack{Plies: c.Plies, Answer: c.Answer}, nil
 	case mqtt.Resign:
 		return table.Resign{Side: c.Side}, nil
 	case mqtt.Draw:
@@ -371,11 +414,27 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 	case mqtt.Hint:
 		return table.Hint{}, nil
 	case mqtt.Teach:
-		return table.Teach{Lock: c.Lock}, nil
+		t := table.Teach{Lock: c.Lock}
+		for side, n := range c.Hints {
+			t.Limit[sideIndex(side)] = &n
+		}
+		for side, a := range c.Assist {
+			t.Assist[sideIndex(side)] = game.Assist(a)
+		}
+		return t, nil
 	case mqtt.Clock:
 		return clockCommand(c)
 	}
 	return nil, fmt.Errorf("command %q not supported", c.Name())
+}
+
+// sideIndex is the rules.Color of "white" or "black" (checked by the
+// payload's validation).
+func sideIndex(side string) rules.Color {
+	if side == "black" {
+		return rules.Black
+	}
+	return rules.White
 }
 
 func replyData(c table.Command, r table.Reply) any {
@@ -383,7 +442,15 @@ func replyData(c table.Command, r table.Reply) any {
 	case table.NewGame:
 		return map[string]string{"game": r.Game}
 	case table.TakeBack:
-		return map[string]string{"move": r.Move.Move}
+		if r.Move == nil {
+			// Asked of the other set of a remote game, or refused.
+			return map[string]any{"moves": []string{}}
+		}
+		moves := make([]string, len(r.TakenBack))
+		for i, m := range r.TakenBack {
+			moves[i] = m.Move
+		}
+		return map[string]any{"move": r.Move.Move, "moves": moves}
 	case table.PlayMove:
 		return map[string]any{"seq": r.Move.Seq, "move": r.Move.Move, "san": r.Move.SAN}
 	case table.Hint:
