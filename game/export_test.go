@@ -144,15 +144,16 @@ func TestExportText(t *testing.T) {
 }
 
 // The players' titles, ratings and FIDE ids go into the record after the
-// seven-tag roster, in PGN's names, only when known (issue 25).
+// seven-tag roster, in PGN's names, only when known (issue 25); an event's
+// board after the Variant.
 func TestExportPlayers(t *testing.T) {
-	r := RecordOf{Tags: Tags{White: "Kirk", Black: "Spock", WhiteTitle: "GM", WhiteElo: "2712", BlackElo: "2650", BlackFideID: "4100018"},
-		System: st3d.System, Start: st3d.Start(), Result: "*"}
+	r := RecordOf{Tags: Tags{White: "Kirk", Black: "Spock", WhiteTitle: "GM", WhiteElo: "2712", BlackElo: "2650", BlackFideID: "4100018",
+		Board: "4"}, System: st3d.System, Start: st3d.Start(), Result: "*"}
 	var b bytes.Buffer
 	if err := r.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "[White \"Kirk\"]\n[Black \"Spock\"]\n[Result \"*\"]\n[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n[BlackFideId \"4100018\"]\n[Variant \"st3d\"]\n"
+	want := "[White \"Kirk\"]\n[Black \"Spock\"]\n[Result \"*\"]\n[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n[BlackFideId \"4100018\"]\n[Variant \"st3d\"]\n[Board \"4\"]\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("record:\n%s\nwant it to hold:\n%s", b.String(), want)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -411,5 +412,54 @@ func TestBrowserKioskWall(t *testing.T) {
 	if got := evalJS[string](t, ctx, `document.getElementById('pageno').textContent`); !strings.HasPrefix(got, "page 2 of ") {
 		t.Errorf("page number %q", got)
 	}
+	noErrors(t, ctx)
+}
+
+// Both lines of work on one page (the merge of issue 25's page with the
+// lesson, the set's buttons and remote play): the lesson line under the
+// turn, the fix hint in words, the other set offline, and hint and button
+// events in words, beside the reserves and the step line, with no script
+// error; the take-back request and two-ply buttons are there.
+func TestBrowserLessonPeerAndEvents(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "first-contact")
+	s := f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"b2W"}, Reason: "set up the position of the new game",
+		Hint: "put back the white pawn on b2W"})
+	s.Lesson = &mqtt.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
+		Hints: map[string]int{"white": 3, "black": 3}, HintsUsed: map[string]int{"white": 1}, Locked: true}
+	s.Peer = &mqtt.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
+	h.State("b1", s)
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := open(t, url+"/boards/b1")
+	waitJS(t, ctx, "the lesson line", `!document.getElementById('lesson').hidden`)
+	for _, c := range []struct{ id, want string }{
+		{"lesson", "White: full assistance (hints 1/3) \u00b7 Black: no assistance \u00b7 teacher\u2019s lock"},
+		{"peer", "set klingon is offline since 12:00:00"},
+		{"fix", "Fix b2W: set up the position of the new game \u2014 to do: put back the white pawn on b2W"},
+	} {
+		if got := evalJS[string](t, ctx, `document.getElementById('`+c.id+`').textContent`); got != c.want {
+			t.Errorf("#%s %q, want %q", c.id, got, c.want)
+		}
+	}
+	if n := evalJS[int](t, ctx, `document.querySelectorAll('#flatbox .reserves .reserve').length`); n == 0 {
+		t.Error("no reserve drawn beside the flat view")
+	}
+	if got := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#actions button[data-plies], #actions button[data-answer]')].map(b => b.dataset.plies || b.dataset.answer)`); !slices.Equal(got, []string{"2", "accept", "refuse"}) {
+		t.Errorf("take-back buttons %q", got)
+	}
+	for _, c := range []struct {
+		ev   mqtt.Event
+		want string
+	}{
+		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W"}, Detail: "white"}, "hint for White: move the piece on b2W"},
+		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b3W"}, Move: "b2W-b3W", Detail: "white"}, "hint for White: b2W-b3W"},
+		{mqtt.Event{Type: mqtt.EventButton, Game: f.game, Detail: "clock_white"}, "button: clock_white"},
+	} {
+		h.Event("b1", c.ev)
+		waitJS(t, ctx, c.want, `document.getElementById('lastevent').textContent == `+strconv.Quote(c.want))
+	}
+	s.Peer, s.Lesson = nil, nil
+	h.State("b1", s)
+	waitJS(t, ctx, "no peer and no lesson", `document.getElementById('peer').hidden && document.getElementById('lesson').hidden`)
 	noErrors(t, ctx)
 }

@@ -12,14 +12,14 @@ import (
 )
 
 // The live record is written from the payloads as the export writes it
-// (game.RecordOf): Site and Date from the state's tags, TimeControl from
+// (game.RecordOf): Site, Date and an event's Board from the state's tags, TimeControl from
 // the clock, each move's [%clk] from its move message, or from the state
 // for a page that joins late; Termination once the game is over.
 func TestRecordFromPayloads(t *testing.T) {
 	feed := func(late bool) *Hub {
 		h := NewHub(DefaultOpts())
 		f := newFakeSet(t, nil, "b1", "st3d")
-		f.tags = map[string]string{"White": "Kirk", "Black": "Spock", "Site": "hall", "Date": "2026.12.03"}
+		f.tags = map[string]string{"White": "Kirk", "Black": "Spock", "Site": "hall", "Date": "2026.12.03", "Board": "4"}
 		clks := []int64{178000, 175400, 42300}
 		ctl := &clock.Snapshot{Control: "180+2", WhiteMS: 180000, BlackMS: 180000, Running: "white", At: clock.Stamp{Time: f.now}}
 		state := func() mqtt.State {
@@ -54,6 +54,7 @@ func TestRecordFromPayloads(t *testing.T) {
 [Black "Spock"]
 [Result "*"]
 [Variant "st3d"]
+[Board "4"]
 [TimeControl "180+2"]
 
 1. b3W {[%clk 0:02:58]} b6B {[%clk 0:02:55]} 2. c3W {[%clk 0:00:42.3]} *
@@ -71,7 +72,7 @@ func TestRecordFromPayloads(t *testing.T) {
 		h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: "20260101-000000-b1", Result: "1-0", Detail: string(game.ReasonTime), Time: time.Now()})
 		b.Reset()
 		h.WriteRecord(&b, "b1")
-		if !strings.Contains(b.String(), "[Result \"1-0\"]\n[Variant \"st3d\"]\n[Termination \"time forfeit\"]\n") || !strings.HasSuffix(b.String(), "} 1-0\n") {
+		if !strings.Contains(b.String(), "[Result \"1-0\"]\n[Variant \"st3d\"]\n[Board \"4\"]\n[Termination \"time forfeit\"]\n") || !strings.HasSuffix(b.String(), "} 1-0\n") {
 			t.Errorf("late %v, flag:\n%s", late, b.String())
 		}
 	}

@@ -126,7 +126,7 @@ func TestEndToEndArchive(t *testing.T) {
 	if r := sendCommand(t, c, topics, "resign", `{"side":"black"}`); r["status"] != "ok" {
 		t.Fatalf("resign: %v", r)
 	}
-	if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","white":"Sulu","white_title":"GM","white_elo":"2712","black":"Chekov","black_elo":"2650"}`); r["status"] != "ok" {
+	if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","white":"Sulu","white_title":"GM","white_elo":"2712","black":"Chekov","black_elo":"2650","board":"4"}`); r["status"] != "ok" {
 		t.Fatalf("new_game: %v", r)
 	}
 	var games []web.ArchivedGame
@@ -161,13 +161,14 @@ func TestEndToEndArchive(t *testing.T) {
 	if string(got) != out.String() {
 		t.Errorf("the archived record:\n%s\nexport:\n%s", got, out.String())
 	}
-	// The new game's players, with their title and ratings, in its record.
+	// The new game's players, with their title and ratings, and its event
+	// board (new_game's board), in its record: the page's as the export's.
 	out.Reset()
 	if code := runExport([]string{"--state-dir", d.o.cfg.StateDir}, &out, &errb); code != exitOK {
 		t.Fatalf("export: %s", errb.String())
 	}
 	live := getPGN(t, d.webURL)
-	if live != out.String() || !strings.Contains(live, "[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n") {
+	if live != out.String() || !strings.Contains(live, "[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n[Variant \"st3d\"]\n[Board \"4\"]\n") {
 		t.Errorf("the new game's record:\n%s\nexport:\n%s", live, out.String())
 	}
 }
