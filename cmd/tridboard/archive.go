@@ -22,7 +22,10 @@ func (a journalArchive) Record(board, id string) (game.RecordOf, error) {
 	if board != a.board {
 		return game.RecordOf{}, fmt.Errorf("archive: no board %q here (this is %q)", board, a.board)
 	}
+	// Read-only, as the export: the daemon is writing the current game's
+	// journal, which a reader must never cut, repair or lock.
 	opts := game.DefaultOpts()
+	opts.ReadOnly = true
 	s, err := game.OpenGame(a.dir, id, &opts)
 	if err != nil {
 		return game.RecordOf{}, fmt.Errorf("archive: %w", err)
