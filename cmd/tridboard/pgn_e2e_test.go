@@ -12,6 +12,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/web"
 )
@@ -33,7 +34,11 @@ func getPGN(t *testing.T, base string) string {
 // and the Termination, for a game played on run --sim with a clock, while
 // it goes on and once it is over.
 func TestEndToEndWebRecordIsTheExport(t *testing.T) {
-	d, c, topics := startInProcess(t, func(cfg *config.Config) { cfg.Clock.TimeControl = "180+2" })
+	d, c, topics := startInProcess(t, func(cfg *config.Config) {
+		cfg.Clock.TimeControl = "180+2"
+		// A set without clock buttons: settling completes the moves.
+		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()
+	})
 	export := func() string {
 		t.Helper()
 		var out, errb bytes.Buffer
