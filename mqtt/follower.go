@@ -3,7 +3,6 @@ package mqtt
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -16,7 +15,8 @@ import (
 
 // FollowerOpts configure a Follower.
 type FollowerOpts struct {
-	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://).
+	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://), or a
+	// cluster's nodes separated by commas (ParseBrokers).
 	Broker, Username, Password string
 	// Prefix is the sets' topic prefix ("tridboard").
 	Prefix string
@@ -59,8 +59,9 @@ type Follower struct {
 
 // Follow connects (retrying in the background) and starts following.
 func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
-	if o.Broker == "" {
-		return nil, errors.New("mqtt: follower: no broker URL")
+	brokers, err := ParseBrokers(o.Broker)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := NewTopics(o.Prefix, "x"); err != nil {
 		return nil, err
@@ -74,7 +75,11 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
 	}
 	f := &Follower{o: o, h: h, waits: map[string]chan Response{}, warned: map[string]time.Time{}}
-	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID(o.ClientID).
+	po := paho.NewClientOptions()
+	for _, b := range spread(brokers, o.ClientID) {
+		po.AddBroker(b)
+	}
+	po = po.SetClientID(o.ClientID).
 		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
 		SetMaxReconnectInterval(10 * time.Second).SetOrderMatters(true)
