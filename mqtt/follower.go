@@ -28,10 +28,14 @@ type FollowerOpts struct {
 	ClientID, Name string
 	// Warn reports connection trouble (rate-limited); nil drops it.
 	Warn func(msg string)
+	// QoS is the subscriptions' QoS, 1 or 0: 0 needs no stored session on
+	// the broker (what a clustered broker serves cheapest); a follower
+	// resumes from the retained state either way.
+	QoS byte
 }
 
 // DefaultFollowerOpts follows every board under "tridboard".
-func DefaultFollowerOpts() FollowerOpts { return FollowerOpts{Prefix: "tridboard", Name: "follower"} }
+func DefaultFollowerOpts() FollowerOpts { return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1} }
 
 // Handlers receive what the followed sets publish, decoded. Any may be nil.
 // They are called one at a time, in the order the broker delivered.
@@ -66,6 +70,9 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 	if _, err := NewTopics(o.Prefix, "x"); err != nil {
 		return nil, err
 	}
+	if o.QoS > 1 {
+		return nil, fmt.Errorf("mqtt: follower: QoS %d: want 0 or 1", o.QoS)
+	}
 	for _, b := range o.Boards {
 		if _, err := NewTopics(o.Prefix, b); err != nil {
 			return nil, err
@@ -91,7 +98,7 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		filters := map[string]byte{}
 		for _, b := range boards {
 			for _, s := range []string{TopicState, TopicMove, TopicEvent, TopicAvailability, TopicResponse + "/+"} {
-				filters[o.Prefix+"/"+b+"/"+s] = 1
+				filters[o.Prefix+"/"+b+"/"+s] = o.QoS
 			}
 		}
 		tok := c.SubscribeMultiple(filters, f.message)
