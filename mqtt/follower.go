@@ -35,7 +35,9 @@ type FollowerOpts struct {
 }
 
 // DefaultFollowerOpts follows every board under "tridboard".
-func DefaultFollowerOpts() FollowerOpts { return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1} }
+func DefaultFollowerOpts() FollowerOpts {
+	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1}
+}
 
 // Handlers receive what the followed sets publish, decoded. Any may be nil.
 // They are called one at a time, in the order the broker delivered.

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/web"
 )
