@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"strconv"
 	"strings"
 
 	"github.com/tridboard/tridboard/mqtt"
@@ -40,6 +39,11 @@ func (c *Config) checkMQTT() []keyError {
 	levels("mqtt.discovery", m.Discovery, true)
 	if (m.CertFile == "") != (m.KeyFile == "") {
 		bad("mqtt.cert_file", "cert_file and key_file go together")
+	} else if _, err := mqtt.ClientTLS("", m.CertFile, m.KeyFile); err != nil {
+		bad("mqtt.cert_file", "%v", err)
+	}
+	if _, err := mqtt.ClientTLS(m.CAFile, "", ""); err != nil {
+		bad("mqtt.ca_file", "%v", err)
 	}
 	if m.Username != "" && m.Password == "" {
 		bad("mqtt.username", "%q without a password: set mqtt.password or TRIDBOARD_MQTT_PASSWORD", m.Username)
@@ -57,20 +61,12 @@ func (c *Config) checkMQTT() []keyError {
 	}
 	login := m.Username != "" || len(m.Accounts) > 0
 	listen := func(key, addr string) {
-		host, port, err := net.SplitHostPort(addr)
-		if err != nil {
-			bad(key, "%q: %v", addr, err)
+		if msg := checkListen(addr); msg != "" {
+			bad(key, "%q: %s", addr, msg)
 			return
 		}
-		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad(key, "%q: port %q: want 0 to 65535", addr, port)
-			return
-		}
+		host, _, _ := net.SplitHostPort(addr)
 		ip := net.ParseIP(host)
-		if host != "" && host != "localhost" && ip == nil && strings.ContainsAny(host, ":/ \x00") {
-			bad(key, "%q: host %q: want an IP address or a host name", addr, host)
-			return
-		}
 		if !login && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			bad(key, "%q is reachable beyond loopback: set mqtt.username and a password, or accounts", addr)
 		}

@@ -173,7 +173,7 @@ func (s *Session) PlayAtMany(moves []Timed) ([]Move, error) {
 			r = &c
 		}
 		next := pos.Play(t.Move)
-		es = append(es, &entry{T: kindMove, Seq: len(s.all) + 1 + k, Move: pos.Long(t.Move), SAN: pos.Short(t.Move),
+		es = append(es, &entry{T: kindMove, Seq: s.lastSeq() + 1 + k, Move: pos.Long(t.Move), SAN: pos.Short(t.Move),
 			Pos: next.String(), Time: at.UTC(), Clock: r})
 		ms = append(ms, t.Move)
 		pos = next

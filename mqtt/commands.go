@@ -76,8 +76,15 @@ type Promotion struct {
 	Piece byte `json:"-"`
 }
 
-// TakeBack takes the last move back.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves: 2 takes back
+// a learner's move and the engine's reply together.
+//
+// In a game against another set, a take-back is asked of the other set's
+// players; Answer ("accept" or "refuse") answers the other set's request.
+type TakeBack struct {
+	Plies  int    `json:"plies,omitempty"`
+	Answer string `json:"answer,omitempty"`
+}
 
 // Resign resigns the game for Side.
 type Resign struct {
@@ -204,10 +211,22 @@ func (c NewGame) validate() error {
 	return checkAssist(c.Assist)
 }
 func (Promotion) validate() error { return nil }
-func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
 func (Hint) validate() error      { return nil }
+func (c TakeBack) validate() error {
+	if c.Plies < 0 || c.Plies > MaxTakeBackPlies {
+		return fmt.Errorf(`"plies" %d: want 1 to %d`, c.Plies, MaxTakeBackPlies)
+	}
+	if c.Answer != "" && c.Answer != "accept" && c.Answer != "refuse" {
+		return fmt.Errorf(`"answer" %q: want "accept" or "refuse"`, c.Answer)
+	}
+	return nil
+}
+
+// MaxTakeBackPlies bounds TakeBack.Plies.
+const MaxTakeBackPlies = 16
+
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)
@@ -394,16 +413,34 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 // dispatch parses a command, checks its token when wantToken is not empty,
 // and calls h. Malformed, unknown and unauthorised commands never reach h.
 func dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {
-	cmd, tr, token, err := ParseCommand(name, payload)
-	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
-	}
-	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
-		return Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	cmd, r := admit(wantToken, name, payload)
+	if cmd == nil {
+		return r
 	}
 	res, err := h.Command(ctx, cmd)
+	return answer(r, res, err)
+}
+
+// admit parses a command and checks its token. It returns the command and
+// the response to fill (its transaction), or a nil command and the error
+// response.
+func admit(wantToken, name string, payload []byte) (Command, Response) {
+	cmd, tr, token, err := ParseCommand(name, payload)
 	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
 	}
-	return Response{Transaction: tr, Status: StatusOK, Data: res}
+	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	}
+	return cmd, Response{Transaction: tr}
+}
+
+// answer fills r with a command's result.
+func answer(r Response, res any, err error) Response {
+	if err != nil {
+		r.Status, r.Reason = StatusError, err.Error()
+	} else {
+		r.Status, r.Data = StatusOK, res
+	}
+	return r
 }

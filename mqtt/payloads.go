@@ -107,6 +107,12 @@ type State struct {
 	Tags map[string]string `json:"tags,omitempty"`
 	// Lesson is the teacher's settings and the hints used.
 	Lesson *Lesson `json:"lesson,omitempty"`
+	// DrawOffer is the side whose draw offer stands ("" none).
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// Peer is the other set of a remote game (absent otherwise);
+	// TakeBackAsked a take-back asked of it or by it, not answered yet.
+	Peer          *PeerState     `json:"peer,omitempty"`
+	TakeBackAsked *TakeBackAsked `json:"take_back_asked,omitempty"`
 }
 
 // Lesson is the teacher's settings of a game and the hints used, for the
@@ -178,7 +184,8 @@ const (
 	// EventHint: a hint is shown (Cell: the piece to move; Cells: it and,
 	// at the second stage, its target; Move: the move, at the second stage
 	// only; Detail: the side it is for).
-	EventHint = "hint"
+	EventHint   = "hint"
+	EventButton = "button" // a button of the set was pressed (Detail: its name, "clock_white")
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -40,8 +40,8 @@ type ClockOpts struct {
 	// no legal move explains (an Illegal event); 0 gives none. FIDE's
 	// blitz penalty is clock.DefaultPenalty.
 	Penalty time.Duration
-	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low,
-	// shorter settle windows); 0 never warns.
+	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low);
+	// 0 never warns. Low time leaves the settle windows as they are.
 	Low time.Duration
 	// CannotMate decides a flag's result (clock.FlagResult); nil is
 	// clock.DefaultCannotMate.
@@ -100,8 +100,10 @@ type clockState struct {
 	// offSync is when the set last left the expected position: where a
 	// blame for a mismatch begins (clockIllegal).
 	offSync time.Time
-	// settle and extended are the settle windows last recommended.
-	settle, extended time.Duration
+	// choicePress is the press that completed a promotion still waiting
+	// for its piece: the clock stopped there, whenever the piece is
+	// chosen.
+	choicePress time.Time
 }
 
 // completedAt is when the move of e was physically completed: the time of
@@ -109,9 +111,12 @@ type clockState struct {
 // window, so that recognition's latency is never charged to the mover.
 //
 // recognize.Event.CompletedAt is that time (At is when the move was
-// decided); an event without it (a take-back) counts at At.
+// decided); an event without it (a take-back) counts at At. A move a clock
+// press completed counts at the press (At), as on any chess clock: the
+// mover's time runs until the press, however long after letting go of the
+// piece (or, for a press that came first, until the board showed it).
 func completedAt(e recognize.Event) time.Time {
-	if e.CompletedAt.IsZero() {
+	if e.By == recognize.ByPress || e.CompletedAt.IsZero() {
 		return e.At
 	}
 	return e.CompletedAt
@@ -145,13 +150,17 @@ func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
 // clockGame sets up the clock of the table's (new or resumed) game.
 func (t *Table) clockGame(now time.Time) {
 	resumed := t.ck.resumed
-	t.ck = clockState{settle: t.o.Recognize.Settle, extended: t.o.Recognize.SettleExtended}
+	t.ck = clockState{}
 	for _, b := range t.buttons {
 		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
 			t.ck.buttons = true
 		}
 	}
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -177,6 +186,10 @@ func (t *Table) clockGame(now time.Time) {
 func (t *Table) clockRebuild(now time.Time, restart bool) {
 	running := t.ck.clk != nil && t.ck.clk.Started() && !t.ck.clk.Paused()
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -299,6 +312,10 @@ func (t *Table) clockStart(at time.Time) {
 // mover's flag had fallen: the move is not played, the game is over.
 func (t *Table) clockMove(jb *job) bool {
 	jb.at = completedAt(jb.ev)
+	if jb.ev.By == recognize.ByChoice && !t.ck.choicePress.IsZero() {
+		jb.at = t.ck.choicePress
+	}
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return true
@@ -322,6 +339,7 @@ func (t *Table) clockMove(jb *job) bool {
 
 // clockTakeBack restores the clock for a take-back at at.
 func (t *Table) clockTakeBack(at time.Time) {
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil {
 		return
@@ -335,9 +353,10 @@ func (t *Table) clockTakeBack(at time.Time) {
 	t.ck.stopped = false
 }
 
-// clockPlay plays a move made elsewhere at now, with the clock's reading.
-// The clock changes only once the session has the move.
-func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
+// clockPlay plays a move made elsewhere at now, with the clock's reading,
+// or with sync's times when given (the other set's reading, in a remote
+// game). The clock changes only once the session has the move.
+func (t *Table) clockPlay(now time.Time, m rules.Move, sync *clock.Reading) (game.Move, error) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return t.sess.PlayAt(m, now, nil)
@@ -347,12 +366,22 @@ func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
 		_ = next.Start(now, t.sess.Position().Turn())
 	}
 	r, err := next.Moved(now)
+	if fa, ok := next.FlagAt(); errors.Is(err, clock.ErrFlag) && sync != nil && ok {
+		// The other set's clock, authoritative for its side, had time
+		// left: this copy of it ran ahead by the message's way here.
+		r, err = next.Moved(fa.Add(-time.Millisecond))
+	}
 	if errors.Is(err, clock.ErrFlag) {
 		t.clockFlag(now)
 		return game.Move{}, fmt.Errorf("table: move: %w", err)
 	}
 	if err != nil {
 		return game.Move{}, err
+	}
+	if sync != nil {
+		if r, err = next.Sync(time.Duration(sync.WhiteMS)*time.Millisecond, time.Duration(sync.BlackMS)*time.Millisecond); err != nil {
+			return game.Move{}, err
+		}
 	}
 	rec, err := t.sess.PlayAt(m, now, &r)
 	if err == nil {
@@ -372,8 +401,8 @@ func (t *Table) flagGrace() time.Duration {
 	return t.o.Sensors.Debounce + max(t.o.Recognize.Settle, t.o.Recognize.SettleExtended) + 2*t.o.Sensors.Period
 }
 
-// clockTick declares a fallen flag, warns of low time and shortens the
-// settle windows in low time. It allocates nothing while nothing changes.
+// clockTick declares a fallen flag and warns of low time. It allocates
+// nothing while nothing changes.
 func (t *Table) clockTick(now time.Time) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
@@ -406,16 +435,7 @@ func (t *Table) clockTick(now time.Time) {
 			t.emit(Event{Kind: LowTime, At: now, Side: side})
 		}
 	}
-	settle, ext := c.Settle(now, t.o.Recognize.Settle), c.Settle(now, t.o.Recognize.SettleExtended)
-	if settle != t.ck.settle || ext != t.ck.extended {
-		t.ck.settle, t.ck.extended = settle, ext
-		t.setSettle(settle, ext)
-	}
 }
-
-// setSettle passes the low-time settle windows (clock.Settle) to the
-// recognizer.
-func (t *Table) setSettle(settle, extended time.Duration) { t.rec.SetSettle(settle, extended) }
 
 // clockFlag ends the game on time if a flag has fallen by now: a loss, or
 // a draw when the opponent cannot mate (clock.FlagResult).
@@ -423,7 +443,7 @@ func (t *Table) clockFlag(now time.Time) {
 	t.flush()
 	c := t.ck.clk
 	side, when, ok := c.Flagged(now)
-	if !ok || t.ck.stopped {
+	if !ok || t.ck.stopped || t.peerFlags(side) {
 		return
 	}
 	t.ck.stopped = true
@@ -571,6 +591,9 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	default:
 		// The recognizer ignores a late press by the side not to move.
 		t.recognized(t.rec.Confirm(now, side))
+		if t.rec.Status().State == recognize.NeedsChoice {
+			t.ck.choicePress = now // the move is complete but for its piece
+		}
 	}
 }
 

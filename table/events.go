@@ -59,10 +59,18 @@ const (
 	ClockChanged
 	// LowTime: Side's clock went under the low-time threshold.
 	LowTime
+	// ButtonPressed: a button of the set was pressed (Detail: its name,
+	// the cell name without sensors.ButtonPrefix: "clock_white"; Side:
+	// the side of a clock button). It comes before what the press does.
+	ButtonPressed
+	// PeerChanged: the other set of a remote game went offline, came back,
+	// paired its game with this one or is in another (Snap.Peer; Detail).
+	PeerChanged
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time", "button",
+	"peer"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -184,6 +192,12 @@ type Snapshot struct {
 	// Clock is the game's clock at Time (nil: no clock), as displays and
 	// the retained MQTT state carry it.
 	Clock *clock.Snapshot
+	// Peer is the other set of a remote game (nil: none); TakeBack a
+	// take-back asked of it or by it, waiting for its answer;
+	// TakeBackAnswer this set's last answer to the other set's request.
+	Peer           *PeerState
+	TakeBack       *TakeBackRequest
+	TakeBackAnswer *TakeBackAnswer
 
 	published func() []game.Move
 }

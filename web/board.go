@@ -32,6 +32,7 @@ type board struct {
 	tags    map[string]string
 	clock   *clock.Snapshot
 	lesson  *mqtt.Lesson
+	peer    *mqtt.PeerState // the other set of a remote game
 
 	status, fault  string
 	cells, choices []string
@@ -179,7 +180,7 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		b.touch(false)
 		return
 	}
-	b.tags, b.clock, b.lesson = s.Tags, s.Clock, s.Lesson
+	b.tags, b.clock, b.lesson, b.peer = s.Tags, s.Clock, s.Lesson, s.Peer
 	last := len(s.Moves)
 	if s.LastMove != nil && s.LastMove.Seq > 0 {
 		last = s.LastMove.Seq
@@ -448,7 +449,7 @@ func (b *board) check() string {
 
 func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
-		Tags: b.tags, Clock: b.clock, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
+		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
 		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
 		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
 		Result: or(b.result, mqtt.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}

@@ -349,3 +349,21 @@ func TestHubHintAndLesson(t *testing.T) {
 		t.Errorf("lesson %+v", l)
 	}
 }
+
+// The other set of a remote game offline reaches the page with the state
+// (issue 24), and goes when it is back.
+func TestHubPeer(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	st := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	st.Peer = &mqtt.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
+	h.State("b1", st)
+	if v := view(t, h, "b1"); v.Peer == nil || v.Peer.Online || v.Peer.Detail != st.Peer.Detail {
+		t.Fatalf("peer %+v", v.Peer)
+	}
+	st.Peer = nil
+	h.State("b1", st)
+	if v := view(t, h, "b1"); v.Peer != nil {
+		t.Fatalf("peer %+v after the game without one", v.Peer)
+	}
+}

@@ -18,6 +18,8 @@ type Status struct {
 	Plies   int               `json:"plies"` // moves kept
 	Tags    map[string]string `json:"tags,omitempty"`
 	Clock   *clock.Snapshot   `json:"clock,omitempty"`
+	// Peer is the other set of a remote game: offline, or in another game.
+	Peer *mqtt.PeerState `json:"peer,omitempty"`
 	// Board is the board status (mqtt.Board*), Choices and Fault as in
 	// mqtt.Board.
 	Board   string   `json:"board"`

@@ -113,6 +113,13 @@ func (d *daemon) open() error {
 	if err := d.startBroker(); err != nil {
 		return err
 	}
+	// The simulated set has the buttons a set is built with (the clock's,
+	// the choices, new game, take back, hint) on the free expander bits
+	// of its wiring, unless the configuration names its own.
+	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
+	if simButtons {
+		cfg.Buttons = config.DefaultButtons(placesPieces(sys))
+	}
 	wiring, werr := cfg.Wiring(sys.Cells())
 	now := time.Now
 	if d.o.sim {
@@ -122,11 +129,7 @@ func (d *daemon) open() error {
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
-			var short []string
-			for _, b := range cfg.ButtonCells() {
-				short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
-			}
-			d.board, err = sim.DefaultBoard(sys, short...)
+			d.board, err = sim.DefaultBoard(sys, shortButtons(cfg)...)
 		default:
 			return cannotSense(cfg, sys, werr)
 		}
@@ -146,6 +149,13 @@ func (d *daemon) open() error {
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.Published = func(game string) int {
+		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
+		if err != nil {
+			d.log.Warn("MQTT outbox unreadable: the journal alone says which seqs were used", "err", err)
+		}
+		return seq
+	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors.Period = cfg.Sensors.Period.D()
 	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
@@ -166,7 +176,11 @@ func (d *daemon) open() error {
 	if errors.As(err, &se) && d.o.sim && cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset {
 		// The journal resumes a game of another system: simulate its set.
 		d.log.Info("the resumed game is of another system: simulating its set", "variant", se.System.Name())
-		if d.board, err = sim.DefaultBoard(se.System); err != nil {
+		if simButtons {
+			cfg.Buttons = config.DefaultButtons(placesPieces(se.System))
+			topts.Buttons = buttons(cfg.Buttons)
+		}
+		if d.board, err = sim.DefaultBoard(se.System, shortButtons(cfg)...); err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
 		d.bus = d.board.Bus
@@ -232,7 +246,7 @@ func buttons(b config.Buttons) map[string]table.Button {
 		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
 		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
 		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
-		b.Hint:       {Kind: table.ButtonHint},
+		b.Hint: {Kind: table.ButtonHint}, b.Pawn: {Kind: table.ButtonPromote, Piece: 'P'}, b.King: {Kind: table.ButtonPromote, Piece: 'K'},
 		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
 	} {
 		if name != "" {
@@ -240,6 +254,24 @@ func buttons(b config.Buttons) map[string]table.Button {
 		}
 	}
 	return m
+}
+
+// shortButtons are the configured buttons' cells without
+// sensors.ButtonPrefix, as the wiring presets take them.
+func shortButtons(cfg *config.Config) []string {
+	var short []string
+	for _, b := range cfg.ButtonCells() {
+		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
+	}
+	return short
+}
+
+// placesPieces reports whether the games of sys place pieces that a pawn
+// or king button must choose (First Contact's introductions and king
+// placements).
+func placesPieces(sys rules.System) bool {
+	v, _ := systems.Split(sys)
+	return strings.HasPrefix(v, "first-contact")
 }
 
 // standSet puts the simulated set in pos, as players set up a set.
@@ -325,7 +357,7 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log}
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
 	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
@@ -368,11 +400,11 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
-	so.Token = cfg.MQTT.CommandToken
+	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
-	d.http = &http.Server{Handler: web.New(d.hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)

@@ -54,13 +54,14 @@ type daemonProc struct {
 	lines chan string // its stdout, a line at a time
 }
 
-func startDaemon(t *testing.T, stateDir, listen string) *daemonProc {
+// startDaemon starts "tridboard run --sim" with args after its own flags.
+func startDaemon(t *testing.T, stateDir, listen string, args ...string) *daemonProc {
 	t.Helper()
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn")
+	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,9 @@ func TestStartupFailures(t *testing.T) {
 			y := strings.Replace(string(matrix), `"a1W"`, `"z9X"`, 1)
 			return []string{"--sim", "--config", writeConfig(t, dir, y)}
 		}, "z9X", "wiring", exitConfig},
+		{"web address not this machine's", func(t *testing.T, dir string) []string {
+			return []string{"--sim", "--listen", "127.0.0.1:0", "--http", "192.0.2.1:8080"}
+		}, "cannot assign requested address", "web displays: 192.0.2.1:8080", exitFailure},
 		{"a key that does not exist", func(t *testing.T, dir string) []string {
 			return []string{"--sim", "--config", writeConfig(t, dir, "sensor:\n  period: 5ms\n")}
 		}, "sensor", "config.yaml", exitConfig},
@@ -117,5 +120,41 @@ func damageJournal(t *testing.T, dir string) {
 	b[len(b)/2] ^= 0x5a
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckRefusesWhatRunRefuses (issue 22): config check and run share one
+// validation: what run refuses, check refuses with the same line, before
+// run opens anything.
+func TestCheckRefusesWhatRunRefuses(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"CA file missing", "mqtt:\n  broker: tls://hall.example:8883\n  ca_file: " + dir + "/none.pem\n",
+			`mqtt.ca_file: CA file: open ` + dir + `/none.pem: no such file or directory`},
+		{"state directory cannot be created", "state_dir: " + file + "/state\n",
+			`state_dir: "` + file + `/state": cannot be created: stat ` + file + `/state: not a directory`},
+		{"web address not an address", "http:\n  listen: 999.1.1.1:8080\n",
+			`http.listen: "999.1.1.1:8080": host "999.1.1.1": want an IP address or a host name`},
+		{"broker address not an address", "mqtt:\n  listen: 999.1.1.1:1883\n",
+			`mqtt.listen: "999.1.1.1:1883": host "999.1.1.1": want an IP address or a host name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, t.TempDir(), tc.yaml)
+			code, _, errs := run("config", "check", cfg)
+			if code != exitFailure || !strings.Contains(errs, tc.want) {
+				// run would start on it: do not run it.
+				t.Fatalf("config check: exit %d, stderr %q; want %q", code, errs, tc.want)
+			}
+			code, _, rerrs := run("run", "--sim", "--config", cfg)
+			if code != exitConfig || rerrs != "tridboard: cannot start: "+errs {
+				t.Errorf("run: exit %d, stderr %q; want the check's %q", code, rerrs, errs)
+			}
+		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -75,7 +74,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard view:", err)
 		return exitFailure
 	}
-	srv := &http.Server{Handler: web.New(hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := web.New(hub, so).HTTPServer()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if ho.Delay > 0 {

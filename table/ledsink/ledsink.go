@@ -81,6 +81,14 @@ func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 			v.LowTime = v.LowTime.Union(black)
 		}
 	}
+	if p := snap.Peer; p != nil && !p.Online && snap.Result == rules.NoResult {
+		// The king of the side whose set is offline warns as in low time.
+		white, black := kingCells(snap.Expected)
+		if p.Side == rules.Black {
+			white = black
+		}
+		v.LowTime = v.LowTime.Union(white)
+	}
 	if snap.Result != rules.NoResult {
 		v.Check = rules.CellSet{}
 		v.GameOver, v.Draw = endOfGame(snap.Expected, snap.Result)

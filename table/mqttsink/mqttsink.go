@@ -215,6 +215,15 @@ func State(snap *table.Snapshot) mqtt.State {
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
+	if snap.HasDrawOffer {
+		s.DrawOffer = snap.DrawOffer.String()
+	}
+	if p := snap.Peer; p != nil {
+		s.Peer = &mqtt.PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+	}
+	if tb := snap.TakeBack; tb != nil {
+		s.TakeBackAsked = &mqtt.TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
+	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
 		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}} {
 		if t.value != "" {
@@ -307,6 +316,10 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		if h.Stage == 2 {
 			ev.Move = h.Move
 		}
+	case table.ButtonPressed:
+		ev.Type, ev.Detail = mqtt.EventButton, e.Detail
+	case table.PeerChanged:
+		ev.Type, ev.Detail = mqtt.EventPeer, e.Detail
 	default:
 		return ev, false
 	}
@@ -369,7 +382,7 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
-		return table.TakeBack{}, nil
+		return table.TakeBack{Plies: c.Plies, Answer: c.Answer}, nil
 	case mqtt.Resign:
 		return table.Resign{Side: c.Side}, nil
 	case mqtt.Draw:
@@ -414,7 +427,15 @@ func replyData(c table.Command, r table.Reply) any {
 	case table.NewGame:
 		return map[string]string{"game": r.Game}
 	case table.TakeBack:
-		return map[string]string{"move": r.Move.Move}
+		if r.Move == nil {
+			// Asked of the other set of a remote game, or refused.
+			return map[string]any{"moves": []string{}}
+		}
+		moves := make([]string, len(r.TakenBack))
+		for i, m := range r.TakenBack {
+			moves[i] = m.Move
+		}
+		return map[string]any{"move": r.Move.Move, "moves": moves}
 	case table.PlayMove:
 		return map[string]any{"seq": r.Move.Seq, "move": r.Move.Move, "san": r.Move.SAN}
 	case table.Hint:

@@ -48,8 +48,11 @@ func (s *Sink) Handle(e table.Event) {
 
 // times is "  white 0:02:58 black 0:03:00", both sides' times as the
 // move's snapshot has them, in a game with a clock; "" without one.
-func times(e table.Event) string {
-	c := e.Snap.Clock
+func times(e table.Event) string { return Times(e.Snap.Clock) }
+
+// Times is "  white 0:02:58 black 0:03:00", both sides' times in c, or ""
+// for no clock (nil).
+func Times(c *clock.Snapshot) string {
 	if c == nil {
 		return ""
 	}

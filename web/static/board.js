@@ -145,6 +145,8 @@ function render() {
   $('fix').hidden = !fix;
   if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '') + (s.fix_hint ? ' \u2014 to do: ' + s.fix_hint : '');
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
+  const peer = s.peer && (!s.peer.online || s.peer.detail) ? s.peer.detail || `set ${s.peer.set} is offline` : '';
+  $('peer').hidden = !peer; $('peer').textContent = peer;
   const ev = s.event;
   $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';
   tickClocks();
@@ -213,6 +215,8 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
   }
   if (b.dataset.lock) body.lock = b.dataset.lock === 'true';
   if (b.dataset.clock) body.action = b.dataset.clock;
+  if (b.dataset.plies) body.plies = Number(b.dataset.plies);
+  if (b.dataset.answer) body.answer = b.dataset.answer;
   if (b.dataset.side) body.side = b.dataset.side;
   if (b.dataset.action) { body.action = b.dataset.action; body.side = st.status && st.status.turn || 'white'; }
   const r = await fetch(`/boards/${encodeURIComponent(id)}/command/${cmd}`, {method: 'POST', headers: {'Authorization': 'Bearer ' + $('token').value, 'Content-Type': 'application/json'}, body: JSON.stringify(body)});
