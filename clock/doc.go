@@ -42,9 +42,11 @@
 //
 // # Low time
 //
-// Opts.Low is the warning threshold (Snapshot.Low, Clock.Low); Settle
-// recommends a shorter recognizer settle window in low time, LowSettle
-// says why it is 150 ms.
+// Opts.Low is the warning threshold (Snapshot.Low, Clock.Low). Low time
+// leaves the recognizer's settle window as it is: a shorter one took a
+// hesitating piece's rest on its way for a move (issue 21), and in low
+// time the press of the clock and the opponent's lift confirm a move at
+// once anyway.
 //
 // The sub-package segment shows both times on two HT16K33 7-segment
 // backpacks.

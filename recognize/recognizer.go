@@ -164,22 +164,6 @@ func New(pos rules.Position, opts Opts) *Recognizer {
 // Position is the position the recognizer expects.
 func (r *Recognizer) Position() rules.Position { return r.pos }
 
-// SetSettle changes the settle windows while the game goes on (a chess
-// clock shortens them in low time: see clock.Settle for what that trades).
-// A window at or below zero keeps the one set.
-func (r *Recognizer) SetSettle(settle, extended time.Duration) {
-	if settle > 0 {
-		r.opts.Settle = settle
-	}
-	if extended > 0 {
-		r.opts.SettleExtended = extended
-	}
-	if r.opts.SettleExtended < r.opts.Settle {
-		r.opts.SettleExtended = r.opts.Settle
-	}
-	r.fresh = false
-}
-
 // Status is the current status.
 func (r *Recognizer) Status() Status { return r.status }
 

@@ -39,8 +39,8 @@ type ClockOpts struct {
 	// no legal move explains (an Illegal event); 0 gives none. FIDE's
 	// blitz penalty is clock.DefaultPenalty.
 	Penalty time.Duration
-	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low,
-	// shorter settle windows); 0 never warns.
+	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low);
+	// 0 never warns. Low time leaves the settle windows as they are.
 	Low time.Duration
 	// CannotMate decides a flag's result (clock.FlagResult); nil is
 	// clock.DefaultCannotMate.
@@ -94,8 +94,6 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
-	// settle and extended are the settle windows last recommended.
-	settle, extended time.Duration
 }
 
 // completedAt is when the move of e was physically completed: the time of
@@ -139,7 +137,7 @@ func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
 // clockGame sets up the clock of the table's (new or resumed) game.
 func (t *Table) clockGame(now time.Time) {
 	resumed := t.ck.resumed
-	t.ck = clockState{settle: t.o.Recognize.Settle, extended: t.o.Recognize.SettleExtended}
+	t.ck = clockState{}
 	for _, b := range t.buttons {
 		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
 			t.ck.buttons = true
@@ -323,8 +321,8 @@ func (t *Table) flagGrace() time.Duration {
 	return t.o.Sensors.Debounce + max(t.o.Recognize.Settle, t.o.Recognize.SettleExtended) + 2*t.o.Sensors.Period
 }
 
-// clockTick declares a fallen flag, warns of low time and shortens the
-// settle windows in low time. It allocates nothing while nothing changes.
+// clockTick declares a fallen flag and warns of low time. It allocates
+// nothing while nothing changes.
 func (t *Table) clockTick(now time.Time) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
@@ -354,16 +352,7 @@ func (t *Table) clockTick(now time.Time) {
 			t.emit(Event{Kind: LowTime, At: now, Side: side})
 		}
 	}
-	settle, ext := c.Settle(now, t.o.Recognize.Settle), c.Settle(now, t.o.Recognize.SettleExtended)
-	if settle != t.ck.settle || ext != t.ck.extended {
-		t.ck.settle, t.ck.extended = settle, ext
-		t.setSettle(settle, ext)
-	}
 }
-
-// setSettle passes the low-time settle windows (clock.Settle) to the
-// recognizer.
-func (t *Table) setSettle(settle, extended time.Duration) { t.rec.SetSettle(settle, extended) }
 
 // clockFlag ends the game on time if a flag has fallen by now: a loss, or
 // a draw when the opponent cannot mate (clock.FlagResult).
