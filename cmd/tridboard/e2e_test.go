@@ -47,20 +47,22 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// daemonProc is a "tridboard run --sim" process fed through its stdin.
+// daemonProc is a "tridboard run --sim" process fed through its stdin
+// (startDaemon's extra arguments follow the others).
 type daemonProc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	lines chan string // its stdout, a line at a time
 }
 
-func startDaemon(t *testing.T, stateDir, listen string) *daemonProc {
+func startDaemon(t *testing.T, stateDir, listen string, extra ...string) *daemonProc {
 	t.Helper()
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn")
+	args := append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn"}, extra...)
+	cmd := exec.Command(bin, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
