@@ -126,6 +126,11 @@ type Recognizer struct {
 	// pressed: a Confirm at pressedAt waits for the move it completes.
 	pressed   bool
 	pressedAt time.Time
+	// before is the reading before the last change, and its lifts; press
+	// holds it when the press was read with that change (see press).
+	before, pressBefore reading
+	// pressAlt: pressBefore may be the board the press confirmed.
+	pressAlt bool
 	// owed, per side (by rules.Color): until then, a press still to come
 	// for a move of theirs that the other side's lift or the settle
 	// window completed is late, not one for their next move (a second
@@ -143,6 +148,13 @@ type Recognizer struct {
 	evs              []Event
 	buf              []rules.Move
 	cellBuf          []rules.Cell
+}
+
+// reading is a reading of the cells, the lifts seen by then, and when it
+// came.
+type reading struct {
+	closed, lifted rules.CellSet
+	at             time.Time
 }
 
 // hintCache keeps the last fix sentence, built only when the fix changes.
@@ -259,6 +271,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		r.standOver = false
 	}
 	prevClosed, prevUnknown := r.closed, r.unknown
+	r.before = reading{closed: r.closed, lifted: r.lifted, at: r.changedAt}
 	r.changedAt = now
 	// Cells the position has closed that went open (from closed, or from
 	// unknown after a sensor fault): lifts.
@@ -732,6 +745,9 @@ func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 		r.accept(now, r.pendingAt, ByPress, r.pending[0])
 	case r.synced:
 		r.pressedAt, r.pressed = now, true
+		// Read with the last change (a scan that came late read both):
+		// the press may have come before it.
+		r.pressBefore, r.pressAlt = r.before, now.Equal(r.changedAt) && !r.before.at.IsZero()
 	}
 	r.step(now)
 	return r.evs
@@ -756,6 +772,19 @@ func (r *Recognizer) press(now time.Time) bool {
 	n := len(r.history)
 	switch {
 	case now.Sub(r.pressedAt) < r.opts.PressGrace:
+		return false
+	case r.pressAlt && r.pressBefore.closed != r.expected && r.pressBefore.closed != r.closed:
+		// Read in the same scan as the last change, the press may have
+		// come first (the other side's first lift, read with it): the
+		// board before that change, if it shows a move.
+		r.pressAlt = false
+		for _, relaxed := range []bool{false, true} {
+			if group, _ := r.bestFor(r.pressBefore.closed, r.pressBefore.lifted, relaxed); len(group) > 0 {
+				r.pressed = false
+				r.accept(now, r.pressBefore.at, ByPress, group...)
+				return true
+			}
+		}
 		return false
 	case r.closed == r.expected || r.closed.Minus(r.expected).Empty() && r.liftsExplained(r.expected.Minus(r.closed)):
 		// Nothing moved, or pieces only lifted (held in the hand, a reply

@@ -50,6 +50,7 @@ type expander struct {
 	unknown uint64 // slots whose state is unknown
 	fresh   bool   // next reading starts debounce afresh
 	since   [64]int64
+	readAt  int64 // time of the last reading
 
 	// Health.
 	needConfig  bool

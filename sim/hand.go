@@ -111,6 +111,23 @@ func QuirkyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
 	return h
 }
 
+// HastyHand is QuirkyHand at blitz pace and hesitating at once (issue
+// 21): every moved piece set down on a square on its way for exactly
+// touch (a legal target of its own in nine cases of ten) unless it is slid
+// through its line (one move of two that can be), pieces in the air
+// 60-250 ms, and the other side's first lift exactly reply after the last
+// placement. The benchmarks of late scans and the low-time tests play with
+// it.
+func HastyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
+	h := QuirkyHand(r, touch, reply)
+	h.Carry = Span{Min: 60 * time.Millisecond, Max: 250 * time.Millisecond}
+	h.Slide, h.TouchLegal = 0.5, 0.9
+	if touch > 0 {
+		h.TouchDown, h.Touch = 1, Fixed(touch)
+	}
+	return h
+}
+
 // Pause draws the pause between the touches of one move (prev) and those
 // of the next (next): Reply, and long enough that next lifts a piece prev
 // set down no sooner than Regrab after.

@@ -284,6 +284,9 @@ func (t *Table) start(sess *game.Session) error {
 		}
 		so := t.o.Sensors
 		so.Cells = sys.Cells()
+		if so.Now == nil {
+			so.Now = t.o.Now // each reading stamped with when it was read
+		}
 		sc, err := sensors.New(t.o.Bus, w, &so)
 		if err != nil {
 			return err
@@ -450,23 +453,30 @@ func (t *Table) Tick() {
 	t.applyJournal()
 	now := t.o.Now()
 	t.sc.Scan(now)
-	snap := t.sc.Snapshot()
 	t.checkHealth(now)
-	evs := t.rec.Observe(now, snap.Closed, snap.Unknown)
+	// Each reading at the time it was read, the buttons in their order
+	// among the cells: a scan that came late (the loop did not get the
+	// CPU) must not make a reading seem to have stood longer than it did.
+	t.sc.Readings(t.observe)
+	t.clockTick(now)
+}
+
+// observe carries out one reading at its time: the cells to the
+// recognizer and its verdict, then the buttons pressed (a clock press
+// completes the move the reading shows).
+func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64) {
+	evs := t.rec.Observe(at, closed, unknown)
 	if !t.observed {
 		t.observed = true
 		if len(evs) == 0 {
-			t.emit(Event{Kind: BoardChanged, At: now})
+			t.emit(Event{Kind: BoardChanged, At: at})
 		}
 	}
 	t.recognized(evs)
-	// Buttons after the reading of the same scan: a clock press completes
-	// the move that reading shows.
-	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
-		t.buttonsPressed(now, pressed)
+	if pressed := buttons &^ t.pressed; pressed != 0 {
+		t.buttonsPressed(at, pressed)
 	}
-	t.pressed = snap.Buttons
-	t.clockTick(now)
+	t.pressed = buttons
 }
 
 func (t *Table) checkHealth(now time.Time) {
