@@ -38,13 +38,22 @@ type Opts struct {
 	// complete move waits for it (a press can beat the last placement's
 	// debounce) before it calls the reading a mismatch.
 	PressGrace time.Duration
+	// Correction is how long a move that the settle window completed
+	// stays open to correction by its mover (a change of mind): lifting
+	// the same piece again and putting it on another legal square replaces
+	// the move (a Corrected event); putting it back where it came from
+	// takes the move back. The other side's lift, a press, EndCorrection
+	// (a command) or the end of this time closes it. 0 never: the first
+	// move stands (touch-move tournaments).
+	Correction time.Duration
 }
 
 // DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
 // could be extended, a mismatch after 2 s of readings no move explains,
 // take-backs on, moves completed by settling (or the next lift, or a
 // press), a press waiting up to 100 ms for the move it completes, a skew
-// of 12 ms (scans every 5 ms).
+// of 12 ms (scans every 5 ms), a settled move open to its mover's
+// correction for 3 s.
 func DefaultOpts() Opts {
 	return Opts{
 		Settle:         300 * time.Millisecond,
@@ -54,6 +63,7 @@ func DefaultOpts() Opts {
 		MaxTakeBacks:   16,
 		PressGrace:     100 * time.Millisecond,
 		Skew:           12 * time.Millisecond,
+		Correction:     3 * time.Second,
 	}
 }
 
@@ -131,6 +141,19 @@ type Recognizer struct {
 	before, pressBefore reading
 	// pressAlt: pressBefore may be the board the press confirmed.
 	pressAlt bool
+	// The last move, completed by the settle window, is open to its
+	// mover's correction (correction.go) until amendUntil, while amendTo
+	// (the cell its piece went to) is the first to change. reopened: its
+	// piece is lifted again and the position is the one before it, the
+	// move withdrawn (and withdrawnAfter the position it led to) until a
+	// move replaces it, a take-back, or the other side's lift restores it.
+	amendOpen      bool
+	amendUntil     time.Time
+	amendTo        rules.Cell
+	reopened       bool
+	reopenPlaced   bool // a piece was put down since the move was reopened
+	withdrawn      played
+	withdrawnAfter rules.Position
 	// owed, per side (by rules.Color): until then, a press still to come
 	// for a move of theirs that the other side's lift or the settle
 	// window completed is late, not one for their next move (a second
@@ -187,6 +210,7 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.history = r.history[:0]
 	r.pending = nil
 	r.owed = [2]time.Time{}
+	r.amendOpen, r.reopened = false, false
 	r.load()
 	r.synced = false
 	r.reason = reason
@@ -247,6 +271,7 @@ func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Eve
 	if !r.haveReading || closed != r.closed || unknown != r.unknown {
 		r.change(now, closed, unknown)
 	}
+	r.amend(now)
 	r.step(now)
 	return r.evs
 }
@@ -728,6 +753,7 @@ func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
 // becomes a Mismatch at once.
 func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 	r.evs = r.evs[:0]
+	r.amendOpen = false // a press, either side's, ends the move's correction
 	if owed := &r.owed[side&1]; now.Before(*owed) || side != r.pos.Turn() {
 		// The press of a move already completed (late, after the
 		// other side's lift, or after a reply quicker than the press).
@@ -912,6 +938,10 @@ func (r *Recognizer) step(now time.Time) {
 		return
 	}
 	if r.closed == r.expected {
+		if r.reopened && stable >= r.opts.SettleExtended {
+			r.withdraw(now)
+			return
+		}
 		r.resetLifts()
 		r.setStatus(now, Status{State: InSync})
 		return
@@ -1107,7 +1137,21 @@ func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate
 	r.pos = next
 	r.load()
 	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
+	r.amendOpen = false
+	if by == BySettle && r.opts.Correction > 0 && correctable(c.info) {
+		r.amendOpen, r.amendUntil, r.amendTo = true, completed.Add(r.opts.Correction), c.info.To
+	}
+	switch {
+	case !r.reopened:
+		r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
+	case c.m == r.withdrawn.m:
+		// The piece went back to the square of the move: it stands.
+		r.reopened = false
+	default:
+		r.reopened = false
+		r.evs = append(r.evs, Event{Kind: Corrected, At: now, CompletedAt: completed, By: by, Move: c.m,
+			Withdrawn: r.withdrawn.m, Before: before, After: r.pos})
+	}
 	r.setStatus(now, Status{State: r.quietState()})
 }
 

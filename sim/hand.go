@@ -128,6 +128,16 @@ func HastyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
 	return h
 }
 
+// LearnerHand is QuirkyHand changing its mind (issue 21): in one move of
+// four it sets the piece down on another square, a legal target of its
+// own where it has one, rests there for rest (drawn), then goes on to the
+// square it means; no other touch-downs.
+func LearnerHand(r *rand.Rand, rest Span, reply time.Duration) *Hand {
+	h := QuirkyHand(r, 0, reply)
+	h.TouchDown, h.TouchLegal, h.Touch = 0.25, 1, rest
+	return h
+}
+
 // Pause draws the pause between the touches of one move (prev) and those
 // of the next (next): Reply, and long enough that next lifts a piece prev
 // set down no sooner than Regrab after.
