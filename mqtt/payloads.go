@@ -155,6 +155,10 @@ const (
 	EventNewGame   = "new_game"
 	EventClock     = "clock"    // the clock started, paused, resumed, was adjusted, a penalty (Detail)
 	EventLowTime   = "low_time" // Detail: the side whose time went under the threshold
+	// EventCorrection: the mover changed their mind about their last move:
+	// Detail is the move taken back, Move the move made instead (published
+	// on the move topic with the next seq).
+	EventCorrection = "correction"
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

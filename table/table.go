@@ -546,6 +546,10 @@ func (t *Table) recognized(evs []recognize.Event) {
 		case recognize.TookBack:
 			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
+		case recognize.Corrected:
+			if jb := (&job{gen: t.gen, kind: Corrected, ev: e, sess: t.sess}); t.clockCorrect(jb) {
+				t.jr.put(jb)
+			}
 		case recognize.StatusChanged:
 			t.statusChanged(e)
 		}
@@ -654,6 +658,13 @@ func (t *Table) applied(r result) {
 		t.lastMove = t.lastMoveCells()
 		t.log.Info("take-back", "move", m.Move)
 		t.emit(Event{Kind: TookBack, At: r.ev.At, Completed: completedAt(r.ev), Move: &m})
+	case Corrected:
+		w := r.withdrawn
+		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
+		t.log.Info("correction", "withdrawn", w.Move, "seq", m.Seq, "move", m.Move, "san", m.SAN)
+		t.emit(Event{Kind: Corrected, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Withdrawn: &w,
+			Before: r.ev.Before})
+		t.afterMove(r.ev.At, r.ev.After)
 	}
 }
 
