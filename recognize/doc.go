@@ -49,6 +49,14 @@
 //     that move first, is that move's late press and completes nothing
 //     (the reply can be quicker than the press).
 //
+// A change of mind: a move the settle window completed stays open to
+// correction by its mover until the other side acts (their lift, a press,
+// EndCorrection) or Opts.Correction passes: the moved piece lifted again
+// and put on another legal square replaces it (a Corrected event, once the
+// new move is complete as any move); put back where it came from, the move
+// is taken back; the other side's lift while the piece is still in the hand
+// restores it (correction.go). Opts.Correction 0 is touch-move.
+//
 // Moved carries At, when the recognizer decided, and CompletedAt, the
 // reading in which the board came to show the move (the debounce after the
 // hand let go): a chess clock charges the mover up to CompletedAt.

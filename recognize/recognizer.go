@@ -117,6 +117,11 @@ type Recognizer struct {
 	// openedAt and closedAt are when each cell last went open and closed;
 	// loadedAt is when the position was loaded.
 	openedAt, closedAt [256]time.Time
+	// gapOf is, per cell, how long before the reading of its last change
+	// the change may have happened (ObserveGap); nextGap is the gap of the
+	// next reading.
+	gapOf   [256]time.Duration
+	nextGap time.Duration
 	// firstOpen is when each cell first went open in the position loaded
 	// as generation firstGen.
 	firstOpen [256]time.Time
@@ -263,6 +268,16 @@ func (r *Recognizer) resetLifts() {
 	}
 }
 
+// ObserveGap is Observe of a reading whose changes may have happened up
+// to gap before it (a scan that came late read them together: which came
+// first is unknown). Observe is ObserveGap with no gap.
+func (r *Recognizer) ObserveGap(now time.Time, closed, unknown rules.CellSet, gap time.Duration) []Event {
+	r.nextGap = gap
+	evs := r.Observe(now, closed, unknown)
+	r.nextGap = 0
+	return evs
+}
+
 // Observe feeds one debounced reading: the closed cells and the unknown
 // ones. Call it on every scan (an unchanged reading lets the settle timers
 // run out). The events it returns are valid until the next call.
@@ -315,6 +330,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	if had {
 		r.cellBuf = prevClosed.Xor(closed).Cells(r.cellBuf[:0])
 		for _, c := range r.cellBuf {
+			r.gapOf[c] = r.nextGap
 			if closed.Has(c) {
 				r.closedAt[c] = now
 			} else {
@@ -546,7 +562,7 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			// mover's as well as a reply.
 			return done, false
 		}
-		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+		if !pressed && r.readBefore(x, done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			switch {
 			case r.standOver:
 				// The next change came: the piece went on only if a
@@ -554,7 +570,14 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 				if r.goesOn {
 					return done, false
 				}
-			case !r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2:
+			case r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew && r.changedAt.After(done) &&
+				r.closed.Minus(r.expected).Empty() && r.inProgress(r.closed):
+				// Read in one reading with the placement (a late scan,
+				// issue 21), and since then the placement was lifted again
+				// with nothing put down: the piece went on, x was its
+				// victim.
+				return done, false
+			case !r.changedAt.After(done) && now.Sub(done) < r.liftWait(c, x, done):
 				// Lifted just before the last placement, and the mover's
 				// piece could take it: the mover's victim if the piece
 				// was only passing (a slide goes on within Settle/2). Ask
@@ -565,6 +588,26 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 		}
 	}
 	return done, true
+}
+
+// readBefore reports whether the lift of x was read before done, or in
+// the same reading after a gap longer than Opts.Skew (a scan that came
+// late: it may have come first).
+func (r *Recognizer) readBefore(x rules.Cell, done time.Time) bool {
+	return r.openedAt[x].Before(done) || r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew
+}
+
+// liftWait is how long a lift of x read no later than c's last placement
+// (at done) waits to see whether the mover's piece goes on: Settle/2 (a
+// slide goes on within it), or, when the two were read in the same
+// reading after a gap longer than Opts.Skew (a scan that came late read
+// both: which came first is unknown, issue 21), c's settle window, as long
+// as a touch-down on the way lasts.
+func (r *Recognizer) liftWait(c *candidate, x rules.Cell, done time.Time) time.Duration {
+	if r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew {
+		return r.settleFor(*c)
+	}
+	return r.opts.Settle / 2
 }
 
 // canReply reports whether lifting the cells of lifted and putting

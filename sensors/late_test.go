@@ -15,7 +15,7 @@ import (
 // start and the cells of names that read closed.
 func (r *rig) readings(start time.Time, names ...string) []string {
 	var out []string
-	r.sc.Readings(func(at time.Time, closed, _ rules.CellSet, buttons uint64) {
+	r.sc.Readings(func(at time.Time, closed, _ rules.CellSet, _ uint64, _ time.Duration) {
 		var on []string
 		for _, n := range names {
 			if closed.Intersect(cellSet(n)) == cellSet(n) {
@@ -60,8 +60,9 @@ func TestLateScanStampsReadings(t *testing.T) {
 		t.Errorf("readings %q, want %q", got, want)
 	}
 	for _, e := range r.sc.Events() {
-		if at := e.Time.Sub(start); at != 155*time.Millisecond {
-			t.Errorf("%v stamped +%v, want +155ms (read at +140ms less half the window, then the window)", e, at)
+		if at := e.Time.Sub(start); at != 155*time.Millisecond || e.Gap != 100*time.Millisecond {
+			t.Errorf("%v stamped +%v after a gap of %v, want +155ms (read at +140ms less half the window, then the "+
+				"window) after 100ms", e, at, e.Gap)
 		}
 	}
 }

@@ -54,6 +54,10 @@ type Event struct {
 	// the scan that found it due, had every scan come on time (a failed
 	// expander's cells go Unknown at the scan's time).
 	Time time.Time
+	// Gap is how long before its first reading the change may have
+	// happened: the time since the reading before (a scan's period on
+	// time; more after a scan that came late).
+	Gap time.Duration
 	// Cell is the cell's index in Opts.Cells, or rules.NoCell for a button.
 	Cell rules.Cell
 	// Button is the button's index in Scanner.Buttons(), or -1 for a cell.
@@ -195,15 +199,17 @@ func (s *Scanner) Events() []Event { return s.events }
 // the last Scan went through, in time order, each stamped with the time it
 // stands for: after each set of changes of the same Event.Time, the cells
 // and buttons as they then stood, at that time; last, the cells as they
-// stand, at Snapshot.AsOf. On time, a scan has one reading, at its own
+// stand, at Snapshot.AsOf; gap is the longest Event.Gap of the changes
+// the reading adds. On time, a scan has one reading, at its own
 // time. A late scan (the loop did not get the CPU) finds changes that
 // became due while it waited: fed in their order and at their times, a
 // consumer that times how long a reading stood (a recognizer's settle
 // window) or orders a button press among the cells' changes sees what it
 // would have seen on time, not a reading stretched by the delay. Call it
 // on Scan's goroutine, after Scan.
-func (s *Scanner) Readings(fn func(at time.Time, closed, unknown rules.CellSet, buttons uint64)) {
+func (s *Scanner) Readings(fn func(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration)) {
 	closed, unknown, buttons := s.prev.Closed, s.prev.Unknown, s.prev.Buttons
+	var gap time.Duration // the longest Gap of the changes since the last call
 	s.order = s.order[:0]
 	for i := range s.events {
 		s.order = append(s.order, i)
@@ -224,11 +230,13 @@ func (s *Scanner) Readings(fn func(at time.Time, closed, unknown rules.CellSet, 
 		} else {
 			buttons &^= 1 << e.Button
 		}
+		gap = max(gap, e.Gap)
 		if (i+1 == len(s.order) || !s.events[s.order[i+1]].Time.Equal(e.Time)) && e.Time.Before(s.snap.AsOf) {
-			fn(e.Time, closed, unknown, buttons)
+			fn(e.Time, closed, unknown, buttons, gap)
+			gap = 0
 		}
 	}
-	fn(s.snap.AsOf, s.snap.Closed, s.snap.Unknown, s.snap.Buttons)
+	fn(s.snap.AsOf, s.snap.Closed, s.snap.Unknown, s.snap.Buttons, gap)
 }
 
 // Stats returns the scan counters.
@@ -364,10 +372,10 @@ func (s *Scanner) due(x *expander, raw uint64, t int64) (due uint64, latest, pen
 	// a few times the window (issue 21: a 150 ms placement read by two late
 	// scans 25 ms apart). On time, nothing is credited.
 	credit := min(max(t-x.readAt-int64(s.opts.Period), 0)/2, s.window/2)
-	first := t - credit
+	first, gap := t-credit, t-x.readAt
 	if x.fresh {
 		x.fresh = false
-		changed, first = x.used, t
+		changed, first, gap = x.used, t, 0
 	} else if undone := changed & (x.lastRaw ^ x.state) &^ x.unknown; undone != 0 {
 		// A change still in its window that this reading undoes, after a
 		// gap: credited half the gap as well, it may have stood the
@@ -382,7 +390,8 @@ func (s *Scanner) due(x *expander, raw uint64, t int64) (due uint64, latest, pen
 		s.commit(x, x.lastRaw, pulse, s.epoch.Add(time.Duration(t)))
 	}
 	for m := changed; m != 0; m &= m - 1 {
-		x.since[bits.TrailingZeros64(m)] = first
+		b := bits.TrailingZeros64(m)
+		x.since[b], x.gap[b] = first, gap
 	}
 	x.lastRaw, x.readAt = raw, t
 	latest, pending = -1<<63, math.MaxInt64
@@ -421,7 +430,7 @@ func (s *Scanner) commit(x *expander, raw, due uint64, now time.Time) {
 		if at.After(now) {
 			at = now
 		}
-		s.set(int(x.slot[b]), from, to, at)
+		s.set(int(x.slot[b]), from, to, at, time.Duration(x.gap[b]))
 	}
 }
 
@@ -443,8 +452,8 @@ func (s *Scanner) reset(x *expander, now time.Time, t int64) {
 }
 
 // set records a cell's (or button's) new state and its event.
-func (s *Scanner) set(idx int, from, to State, now time.Time) {
-	ev := Event{Time: now, From: from, To: to, Cell: rules.NoCell, Button: -1}
+func (s *Scanner) set(idx int, from, to State, now time.Time, gap time.Duration) {
+	ev := Event{Time: now, Gap: gap, From: from, To: to, Cell: rules.NoCell, Button: -1}
 	if idx < len(s.cells) {
 		c := rules.Cell(idx)
 		ev.Cell, ev.Name = c, s.cells[idx]
@@ -470,7 +479,7 @@ func (s *Scanner) lose(x *expander, now time.Time) {
 		if x.state&(1<<b) != 0 {
 			from = Closed
 		}
-		s.set(int(x.slot[b]), from, Unknown, now)
+		s.set(int(x.slot[b]), from, Unknown, now, 0)
 	}
 	x.unknown = x.used
 	x.state = 0

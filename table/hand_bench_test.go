@@ -421,6 +421,12 @@ func BenchmarkTableHand(b *testing.B) {
 				handSetting{sys: sys, press: true, touch: 200 * time.Millisecond, stall: d.stall, every: d.every})
 		}
 	}
+	benchTableHand(b, settings)
+}
+
+// benchTableHand runs BenchmarkTableHand's games for each setting and
+// reports its figures.
+func benchTableHand(b *testing.B, settings []handSetting) {
 	for _, s := range settings {
 		b.Run(s.String(), func(b *testing.B) {
 			st := tableHandStats{latency: map[string][]time.Duration{}}

@@ -66,3 +66,20 @@ func TestLateScansQueenRestsOnItsWay(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTableHandLate is BenchmarkTableHand with late scans (one in
+// ten up to 100 ms late) and sim.HastyHand (every piece set down on its
+// way for 200 ms or slid, replies 150 ms after the last placement), in
+// every system, by settling and by clock presses. Run:
+//
+//	go test ./table -run - -bench TableHandLate -benchtime 50x
+func BenchmarkTableHandLate(b *testing.B) {
+	var settings []handSetting
+	for _, sys := range []string{"st3d", "st3d+V.A1,V.A2,V.A3", "first-contact", "millennium"} {
+		for _, press := range []bool{false, true} {
+			settings = append(settings, handSetting{sys: sys, press: press, touch: 200 * time.Millisecond,
+				reply: 150 * time.Millisecond, late: 100 * time.Millisecond, hasty: true})
+		}
+	}
+	benchTableHand(b, settings)
+}

@@ -464,8 +464,8 @@ func (t *Table) Tick() {
 // observe carries out one reading at its time: the cells to the
 // recognizer and its verdict, then the buttons pressed (a clock press
 // completes the move the reading shows).
-func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64) {
-	evs := t.rec.Observe(at, closed, unknown)
+func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration) {
+	evs := t.rec.ObserveGap(at, closed, unknown, gap)
 	if !t.observed {
 		t.observed = true
 		if len(evs) == 0 {
