@@ -562,6 +562,13 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			// mover's as well as a reply.
 			return done, false
 		}
+		if !placed.Has(x) && r.closedAt[x].After(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+			// Filled after the move was complete, then lifted again, and
+			// the mover's piece could go there: it went on (the rest on
+			// the way, the victim's lift and the capture merged by late
+			// scans, issue 21).
+			return done, false
+		}
 		if !pressed && r.readBefore(x, done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			switch {
 			case r.standOver:
