@@ -47,7 +47,8 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// daemonProc is a "tridboard run --sim" process fed through its stdin.
+// daemonProc is a "tridboard run --sim" process fed through its stdin
+// (startDaemon's extra arguments follow the others).
 type daemonProc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
