@@ -62,7 +62,9 @@ func startDaemon(t *testing.T, stateDir, listen string, args ...string) *daemonP
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn"}, args...)...)
+	// The pages on a free port (a later --http in args wins): 8080 may be
+	// taken on the test machine, and a taken port stops the start.
+	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn", "--http", "127.0.0.1:0"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

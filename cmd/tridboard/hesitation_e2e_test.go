@@ -82,7 +82,10 @@ func handGame(t *testing.T, h *sim.Hand, plies int) (moves []string, script stri
 func TestEndToEndLowTimeHesitation(t *testing.T) {
 	state := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "blitz.yaml")
-	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"15\"\n"), 0o600); err != nil {
+	// A set whose only button is the queen's: no clock buttons, so the
+	// settle window and the reply's lift complete the moves (the buttons'
+	// own test presses them).
+	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"15\"\nbuttons:\n  queen: \"button:queen\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	listen := freePort(t)
