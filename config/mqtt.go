@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 
 	"github.com/tridboard/tridboard/mqtt"
@@ -20,14 +19,8 @@ func (c *Config) checkMQTT() []keyError {
 	m := c.MQTT
 	embedded := m.Broker == ""
 	if !embedded {
-		u, err := url.Parse(m.Broker)
-		switch {
-		case err != nil:
-			bad("mqtt.broker", "%q: %v", m.Broker, err)
-		case !map[string]bool{"tcp": true, "mqtt": true, "ssl": true, "tls": true, "mqtts": true, "ws": true, "wss": true}[u.Scheme]:
-			bad("mqtt.broker", "%q: scheme %q: want tcp, ssl, ws or wss (or mqtt, mqtts, tls)", m.Broker, u.Scheme)
-		case u.Host == "":
-			bad("mqtt.broker", "%q: no host", m.Broker)
+		if _, err := mqtt.ParseBrokers(m.Broker); err != nil {
+			bad("mqtt.broker", "%s", strings.TrimPrefix(err.Error(), "mqtt: broker "))
 		}
 	}
 	levels := func(key, v string, empty bool) {

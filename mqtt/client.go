@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -19,8 +18,10 @@ import (
 // Opts configures a Client.
 type Opts struct {
 	// Broker is the broker's URL: tcp://, ssl://, ws:// or wss:// (mqtt://,
-	// mqtts:// and tls:// are accepted too). Use Broker.URL() for the
-	// embedded broker.
+	// mqtts:// and tls:// are accepted too), or several separated by commas,
+	// the nodes of a cluster: the client connects to one (each set starting
+	// at another, spread by its board id) and on losing it moves to the
+	// next (ParseBrokers). Use Broker.URL() for the embedded broker.
 	Broker string
 	// Username and Password authenticate with the broker.
 	Username, Password string
@@ -101,6 +102,8 @@ func DefaultOpts() Opts {
 // except WaitConnected and Close.
 type Client struct {
 	opts    Opts
+	brokers []string // the cluster's nodes, from the one this client prefers
+	next    int      // the node the next connection tries first (connectLoop)
 	topics  Topics
 	outbox  *Outbox
 	handler Handler
@@ -136,20 +139,9 @@ type conn struct {
 // to opts.Broker in the background. Commands go to h; a nil h means the
 // client does not subscribe to commands.
 func New(opts Opts, h Handler) (*Client, error) {
-	if opts.Broker == "" {
-		return nil, errors.New("mqtt: no broker URL")
-	}
-	u, err := url.Parse(opts.Broker)
+	brokers, err := ParseBrokers(opts.Broker)
 	if err != nil {
-		return nil, fmt.Errorf("mqtt: broker %q: %w", opts.Broker, err)
-	}
-	switch u.Scheme {
-	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
-	default:
-		return nil, fmt.Errorf("mqtt: broker %s: scheme %q: want tcp, ssl, ws or wss", opts.Broker, u.Scheme)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("mqtt: broker %s: no host", opts.Broker)
+		return nil, err
 	}
 	topics, err := NewTopics(opts.Prefix, opts.BoardID)
 	if err != nil {
@@ -205,6 +197,7 @@ func New(opts Opts, h Handler) (*Client, error) {
 	}
 	c := &Client{
 		opts:    opts,
+		brokers: spread(brokers, opts.ClientID+opts.BoardID),
 		topics:  topics,
 		outbox:  ob,
 		handler: h,
@@ -388,8 +381,13 @@ func (c *Client) connection() *conn {
 
 func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 	var once sync.Once
-	o := paho.NewClientOptions().
-		AddBroker(c.opts.Broker).
+	o := paho.NewClientOptions()
+	// paho tries the nodes in turn; after a lost or failed connection the
+	// next one is tried first, so a dead node costs one timeout at most.
+	for i := range c.brokers {
+		o.AddBroker(c.brokers[(c.next+i)%len(c.brokers)])
+	}
+	o = o.
 		SetClientID(c.opts.ClientID).
 		SetUsername(c.opts.Username).
 		SetPassword(c.opts.Password).
@@ -437,6 +435,7 @@ func (c *Client) connectLoop() {
 		err := c.connect(cli)
 		if err != nil {
 			cli.Disconnect(0)
+			c.next++
 			err = fmt.Errorf("mqtt: broker %s: %w", c.opts.Broker, err)
 			c.mu.Lock()
 			c.lastErr = err
@@ -473,13 +472,15 @@ func (c *Client) connectLoop() {
 		c.cur = nil
 		c.up = make(chan struct{})
 		c.mu.Unlock()
+		c.next++ // the node that was lost is tried last
 	}
 }
 
 // connect connects cli, subscribes to commands and publishes availability
 // and discovery.
 func (c *Client) connect(cli paho.Client) error {
-	if ok, err := c.wait(cli.Connect(), c.opts.ConnectTimeout+time.Second); !ok || err != nil {
+	// paho tries every node in turn, each for up to ConnectTimeout.
+	if ok, err := c.wait(cli.Connect(), time.Duration(len(c.brokers))*c.opts.ConnectTimeout+time.Second); !ok || err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
 	if c.handler != nil {

@@ -3,7 +3,6 @@ package mqtt
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -16,7 +15,8 @@ import (
 
 // FollowerOpts configure a Follower.
 type FollowerOpts struct {
-	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://).
+	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://), or a
+	// cluster's nodes separated by commas (ParseBrokers).
 	Broker, Username, Password string
 	// Prefix is the sets' topic prefix ("tridboard").
 	Prefix string
@@ -28,10 +28,16 @@ type FollowerOpts struct {
 	ClientID, Name string
 	// Warn reports connection trouble (rate-limited); nil drops it.
 	Warn func(msg string)
+	// QoS is the subscriptions' QoS, 1 or 0: 0 needs no stored session on
+	// the broker (what a clustered broker serves cheapest); a follower
+	// resumes from the retained state either way.
+	QoS byte
 }
 
 // DefaultFollowerOpts follows every board under "tridboard".
-func DefaultFollowerOpts() FollowerOpts { return FollowerOpts{Prefix: "tridboard", Name: "follower"} }
+func DefaultFollowerOpts() FollowerOpts {
+	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1}
+}
 
 // Handlers receive what the followed sets publish, decoded. Any may be nil.
 // They are called one at a time, in the order the broker delivered.
@@ -59,11 +65,15 @@ type Follower struct {
 
 // Follow connects (retrying in the background) and starts following.
 func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
-	if o.Broker == "" {
-		return nil, errors.New("mqtt: follower: no broker URL")
+	brokers, err := ParseBrokers(o.Broker)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := NewTopics(o.Prefix, "x"); err != nil {
 		return nil, err
+	}
+	if o.QoS > 1 {
+		return nil, fmt.Errorf("mqtt: follower: QoS %d: want 0 or 1", o.QoS)
 	}
 	for _, b := range o.Boards {
 		if _, err := NewTopics(o.Prefix, b); err != nil {
@@ -74,7 +84,11 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
 	}
 	f := &Follower{o: o, h: h, waits: map[string]chan Response{}, warned: map[string]time.Time{}}
-	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID(o.ClientID).
+	po := paho.NewClientOptions()
+	for _, b := range spread(brokers, o.ClientID) {
+		po.AddBroker(b)
+	}
+	po = po.SetClientID(o.ClientID).
 		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
 		SetMaxReconnectInterval(10 * time.Second).SetOrderMatters(true)
@@ -86,7 +100,7 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		filters := map[string]byte{}
 		for _, b := range boards {
 			for _, s := range []string{TopicState, TopicMove, TopicEvent, TopicAvailability, TopicResponse + "/+"} {
-				filters[o.Prefix+"/"+b+"/"+s] = 1
+				filters[o.Prefix+"/"+b+"/"+s] = o.QoS
 			}
 		}
 		tok := c.SubscribeMultiple(filters, f.message)
