@@ -417,8 +417,8 @@ func TestBrowserKioskWall(t *testing.T) {
 
 // Both lines of work on one page (the merge of issue 25's page with the
 // lesson, the set's buttons and remote play): the lesson line under the
-// turn, the fix hint in words, the other set offline, and hint and button
-// events in words, beside the reserves and the step line, with no script
+// turn, the fix hint in words, the other set offline, and hint, button and
+// change-of-mind events in words, beside the reserves and the step line, with no script
 // error; the take-back request and two-ply buttons are there.
 func TestBrowserLessonPeerAndEvents(t *testing.T) {
 	h := NewHub(DefaultOpts())
@@ -454,6 +454,7 @@ func TestBrowserLessonPeerAndEvents(t *testing.T) {
 		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W"}, Detail: "white"}, "hint for White: move the piece on b2W"},
 		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b3W"}, Move: "b2W-b3W", Detail: "white"}, "hint for White: b2W-b3W"},
 		{mqtt.Event{Type: mqtt.EventButton, Game: f.game, Detail: "clock_white"}, "button: clock_white"},
+		{mqtt.Event{Type: mqtt.EventCorrection, Game: f.game, Detail: "b2W-b3W", Move: "b2W-b4W"}, "change of mind: b2W-b3W, b2W-b4W instead"},
 	} {
 		h.Event("b1", c.ev)
 		waitJS(t, ctx, c.want, `document.getElementById('lastevent').textContent == `+strconv.Quote(c.want))

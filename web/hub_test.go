@@ -409,3 +409,32 @@ func TestHubPeer(t *testing.T) {
 		t.Fatalf("peer %+v after the game without one", v.Peer)
 	}
 }
+
+// A change of mind (issue 21): the move made instead comes with the next
+// seq from the position before the withdrawn one, and the correction event
+// names the withdrawn move: the page drops it and shows the new one, before
+// any state says so, and without an error.
+func TestHubCorrection(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.play("b2W-b3W")
+	f.play("b7B-b6B")
+	instead := newFakeSet(t, nil, "b1", "st3d")
+	instead.play("b2W-b3W")
+	instead.seq = 2
+	mv := instead.play("c7B-c6B")
+	h.Move("b1", mv)
+	h.Event("b1", mqtt.Event{Type: mqtt.EventCorrection, Game: f.game, Move: mv.Move, Detail: "b7B-b6B"})
+	v := view(t, h, "b1")
+	var got []string
+	var seqs []int
+	for _, m := range v.Moves {
+		got, seqs = append(got, m.Long), append(seqs, m.Seq)
+	}
+	if !slices.Equal(got, []string{"b2W-b3W", "c7B-c6B"}) || !slices.Equal(seqs, []int{1, 3}) || v.Status.Error != "" {
+		t.Errorf("moves %q seqs %v error %q, want b2W-b3W c7B-c6B, seqs 1 3", got, seqs, v.Status.Error)
+	}
+	if e := v.Status.Event; e == nil || e.Type != mqtt.EventCorrection || e.Detail != "b7B-b6B" {
+		t.Errorf("last event %+v", e)
+	}
+}

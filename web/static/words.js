@@ -68,6 +68,7 @@ export function eventText(ev) {
     case 'new_game': return 'new game';
     case 'clock': return 'clock' + (d ? ': ' + d : '');
     case 'low_time': return 'low time' + (d ? ': ' + d : '');
+    case 'correction': return 'change of mind: ' + (d || 'the last move') + (ev.move ? ', ' + ev.move + ' instead' : '');
     case 'hint': return 'hint' + (d ? ' for ' + d[0].toUpperCase() + d.slice(1) : '') + ': ' + (ev.move || (ev.cell ? 'move the piece on ' + ev.cell : cells));
   }
   return ev.type.replace(/_/g, ' ') + (d ? ': ' + d : '');
