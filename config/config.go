@@ -349,7 +349,7 @@ func Default() *Config {
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
+		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
 		Lesson: DefaultLesson(),
 	}
 }
@@ -362,6 +362,9 @@ type HTTP struct {
 	// Delay is the broadcast delay: moves reach the pages and the feeds
 	// that much later (0: at once).
 	Delay Duration `yaml:"delay"`
+	// Eval shows the spectators the engine's evaluation of each position
+	// (a bar, the best line, a graph), never ahead of the delay.
+	Eval bool `yaml:"eval"`
 }
 
 func defaultBoardID() string {

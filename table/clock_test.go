@@ -613,6 +613,10 @@ func TestClockMoveAfterTheFlag(t *testing.T) {
 		t.Fatal("the flag was declared while a move was on the way")
 	}
 	r.run(2 * time.Second)
+	// The journal refuses the move on its own goroutine; the table takes
+	// the refusal at its next scan, however slow the journal was.
+	r.drain()
+	r.run(r.opts.Sensors.Period)
 	r.drain()
 	snap := r.tb.Snapshot()
 	if len(snap.Moves) != 0 || snap.Result != rules.BlackWins || snap.Reason != game.ReasonTime {

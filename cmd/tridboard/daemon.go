@@ -397,18 +397,23 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	}
 	ho := web.DefaultOpts()
 	ho.Delay = cfg.HTTP.Delay.D()
+	ho.Eval = cfg.HTTP.Eval
 	d.hub = web.NewHub(ho)
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
 	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
+	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
+	}
+	if ho.Eval {
+		go d.hub.RunEval(d.webStop)
 	}
 	go func() {
 		if err := d.http.Serve(l); err != nil && err != http.ErrServerClosed {

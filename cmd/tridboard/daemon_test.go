@@ -67,6 +67,25 @@ func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.C
 	return d, c, topics
 }
 
+// handMove makes move long (long form) on the simulated set with a
+// hand's gestures in style, as a player does, and returns the position
+// after it.
+func handMove(t *testing.T, d *daemon, pos rules.Position, long string, style sim.Style) rules.Position {
+	t.Helper()
+	m, _, err := pos.ParseMove(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range sim.Gestures(pos, m, style) {
+		if a.Op == sim.OpWait {
+			time.Sleep(a.Wait)
+		} else if err := d.board.Set.Do(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pos.Play(m)
+}
+
 // sendCommand sends set/<name> and waits for its response.
 func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload string) map[string]any {
 	t.Helper()
