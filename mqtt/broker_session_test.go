@@ -74,6 +74,7 @@ func (d *mosqDisplay) connect(t *testing.T) {
 		t.Fatalf("mosquitto_sub (apt-get install mosquitto-clients): %v", err)
 	}
 	d.done = make(chan struct{})
+	cmd := d.cmd
 	go func() {
 		defer close(d.done)
 		s := bufio.NewScanner(out)
@@ -81,16 +82,15 @@ func (d *mosqDisplay) connect(t *testing.T) {
 			topic, payload, _ := strings.Cut(s.Text(), " ")
 			d.r.add(rec{topic, payload, false})
 		}
+		cmd.Wait() // stderr is complete once it returns
 		if msg := stderr.String(); msg != "" {
 			d.r.add(rec{"stderr", msg, false})
 		}
 	}()
-	cmd := d.cmd
+	done := d.done
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
+		cmd.Process.Kill()
+		<-done
 	})
 }
 
@@ -101,7 +101,6 @@ func (d *mosqDisplay) disconnect(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("mosquitto_sub did not stop")
 	}
-	d.cmd.Wait()
 	if e := d.r.on("stderr"); len(e) > 0 {
 		t.Fatalf("mosquitto_sub: %s", e[0].payload)
 	}
