@@ -30,8 +30,8 @@ type BrokerOpts struct {
 	Accounts []Account
 	// CertFile and KeyFile, when set, are the PEM certificate (chain) and key
 	// of both listeners: TCP becomes MQTT over TLS (ssl://) and the websocket
-	// listener wss://. The daemon's own client then connects to a plain
-	// listener on 127.0.0.1 (LocalURL).
+	// listener wss://. The daemon's own client connects to a plain listener
+	// on 127.0.0.1 in any case (LocalURL).
 	CertFile, KeyFile string
 	// Prefix, BoardID and Discovery name the daemon's topics: the roles'
 	// rights and retained messages are about <Prefix>/<BoardID>/# and
@@ -57,6 +57,8 @@ type BrokerOpts struct {
 	loginBackoff, loginBackoffMax time.Duration
 	bcryptCost                    int
 	store                         func(*storeHook)
+	guard                         func(*guard)
+	listen                        func(network, addr string) (net.Listener, error)
 }
 
 // BrokerLimits bound the embedded broker's memory and store, so that no
@@ -79,13 +81,21 @@ type BrokerLimits struct {
 	// SessionExpiry is how long a persistent session is kept after its
 	// client left (default 7 days).
 	SessionExpiry time.Duration
+	// MaxConnections and MaxConnectionsPerAddress bound the open TCP
+	// connections, in all (default 256) and from one address (default
+	// 64); a connection beyond them is closed at once, and logged.
+	MaxConnections, MaxConnectionsPerAddress int
+	// ConnectTimeout is how long a new connection has to send its CONNECT
+	// (default 5 s); then it is closed, and logged.
+	ConnectTimeout time.Duration
 }
 
 // DefaultBrokerLimits returns the defaults of BrokerLimits. With them the
 // store holds at most 64 sessions × 512 KiB + 1 MiB of messages.
 func DefaultBrokerLimits() BrokerLimits {
 	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
-		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour}
+		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour,
+		MaxConnections: 256, MaxConnectionsPerAddress: 64, ConnectTimeout: 5 * time.Second}
 }
 
 func (l BrokerLimits) withDefaults() BrokerLimits {
@@ -101,10 +111,17 @@ func (l BrokerLimits) withDefaults() BrokerLimits {
 	set(&l.MaxQueuedBytes, d.MaxQueuedBytes)
 	set(&l.MaxRetained, d.MaxRetained)
 	set(&l.MaxRetainedBytes, d.MaxRetainedBytes)
+	set(&l.MaxConnections, d.MaxConnections)
+	set(&l.MaxConnectionsPerAddress, d.MaxConnectionsPerAddress)
 	if l.SessionExpiry <= 0 {
 		l.SessionExpiry = d.SessionExpiry
 	}
-	l.MaxQueued = min(l.MaxQueued, math.MaxUint16)
+	if l.ConnectTimeout <= 0 {
+		l.ConnectTimeout = d.ConnectTimeout
+	}
+	// The delivery orders a resent queue in the low 15 bits of creation
+	// times (broker_deliver.go).
+	l.MaxQueued = min(l.MaxQueued, 0x7fff)
 	return l
 }
 
@@ -122,6 +139,7 @@ type Broker struct {
 	tcp    string
 	ws     string
 	local  string
+	guard  *guard
 	closer sync.Once
 }
 
@@ -171,7 +189,12 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	caps.MaximumMessageExpiryInterval = 0
 	// Messages waiting to be written to one connection.
 	caps.MaximumClientWritesPending = 1024
-	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps})
+	// Every packet is written at once (a write buffer of 1 byte): mochi
+	// keeps a packet written while its writer has more queued in a buffer
+	// that only a later successful write flushes, and the store hook's
+	// delivery vetoes the writer's copies of queued messages
+	// (broker_deliver.go), which would leave the buffer unflushed.
+	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps, ClientNetWriteBufferSize: 1})
 	auth, err := newAuthHook(srv, opts, log)
 	if err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
@@ -195,20 +218,27 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.AddHook(store, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
-	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr, TLSConfig: tc})
+	g := newGuard(opts.Limits, log)
+	if opts.guard != nil {
+		opts.guard(g)
+	}
+	tcp := &guardedTCP{id: "tcp", addr: opts.Addr, tls: tc, g: g, listen: opts.listen}
 	if err := srv.AddListener(tcp); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
 	}
-	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address()}
-	if tc != nil {
-		local := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "local", Address: "127.0.0.1:0"})
-		if err := srv.AddListener(local); err != nil {
-			srv.Close()
-			return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
-		}
-		b.local = local.Address()
+	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g}
+	// The daemon's own client has a listener of its own, plain, on
+	// loopback, with a few connections of its own: no flood of
+	// connections on the others keeps it out.
+	own := opts.Limits
+	own.MaxConnections, own.MaxConnectionsPerAddress = localConnections, localConnections
+	local := &guardedTCP{id: "local", addr: "127.0.0.1:0", g: newGuard(own, log)}
+	if err := srv.AddListener(local); err != nil {
+		srv.Close()
+		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
 	}
+	b.local = local.Address()
 	if opts.WSAddr != "" {
 		// mochi binds the websocket listener in the background and only logs
 		// a failure: bind here first so that a busy port is an error now, and
@@ -280,14 +310,12 @@ func (b *Broker) URL() string {
 }
 
 // LocalURL is the URL the daemon's own client connects to (Opts.Broker):
-// URL, or with TLS a plain listener on 127.0.0.1 that still requires a
-// login.
-func (b *Broker) LocalURL() string {
-	if b.local != "" {
-		return "tcp://" + b.local
-	}
-	return b.URL()
-}
+// a plain listener of its own on 127.0.0.1 (a login is still required),
+// with connections that no flood on URL's listener can take.
+func (b *Broker) LocalURL() string { return "tcp://" + b.local }
+
+// localConnections bounds the connections of LocalURL's listener.
+const localConnections = 8
 
 // WSURL is the websocket URL for browser displays ("ws://host:port/", or
 // "wss://" with TLS), or "" when off.

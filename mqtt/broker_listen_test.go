@@ -1,0 +1,175 @@
+package mqtt
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// failingListener fails Accept as a process out of file descriptors does
+// (EMFILE), fails times, then accepts again.
+type failingListener struct {
+	net.Listener
+	fails atomic.Int32
+}
+
+func (l *failingListener) Accept() (net.Conn, error) {
+	if l.fails.Add(-1) >= 0 {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Addr: l.Addr(), Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+// guardBroker starts the embedded broker with limits, its log in logs, its
+// listener failing Accept fails times first, and the accept backoff's waits
+// recorded in waits (no real wait).
+func guardBroker(t *testing.T, limits BrokerLimits, fails int32) (*Broker, *logBuf, *[]time.Duration) {
+	t.Helper()
+	logs := &logBuf{}
+	var mu sync.Mutex
+	waits := &[]time.Duration{}
+	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		listen: func(network, addr string) (net.Listener, error) {
+			l, err := net.Listen(network, addr)
+			if err != nil {
+				return nil, err
+			}
+			fl := &failingListener{Listener: l}
+			fl.fails.Store(fails)
+			return fl, nil
+		},
+		guard: func(g *guard) {
+			g.sleep = func(d time.Duration) {
+				mu.Lock()
+				*waits = append(*waits, d)
+				mu.Unlock()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, logs, waits
+}
+
+// TestBrokerAcceptsAfterErrors (issue 22, point 2): Accept failing 12 times
+// in a row (descriptors exhausted) does not end the listener: it logs each
+// failure, backs off 5 ms, 10 ms ... up to 1 s, and serves the next client.
+func TestBrokerAcceptsAfterErrors(t *testing.T) {
+	b, logs, waits := guardBroker(t, BrokerLimits{}, 12)
+	r := subscriber(t, b.URL(), "", "", "x/#") // connects only if the listener lives
+	pub := publisher(t, b.URL(), "", "")
+	waitToken(t, pub.Publish("x/y", 1, false, "after the errors"), "publish")
+	r.waitCount(t, "x/y", 1)
+	want := []time.Duration{5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000}
+	for i := range want {
+		want[i] *= time.Millisecond
+	}
+	if got := *waits; len(got) != len(want) || got[0] != want[0] || got[8] != want[8] || got[11] != want[11] {
+		t.Errorf("backoff %v, want %v", got, want)
+	}
+	if n := strings.Count(logs.String(), "accept failed; retrying"); n != 12 {
+		t.Errorf("%d accept failures logged, want 12:\n%s", n, logs)
+	}
+	if !strings.Contains(logs.String(), "too many open files") || !strings.Contains(logs.String(), "accepting again") {
+		t.Errorf("log lacks the cause or the recovery:\n%s", logs)
+	}
+}
+
+// closedWithin reads c until the broker closes it; false if it is still
+// open after d.
+func closedWithin(c net.Conn, d time.Duration) bool {
+	c.SetReadDeadline(time.Now().Add(d))
+	_, err := io.Copy(io.Discard, c)
+	var ne net.Error
+	return !(errors.As(err, &ne) && ne.Timeout())
+}
+
+// rawDial opens a TCP connection from the loopback address from to addr.
+func rawDial(t *testing.T, from, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestBrokerClosesSilentConnections (issue 22, point 2): a connection that
+// sends no CONNECT is closed after ConnectTimeout, logged, and its place
+// given back; one that sends CONNECT in time stays.
+func TestBrokerClosesSilentConnections(t *testing.T) {
+	b, logs, _ := guardBroker(t, BrokerLimits{ConnectTimeout: 300 * time.Millisecond}, 0)
+	addr := strings.TrimPrefix(b.URL(), "tcp://")
+	silent := rawDial(t, "127.0.0.1", addr)
+	r := subscriber(t, b.URL(), "", "", "x/#")
+	if !closedWithin(silent, 5*time.Second) {
+		t.Fatal("a connection that sent nothing is still open after 5 s, want closed after 300 ms")
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "sent no CONNECT in time"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not logged:\n%s", logs)
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); b.guard.open() != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections counted, want 1 (the subscriber)", b.guard.open())
+		}
+	}
+	pub := publisher(t, b.URL(), "", "")
+	waitToken(t, pub.Publish("x/y", 1, false, "still here"), "publish")
+	r.waitCount(t, "x/y", 1) // the subscriber outlived the timeout
+}
+
+// TestBrokerConnectionCaps (issue 22, point 2): beyond 3 connections from
+// one address, or 5 in all, a connection is closed at once and logged; a
+// place given back is taken again. The daemon's own listener (LocalURL)
+// still lets its client in.
+func TestBrokerConnectionCaps(t *testing.T) {
+	b, logs, _ := guardBroker(t, BrokerLimits{MaxConnections: 5, MaxConnectionsPerAddress: 3}, 0)
+	addr := strings.TrimPrefix(b.URL(), "tcp://")
+	var first []net.Conn
+	for range 3 {
+		first = append(first, rawDial(t, "127.0.0.1", addr))
+	}
+	if c := rawDial(t, "127.0.0.1", addr); !closedWithin(c, 5*time.Second) {
+		t.Fatal("a 4th connection from 127.0.0.1 was kept, want closed (3 per address)")
+	}
+	for range 2 {
+		rawDial(t, "127.0.0.2", addr)
+	}
+	if c := rawDial(t, "127.0.0.3", addr); !closedWithin(c, 5*time.Second) {
+		t.Fatal("a 6th connection was kept, want closed (5 in all)")
+	}
+	for _, c := range first {
+		if closedWithin(c, 50*time.Millisecond) {
+			t.Fatal("a connection within the limits was closed")
+		}
+	}
+	log := logs.String()
+	if !strings.Contains(log, "3 connections open from this address (the limit)") || !strings.Contains(log, "5 connections open (the limit)") {
+		t.Errorf("refusals not logged:\n%s", log)
+	}
+	first[0].Close()
+	for deadline := time.Now().Add(5 * time.Second); b.guard.open() != 4; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections counted after one closed, want 4", b.guard.open())
+		}
+	}
+	if c := rawDial(t, "127.0.0.3", addr); closedWithin(c, 50*time.Millisecond) {
+		t.Fatal("the place given back was not taken again")
+	}
+	o := testOpts(&testBroker{url: b.LocalURL()}, t.TempDir())
+	c := newClient(t, o, nil)
+	waitConnected(t, c) // the daemon's own listener is not full
+}
