@@ -86,11 +86,7 @@ func (h *storeHook) goLive(cl *mochi.Client) {
 	}
 	d.live = true
 	cl.State.Inflight.ResetSendQuota(0)
-	var store []adopted
-	for _, pk := range h.orphans[cl.ID] {
-		store = append(store, h.adoptInto(cl, pk)...)
-	}
-	delete(h.orphans, cl.ID)
+	store := h.adoptOrphans(cl) // any queued to the old connection since the CONNACK
 	h.mu.Unlock()
 	h.storeAdopted(cl, store)
 	go h.deliver(d)
@@ -145,7 +141,7 @@ func (h *storeHook) batch(d *delivery) []packets.Packet {
 			room--
 			continue
 		}
-		if _, known := ord[m.PacketID]; known {
+		if q, known := ord[m.PacketID]; known && q.ready {
 			next = append(next, m)
 		}
 	}
@@ -174,6 +170,10 @@ func (h *storeHook) OnPacketEncode(cl *mochi.Client, pk packets.Packet) packets.
 	switch {
 	case pk.FixedHeader.Type == packets.Connack && pk.SessionPresent:
 		cl.State.Inflight.ResetSendQuota(0)
+		h.mu.Lock()
+		store := h.adoptOrphans(cl)
+		h.mu.Unlock()
+		h.storeAdopted(cl, store)
 		h.normalize(cl)
 	case pk.FixedHeader.Type == packets.Publish && pk.FixedHeader.Qos > 0:
 		if pk.Mods.MaxSize == writeMark {
@@ -240,43 +240,62 @@ type adopted struct {
 
 // adopt takes a message mochi queued for a connection that a new one is
 // taking over (after copying its queue, so the copy may lack it) to the new
-// connection, or keeps it for the new one's goLive. It returns the new
-// connection's delivery (to poke once stored) and what to store for it. Call with h.mu held.
+// connection, with its place in the queue given now; before the new
+// connection's CONNACK it is kept for then (adoptOrphans). It returns the
+// new connection's delivery (to poke once stored) and what to store for
+// it. Call with h.mu held.
 func (h *storeHook) adopt(old *mochi.Client, pk packets.Packet) (*delivery, []adopted) {
+	h.next++
+	a := adopted{pk, queued{order: h.next, size: len(pk.Payload)}}
 	d := h.conns[old.ID]
 	if d == nil || d.cl == old || !d.live {
-		h.orphans[old.ID] = append(h.orphans[old.ID], pk)
+		h.orphans[old.ID] = append(h.orphans[old.ID], a)
 		return nil, nil
 	}
-	return d, h.adoptInto(d.cl, pk)
+	return d, h.adoptInto(d.cl, a)
 }
 
-// adoptInto queues pk for cl unless mochi's copy of the old queue has it.
-// Call with h.mu held.
-func (h *storeHook) adoptInto(cl *mochi.Client, pk packets.Packet) []adopted {
-	if m, ok := cl.State.Inflight.Get(pk.PacketID); ok && m.TopicName == pk.TopicName && bytes.Equal(m.Payload, pk.Payload) {
-		if _, known := h.order[cl.ID][pk.PacketID]; known {
+// adoptOrphans adopts the messages kept for cl's connection. Call with
+// h.mu held.
+func (h *storeHook) adoptOrphans(cl *mochi.Client) []adopted {
+	var store []adopted
+	for _, a := range h.orphans[cl.ID] {
+		store = append(store, h.adoptInto(cl, a)...)
+	}
+	delete(h.orphans, cl.ID)
+	return store
+}
+
+// adoptInto queues a.pk for cl at a.q's place, as mochi's copy of the old
+// queue (same id and message) or under a new id. Call with h.mu held.
+func (h *storeHook) adoptInto(cl *mochi.Client, a adopted) []adopted {
+	ord := h.order[cl.ID]
+	if ord == nil {
+		ord = map[uint16]queued{}
+		h.order[cl.ID] = ord
+	}
+	a.q.ready = !persistent(cl)
+	if m, ok := cl.State.Inflight.Get(a.pk.PacketID); ok && m.TopicName == a.pk.TopicName && bytes.Equal(m.Payload, a.pk.Payload) {
+		if _, known := ord[m.PacketID]; known {
 			return nil
 		}
-		if q, _, ok := h.enqueue(cl, m); ok {
-			return []adopted{{m, q}}
-		}
-		return nil
+		ord[m.PacketID] = a.q
+		h.size[cl.ID] += a.q.size
+		return []adopted{{m, a.q}}
 	}
-	if h.holds(cl, pk) {
+	if h.holds(cl, a.pk) {
 		return nil
 	}
 	id, err := cl.NextPacketID()
 	if err != nil {
-		h.log.Warn("mqtt: embedded broker: no packet id left; dropping a message", "client", cl.ID, "topic", pk.TopicName)
+		h.log.Warn("mqtt: embedded broker: no packet id left; dropping a message", "client", cl.ID, "topic", a.pk.TopicName)
 		return nil
 	}
-	pk.PacketID = uint16(id)
-	cl.State.Inflight.Set(pk)
-	if q, _, ok := h.enqueue(cl, pk); ok {
-		return []adopted{{pk, q}}
-	}
-	return nil
+	a.pk.PacketID = uint16(id)
+	cl.State.Inflight.Set(a.pk)
+	ord[a.pk.PacketID] = a.q
+	h.size[cl.ID] += a.q.size
+	return []adopted{a}
 }
 
 func (h *storeHook) storeAdopted(cl *mochi.Client, a []adopted) {

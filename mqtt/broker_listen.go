@@ -184,6 +184,10 @@ func (t *guardedTCP) Serve(establish listeners.EstablishFn) {
 		if err != nil {
 			return // closed
 		}
+		if t.l.closed.Load() {
+			c.Close() // accepted as the broker stops: mochi would wait for it
+			return
+		}
 		gc := guardedOf(c)
 		go func() {
 			err := establish(t.id, c)
@@ -208,9 +212,11 @@ func guardedOf(c net.Conn) *guardedConn {
 	return gc
 }
 
+// Close stops accepting, then closes the clients: mochi waits for every
+// client it has, so none may come in after.
 func (t *guardedTCP) Close(closeClients listeners.CloseFn) {
-	closeClients(t.id)
 	if t.l != nil {
 		t.l.Close()
 	}
+	closeClients(t.id)
 }

@@ -66,7 +66,7 @@ type storeHook struct {
 	full    map[string]bool              // clients whose queue overflowed (logged once)
 	pending map[pendingID][]byte         // publications being handed out -> their pending key
 	conns   map[string]*delivery         // client -> its connection's delivery
-	orphans map[string][]packets.Packet  // client -> messages queued for a connection being taken over
+	orphans map[string][]adopted         // client -> messages queued for a connection being taken over
 	created int64                        // the last Created given by OnPublish
 	failing bool                         // the last write failed
 	// failWrites, for tests, makes every write fail like a full disk.
@@ -92,6 +92,7 @@ type queued struct {
 	order uint64
 	size  int
 	sent  bool // written to a connection once (DUP when written again)
+	ready bool // stored (or needs no storing): the delivery may write it
 }
 
 // inflightRecord is a queued message and its place in the session's queue.
@@ -151,7 +152,7 @@ func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l BrokerLim
 	return &storeHook{srv: srv, db: db, log: log, limits: l,
 		order: map[string]map[uint16]queued{}, size: map[string]int{},
 		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{},
-		conns: map[string]*delivery{}, orphans: map[string][]packets.Packet{}}
+		conns: map[string]*delivery{}, orphans: map[string][]adopted{}}
 }
 
 func (h *storeHook) ID() string { return "tridboard-store" }
@@ -449,16 +450,34 @@ func (h *storeHook) enqueue(cl *mochi.Client, pk packets.Packet) (q queued, know
 		return q, false, false
 	}
 	h.next++
-	q = queued{order: h.next, size: len(pk.Payload)}
+	q = queued{order: h.next, size: len(pk.Payload), ready: !persistent(cl)}
 	ord[pk.PacketID] = q
 	h.size[cl.ID] += q.size
 	return q, false, true
 }
 
+// storeQueued stores a message queued for cl, then lets the delivery write
+// it: stored after its PUBACK, it would come back after a restart.
 func (h *storeHook) storeQueued(cl *mochi.Client, pk packets.Packet, q queued) {
 	rec := inflightRecord{Msg: message2storage(pk), Order: q.order}
 	rec.Msg.Client = cl.ID
 	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketInflight, inflightKey(cl.ID, pk.PacketID), rec) })
+	h.mu.Lock()
+	ord := h.order[cl.ID]
+	for id, o := range ord { // found by its place: OnPacketRead may have moved it
+		if o.order == q.order {
+			o.ready = true
+			ord[id] = o
+		}
+	}
+	_, here := ord[pk.PacketID]
+	h.mu.Unlock()
+	// Moved to another id (stored there) or dropped meanwhile: this record
+	// would come back after a restart.
+	stale := !here
+	if stale {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, pk.PacketID)) })
+	}
 }
 
 // holds says whether cl's queue holds a message like pk already: the same
@@ -629,7 +648,7 @@ func (h *storeHook) StoredInflightMessages() ([]storage.Message, error) {
 		if h.order[r.Msg.Client] == nil {
 			h.order[r.Msg.Client] = map[uint16]queued{}
 		}
-		h.order[r.Msg.Client][r.Msg.PacketID] = queued{order: r.Order, size: len(r.Msg.Payload), sent: true}
+		h.order[r.Msg.Client][r.Msg.PacketID] = queued{order: r.Order, size: len(r.Msg.Payload), sent: true, ready: true}
 		h.size[r.Msg.Client] += len(r.Msg.Payload)
 		h.next = max(h.next, r.Order)
 		out = append(out, r.Msg)
