@@ -44,6 +44,9 @@ func TestValidateRefuses(t *testing.T) {
 		{"certificate missing", "mqtt:\n  tls:\n    cert_file: " + dir + "/c.pem\n    key_file: " + dir + "/k.pem\n", `config t.yaml:3: mqtt.tls.cert_file: ` + dir + `/c.pem: open ` + dir + `/c.pem: no such file or directory`},
 		{"packet size", "mqtt:\n  limits:\n    max_packet_size: 10\n", `config t.yaml:3: mqtt.limits.max_packet_size: 10: want 1024 to 268435455 bytes (0: the default, 256 KiB)`},
 		{"negative limit", "mqtt:\n  limits:\n    max_sessions: -1\n", `config t.yaml:3: mqtt.limits.max_sessions: -1: want 0 (the default) or more`},
+		{"negative connection limit", "mqtt:\n  limits:\n    max_connections_per_address: -1\n", `config t.yaml:3: mqtt.limits.max_connections_per_address: -1: want 0 (the default) or more`},
+		{"queue beyond the resend order", "mqtt:\n  limits:\n    max_queued: 40000\n", `config t.yaml:3: mqtt.limits.max_queued: 40000: want at most 32767`},
+		{"connect timeout", "mqtt:\n  limits:\n    connect_timeout: soon\n", `config t.yaml:3: mqtt.limits.connect_timeout: "soon" is not a duration (such as 5s)`},
 		{"wiring", "sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n", "config t.yaml:4: sensors.wiring: sensors: expander 0x20: bit 0 wired twice: a1W and b1W"},
 		{"LED mapping", "leds:\n  mapping:\n    driver: ht16k33\n    cells: {zz9: 1}\n", "config t.yaml:3: leds.mapping: leds: ht16k33 0x0: address 0x0 outside the HT16K33 range 0x70..0x77"},
 	}

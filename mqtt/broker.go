@@ -23,8 +23,10 @@ type BrokerOpts struct {
 	// (MQTT over ws://host:port/), or "" for none.
 	WSAddr string
 	// Username and Password, when set, are the daemon's own account (role
-	// daemon). Without them and without Accounts anyone may connect and do
-	// anything, which is allowed on loopback only.
+	// daemon). Without them the daemon's own client logs in with LocalLogin;
+	// and without Accounts either, anyone may connect as a controller
+	// (subscribe to the board, send commands), which is allowed on loopback
+	// only: the daemon's topics are written by the daemon alone.
 	Username, Password string
 	// Accounts are further logins, each with a role.
 	Accounts []Account
@@ -68,9 +70,12 @@ type BrokerLimits struct {
 	// 256 KiB); a client sending a larger one is disconnected before the
 	// broker reads it.
 	MaxPacketSize int
-	// MaxSessions is how many persistent sessions are kept (default 64); a
-	// new one beyond it is refused.
-	MaxSessions int
+	// MaxSessions is how many persistent sessions are kept (default 64),
+	// and MaxSessionsPerAccount how many of one account (default 16; all
+	// clients without a login count as one account). A new one beyond
+	// either takes the place of the session (of that account, or of any)
+	// away the longest, which expires; it is refused when all are connected.
+	MaxSessions, MaxSessionsPerAccount int
 	// MaxQueued and MaxQueuedBytes bound the QoS 1 messages waiting for one
 	// session, in count (default 1000) and payload bytes (default 512 KiB);
 	// beyond them new messages for that session are dropped.
@@ -93,7 +98,7 @@ type BrokerLimits struct {
 // DefaultBrokerLimits returns the defaults of BrokerLimits. With them the
 // store holds at most 64 sessions × 512 KiB + 1 MiB of messages.
 func DefaultBrokerLimits() BrokerLimits {
-	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
+	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxSessionsPerAccount: 16, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
 		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour,
 		MaxConnections: 256, MaxConnectionsPerAddress: 64, ConnectTimeout: 5 * time.Second}
 }
@@ -107,6 +112,7 @@ func (l BrokerLimits) withDefaults() BrokerLimits {
 	}
 	set(&l.MaxPacketSize, d.MaxPacketSize)
 	set(&l.MaxSessions, d.MaxSessions)
+	set(&l.MaxSessionsPerAccount, d.MaxSessionsPerAccount)
 	set(&l.MaxQueued, d.MaxQueued)
 	set(&l.MaxQueuedBytes, d.MaxQueuedBytes)
 	set(&l.MaxRetained, d.MaxRetained)
@@ -140,6 +146,7 @@ type Broker struct {
 	ws     string
 	local  string
 	guard  *guard
+	login  [2]string
 	closer sync.Once
 }
 
@@ -218,6 +225,12 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.AddHook(store, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	auth.expire = func(cl *mochi.Client) {
+		srv.UnsubscribeClient(cl)
+		cl.ClearInflights()
+		srv.Clients.Delete(cl.ID)
+		store.OnClientExpired(cl)
+	}
 	g := newGuard(opts.Limits, log)
 	if opts.guard != nil {
 		opts.guard(g)
@@ -227,7 +240,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
 	}
-	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g}
+	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g, login: auth.local}
 	// The daemon's own client has a listener of its own, plain, on
 	// loopback, with a few connections of its own: no flood of
 	// connections on the others keeps it out.
@@ -266,6 +279,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	auth.forgetStrangers()
 	store.replayPending()
 	if b.ws != "" {
 		// mochi serves websockets from a goroutine: wait until it accepts.
@@ -313,6 +327,13 @@ func (b *Broker) URL() string {
 // a plain listener of its own on 127.0.0.1 (a login is still required),
 // with connections that no flood on URL's listener can take.
 func (b *Broker) LocalURL() string { return "tcp://" + b.local }
+
+// LocalLogin is the login of the daemon's own client when no daemon
+// account is configured (BrokerOpts.Username): a username and a random
+// password made at start, known to this process only. Without it, with no
+// login configured, a client counts as a controller. "", "" when a daemon
+// account is configured.
+func (b *Broker) LocalLogin() (user, password string) { return b.login[0], b.login[1] }
 
 // localConnections bounds the connections of LocalURL's listener.
 const localConnections = 8

@@ -37,6 +37,7 @@ func guardBroker(t *testing.T, limits BrokerLimits, fails int32) (*Broker, *logB
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
 	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		Prefix: "tridboard", BoardID: "board",
 		listen: func(network, addr string) (net.Listener, error) {
 			l, err := net.Listen(network, addr)
 			if err != nil {
@@ -65,10 +66,11 @@ func guardBroker(t *testing.T, limits BrokerLimits, fails int32) (*Broker, *logB
 // failure, backs off 5 ms, 10 ms ... up to 1 s, and serves the next client.
 func TestBrokerAcceptsAfterErrors(t *testing.T) {
 	b, logs, waits := guardBroker(t, BrokerLimits{}, 12)
-	r := subscriber(t, b.URL(), "", "", "x/#") // connects only if the listener lives
-	pub := publisher(t, b.URL(), "", "")
-	waitToken(t, pub.Publish("x/y", 1, false, "after the errors"), "publish")
-	r.waitCount(t, "x/y", 1)
+	r := subscriber(t, b.URL(), "", "", moveTopic) // connects only if the listener lives
+	user, pass := b.LocalLogin()
+	pub := publisher(t, b.URL(), user, pass)
+	waitToken(t, pub.Publish(moveTopic, 1, false, "after the errors"), "publish")
+	r.waitCount(t, moveTopic, 1)
 	want := []time.Duration{5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000}
 	for i := range want {
 		want[i] *= time.Millisecond
@@ -112,7 +114,7 @@ func TestBrokerClosesSilentConnections(t *testing.T) {
 	b, logs, _ := guardBroker(t, BrokerLimits{ConnectTimeout: 300 * time.Millisecond}, 0)
 	addr := strings.TrimPrefix(b.URL(), "tcp://")
 	silent := rawDial(t, "127.0.0.1", addr)
-	r := subscriber(t, b.URL(), "", "", "x/#")
+	r := subscriber(t, b.URL(), "", "", moveTopic)
 	if !closedWithin(silent, 5*time.Second) {
 		t.Fatal("a connection that sent nothing is still open after 5 s, want closed after 300 ms")
 	}
@@ -126,9 +128,10 @@ func TestBrokerClosesSilentConnections(t *testing.T) {
 			t.Fatalf("%d connections counted, want 1 (the subscriber)", b.guard.open())
 		}
 	}
-	pub := publisher(t, b.URL(), "", "")
-	waitToken(t, pub.Publish("x/y", 1, false, "still here"), "publish")
-	r.waitCount(t, "x/y", 1) // the subscriber outlived the timeout
+	user, pass := b.LocalLogin()
+	pub := publisher(t, b.URL(), user, pass)
+	waitToken(t, pub.Publish(moveTopic, 1, false, "still here"), "publish")
+	r.waitCount(t, moveTopic, 1) // the subscriber outlived the timeout
 }
 
 // TestBrokerConnectionCaps (issue 22, point 2): beyond 3 connections from
@@ -169,7 +172,8 @@ func TestBrokerConnectionCaps(t *testing.T) {
 	if c := rawDial(t, "127.0.0.3", addr); closedWithin(c, 50*time.Millisecond) {
 		t.Fatal("the place given back was not taken again")
 	}
-	o := testOpts(&testBroker{url: b.LocalURL()}, t.TempDir())
+	user, pass := b.LocalLogin()
+	o := testOpts(&testBroker{url: b.LocalURL(), user: user, pass: pass}, t.TempDir())
 	c := newClient(t, o, nil)
 	waitConnected(t, c) // the daemon's own listener is not full
 }
