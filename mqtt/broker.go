@@ -37,8 +37,10 @@ type BrokerOpts struct {
 	CertFile, KeyFile string
 	// Prefix, BoardID and Discovery name the daemon's topics: the roles'
 	// rights and retained messages are about <Prefix>/<BoardID>/# and
-	// <Discovery>/#. Without a BoardID the daemon's account may retain
-	// messages on any topic, and controllers and displays may do nothing.
+	// <Discovery>/#. Without a BoardID (a hall's broker for several sets)
+	// the daemon's account may retain messages on any topic, clients
+	// without a login count as the daemon when no login is configured, and
+	// controllers and displays may do nothing.
 	Prefix, BoardID, Discovery string
 	// DaemonClientID is the daemon's client id, which only a daemon account
 	// may use; "" keeps none.

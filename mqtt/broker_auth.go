@@ -237,13 +237,13 @@ func (h *authHook) refuse(cl *mochi.Client, code packets.Code, why string, user 
 // OnConnect checks the login. It answers refused clients itself, with the
 // reason's code, and returns an error so that mochi drops them. Without a
 // configured login, a client that gives none (or a username that is no
-// account) is a controller.
+// account) is a controller (anonymousRole).
 func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 	if cl.Net.Inline {
 		return nil
 	}
 	user := string(pk.Connect.Username)
-	role := RoleController
+	role := h.anonymousRole()
 	if a, known := h.accounts[user]; known || !h.anonymous {
 		addr := remoteHost(cl.Net.Remote)
 		wait, ok := h.logins.slot(addr)
@@ -363,9 +363,20 @@ func (h *authHook) role(cl *mochi.Client) Role {
 		return a.role
 	}
 	if h.anonymous {
-		return RoleController
+		return h.anonymousRole()
 	}
 	return ""
+}
+
+// anonymousRole is the role of a client without a login when none is
+// configured: a controller, so that the daemon's topics are written by
+// the daemon alone; without a BoardID (a hall's broker for several sets,
+// no daemon's topics to keep) the daemon's role, as before.
+func (h *authHook) anonymousRole() Role {
+	if h.board == "" {
+		return RoleDaemon
+	}
+	return RoleController
 }
 
 // within says whether every topic filter matches lies under root.
