@@ -2,10 +2,13 @@ package mqtt
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -176,4 +179,88 @@ func TestBrokerConnectionCaps(t *testing.T) {
 	o := testOpts(&testBroker{url: b.LocalURL(), user: user, pass: pass}, t.TempDir())
 	c := newClient(t, o, nil)
 	waitConnected(t, c) // the daemon's own listener is not full
+}
+
+// TestBrokerConnectionFlood (issue 22, point 2) floods a broker in a
+// process of its own with raw connections from 10 loopback addresses that
+// never send CONNECT, and measures it:
+//   - descriptors: with 200 file descriptors, 600 connections exhaust them;
+//     Accept fails (logged, retried with backoff), the broker recovers;
+//   - caps: 5,000 connections, of which it holds 256 (the cap; 64 per
+//     address); the others are closed at once.
+//
+// Every silent connection is closed (after ConnectTimeout once accepted),
+// and a client then gets its PUBACK at once.
+func TestBrokerConnectionFlood(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		conns   int
+		nofile  string
+		timeout time.Duration
+		held    int // connections the broker holds at the peak, or -1: not measured
+		logs    []string
+	}{
+		{"descriptors", 600, "200", time.Second, -1, []string{"accept failed; retrying", "too many open files", "accepting again", "sent no CONNECT in time"}},
+		{"caps", 5000, "", 2 * time.Second, 256, []string{"connection refused", "256 connections open (the limit)", "sent no CONNECT in time"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := freeAddr(t)
+			logPath := filepath.Join(t.TempDir(), "broker.log")
+			env := []string{childLogEnv + "=" + logPath}
+			if tc.nofile != "" {
+				env = append(env, childNofileEnv+"="+tc.nofile)
+			}
+			br := startChild(t, BrokerOpts{Addr: addr, Username: testUser, Password: testPass, Prefix: "tridboard", BoardID: "board",
+				Limits: BrokerLimits{ConnectTimeout: tc.timeout}}, env...)
+			pid := br.cmd.Process.Pid
+			before := rssKiB(t, pid)
+			start := time.Now()
+			var conns []net.Conn
+			for i := range tc.conns {
+				d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+i%10))}, Timeout: 5 * time.Second}
+				c, err := d.Dial("tcp", addr)
+				if err != nil {
+					t.Fatalf("connection %d: %v", i, err)
+				}
+				conns = append(conns, c)
+			}
+			held := -1
+			if tc.held >= 0 {
+				fmt.Fprintln(br.in, "conns")
+				held, _ = strconv.Atoi(br.line(t))
+				if held != tc.held {
+					t.Errorf("the broker holds %d connections, want %d", held, tc.held)
+				}
+			}
+			peak := rssKiB(t, pid)
+			for _, c := range conns {
+				if !closedWithin(c, 30*time.Second) {
+					t.Fatal("a silent connection still open after 30 s")
+				}
+				c.Close()
+			}
+			allClosed := time.Since(start)
+			cli, err := connectAs(t, "tcp://"+addr, "after-the-flood", testUser, testPass)
+			if err != nil {
+				t.Fatalf("a client after the flood: %v", err)
+			}
+			sent := time.Now()
+			waitToken(t, cli.Publish("tridboard/board/x", 1, false, "hello"), "publish after the flood")
+			reply := time.Since(sent)
+			after := rssKiB(t, pid)
+			logs, _ := os.ReadFile(logPath)
+			counts := map[string]int{}
+			for _, what := range tc.logs {
+				counts[what] = strings.Count(string(logs), what)
+				if counts[what] == 0 {
+					t.Errorf("log has no %q", what)
+				}
+			}
+			t.Logf("%d silent connections: %d held at the peak; all closed after %v; broker RSS %d KiB before, %d KiB at the peak, %d KiB after; PUBACK after the flood in %v; log lines: %v",
+				tc.conns, held, allClosed.Round(10*time.Millisecond), before, peak, after, reply.Round(time.Millisecond), counts)
+			if peak > before+32<<10 {
+				t.Errorf("RSS %d KiB at the peak, %d before: want under 32 MiB more", peak, before)
+			}
+		})
+	}
 }
