@@ -121,7 +121,7 @@ func applied(t *testing.T, got []rec, n int) (applied, lost, reordered int) {
 // with the embedded broker the broker restarts with it). On the embedded
 // broker as on Mosquitto the display gets every move, and gets each one
 // before any later one: 0 lost, 0 reordered. The churn is seeded: a failure
-// is the same run again.
+// is the same run again (CHURN_SEED=n runs another seed).
 func TestChurningDisplay(t *testing.T) {
 	const displayUser, displayPass = "hall", "display-secret"
 	for _, kind := range []string{"embedded", "mosquitto"} {
@@ -155,15 +155,7 @@ func TestChurningDisplay(t *testing.T) {
 			o.ClientID = "tridboard-board"
 			c := newClient(t, o, nil)
 			waitConnected(t, c)
-			d.connect(t)
-			probe := publisher(t, tb.url, tb.user, tb.pass)
-			for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
-				probe.Publish(probeTopic, 0, false, "probe")
-				if time.Now().After(deadline) {
-					t.Fatal("the display never subscribed")
-				}
-			}
-			probe.Disconnect(0)
+			connectSubscribed(t, tb, d)
 
 			ch := startChurn(t, d, churnSeed())
 			pace := rand.New(rand.NewSource(1))
@@ -201,17 +193,12 @@ func TestChurningDisplay(t *testing.T) {
 				for _, r := range got {
 					var m Move
 					json.Unmarshal([]byte(r.payload), &m)
-					seqs = append(seqs, itoa(m.Seq))
+					seqs = append(seqs, strconv.Itoa(m.Seq))
 				}
 				t.Errorf("want every move once in order; got seqs %s", strings.Join(seqs, " "))
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
 
 func churnSeed() int64 {

@@ -175,17 +175,7 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 			}
 		}
 	}
-	d.connect(t)
-	// A display connecting for the first time has no session yet: wait for
-	// its subscription before the first move.
-	probe := publisher(t, tb.url, tb.user, tb.pass)
-	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
-		probe.Publish(probeTopic, 0, false, "probe")
-		if time.Now().After(deadline) {
-			t.Fatal("the display never subscribed")
-		}
-	}
-	probe.Disconnect(0)
+	connectSubscribed(t, tb, d)
 	play(1, 3)
 	d.rec().waitSeq(t, 3)
 	d.disconnect(t)
@@ -206,4 +196,19 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 		t.Fatalf("%d duplicates, want every move once", dups)
 	}
 	d.disconnect(t)
+}
+
+// connectSubscribed connects d for the first time and waits for its
+// subscription (a first connection has no session to queue moves in yet).
+func connectSubscribed(t *testing.T, tb *testBroker, d display) {
+	t.Helper()
+	d.connect(t)
+	probe := publisher(t, tb.url, tb.user, tb.pass)
+	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
+		probe.Publish(probeTopic, 0, false, "probe")
+		if time.Now().After(deadline) {
+			t.Fatal("the display never subscribed")
+		}
+	}
+	probe.Disconnect(0)
 }
