@@ -11,7 +11,6 @@ import (
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"go.etcd.io/bbolt"
 )
 
@@ -255,21 +254,12 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	}
 	b.local = local.Address()
 	if opts.WSAddr != "" {
-		// mochi binds the websocket listener in the background and only logs
-		// a failure: bind here first so that a busy port is an error now, and
-		// so that port 0 becomes a real port.
-		l, err := net.Listen("tcp", opts.WSAddr)
-		if err != nil {
+		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc, g: g}
+		if err := srv.AddListener(ws); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", opts.WSAddr, err)
 		}
-		b.ws = l.Addr().String()
-		l.Close()
-		ws := listeners.NewWebsocket(listeners.Config{Type: listeners.TypeWS, ID: "ws", Address: b.ws, TLSConfig: tc})
-		if err := srv.AddListener(ws); err != nil {
-			srv.Close()
-			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", b.ws, err)
-		}
+		b.ws = ws.Address()
 	}
 	if opts.onServe != nil {
 		if err := opts.onServe(srv); err != nil {
@@ -283,22 +273,6 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	}
 	auth.forgetStrangers()
 	store.replayPending()
-	if b.ws != "" {
-		// mochi serves websockets from a goroutine: wait until it accepts.
-		deadline := time.Now().Add(2 * time.Second)
-		for {
-			c, err := net.DialTimeout("tcp", b.ws, 100*time.Millisecond)
-			if err == nil {
-				c.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				srv.Close()
-				return nil, fmt.Errorf("mqtt: embedded broker: websocket listener %s did not start: %w", b.ws, err)
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-	}
 	return b, nil
 }
 

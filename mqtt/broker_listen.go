@@ -4,13 +4,16 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/mochi-mqtt/server/v2/listeners"
 )
 
@@ -193,7 +196,7 @@ func (t *guardedTCP) Serve(establish listeners.EstablishFn) {
 			err := establish(t.id, c)
 			switch {
 			case err == nil:
-			case gc != nil && !gc.connected.Load() && errors.Is(err, os.ErrDeadlineExceeded):
+			case gc != nil && !gc.connected.Load() && isTimeout(err):
 				t.g.log.Warn("mqtt: embedded broker: closed a connection that sent no CONNECT in time",
 					"listener", t.id, "remote", c.RemoteAddr().String(), "timeout", t.g.limits.ConnectTimeout)
 			default:
@@ -201,6 +204,12 @@ func (t *guardedTCP) Serve(establish listeners.EstablishFn) {
 			}
 		}()
 	}
+}
+
+// isTimeout says whether err is a read deadline passing.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // guardedOf finds the guardedConn under c (c itself, or under TLS).
@@ -220,3 +229,127 @@ func (t *guardedTCP) Close(closeClients listeners.CloseFn) {
 	}
 	closeClients(t.id)
 }
+
+// guardedWS is the websocket listener (MQTT over ws:// or wss://, for
+// browser displays) on a guardedListener: the same caps, accept retries
+// and CONNECT timeout as guardedTCP. The upgrade request itself must come
+// within ConnectTimeout too.
+type guardedWS struct {
+	id, addr  string
+	tls       *tls.Config
+	g         *guard
+	l         *guardedListener
+	srv       *http.Server
+	establish listeners.EstablishFn
+}
+
+var _ listeners.Listener = (*guardedWS)(nil)
+
+func (w *guardedWS) ID() string { return w.id }
+
+func (w *guardedWS) Protocol() string {
+	if w.tls != nil {
+		return "wss"
+	}
+	return "ws"
+}
+
+func (w *guardedWS) Address() string {
+	if w.l != nil {
+		return w.l.Addr().String()
+	}
+	return w.addr
+}
+
+func (w *guardedWS) Init(*slog.Logger) error {
+	raw, err := net.Listen("tcp", w.addr)
+	if err != nil {
+		return err
+	}
+	w.l = &guardedListener{Listener: raw, g: w.g, name: w.id}
+	up := &websocket.Upgrader{Subprotocols: []string{"mqtt"}, CheckOrigin: func(*http.Request) bool { return true }}
+	w.srv = &http.Server{ReadHeaderTimeout: w.g.limits.ConnectTimeout, TLSConfig: w.tls,
+		ErrorLog: slog.NewLogLogger(w.g.log.Handler(), slog.LevelDebug),
+		Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			c, err := up.Upgrade(rw, r, nil)
+			if err != nil {
+				return // gorilla answered the request
+			}
+			defer c.Close()
+			under := c.NetConn()
+			gc := guardedOf(under)
+			if gc != nil {
+				gc.connected.Store(false) // gorilla cleared the HTTP server's deadlines with SetDeadline
+			}
+			under.SetReadDeadline(time.Now().Add(w.g.limits.ConnectTimeout))
+			err = w.establish(w.id, &wsConn{Conn: under, ws: c})
+			if err != nil && gc != nil && !gc.connected.Load() && isTimeout(err) {
+				w.g.log.Warn("mqtt: embedded broker: closed a connection that sent no CONNECT in time",
+					"listener", w.id, "remote", under.RemoteAddr().String(), "timeout", w.g.limits.ConnectTimeout)
+			}
+		})}
+	return nil
+}
+
+func (w *guardedWS) Serve(establish listeners.EstablishFn) {
+	w.establish = establish
+	var err error
+	if w.tls != nil {
+		err = w.srv.ServeTLS(w.l, "", "")
+	} else {
+		err = w.srv.Serve(w.l)
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		w.g.log.Error("mqtt: embedded broker: websocket listener stopped", "listener", w.id, "err", err)
+	}
+}
+
+// Close stops accepting, then closes the clients (see guardedTCP.Close).
+func (w *guardedWS) Close(closeClients listeners.CloseFn) {
+	if w.srv != nil {
+		w.l.closed.Store(true)
+		w.srv.Close()
+	}
+	closeClients(w.id)
+}
+
+// wsConn is a websocket connection as the stream of bytes mochi reads and
+// writes: binary messages, each write one message.
+type wsConn struct {
+	net.Conn
+	ws *websocket.Conn
+	r  io.Reader // the message being read, or nil
+}
+
+func (c *wsConn) Read(p []byte) (int, error) {
+	for {
+		if c.r == nil {
+			op, r, err := c.ws.NextReader()
+			if err != nil {
+				return 0, err
+			}
+			if op != websocket.BinaryMessage {
+				return 0, errors.New("mqtt: embedded broker: websocket: a text message (MQTT over websockets is binary)")
+			}
+			c.r = r
+		}
+		n, err := c.r.Read(p)
+		if errors.Is(err, io.EOF) {
+			c.r = nil
+			if n == 0 {
+				continue
+			}
+			err = nil
+		}
+		return n, err
+	}
+}
+
+func (c *wsConn) Write(p []byte) (int, error) {
+	if err := c.ws.WriteMessage(websocket.BinaryMessage, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (c *wsConn) Close() error { return c.ws.Close() }

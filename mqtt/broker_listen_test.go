@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // failingListener fails Accept as a process out of file descriptors does
@@ -263,4 +265,50 @@ func TestBrokerConnectionFlood(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBrokerWebsocketGuarded (issue 22, point 2): the websocket listener
+// has the same door: a connection that upgrades but sends no CONNECT, or
+// sends no HTTP request at all, is closed after ConnectTimeout (logged);
+// beyond the caps a connection is closed at once; a browser-like MQTT
+// client still gets in.
+func TestBrokerWebsocketGuarded(t *testing.T) {
+	logs := &logBuf{}
+	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board",
+		Limits: BrokerLimits{ConnectTimeout: 300 * time.Millisecond, MaxConnectionsPerAddress: 3},
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	wsAddr := strings.TrimSuffix(strings.TrimPrefix(b.WSURL(), "ws://"), "/")
+	ws, _, err := (&websocket.Dialer{Subprotocols: []string{"mqtt"}}).Dial(b.WSURL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	silent := rawDial(t, "127.0.0.1", wsAddr)
+	ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := ws.ReadMessage(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("an upgraded connection without CONNECT: %v, want closed by the broker", err)
+	}
+	if !closedWithin(silent, 5*time.Second) {
+		t.Fatal("a connection without an HTTP request still open after 5 s")
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), `sent no CONNECT in time" listener=ws`); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not logged:\n%s", logs)
+		}
+	}
+	for range 3 {
+		rawDial(t, "127.0.0.2", wsAddr)
+	}
+	if c := rawDial(t, "127.0.0.2", wsAddr); !closedWithin(c, 5*time.Second) {
+		t.Fatal("a 4th websocket connection from 127.0.0.2 was kept, want closed (3 per address)")
+	}
+	r := subscriber(t, b.WSURL(), "", "", moveTopic)
+	user, pass := b.LocalLogin()
+	pub := publisher(t, b.URL(), user, pass)
+	waitToken(t, pub.Publish(moveTopic, 1, false, "over websockets"), "publish")
+	r.waitCount(t, moveTopic, 1)
 }
