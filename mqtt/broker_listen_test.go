@@ -260,7 +260,7 @@ func TestBrokerConnectionFlood(t *testing.T) {
 			}
 			t.Logf("%d silent connections: %d held at the peak; all closed after %v; broker RSS %d KiB before, %d KiB at the peak, %d KiB after; PUBACK after the flood in %v; log lines: %v",
 				tc.conns, held, allClosed.Round(10*time.Millisecond), before, peak, after, reply.Round(time.Millisecond), counts)
-			if peak > before+32<<10 {
+			if peak > before+32<<10 && !raceEnabled {
 				t.Errorf("RSS %d KiB at the peak, %d before: want under 32 MiB more", peak, before)
 			}
 		})
