@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,7 +122,6 @@ func applied(t *testing.T, got []rec, n int) (applied, lost, reordered int) {
 // before any later one: 0 lost, 0 reordered. The churn is seeded: a failure
 // is the same run again (CHURN_SEED=n runs another seed).
 func TestChurningDisplay(t *testing.T) {
-	const displayUser, displayPass = "hall", "display-secret"
 	for _, kind := range []string{"embedded", "mosquitto"} {
 		t.Run(kind, func(t *testing.T) {
 			var tb *testBroker
@@ -131,10 +129,7 @@ func TestChurningDisplay(t *testing.T) {
 			user, pass := displayUser, displayPass
 			if kind == "embedded" {
 				addr := freeAddr(t)
-				o := BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
-					Prefix: "tridboard", BoardID: "board",
-					Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
-					StorePath: filepath.Join(t.TempDir(), "broker.db")}
+				o := displayBrokerOpts(t, addr)
 				br := startChild(t, o)
 				tb = &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}
 				restart = func(kill bool) {

@@ -112,15 +112,11 @@ func (d *mosqDisplay) disconnect(t *testing.T) {
 // display comes back: it gets every move, once, in order. With paho and with
 // mosquitto_sub, against the embedded broker and against mosquitto.
 func TestPersistentDisplayMissesNoMove(t *testing.T) {
-	const displayUser, displayPass = "hall", "display-secret"
 	for _, restart := range []string{"none", "graceful", "SIGKILL"} {
 		for _, kind := range []string{"paho", "mosquitto_sub"} {
 			t.Run("embedded/"+kind+"/restart "+restart, func(t *testing.T) {
 				addr := freeAddr(t)
-				o := BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
-					Prefix: "tridboard", BoardID: "board",
-					Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
-					StorePath: filepath.Join(t.TempDir(), "broker.db")}
+				o := displayBrokerOpts(t, addr)
 				br := startChild(t, o)
 				tb := &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}
 				recipe(t, tb, kind, displayUser, displayPass,
@@ -211,4 +207,16 @@ func connectSubscribed(t *testing.T, tb *testBroker, d display) {
 		}
 	}
 	probe.Disconnect(0)
+}
+
+// displayUser and displayPass are the display account of displayBrokerOpts.
+const displayUser, displayPass = "hall", "display-secret"
+
+// displayBrokerOpts is an embedded broker on addr with the daemon's and a
+// display's account and a store, as a hall's set runs it.
+func displayBrokerOpts(t *testing.T, addr string) BrokerOpts {
+	return BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+		Prefix: "tridboard", BoardID: "board",
+		Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
+		StorePath: filepath.Join(t.TempDir(), "broker.db")}
 }
