@@ -43,6 +43,8 @@ var (
 	ErrFlag = errors.New("flag fallen")
 	// ErrNoMove: there is no move to take back.
 	ErrNoMove = errors.New("no move to take back")
+	// ErrStopped: the game is over and its clock stopped (Stop).
+	ErrStopped = errors.New("clock stopped: the game is over")
 )
 
 // Reading is the clock after a move: both sides' remaining time, in
@@ -90,15 +92,30 @@ type Clock struct {
 
 	started bool
 	paused  bool
-	turn    rules.Color // whose clock runs (or would, when paused)
-	base    [2]time.Duration
-	since   time.Time     // when the running clock last (re)started
-	used    time.Duration // turn time before since (pauses split a turn)
-	last    time.Time     // the latest event
-	moves   [2]int        // moves made by each side
-	illegal [2]int
+	// stopped: the game is over (Stop); fell is the flag that had fallen
+	// by then, if one had.
+	stopped bool
+	fell    *fallenFlag
+	// blaming: blamed's clock runs since blameSince instead of the turn's,
+	// for a mismatch blamed caused out of turn (Blame, blame.go).
+	blaming    bool
+	blamed     rules.Color
+	blameSince time.Time
+	turn       rules.Color // whose clock runs (or would, when paused)
+	base       [2]time.Duration
+	since      time.Time     // when the running clock last (re)started
+	used       time.Duration // turn time before since (pauses split a turn)
+	last       time.Time     // the latest event
+	moves      [2]int        // moves made by each side
+	illegal    [2]int
 
 	hist []mark // hist[0] is the start; hist[k] after the k-th move
+}
+
+// fallenFlag is the side whose flag fell and when.
+type fallenFlag struct {
+	side rules.Color
+	when time.Time
 }
 
 // mark is the clock after a move, exactly (a Reading rounds to ms).
@@ -151,7 +168,7 @@ func (c *Clock) clamp(at time.Time) time.Time {
 // turnTime is the time the running turn has used at at.
 func (c *Clock) turnTime(at time.Time) time.Duration {
 	u := c.used
-	if c.started && !c.paused && at.After(c.since) {
+	if c.started && !c.paused && !c.stopped && !c.blaming && at.After(c.since) {
 		u += at.Sub(c.since)
 	}
 	return u
@@ -182,10 +199,22 @@ func (c *Clock) flagTurn(side rules.Color) time.Duration {
 
 // flagInstant is when the running side's flag falls, if it runs.
 func (c *Clock) flagInstant() (time.Time, bool) {
-	if !c.started || c.paused {
+	if !c.started || c.paused || c.stopped {
 		return time.Time{}, false
 	}
+	if c.blaming {
+		return c.blameSince.Add(c.base[c.blamed]), true
+	}
 	return c.since.Add(c.flagTurn(c.turn) - c.used), true
+}
+
+// runner is the side whose clock runs (or would): the blamed side during a
+// Blame, else the side to move.
+func (c *Clock) runner() rules.Color {
+	if c.blaming {
+		return c.blamed
+	}
+	return c.turn
 }
 
 // fallen reports whether the running side's flag has fallen by at.
@@ -194,17 +223,24 @@ func (c *Clock) fallen(at time.Time) bool {
 	return ok && !at.Before(t)
 }
 
-// flagged is the common check of the commands: the flag stands at at.
+// flagged is the common check of the commands: the clock is not stopped
+// and no flag stands at at.
 func (c *Clock) flagged(what string, at time.Time) error {
+	if c.stopped {
+		return fmt.Errorf("clock: %s: %w", what, ErrStopped)
+	}
 	if c.fallen(at) {
 		t, _ := c.flagInstant()
-		return fmt.Errorf("clock: %s: %w: %s at %s", what, ErrFlag, c.turn, t.UTC().Format(time.RFC3339Nano))
+		return fmt.Errorf("clock: %s: %w: %s at %s", what, ErrFlag, c.runner(), t.UTC().Format(time.RFC3339Nano))
 	}
 	return nil
 }
 
 // Start starts side's clock at at (White's, from a start position).
 func (c *Clock) Start(at time.Time, side rules.Color) error {
+	if c.stopped {
+		return fmt.Errorf("clock: start: %w", ErrStopped)
+	}
 	if c.started {
 		return errors.New("clock: start: already started")
 	}
@@ -223,8 +259,36 @@ func (c *Clock) Started() bool { return c.started }
 // false before Start.
 func (c *Clock) Running() (rules.Color, bool) { return c.turn, c.started }
 
-// Paused reports whether the clock is paused.
-func (c *Clock) Paused() bool { return c.paused }
+// Paused reports whether the clock is paused (a stopped clock is not:
+// Stopped).
+func (c *Clock) Paused() bool { return c.paused && !c.stopped }
+
+// Stopped reports whether the clock was stopped for good (Stop).
+func (c *Clock) Stopped() bool { return c.stopped }
+
+// Stop stops the clock at at because the game is over (mate, a dead
+// position, a flag, a resignation, a draw): the times stand as they were at
+// at, nothing runs, and every command but TakeBack is refused with
+// ErrStopped. A flag that had fallen by at stays fallen (Flagged). A
+// clock never started can be stopped too (a game that began over).
+// Stopping a stopped clock does nothing.
+func (c *Clock) Stop(at time.Time) {
+	if c.stopped {
+		return
+	}
+	at = c.clamp(at)
+	if side, when, ok := c.Flagged(at); ok {
+		c.fell = &fallenFlag{side: side, when: when}
+	}
+	c.endBlame(at)
+	if c.started && !c.paused {
+		c.used = c.turnTime(at)
+	}
+	c.stopped = true
+	if c.started {
+		c.last = at
+	}
+}
 
 // Moves is the number of moves side has made.
 func (c *Clock) Moves(side rules.Color) int { return c.moves[side&1] }
@@ -232,6 +296,9 @@ func (c *Clock) Moves(side rules.Color) int { return c.moves[side&1] }
 // Remaining is side's time at at: 0 once its flag has fallen.
 func (c *Clock) Remaining(side rules.Color, at time.Time) time.Duration {
 	side &= 1
+	if c.blaming && side == c.blamed {
+		return max(0, c.base[side]-max(0, c.clamp(at).Sub(c.blameSince)))
+	}
 	if !c.started || side != c.turn {
 		return c.base[side]
 	}
@@ -245,11 +312,14 @@ func (c *Clock) FlagAt() (time.Time, bool) { return c.flagInstant() }
 
 // Flagged reports the side whose flag has fallen by at and when it fell.
 func (c *Clock) Flagged(at time.Time) (side rules.Color, when time.Time, ok bool) {
+	if c.fell != nil {
+		return c.fell.side, c.fell.when, true
+	}
 	if !c.fallen(c.clamp(at)) {
 		return 0, time.Time{}, false
 	}
 	t, _ := c.flagInstant()
-	return c.turn, t, true
+	return c.runner(), t, true
 }
 
 // Moved stops the mover's clock at at, the moment the move was physically
@@ -268,6 +338,7 @@ func (c *Clock) Moved(at time.Time) (Reading, error) {
 	if err := c.flagged("move", at); err != nil {
 		return Reading{}, err
 	}
+	c.endBlame(at)
 	side := c.turn
 	u := c.turnTime(at)
 	b, d := c.bonus(side)
@@ -301,6 +372,7 @@ func (c *Clock) Pause(at time.Time) error {
 	if err := c.flagged("pause", at); err != nil {
 		return err
 	}
+	c.endBlame(at)
 	if !c.paused {
 		c.used = c.turnTime(at)
 		c.paused, c.last = true, at
@@ -380,15 +452,23 @@ func (c *Clock) Illegal(at time.Time, side rules.Color) (int, error) {
 // they had before that move (the reading after the move before it, or the
 // start), so the mover's thinking time for it is given back and arbiter
 // adjustments since are undone; the mover's clock runs from at (or stays
-// paused). Refused once a flag has fallen.
+// paused). A clock stopped by the end of the game runs again (the game
+// goes on). Refused once a flag has fallen.
 func (c *Clock) TakeBack(at time.Time) error {
 	if !c.started {
 		return fmt.Errorf("clock: take back: %w", ErrNotStarted)
 	}
 	at = c.clamp(at)
+	if c.fell != nil {
+		return fmt.Errorf("clock: take back: %w: %s at %s", ErrFlag, c.fell.side, c.fell.when.UTC().Format(time.RFC3339Nano))
+	}
+	if len(c.hist) >= 2 {
+		c.stopped = false
+	}
 	if err := c.flagged("take back", at); err != nil {
 		return err
 	}
+	c.endBlame(at)
 	if len(c.hist) < 2 {
 		return fmt.Errorf("clock: take back: %w", ErrNoMove)
 	}

@@ -358,3 +358,64 @@ func TestNotStarted(t *testing.T) {
 		t.Error("New without a control accepted")
 	}
 }
+
+// A finished game's clock is stopped, and its snapshot says so one way:
+// Stopped, neither Running nor Paused, the times frozen; a flag that fell
+// stays named. A take-back of the move that ended the game starts it again.
+func TestStopEndsTheGamesClock(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		clock func(t *testing.T) *Clock
+		at    time.Duration
+		white time.Duration
+		flag  string
+	}{
+		{"running (mate, resignation, draw)", func(t *testing.T) *Clock { return started(t, "60", nil) }, 10 * s, 50 * s, ""},
+		{"paused", func(t *testing.T) *Clock {
+			c := started(t, "60", nil)
+			if err := c.Pause(after(4 * s)); err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}, 10 * s, 56 * s, ""},
+		{"never started (a game that began over)", func(t *testing.T) *Clock {
+			c, err := New(MustParse("60"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}, 10 * s, 60 * s, ""},
+		{"flag", func(t *testing.T) *Clock { return started(t, "60", nil) }, 61 * s, 0, "white"},
+	} {
+		c := tc.clock(t)
+		c.Stop(after(tc.at))
+		for _, at := range []time.Duration{tc.at, tc.at + time.Hour} {
+			got := c.Snapshot(after(at))
+			if !got.Stopped || got.Running != "" || got.Paused || got.Flag != tc.flag || got.DelayMS != 0 {
+				t.Errorf("%s: snapshot at +%v: %+v, want stopped, not running nor paused, flag %q", tc.name, at, got, tc.flag)
+			}
+			if r := got.Remaining(rules.White, after(at+time.Minute)); r != tc.white {
+				t.Errorf("%s: white %v at +%v, want %v frozen", tc.name, r, at, tc.white)
+			}
+			if _, ok := c.FlagAt(); ok {
+				t.Errorf("%s: a stopped clock has a flag to fall", tc.name)
+			}
+		}
+		if _, err := c.Moved(after(tc.at + s)); !errors.Is(err, ErrStopped) && !errors.Is(err, ErrNotStarted) {
+			t.Errorf("%s: Moved on a stopped clock: %v, want ErrStopped", tc.name, err)
+		}
+		if err := c.Add(after(tc.at+s), rules.White, s); !errors.Is(err, ErrStopped) {
+			t.Errorf("%s: Add on a stopped clock: %v, want ErrStopped", tc.name, err)
+		}
+	}
+	// The take-back of the mating move: the game goes on, the mover's clock runs.
+	c := started(t, "60", nil)
+	play(t, c, 5*s)
+	c.Stop(after(5 * s))
+	if err := c.TakeBack(after(20 * s)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Snapshot(after(21 * s)); got.Stopped || got.Running != "white" || got.WhiteMS != 59000 {
+		t.Errorf("after the take-back: %+v, want white running at 59 s", got)
+	}
+}

@@ -13,7 +13,9 @@
 //
 // A Clock takes every event with its moment: Start(at, side), Moved(at),
 // Pause, Resume, Add and Set (the arbiter), Illegal (FIDE's penalty for an
-// illegal move), TakeBack. It never reads the system clock and starts no
+// illegal move), Blame and Unblame (a mismatch the side not to move caused
+// runs its clock instead), TakeBack, and Stop (the game is over: the times
+// stand for good). It never reads the system clock and starts no
 // goroutine: FlagAt says when the running flag will fall, so the caller arms
 // its own timer, and tests run in simulated time.
 //
@@ -36,15 +38,19 @@
 //
 // Moved returns a Reading (both sides' ms and the completion time) for the
 // journal; Rebuild makes the clock of a resumed game from the readings,
-// paused, since the time the set was off is nobody's. Snapshot is what a
-// display needs to count down without drift (JSON, see Snapshot).
+// paused, since the time the set was off is nobody's. A Checkpoint, taken
+// between moves and kept beside the journal, gives back the thinking time
+// since the last move (Restore), so a restart refunds nothing. Snapshot is
+// what a display needs to count down without drift (JSON, see Snapshot).
 // FormatClk and ParseClk write and read the [%clk h:mm:ss] comments.
 //
 // # Low time
 //
-// Opts.Low is the warning threshold (Snapshot.Low, Clock.Low); Settle
-// recommends a shorter recognizer settle window in low time, LowSettle
-// says why it is 150 ms.
+// Opts.Low is the warning threshold (Snapshot.Low, Clock.Low). Low time
+// leaves the recognizer's settle window as it is: a shorter one took a
+// hesitating piece's rest on its way for a move (issue 21), and in low
+// time the press of the clock and the opponent's lift confirm a move at
+// once anyway.
 //
 // The sub-package segment shows both times on two HT16K33 7-segment
 // backpacks.

@@ -35,9 +35,10 @@ type reserver interface {
 // It answers true in exactly two cases:
 //
 //   - the rules call the position dead (Status is rules.DeadPosition): in
-//     st3d K v K, K+B v K, K+N v K and kings with bishops all on squares
-//     of one colour (docs/rules.md 1.3, D3); in Millennium K v K, K+B v K and
-//     K+N v K; First Contact has no dead positions (check wins there);
+//     st3d and its variants K v K only (docs/rules.md D18: a lone bishop or
+//     knight mates there, so a flag against it loses); in Millennium K v K,
+//     K+B v K and K+N v K; in First Contact the kings alone with nothing in
+//     reserve (check wins there);
 //   - side has nothing but its king on the set (CellPiece over every cell)
 //     and, where pieces can still enter the set (First Contact's reserve),
 //     nothing left to bring in: a king alone never gives check, in any of

@@ -12,9 +12,9 @@ import (
 // them and the journal kept them; none before the first move), and the side
 // to move. The clock comes back started and paused with the side to move's
 // clock about to run, each side at its last reading: the time the set was
-// off is nobody's, and so is the time between the last move and the crash
-// (the journal has no reading of it), which the side to move gets back.
-// Resume restarts it. Take-backs work across the restart: the readings are
+// off is nobody's. The thinking time between the last move and the stop is
+// not in the readings: Restore takes it from a Checkpoint (without one the
+// side to move gets it back). Resume restarts it. Take-backs work across the restart: the readings are
 // its history.
 //
 // It refuses a negative reading or readings whose times go back.

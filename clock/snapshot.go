@@ -15,13 +15,15 @@ import (
 //	 "at":"2026-12-01T10:00:00.123Z"}
 //
 // WhiteMS and BlackMS are the times at At (RFC 3339, UTC, milliseconds).
-// Running names the side whose turn it is (absent before the start and once
-// a flag fell); its clock counts down from At unless Paused, after DelayMS
-// under a simple delay: Remaining computes it, so a display never drifts
-// however late it got the snapshot. Flag names the side whose flag fell (its
-// time is 0). Low names the side under the low-time threshold, "both" when
-// both are. With a control in periods, each side's period (from 1) and the
-// moves it has to make in it are given too.
+// Running names the side whose turn it is (absent before the start, once a
+// flag fell and once the game is over); its clock counts down from At
+// unless Paused, after DelayMS under a simple delay: Remaining computes it,
+// so a display never drifts however late it got the snapshot. Stopped says
+// that the game is over and the clock stopped for good: the times are the
+// final ones, and neither Running nor Paused is given. Flag names the side
+// whose flag fell (its time is 0). Low names the side under the low-time
+// threshold, "both" when both are. With a control in periods, each side's
+// period (from 1) and the moves it has to make in it are given too.
 type Snapshot struct {
 	Control string `json:"control"`
 	WhiteMS int64  `json:"white_ms"`
@@ -29,6 +31,7 @@ type Snapshot struct {
 	Running string `json:"running,omitempty"`
 	At      Stamp  `json:"at"`
 	Paused  bool   `json:"paused,omitempty"`
+	Stopped bool   `json:"stopped,omitempty"`
 	Flag    string `json:"flag,omitempty"`
 	Low     string `json:"low,omitempty"`
 	// DelayMS is what is left at At of the running side's simple delay:
@@ -103,7 +106,7 @@ func (s Snapshot) MS(side rules.Color) int64 {
 // and a paused or flagged clock's stand.
 func (s Snapshot) Remaining(side rules.Color, t time.Time) time.Duration {
 	ms := time.Duration(s.MS(side)) * time.Millisecond
-	if s.Paused || s.Flag != "" || s.Running != side.String() || !t.After(s.At.Time) {
+	if s.Paused || s.Stopped || s.Flag != "" || s.Running != side.String() || !t.After(s.At.Time) {
 		return ms
 	}
 	run := t.Sub(s.At.Time) - time.Duration(s.DelayMS)*time.Millisecond
@@ -122,13 +125,14 @@ func (c *Clock) Snapshot(at time.Time) Snapshot {
 		WhiteMS: c.Remaining(rules.White, at).Milliseconds(),
 		BlackMS: c.Remaining(rules.Black, at).Milliseconds(),
 		At:      Stamp{at.UTC()},
-		Paused:  c.started && c.paused,
+		Paused:  c.started && c.paused && !c.stopped,
+		Stopped: c.stopped,
 	}
 	if side, _, ok := c.Flagged(at); ok {
 		s.Flag = side.String()
-	} else if c.started {
-		s.Running = c.turn.String()
-		if b, d := c.bonus(c.turn); b == Delay {
+	} else if c.started && !c.stopped {
+		s.Running = c.runner().String()
+		if b, d := c.bonus(c.turn); b == Delay && !c.blaming {
 			s.DelayMS = max(0, d-c.turnTime(at)).Milliseconds()
 		}
 	}

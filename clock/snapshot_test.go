@@ -91,46 +91,22 @@ func TestSnapshotRemainingAgreesWithClock(t *testing.T) {
 	}
 }
 
-func TestLowAndSettle(t *testing.T) {
+// Low time is a warning only (issue 21: it no longer shortens the
+// recognizer's settle window).
+func TestLow(t *testing.T) {
 	c := started(t, "60+1", nil)
-	const normal = 280 * ms
 	for _, tc := range []struct {
-		at     time.Duration
-		low    bool
-		settle time.Duration
+		at  time.Duration
+		low bool
 	}{
-		{0, false, normal}, {40 * s, false, normal}, {40*s + 1, true, LowSettle}, {59 * s, true, LowSettle},
+		{0, false}, {40 * s, false}, {40*s + 1, true}, {59 * s, true},
 	} {
 		if got := c.Low(rules.White, after(tc.at)); got != tc.low {
 			t.Errorf("+%v: Low = %v", tc.at, got)
 		}
-		if got := c.Settle(after(tc.at), normal); got != tc.settle {
-			t.Errorf("+%v: Settle = %v, want %v", tc.at, got, tc.settle)
-		}
-	}
-	// Black's low time shortens white's window too: the reply is black's.
-	play(t, c, 5*s)
-	c.Set(after(5*s), rules.Black, 10*s)
-	c.Pause(after(5 * s))
-	if got := c.Settle(after(5*s), normal); got != normal {
-		t.Errorf("paused: Settle = %v", got)
-	}
-	c.Resume(after(6 * s))
-	if got := c.Settle(after(6*s), normal); got != LowSettle {
-		t.Errorf("black in low time: Settle = %v", got)
-	}
-	if got := c.Settle(after(6*s), 100*ms); got != 100*ms {
-		t.Errorf("Settle lengthened a shorter window to %v", got)
-	}
-	for _, tc := range []struct{ rem, low, want time.Duration }{
-		{19 * s, 20 * s, LowSettle}, {20 * s, 20 * s, normal}, {1 * s, 0, normal},
-	} {
-		if got := SettleFor(tc.rem, tc.low, normal); got != tc.want {
-			t.Errorf("SettleFor(%v, %v) = %v, want %v", tc.rem, tc.low, got, tc.want)
-		}
 	}
 	quiet := started(t, "60", &Opts{})
-	if quiet.Low(rules.White, after(59*s)) || quiet.Settle(after(59*s), normal) != normal {
+	if quiet.Low(rules.White, after(59*s)) {
 		t.Error("no threshold still warns")
 	}
 }

@@ -11,13 +11,13 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +55,7 @@ type Config struct {
 	Buttons     Buttons     `yaml:"buttons"`
 	Clock       Clock       `yaml:"clock"`
 	HTTP        HTTP        `yaml:"http"`
+	Lesson      Lesson      `yaml:"lesson"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
@@ -115,6 +116,9 @@ type Recognition struct {
 	SettleExtended Duration `yaml:"settle_extended"`
 	MismatchAfter  Duration `yaml:"mismatch_after"`
 	TakeBacks      bool     `yaml:"take_backs"`
+	// Correction is how long a move the settle window completed stays
+	// open to its mover's change of mind (0s: never, touch-move).
+	Correction Duration `yaml:"correction"`
 }
 
 // LEDs configures the lights.
@@ -154,6 +158,9 @@ type MQTT struct {
 	// CommandToken must accompany every command when set;
 	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
 	CommandToken string `yaml:"command_token"`
+	// RemoteGrace is how long the other set of a remote game may be
+	// offline, with its side to move, before its clock is paused.
+	RemoteGrace Duration `yaml:"remote_grace"`
 
 	// The embedded broker only:
 
@@ -237,7 +244,8 @@ type Limits struct {
 }
 
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of
-// 0x23..0x26). Each is the button's cell name, "button:..." or "".
+// 0x23..0x26, then an expander at 0x27). Each is the button's cell name,
+// "button:..." or "".
 type Buttons struct {
 	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
 	Queen  string `yaml:"queen"`
@@ -254,7 +262,38 @@ type Buttons struct {
 	ClockBlack string `yaml:"clock_black"`
 	// Hint asks for a hint: the piece to move, then its target.
 	Hint string `yaml:"hint"`
+	// Pawn and King choose the piece of a placement where a pawn or a
+	// king may be the one placed (First Contact's introductions and king
+	// placements); Queen, Rook, Bishop and Knight choose the others.
+	Pawn string `yaml:"pawn"`
+	King string `yaml:"king"`
 }
+
+// ButtonNames are the keys of the buttons section, the names of what a
+// button does, in ButtonCells order.
+var ButtonNames = []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
+
+// roles are b's cells in ButtonNames order.
+func (b *Buttons) roles() []*string {
+	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
+}
+
+// DefaultButtons are the buttons of the simulated set when the
+// configuration gives none: each one of ButtonNames on the cell
+// "button:" + its name, pawn and king only on a set whose games place
+// pieces from off the set (placements: First Contact).
+func DefaultButtons(placements bool) Buttons {
+	var b Buttons
+	for i, r := range b.roles() {
+		if n := ButtonNames[i]; placements || n != "pawn" && n != "king" {
+			*r = sensors.ButtonPrefix + n
+		}
+	}
+	return b
+}
+
+// None reports whether no button is configured.
+func (b Buttons) None() bool { return b == Buttons{} }
 
 // Clock configures the chess clock (docs/mqtt.md, "Clock").
 type Clock struct {
@@ -313,11 +352,13 @@ func Default() *Config {
 		I2C:      I2C{SpeedHz: 400000},
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
-			MismatchAfter: Dur(2 * time.Second), TakeBacks: true},
-		LEDs:  LEDs{Hints: true},
-		MQTT:  MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant"},
-		Clock: Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:  HTTP{Listen: "127.0.0.1:8080"},
+			MismatchAfter: Dur(2 * time.Second), TakeBacks: true, Correction: Dur(3 * time.Second)},
+		LEDs: LEDs{Hints: true},
+		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
+			RemoteGrace: Dur(10 * time.Second)},
+		Clock:  Clock{Low: Dur(clock.DefaultLow)},
+		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
+		Lesson: DefaultLesson(),
 	}
 }
 
@@ -368,9 +409,9 @@ func DefaultStateDir() string {
 func Read(path string) (*Config, error) {
 	c := Default()
 	if path != "" {
-		data, err := os.ReadFile(path)
+		data, err := readLimited(path)
 		if err != nil {
-			return nil, fmt.Errorf("config: %w", err)
+			return nil, err
 		}
 		if err := c.decode(path, data); err != nil {
 			return nil, err
@@ -427,20 +468,34 @@ func (c *Config) fromEnv() {
 	}
 }
 
-// decode reads YAML over c. Anchors and aliases are refused before
-// decoding: a few hundred bytes of nested aliases expand to gigabytes.
+// decode reads YAML over c. Text over MaxBytes or nested over MaxDepth,
+// and anchors and aliases, are refused before decoding: a few hundred bytes
+// of nested aliases expand to gigabytes, and so do a few kilobytes of deep
+// nesting.
 func (c *Config) decode(name string, data []byte) error {
+	if err := checkShape(name, data); err != nil {
+		return err
+	}
 	for _, tk := range lexer.Tokenize(string(data)) {
 		if tk.Type == token.AnchorType || tk.Type == token.AliasType {
 			return fmt.Errorf("config %s:%d: YAML anchors and aliases (& and *) are not accepted: write each value out", name, tk.Position.Line)
 		}
 	}
-	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
-		return fmt.Errorf("config %s: %s", name, yaml.FormatError(err, false, false))
-	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return fmt.Errorf("config %s: %w", name, err)
+		return yamlProblem(name, nil, err)
+	}
+	if ps := unknownKeys(name, file); len(ps) > 0 {
+		return ps
+	}
+	if empty(file) {
+		// Nothing but comments: every key keeps its default (decoding a
+		// null document would zero them all).
+		c.name, c.src = name, file
+		return nil
+	}
+	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return yamlProblem(name, file, err)
 	}
 	c.name, c.src = name, file
 	return nil
@@ -541,13 +596,18 @@ func (c *Config) check() []keyError {
 	between("recognition.settle", r.Settle, time.Millisecond, 5*time.Second)
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
+	between("recognition.correction", r.Correction, 0, time.Minute)
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
+	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
-		if _, port, err := net.SplitHostPort(l); err != nil {
+		if _, _, err := net.SplitHostPort(l); err != nil {
 			bad("http.listen", "%q: want host:port, or off", l)
-		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad("http.listen", "%q: port %q is not 0 to 65535", l, port)
+		} else if msg := checkListen(l); msg != "" {
+			bad("http.listen", "%q: %s", l, msg)
 		}
+	}
+	if msg := checkStateDir(c.StateDir); msg != "" {
+		bad("state_dir", "%q: %s", c.StateDir, msg)
 	}
 	presets := strings.Join(sensors.PresetNames(), ", ")
 	if _, err := sensors.Preset(c.Sensors.Preset); err == nil {
@@ -570,11 +630,8 @@ func (c *Config) check() []keyError {
 	}
 	errs = append(errs, c.checkMQTT()...)
 	seen := map[string]string{}
-	for key, b := range map[string]string{"buttons.queen": c.Buttons.Queen, "buttons.rook": c.Buttons.Rook,
-		"buttons.bishop": c.Buttons.Bishop, "buttons.knight": c.Buttons.Knight,
-		"buttons.new_game": c.Buttons.NewGame, "buttons.take_back": c.Buttons.TakeBack,
-		"buttons.clock_white": c.Buttons.ClockWhite, "buttons.clock_black": c.Buttons.ClockBlack,
-		"buttons.hint": c.Buttons.Hint} {
+	for i, r := range c.Buttons.roles() {
+		key, b := "buttons."+ButtonNames[i], *r
 		if b == "" {
 			continue
 		}
@@ -587,6 +644,7 @@ func (c *Config) check() []keyError {
 		seen[b] = key
 	}
 	errs = append(errs, c.checkClock(between)...)
+	errs = append(errs, c.checkLesson()...)
 	return errs
 }
 
@@ -628,17 +686,36 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	for _, b := range c.ButtonCells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
+	preset := c.Sensors.Preset
+	if c.Sensors.Wiring == nil && preset == Default().Sensors.Preset && !hasKey(c.src, "sensors.preset") {
+		// No wiring named: the set the variant is played on.
+		if p := sensors.DefaultPreset(c.Variant); p != "" {
+			preset = p
+		}
+	}
 	if c.Sensors.Wiring != nil {
 		w = c.Sensors.Wiring
 	} else {
 		var err error
-		if w, err = sensors.Preset(c.Sensors.Preset, short...); err != nil {
+		if w, err = sensors.Preset(preset, short...); err != nil {
 			return nil, &keyError{"sensors.preset", err.Error()}
 		}
 	}
 	// ForCells also reads a reference ST3D wiring as first-contact-up's
 	// cells (F6: the same switches, named after the platform positions).
 	w, err := w.ForCells(cells)
+	if errors.Is(err, sensors.ErrOtherSet) {
+		key, which := "sensors.wiring", "the wiring table"
+		if c.Sensors.Wiring == nil {
+			key, which = "sensors.preset", fmt.Sprintf("preset %q", preset)
+		}
+		variant := or(c.Variant, "st3d")
+		msg := fmt.Sprintf("%s wires another set's cells, not the %s set's", which, variant)
+		if p := sensors.DefaultPreset(variant); p != "" {
+			msg += fmt.Sprintf(": use a %s wiring, sensors.preset: %s (presets: %s)", variant, p, strings.Join(sensors.PresetNames(), ", "))
+		}
+		return nil, &keyError{key, msg}
+	}
 	if err != nil {
 		return nil, &keyError{"sensors.wiring", err.Error()}
 	}
@@ -654,15 +731,14 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	return w, nil
 }
 
-// ButtonCells lists the configured buttons' cells, in the order queen,
-// rook, bishop, knight, new game, take back, clock white, clock black,
-// hint (empty ones left out).
+// ButtonCells lists the configured buttons' cells, in the order of
+// ButtonNames: queen, rook, bishop, knight, new game, take back, clock
+// white, clock black, hint, pawn, king (empty ones left out).
 func (c *Config) ButtonCells() []string {
 	var out []string
-	b := c.Buttons
-	for _, b := range []string{b.Queen, b.Rook, b.Bishop, b.Knight, b.NewGame, b.TakeBack, b.ClockWhite, b.ClockBlack, b.Hint} {
-		if b != "" {
-			out = append(out, b)
+	for _, r := range c.Buttons.roles() {
+		if *r != "" {
+			out = append(out, *r)
 		}
 	}
 	return out
@@ -712,6 +788,41 @@ func ParseLevel(s string) (slog.Level, error) {
 
 // lineOf finds the line of a key path ("mqtt.accounts[1].role") in a YAML
 // file, or of the nearest enclosing key the file has, or 0.
+// empty reports whether a YAML file holds no value at all (nothing, or
+// only comments).
+func empty(file *ast.File) bool {
+	for _, doc := range file.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		if _, isComment := doc.Body.(*ast.CommentGroupNode); isComment {
+			continue
+		}
+		if doc.Body.Type() == ast.NullType {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// hasKey reports whether the file gives key ("sensors.preset") itself.
+func hasKey(file *ast.File, key string) bool {
+	if file == nil {
+		return false
+	}
+	p, err := yaml.PathString("$." + key)
+	if err != nil {
+		return false
+	}
+	for _, doc := range file.Docs {
+		if n, err := p.FilterNode(doc.Body); err == nil && n != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func lineOf(file *ast.File, key string) int {
 	if file == nil {
 		return 0
@@ -731,4 +842,12 @@ func lineOf(file *ast.File, key string) int {
 		key = key[:i]
 	}
 	return 0
+}
+
+// or is v, or empty when v is "".
+func or(v, empty string) string {
+	if v == "" {
+		return empty
+	}
+	return v
 }

@@ -68,10 +68,10 @@ func TestRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, want string
 	}{
-		{"unknown key", "board_id: a\nsensors:\n  perod: 5ms\n", `config t.yaml: [3:3] unknown field "perod"`},
+		{"unknown key", "board_id: a\nsensors:\n  perod: 5ms\n", `config t.yaml:3: sensors.perod: no such setting; did you mean "sensors.period"?`},
 		{"not a duration", "sensors:\n  period: fast\n", `config t.yaml:2: sensors.period: "fast" is not a duration`},
 		{"out of range", "recognition:\n  settle: 10s\n", "config t.yaml:2: recognition.settle: 10s: want 1ms to 5s"},
-		{"wrong type", "i2c:\n  speed_hz: fast\n", "config t.yaml: [2:13]"},
+		{"wrong type", "i2c:\n  speed_hz: fast\n", "config t.yaml:2: i2c.speed_hz: cannot unmarshal string"},
 		{"bad log level", "log_level: loud\n", `config t.yaml:1: log_level: log level "loud"`},
 		{"bad board id", "board_id: a/b\n", `config t.yaml:1: board_id: "a/b"`},
 		{"preset and table", "sensors:\n  preset: matrix\n  wiring: {expanders: []}\n", `config t.yaml:2: sensors.preset: "matrix" and a wiring table`},

@@ -4,8 +4,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/tridboard/tridboard/mqtt"
@@ -21,14 +19,8 @@ func (c *Config) checkMQTT() []keyError {
 	m := c.MQTT
 	embedded := m.Broker == ""
 	if !embedded {
-		u, err := url.Parse(m.Broker)
-		switch {
-		case err != nil:
-			bad("mqtt.broker", "%q: %v", m.Broker, err)
-		case !map[string]bool{"tcp": true, "mqtt": true, "ssl": true, "tls": true, "mqtts": true, "ws": true, "wss": true}[u.Scheme]:
-			bad("mqtt.broker", "%q: scheme %q: want tcp, ssl, ws or wss (or mqtt, mqtts, tls)", m.Broker, u.Scheme)
-		case u.Host == "":
-			bad("mqtt.broker", "%q: no host", m.Broker)
+		if _, err := mqtt.ParseBrokers(m.Broker); err != nil {
+			bad("mqtt.broker", "%s", strings.TrimPrefix(err.Error(), "mqtt: broker "))
 		}
 	}
 	levels := func(key, v string, empty bool) {
@@ -47,6 +39,11 @@ func (c *Config) checkMQTT() []keyError {
 	levels("mqtt.discovery", m.Discovery, true)
 	if (m.CertFile == "") != (m.KeyFile == "") {
 		bad("mqtt.cert_file", "cert_file and key_file go together")
+	} else if _, err := mqtt.ClientTLS("", m.CertFile, m.KeyFile); err != nil {
+		bad("mqtt.cert_file", "%v", err)
+	}
+	if _, err := mqtt.ClientTLS(m.CAFile, "", ""); err != nil {
+		bad("mqtt.ca_file", "%v", err)
 	}
 	if m.Username != "" && m.Password == "" {
 		bad("mqtt.username", "%q without a password: set mqtt.password or TRIDBOARD_MQTT_PASSWORD", m.Username)
@@ -64,20 +61,12 @@ func (c *Config) checkMQTT() []keyError {
 	}
 	login := m.Username != "" || len(m.Accounts) > 0
 	listen := func(key, addr string) {
-		host, port, err := net.SplitHostPort(addr)
-		if err != nil {
-			bad(key, "%q: %v", addr, err)
+		if msg := checkListen(addr); msg != "" {
+			bad(key, "%q: %s", addr, msg)
 			return
 		}
-		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad(key, "%q: port %q: want 0 to 65535", addr, port)
-			return
-		}
+		host, _, _ := net.SplitHostPort(addr)
 		ip := net.ParseIP(host)
-		if host != "" && host != "localhost" && ip == nil && strings.ContainsAny(host, ":/ \x00") {
-			bad(key, "%q: host %q: want an IP address or a host name", addr, host)
-			return
-		}
 		if !login && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			bad(key, "%q is reachable beyond loopback: set mqtt.username and a password, or accounts", addr)
 		}

@@ -42,12 +42,22 @@ func TestValidateRefuses(t *testing.T) {
 		{"account twice", "mqtt:\n  username: a\n  password: p\n  accounts:\n    - {username: a, role: display, password_file: " + pw + "}\n", `config t.yaml:5: mqtt.accounts[0].username: "a" is given twice (mqtt.username counts too)`},
 		{"half a certificate", "mqtt:\n  tls:\n    cert_file: c.pem\n", `config t.yaml:3: mqtt.tls: cert_file and key_file go together`},
 		{"certificate missing", "mqtt:\n  tls:\n    cert_file: " + dir + "/c.pem\n    key_file: " + dir + "/k.pem\n", `config t.yaml:3: mqtt.tls.cert_file: ` + dir + `/c.pem: open ` + dir + `/c.pem: no such file or directory`},
+		{"CA file missing", "mqtt:\n  broker: tls://hall:8883\n  ca_file: " + dir + "/ca.pem\n", `config t.yaml:3: mqtt.ca_file: CA file: open ` + dir + `/ca.pem: no such file or directory`},
+		{"CA file not PEM", "mqtt:\n  broker: tls://hall:8883\n  ca_file: " + pw + "\n", `config t.yaml:3: mqtt.ca_file: CA file ` + pw + `: no PEM certificate in it`},
+		{"client certificate missing", "mqtt:\n  broker: tls://hall:8883\n  cert_file: " + dir + "/c.pem\n  key_file: " + dir + "/k.pem\n", `config t.yaml:3: mqtt.cert_file: client certificate ` + dir + `/c.pem: open ` + dir + `/c.pem: no such file or directory`},
+		{"state dir under a file", "state_dir: " + pw + "/state\n", `config t.yaml:1: state_dir: "` + pw + `/state": cannot be created: stat ` + pw + `/state: not a directory`},
+		{"state dir is a file", "state_dir: " + pw + "\n", `config t.yaml:1: state_dir: "` + pw + `": not a directory`},
+		{"web host not an address", "http:\n  listen: 999.1.1.1:8080\n", `config t.yaml:2: http.listen: "999.1.1.1:8080": host "999.1.1.1": want an IP address or a host name`},
+		{"web host with a space", "http:\n  listen: \"hall pi:8080\"\n", `config t.yaml:2: http.listen: "hall pi:8080": host "hall pi": want an IP address or a host name`},
+		{"broker host not an address", "mqtt:\n  listen: 127.0.0.256:1883\n", `config t.yaml:2: mqtt.listen: "127.0.0.256:1883": host "127.0.0.256": want an IP address or a host name`},
 		{"packet size", "mqtt:\n  limits:\n    max_packet_size: 10\n", `config t.yaml:3: mqtt.limits.max_packet_size: 10: want 1024 to 268435455 bytes (0: the default, 256 KiB)`},
 		{"negative limit", "mqtt:\n  limits:\n    max_sessions: -1\n", `config t.yaml:3: mqtt.limits.max_sessions: -1: want 0 (the default) or more`},
 		{"negative connection limit", "mqtt:\n  limits:\n    max_connections_per_address: -1\n", `config t.yaml:3: mqtt.limits.max_connections_per_address: -1: want 0 (the default) or more`},
 		{"queue beyond the resend order", "mqtt:\n  limits:\n    max_queued: 40000\n", `config t.yaml:3: mqtt.limits.max_queued: 40000: want at most 32767`},
 		{"connect timeout", "mqtt:\n  limits:\n    connect_timeout: soon\n", `config t.yaml:3: mqtt.limits.connect_timeout: "soon" is not a duration (such as 5s)`},
 		{"wiring", "sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n", "config t.yaml:4: sensors.wiring: sensors: expander 0x20: bit 0 wired twice: a1W and b1W"},
+		{"lesson hint limit", "lesson:\n  hints: {white: 3, black: -2}\n", "config t.yaml:2: lesson.hints.black: -2: want -1 (no limit) to 1000"},
+		{"lesson assistance", "lesson:\n  assist:\n    black: most\n", `config t.yaml:3: lesson.assist.black: "most": want full, explain or none`},
 		{"LED mapping", "leds:\n  mapping:\n    driver: ht16k33\n    cells: {zz9: 1}\n", "config t.yaml:3: leds.mapping: leds: ht16k33 0x0: address 0x0 outside the HT16K33 range 0x70..0x77"},
 	}
 	for _, tt := range tests {
@@ -141,4 +151,19 @@ func FuzzParse(f *testing.F) {
 			c.Validate(st3d.CellNames())
 		}
 	})
+}
+
+// TestListenAccepted: the hosts a listener may name.
+func TestListenAccepted(t *testing.T) {
+	for _, addr := range []string{":8080", "localhost:80", "127.0.0.1:0", "[::1]:8080", "[fe80::1%eth0]:80",
+		"tridboard.local:8080", "pi-4:1883", "hall.example.org.:1883", "0.0.0.0:8080", "1host:80"} {
+		if msg := checkListen(addr); msg != "" {
+			t.Errorf("%s: %s", addr, msg)
+		}
+	}
+	for _, addr := range []string{"999.1.1.1:80", "1.2.3:80", "-pi:80", "pi-:80", "a..b:80", "a/b:80", "256.0.0.1:80"} {
+		if msg := checkListen(addr); msg == "" {
+			t.Errorf("%s accepted", addr)
+		}
+	}
 }

@@ -63,6 +63,20 @@ for g in i2c spi gpio; do
 	fi
 done
 
+# A command token for the pages' and MQTT's commands, made once: the
+# packaged configuration shows the pages to the LAN, where anybody may watch
+# but only who holds the token may act (new game, take back, clock). Kept in
+# the root-only environment file the unit reads; an existing one is left
+# alone.
+env=/etc/tridboard/tridboard.env
+if [ ! -e "$env" ] || ! grep -q '^TRIDBOARD_MQTT_COMMAND_TOKEN=' "$env"; then
+	token=$(od -An -N18 -tx1 /dev/urandom | tr -d ' \n')
+	umask 077
+	printf 'TRIDBOARD_MQTT_COMMAND_TOKEN=%s\n' "$token" >>"$env"
+	chmod 0600 "$env"
+	echo "tridboard: the pages' command token is in $env" >&2
+fi
+
 # The service. Enabled on the first install only, so that an administrator's
 # `systemctl disable tridboard` survives upgrades. `systemctl enable` works
 # without a running systemd (it only makes symlinks), so an image built in a

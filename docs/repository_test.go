@@ -171,3 +171,28 @@ func TestDocsNameOnlyTestsThatExist(t *testing.T) {
 		t.Error("the docs cite no test at all: is the pattern still right?")
 	}
 }
+
+// 64-bit atomics stay aligned on 32-bit ARM: the functions on plain int64
+// and uint64 fields (atomic.AddInt64 and the like) need 8-byte alignment the
+// compiler does not give there, and panic on a Pi Zero; the typed ones
+// (atomic.Int64) are always aligned. None of the first kind is used.
+func TestNo64BitAtomicFunctions(t *testing.T) {
+	re := regexp.MustCompile(`atomic\.(Add|Load|Store|Swap|CompareAndSwap)(Int64|Uint64)\(`)
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if loc := re.FindIndex(data); loc != nil {
+			line := 1 + strings.Count(string(data[:loc[0]]), "\n")
+			t.Errorf("%s:%d: %s: use atomic.Int64 / atomic.Uint64 (aligned on 32-bit ARM)", p, line, data[loc[0]:loc[1]])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -49,12 +49,19 @@ func DefaultOpts() Opts {
 	return Opts{Depth: 6, Nodes: 200_000, Now: time.Now}
 }
 
-// Iteration reports one completed iteration of a search.
+// Iteration reports one completed iteration of a search, or, with
+// LowerBound, the part of an iteration done when the search stopped: its
+// best move so far and that move's score, a lower bound of the
+// iteration's.
 type Iteration struct {
-	Depth   int
-	Score   Score
-	Nodes   int64
-	Elapsed time.Duration
+	Depth int
+	// SelDepth is the deepest ply the search reached so far, quiescence
+	// and extensions included.
+	SelDepth   int
+	Score      Score
+	LowerBound bool
+	Nodes      int64
+	Elapsed    time.Duration
 	// PV is the principal variation, starting with the best move.
 	PV []rules.Move
 }
@@ -66,8 +73,14 @@ type Result struct {
 	// Score is Move's score at Depth (0 when no iteration completed).
 	Score Score
 	// Depth is the deepest completed iteration (0: none; Move is then the
-	// first in the search's move order).
-	Depth int
+	// first in the search's move order), or, with LowerBound, the
+	// iteration the search stopped in after it searched at least the
+	// previous best move: Move is the best so far and Score a lower bound.
+	// The last Iteration reported (OnIteration) is this result.
+	Depth      int
+	LowerBound bool
+	// SelDepth is the deepest ply the search reached.
+	SelDepth int
 	// Nodes counts the positions the search visited.
 	Nodes int64
 	// PV is the principal variation of the last completed iteration.

@@ -70,29 +70,31 @@ func positionHash(p rules.Position) uint64 {
 }
 
 type searcher[T any, P mover[T]] struct {
-	ctx     context.Context
-	o       Opts
-	start   time.Time
-	stopAt  time.Time
-	timed   bool
-	stop    bool
-	nodes   int64
-	every   int64
-	tt      *table
-	ev      *evaluator
-	stack   []T
-	moves   [maxPly + 1][]rules.Move
-	order   [maxPly + 1][]int32
-	mob     [maxPly + 1]int32 // legal moves at each ply
-	boards  [maxPly + 1]int32 // board moves among them (ST3D)
-	path    [maxPly + 1]uint64
-	hist    []uint64
-	killers [maxPly + 1][2]rules.Move
-	history *[256][256]int32
-	pv      [maxPly + 1][maxPly + 1]rules.Move
-	pvLen   [maxPly + 1]int
-	cells   []rules.Cell
-	rnd     *rand.Rand
+	ctx    context.Context
+	o      Opts
+	start  time.Time
+	stopAt time.Time
+	timed  bool
+	stop   bool
+	nodes  int64
+	// seldepth is the deepest ply reached.
+	seldepth int
+	every    int64
+	tt       *table
+	ev       *evaluator
+	stack    []T
+	moves    [maxPly + 1][]rules.Move
+	order    [maxPly + 1][]int32
+	mob      [maxPly + 1]int32 // legal moves at each ply
+	boards   [maxPly + 1]int32 // board moves among them (ST3D)
+	path     [maxPly + 1]uint64
+	hist     []uint64
+	killers  [maxPly + 1][2]rules.Move
+	history  *[256][256]int32
+	pv       [maxPly + 1][maxPly + 1]rules.Move
+	pvLen    [maxPly + 1]int
+	cells    []rules.Cell
+	rnd      *rand.Rand
 	// root
 	rootMoves  []rules.Move
 	rootScores []Score
@@ -153,17 +155,16 @@ func run[T any, P mover[T]](ctx context.Context, root T, o Opts) (Result, error)
 			if s.iterDone && s.o.Noise == 0 {
 				// The moves searched so far in this iteration include the
 				// last one's best, searched first: the best of them is at
-				// least as good.
-				res.Move, res.Score = s.iterMove, s.iterScore
+				// least as good, and its score a lower bound.
+				res.Move, res.Score, res.Depth, res.LowerBound = s.iterMove, s.iterScore, depth, true
+				res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
+				s.report(res)
 			}
 			break
 		}
 		res.Move, res.Score, res.Depth = s.iterMove, sc, depth
 		res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
-		if o.OnIteration != nil {
-			o.OnIteration(Iteration{Depth: depth, Score: sc, Nodes: s.nodes, Elapsed: s.o.Now().Sub(s.start),
-				PV: append([]rules.Move(nil), res.PV...)})
-		}
+		s.report(res)
 		if len(s.rootMoves) == 1 && s.o.Noise == 0 && depth >= 2 {
 			break // the only move: no need to look further
 		}
@@ -179,8 +180,17 @@ func run[T any, P mover[T]](ctx context.Context, root T, o Opts) (Result, error)
 		res.PV = []rules.Move{res.Move}
 	}
 	res.Nodes = s.nodes
+	res.SelDepth = s.seldepth
 	res.Elapsed = s.o.Now().Sub(s.start)
 	return res, nil
+}
+
+// report hands res, the search's result so far, to OnIteration.
+func (s *searcher[T, P]) report(res Result) {
+	if s.o.OnIteration != nil {
+		s.o.OnIteration(Iteration{Depth: res.Depth, SelDepth: s.seldepth, Score: res.Score, LowerBound: res.LowerBound,
+			Nodes: s.nodes, Elapsed: s.o.Now().Sub(s.start), PV: append([]rules.Move(nil), res.PV...)})
+	}
 }
 
 func abs(x int) int {
@@ -318,6 +328,7 @@ func (s *searcher[T, P]) repeated(ply int, h uint64) bool {
 // search is the principal-variation search of the position at ply.
 func (s *searcher[T, P]) search(ply, depth int, alpha, beta Score) Score {
 	s.pvLen[ply] = 0
+	s.seldepth = max(s.seldepth, ply)
 	s.tick()
 	if s.stop {
 		return 0
@@ -478,6 +489,7 @@ func (s *searcher[T, P]) quiesce(ply int, alpha, beta Score, moves []rules.Move,
 // qnode is a node of the quiescence search.
 func (s *searcher[T, P]) qnode(ply int, alpha, beta Score) Score {
 	s.pvLen[ply] = 0
+	s.seldepth = max(s.seldepth, ply)
 	s.tick()
 	if s.stop {
 		return 0

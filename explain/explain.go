@@ -4,11 +4,12 @@
 // and the displays, the rule it rests on, and the cells to light: the king
 // would be in check (and from which piece), the line is blocked (by which
 // piece, on which level), the square does not exist under the boards as
-// they stand, an attack board may not go there (D12-D15, V.A1-V.A5), the
+// they stand, an attack board may not go there (every rule of 3.6,
+// D12-D15, V.A1-V.A5 the move breaks, the most telling first), the
 // piece does not move like that, the piece is the other side's.
 //
 // It works on any rules.Position; the systems' own helpers (PseudoMoves,
-// KingAttackers, Blocker, BoardMoveRule, CellExists) give the specific
+// KingAttackers, Blocker, BoardMoveRules, CellExists) give the specific
 // reasons, so that a system without them still gets the generic ones.
 package explain
 
@@ -62,6 +63,10 @@ type Explanation struct {
 	Reason Reason
 	// Rule is the rule cited ("D5", "D13", "V.A1", "F2", ...), or "".
 	Rule string
+	// Rules are all the rules an attack-board move breaks, Rule first
+	// (its board on another side's turn, D12; more than one piece on it,
+	// 3.6; a pin not adjacent, D13); nil for other moves.
+	Rules []string
 	// Text is one sentence for the event and the displays.
 	Text string
 	// Cells are the cells to light: from and to (when they are cells of
@@ -252,8 +257,8 @@ func explainBoard(pos rules.Position, from, to rules.Cell, name func(rules.Cell)
 				}
 			}
 		}
-		if rule, why := p.BoardMoveRule(q, o); rule != "" {
-			return say(BoardRule, rule, "The board on %s may not go to %s: %s.", q, o, why)
+		if broken := p.BoardMoveRules(q, o); len(broken) > 0 {
+			return boardRules(e, pos.Turn(), q, o, broken)
 		}
 	}
 	if pm, ok := pos.(pseudoMover); ok {
@@ -274,4 +279,34 @@ func explainBoard(pos rules.Position, from, to rules.Cell, name func(rules.Cell)
 		return say(BoardRule, "F4", "The platform at %s may not go to %s: a platform moves holding exactly one of the mover's pawns, to an adjacent vacant corner of its level or the same corner above or below, and an empty one only inverts, not straight after it moved.", name(from), name(to))
 	}
 	return say(Unknown, "", "The board on %s may not go to %s.", name(from), name(to))
+}
+
+// boardRules explains an attack-board move that breaks the board rules:
+// every rule it breaks, the most telling first. A board that is not the
+// mover's (D12) makes it the other side's move (OtherSide), as for a
+// piece.
+func boardRules(e *Explanation, turn rules.Color, q, o st3d.Pin, broken []st3d.BrokenRule) Explanation {
+	e.Reason, e.Rule = BoardRule, broken[0].Rule
+	var b strings.Builder
+	if broken[0].Rule == "D12" {
+		e.Reason = OtherSide
+		fmt.Fprintf(&b, "It is %s's move: ", turn)
+	} else {
+		fmt.Fprintf(&b, "The board on %s may not go to %s: ", q, o)
+	}
+	for i, r := range broken {
+		e.Rules = append(e.Rules, r.Rule)
+		why := r.Why
+		if i > 0 {
+			b.WriteString("; and ")
+			// "the board on QL1 holds ..." once named: "it holds ...".
+			why = strings.Replace(why, "the board on "+q.String()+" ", "it ", 1)
+		} else if e.Reason != OtherSide {
+			why = strings.Replace(why, "the board on "+q.String()+" ", "it ", 1)
+		}
+		fmt.Fprintf(&b, "%s (%s)", why, r.Rule)
+	}
+	b.WriteString(".")
+	e.Text = b.String()
+	return *e
 }

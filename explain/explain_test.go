@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/rules/systems"
 )
 
@@ -51,7 +52,7 @@ func TestExplain(t *testing.T) {
 			"an occupied board moves only forward or sideways", []string{"z6QL4"}},
 		{"st3d board of the other side", "st3d", "",
 			// The board on QL4 carries a black pawn: Black controls it (D12).
-			"QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30", "QL4", "QL2", BoardRule, "D12", nil,
+			"QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30", "QL4", "QL2", OtherSide, "D12", nil,
 			"carries a black piece, so only black may move it", []string{"z7QL4"}},
 		{"st3d board move opens the d file", "st3d", "",
 			// The pawn on d5KL2 is all that stands between the rook d8B and
@@ -170,6 +171,95 @@ func TestExplainAgreesWithLegal(t *testing.T) {
 				}
 			}
 			p = p.Play(ms[(ply*7)%len(ms)])
+		}
+	}
+}
+
+// Every attack-board rule a move breaks is said, the most telling first,
+// not only the first the rules check (3.6, D12, D13 of the spec; Article
+// 3.6 of the tournament rules). At the start of a game every board holds
+// several pieces, and a learner moving one far, or the opponent's, is told
+// both what is wrong with the board and with the move.
+func TestBoardMoveReasons(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos, from, to string
+		reason              Reason
+		rules               []string
+		text                string
+	}{
+		{"3.6 and D13: QL1 to QL5 at the start", "", "QL1", "QL5", BoardRule, []string{"3.6", "D13"},
+			"The board on QL1 may not go to QL5: it holds more than one piece, and a board moves with at most one (3.6); " +
+				"and QL5 is not adjacent to QL1; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number (D13)."},
+		{"D12 and 3.6: Black's board on White's turn", "", "QL6", "QL4", OtherSide, []string{"D12", "3.6"},
+			"It is white's move: the board on QL6 carries black's pieces, so it is not white's to move (D12); " +
+				"and it holds more than one piece, and a board moves with at most one (3.6)."},
+		{"D12: an empty board of Black's marking", "QL2:w,QL5:b,QL6:b Kb1W,kc8B w - - - 0 30", "QL5", "QL3", OtherSide, []string{"D12"},
+			"It is white's move: the board on QL5 is empty and marked black, so only black may move it (D12)."},
+		{"D12 only: the direction is the mover's", "QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30", "QL4", "QL2", OtherSide, []string{"D12"},
+			"It is white's move: the board on QL4 carries a black piece, so only black may move it (D12)."},
+		{"D13: a pin holding a board", "QL2:w,QL4:w,QL6:b Kb1W,kc8B w - - - 0 30", "QL2", "QL4", BoardRule, []string{"D13"},
+			"The board on QL2 may not go to QL4: a board may only go to a free pin, and QL4 holds one (D13)."},
+		{"3.6 and D13: two pieces of both sides, backward", "QL2:w,QL6:b Kb1W,Pz4QL2,pa5QL2,kc8B w - - - 0 30", "QL2", "QL1",
+			BoardRule, []string{"3.6", "D13"},
+			"The board on QL2 may not go to QL1: it holds more than one piece, and a board moves with at most one (3.6); " +
+				"and an occupied board moves only forward or sideways (D13)."},
+		{"D13 twice: a taken pin too far", "QL1:w,QL5:w,QL6:b Kb1W,kc8B w - - - 0 30", "QL1", "QL5", BoardRule, []string{"D13", "D13"},
+			"The board on QL1 may not go to QL5: a board may only go to a free pin, and QL5 holds one (D13); " +
+				"and QL5 is not adjacent to QL1; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number (D13)."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, _ := systems.Lookup("st3d", "")
+			p := sys.Start()
+			if tc.pos != "" {
+				var err error
+				if p, err = sys.ParsePosition(tc.pos); err != nil {
+					t.Fatal(err)
+				}
+			}
+			from, _ := rules.CellByName(sys, tc.from)
+			to, _ := rules.CellByName(sys, tc.to)
+			e := Explain(p, from, to)
+			if e.Reason != tc.reason || e.Rule != tc.rules[0] || !slices.Equal(e.Rules, tc.rules) || e.Text != tc.text {
+				t.Errorf("%v %q %v\n%q\nwant %v %v\n%q", e.Reason, e.Rule, e.Rules, e.Text, tc.reason, tc.rules, tc.text)
+			}
+		})
+	}
+}
+
+// The board rules say nothing against exactly the board moves the rules
+// generate (3.6, D12-D14 and the options' V.A1-V.A5): no board move is
+// refused without a reason, and none is given a reason it does not break.
+func TestBoardMoveRulesAgreeWithTheMoves(t *testing.T) {
+	for _, options := range []string{"", "V.A1", "V.A2.1", "V.A5", "V.A1,V.A4"} {
+		sys, err := systems.Lookup("st3d", options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sys.Start()
+		for ply := 0; ply < 40; ply++ {
+			sp := p.(*st3d.Position)
+			moved := map[[2]rules.Cell]bool{}
+			for _, m := range sp.PseudoMoves(nil) {
+				in := p.Info(m)
+				moved[[2]rules.Cell{in.From, in.To}] = true
+			}
+			for q := st3d.Pin(0); q < st3d.NumPins; q++ {
+				if present, _ := sp.HasBoard(q); !present {
+					continue
+				}
+				for o := st3d.Pin(0); o < st3d.NumPins; o++ {
+					from, to := rules.Cell(st3d.NumSquares+int(q)), rules.Cell(st3d.NumSquares+int(o))
+					broken := sp.BoardMoveRules(q, o)
+					if (len(broken) == 0) != moved[[2]rules.Cell{from, to}] {
+						t.Fatalf("%q %s: %s-%s: rules broken %v, a move of the rules %v", options, p, q, o, broken, moved[[2]rules.Cell{from, to}])
+					}
+				}
+			}
+			ms := p.LegalMoves(nil)
+			if len(ms) == 0 {
+				break
+			}
+			p = p.Play(ms[(ply*13+5)%len(ms)])
 		}
 	}
 }

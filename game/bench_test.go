@@ -3,6 +3,7 @@ package game
 import (
 	"testing"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
@@ -46,4 +47,27 @@ func BenchmarkPlayNoSync(b *testing.B) {
 		return nosync{f}, err
 	}
 	benchPlay(b, &o)
+}
+
+// BenchmarkSaveClock: the clock checkpoint the table keeps every second
+// while a clock runs (written in place, no fsync), and the one it keeps at
+// a clean shutdown (atomic replace with fsyncs).
+func BenchmarkSaveClock(b *testing.B) {
+	for _, sync := range []bool{false, true} {
+		name := map[bool]string{false: "every-second", true: "shutdown"}[sync]
+		b.Run(name, func(b *testing.B) {
+			s, err := New(b.TempDir(), st3d.System, "", Tags{TimeControl: "180+2"}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			cp := clock.Checkpoint{Reading: clock.Reading{WhiteMS: 170000, BlackMS: 176000}, TurnMS: 4000}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.SaveClock(cp, sync); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -47,6 +47,9 @@ type clockState struct {
 	ctl      clock.Control
 	readings []*clock.Reading // one per move of the line; nil for a move without
 	changes  []ClockChange    // since the last move of the line
+	// savedSize is the length of the clock checkpoint last written
+	// (checkpoint.go), 0 when unknown.
+	savedSize int64
 }
 
 func (c *clockState) moved(r *clock.Reading) {
@@ -170,7 +173,7 @@ func (s *Session) PlayAtMany(moves []Timed) ([]Move, error) {
 			r = &c
 		}
 		next := pos.Play(t.Move)
-		es = append(es, &entry{T: kindMove, Seq: len(s.all) + 1 + k, Move: pos.Long(t.Move), SAN: pos.Short(t.Move),
+		es = append(es, &entry{T: kindMove, Seq: s.lastSeq() + 1 + k, Move: pos.Long(t.Move), SAN: pos.Short(t.Move),
 			Pos: next.String(), Time: at.UTC(), Clock: r})
 		ms = append(ms, t.Move)
 		pos = next

@@ -26,7 +26,7 @@
 // each as 8 hex digits. The first record is the header (format version, game
 // id, system, start position, tags, time); then come moves (seq, long form,
 // short notation, position after, time), take-backs (the seq taken back),
-// draw offers and declines, and results (resignation, agreement, claims) with
+// draw offers and declines, arbiters' clock changes, skipped seqs, and results (resignation, agreement, claims) with
 // the side acting. Results decided by the position are not written: replay
 // finds them again. <state>/current names the game in progress; it is
 // replaced atomically (temporary file, fsync, rename, directory fsync).
@@ -38,7 +38,18 @@
 // journal is cut back to its last good record, and Recovered reports a
 // *Damage (offset, bytes lost, what they seem to hold). A record torn by a
 // power cut was never fully fsync'd, so its method never returned and its
-// move was never published: the next move takes its seq again.
+// move was never published: the next move takes its seq again. A complete
+// record damaged afterwards (a flipped bit, a bad sector) is another matter:
+// its move may have been published, and a display that applied it would
+// drop a new move with the same seq. Open then skips the seqs the cut
+// records may have used, and those up to the highest the MQTT outbox knows
+// (Opts.Published), with a skip record in the journal; Skipped reports it.
+// Seqs therefore never repeat, but may have gaps.
+//
+// Opts.ReadOnly opens a journal only to read it (tridboard export, while
+// the daemon writes it): nothing is created, written, cut or copied, a
+// damaged tail (perhaps a record being written) is left alone, and every
+// change is refused with ErrReadOnly.
 //
 // Game ids are UTC times to the millisecond, 20250102-030405-123, later than
 // every game in the directory, so they sort by creation even when the clock

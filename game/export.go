@@ -43,6 +43,9 @@ func (s *Session) Record() *record.Record {
 		Moves:  s.g.Short(),
 		Result: string(s.result),
 	}
+	if t.Board != "" {
+		rec.Tags = append(rec.Tags, record.Tag{Name: "Board", Value: t.Board})
+	}
 	if start := s.g.Start().String(); start != s.sys.Start().String() {
 		rec.Tags = append(rec.Tags, record.Tag{Name: "Position", Value: start})
 	}

@@ -108,8 +108,9 @@ const (
 	mateInOne = "QL1:w,QL6:b,KL1:w,KL6:b Kd3W,Qa6N,Rc5B,kc5N w - - - 0 40"
 	// stalemateInOne: d1W-d9KL6 (Qd9KL6) stalemates.
 	stalemateInOne = "QL1:w,QL6:b,KL1:w,KL6:b Ka8QL6,Qd1W,ka8B w - - - 0 40"
-	// deadInOne: b8B-a6B (Nxa6B) leaves K+N v K.
-	deadInOne = "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,Nb8B,ke0KL1,ba6B w - - - 0 40"
+	// deadInOne: b5N-a6B (Kxa6B) leaves K v K, the only dead position
+	// (D18).
+	deadInOne = "QL1:w,QL6:b,KL1:w,KL6:b Kb5N,ke0KL1,ba6B w - - - 0 40"
 	// fifty: the halfmove clock is 99.
 	fifty = "QL1:w,QL6:b,KL1:w,KL6:b Kd0KL1,Nb1W,kd9KL6,nc8B w - - - 99 80"
 	// rich: en passant, castling, promotion, a board move and captures

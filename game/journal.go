@@ -47,6 +47,9 @@ const (
 	kindDecline  = "decline"
 	kindResult   = "result"
 	kindClock    = "clock" // an arbiter's change of the clock (clock.go)
+	kindSkip     = "skip"  // seqs up to Seq are used: they may have been published (Skipped)
+	kindTeach    = "teach" // the teacher's settings (teach.go)
+	kindHint     = "hint"  // a hint given to Side (teach.go)
 )
 
 // entry is the JSON body of a journal record.
@@ -69,10 +72,12 @@ type entry struct {
 	Action ClockAction `json:"action,omitempty"`
 	MS     int64       `json:"ms,omitempty"`
 	// offer, decline, result: the side acting
-	Side   string    `json:"side,omitempty"`
-	Result string    `json:"result,omitempty"`
-	Reason Reason    `json:"reason,omitempty"`
-	Time   time.Time `json:"time"`
+	Side   string `json:"side,omitempty"`
+	Result string `json:"result,omitempty"`
+	Reason Reason `json:"reason,omitempty"`
+	// teach: the settings
+	Teach *Teaching `json:"teach,omitempty"`
+	Time  time.Time `json:"time"`
 }
 
 // file is what the journal needs of an *os.File (tests inject failures).
@@ -110,11 +115,34 @@ type Damage struct {
 	Reason string // what is wrong with the record
 	What   string // what the lost bytes seem to hold, best effort
 	Aside  string // the copy of the damaged file
+	// Complete: the first bad record was written to its end and damaged
+	// afterwards (a flipped bit, a bad sector), not torn by a crash in its
+	// write: it may have been published. Seqs is how many seqs the cut
+	// records may have used (one a record); Open skips them.
+	Complete bool
+	Seqs     int
 }
 
 func (d *Damage) Error() string {
-	return fmt.Sprintf("game: journal %s: record %d at offset %d: %s: cut %d bytes (%s), copy in %s",
-		d.Path, d.Record, d.Offset, d.Reason, d.Lost, d.What, filepath.Base(d.Aside))
+	what := "a torn write"
+	if d.Complete {
+		what = "a complete record damaged after it was written (it may have been published)"
+	}
+	return fmt.Sprintf("game: journal %s: record %d at offset %d: %s, %s: cut %d bytes (%s), copy in %s",
+		d.Path, d.Record, d.Offset, d.Reason, what, d.Lost, d.What, filepath.Base(d.Aside))
+}
+
+// Skip is a run of seqs Open skipped: they may have been published, but the
+// journal no longer holds their records, so the next move takes To+1 and no
+// display that applied one of them drops it as a repeat.
+type Skip struct {
+	Game     string
+	From, To int
+	Why      string
+}
+
+func (k *Skip) Error() string {
+	return fmt.Sprintf("game %s: seqs %d-%d skipped (%s): the next move is seq %d", k.Game, k.From, k.To, k.Why, k.To+1)
 }
 
 // encode frames e as one record.
@@ -137,9 +165,9 @@ type rawRecord struct {
 }
 
 // scan splits data into its valid records. When a bad record ends them, it
-// returns the offset of the first bad byte and why; a bad record followed by
-// a valid one is a *JournalError.
-func scan(path string, data []byte) (recs []rawRecord, good int, bad error, err error) {
+// returns the offset of the first bad byte and what is wrong; a bad record
+// followed by a valid one is a *JournalError.
+func scan(path string, data []byte) (recs []rawRecord, good int, bad *durable.Corrupt, err error) {
 	rs, end, c := durable.Scan(data)
 	if c != nil && !c.Tail() {
 		return nil, 0, nil, &JournalError{Path: path, Record: c.Record, Offset: c.Offset,
@@ -149,10 +177,7 @@ func scan(path string, data []byte) (recs []rawRecord, good int, bad error, err 
 	for i, r := range rs {
 		recs[i] = rawRecord{int(r.Offset), r.Body}
 	}
-	if c != nil {
-		bad = errors.New(c.Reason)
-	}
-	return recs, int(end), bad, nil
+	return recs, int(end), c, nil
 }
 
 var (
@@ -252,6 +277,9 @@ func (j *journal) appendAll(es []*entry) error {
 }
 
 func (j *journal) close() error {
+	if j.f == nil {
+		return nil // read-only
+	}
 	if err := j.f.Close(); err != nil {
 		return fmt.Errorf("game: journal %s: close: %w", j.path, err)
 	}

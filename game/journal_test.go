@@ -232,7 +232,7 @@ func TestTornTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: truncated record (%d of %d bytes): cut %d bytes (a move record, seq 4, a1W-b3N), copy in %s.journal.damaged-%s",
+	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: truncated record (%d of %d bytes), a torn write: cut %d bytes (a move record, seq 4, a1W-b3N), copy in %s.journal.damaged-%s",
 		path, last, n-1, n, n-1, gameID, gameID)
 	if got := s.Recovered().Error(); got != want {
 		t.Errorf("Recovered:\n got %s\nwant %s", got, want)
@@ -248,7 +248,7 @@ func TestZeroedTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: zero-filled tail (4096 bytes): cut 4096 bytes (an unreadable record), copy in %s.journal.damaged-%s",
+	want := fmt.Sprintf("game: journal %s: record 7 at offset %d: zero-filled tail (4096 bytes), a torn write: cut 4096 bytes (an unreadable record), copy in %s.journal.damaged-%s",
 		path, last, gameID, gameID)
 	if d := s.Recovered(); d == nil || d.Error() != want {
 		t.Errorf("Recovered:\n got %v\nwant %s", d, want)

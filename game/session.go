@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -25,6 +26,16 @@ type Opts struct {
 	// those of the registry (rules/systems), which resolves any system's
 	// name with its options; nil means the registry alone.
 	Systems []rules.System
+	// ReadOnly opens a journal to read it (an export while the daemon
+	// plays): Open and OpenGame never write, create or cut anything, a
+	// damaged or half-written tail is left as it is (the records before it
+	// are the game), and every change is refused with ErrReadOnly.
+	ReadOnly bool
+	// Published, if set, is the highest seq of a game that may have been
+	// published outside the journal (the MQTT outbox's). Open never hands
+	// out a seq up to it again: when the journal ends below it (a damaged
+	// record cut off), the seqs in between are skipped (Skipped).
+	Published func(game string) int
 
 	openFile func(name string, flag int) (file, error) // tests
 }
@@ -41,6 +52,9 @@ type Tags struct {
 	Site  string `json:"site,omitempty"`
 	Date  string `json:"date,omitempty"` // "2025.01.02"; New fills it from the clock when empty
 	Round string `json:"round,omitempty"`
+	// Board is the board number in the event's round, when an event set
+	// the game up.
+	Board string `json:"board,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
 	// Opponent says who plays a side from elsewhere, as package opponent
@@ -117,6 +131,8 @@ var (
 	ErrGameOver = errors.New("game over")
 	// ErrClosed: the session was closed.
 	ErrClosed = errors.New("session closed")
+	// ErrReadOnly: the session was opened with Opts.ReadOnly.
+	ErrReadOnly = errors.New("opened read-only")
 )
 
 // Session is one game: its history, result, pending draw offer and journal.
@@ -136,6 +152,7 @@ type Session struct {
 	g       *rules.Game
 	line    []Move // the moves of g, as published
 	all     []Move // every move accepted, taken back or not, by seq
+	skipped int    // seqs skipped (never handed out): the next seq is len(all)+skipped+1
 	result  rules.Result
 	reason  Reason
 	by      rules.Color // who resigned, accepted or claimed
@@ -143,7 +160,9 @@ type Session struct {
 	offerBy rules.Color
 	j       *journal
 	damage  *Damage
+	skip    *Skip
 	clk     clockState // clock.go
+	teach   teachState // teach.go
 	closed  bool
 }
 
@@ -257,7 +276,10 @@ func (s *Session) header(h *entry, sys rules.System, pos rules.Position) {
 //
 // A torn or corrupt tail is not an error: the game resumes from the records
 // before it, the damaged file is copied aside (<id>.journal.damaged-<time>)
-// and the journal cut back. Recovered reports it.
+// and the journal cut back. Recovered reports it. When the cut records were
+// complete (damaged after they were written, so perhaps published), their
+// seqs are skipped: Skipped reports it. With Opts.ReadOnly nothing is
+// cut, written or skipped.
 func Open(stateDir string, opts *Opts) (*Session, error) {
 	cur := filepath.Join(stateDir, CurrentFile)
 	b, err := os.ReadFile(cur)
@@ -293,13 +315,18 @@ func OpenGame(stateDir, id string, opts *Opts) (*Session, error) {
 	if len(recs) == 0 {
 		err := errors.New("no header record")
 		if bad != nil {
-			err = fmt.Errorf("no header record: %v", bad)
+			err = fmt.Errorf("no header record: %s", bad.Reason)
 		}
 		return nil, &JournalError{Path: path, Err: err}
 	}
 	s := &Session{opts: o, dir: stateDir}
 	if err := s.replay(path, id, recs); err != nil {
 		return nil, err
+	}
+	if o.ReadOnly {
+		// A reader never repairs: a bad tail may be a write in progress.
+		s.j = &journal{path: path, size: int64(good), records: len(recs), broken: fmt.Errorf("game %s: %w", id, ErrReadOnly)}
+		return s, nil
 	}
 	f, err := o.open(path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
@@ -312,21 +339,61 @@ func OpenGame(stateDir, id string, opts *Opts) (*Session, error) {
 			return nil, err
 		}
 	}
+	if err := s.skipPublished(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
 // cutTail saves the damaged file aside and cuts the journal back to good.
-func (s *Session) cutTail(data []byte, good, record int, bad error) error {
+func (s *Session) cutTail(data []byte, good, record int, bad *durable.Corrupt) error {
 	path := s.j.path
 	aside := fmt.Sprintf("%s.damaged-%s", path, formatID(s.opts.now()))
-	d := &Damage{Path: path, Record: record, Offset: int64(good), Lost: int64(len(data) - good),
-		Reason: bad.Error(), What: describe(data[good:]), Aside: aside}
+	tail := data[good:]
+	d := &Damage{Path: path, Record: record, Offset: int64(good), Lost: int64(len(tail)),
+		Reason: bad.Reason, What: describe(tail), Aside: aside, Complete: bad.Complete}
+	if d.Complete {
+		// Each complete record cut may have been a move handed out for
+		// publication: none of their seqs is handed out again.
+		d.Seqs = max(1, bytes.Count(tail, []byte{'\n'}))
+	}
 	if err := durable.CutTail(s.j.f, filepath.Dir(path), data, int64(good), aside); err != nil {
 		return fmt.Errorf("%v; %w", d, err)
 	}
 	s.damage = d
 	return nil
 }
+
+// skipPublished skips the seqs that may have been published but that the
+// journal no longer holds: those of complete records cut off, and those up
+// to Opts.Published. It journals the skip before any move can take them.
+func (s *Session) skipPublished() error {
+	last := s.lastSeq()
+	to, why := last, ""
+	if d := s.damage; d != nil && d.Seqs > 0 {
+		to, why = last+d.Seqs, "the damaged records cut off may have held them"
+	}
+	if s.opts.Published != nil {
+		if p := s.opts.Published(s.id); p > to {
+			to, why = p, "the MQTT outbox has published up to them"
+		}
+	}
+	if to <= last {
+		return nil
+	}
+	e := &entry{T: kindSkip, Seq: to, Time: s.opts.now()}
+	if err := s.j.append(e); err != nil {
+		return fmt.Errorf("game: open %s: skipping seqs %d-%d: %w", s.id, last+1, to, err)
+	}
+	s.apply(e, 0)
+	s.skip = &Skip{Game: s.id, From: last + 1, To: to, Why: why}
+	return nil
+}
+
+// lastSeq is the highest seq handed out (or skipped); the next move is
+// lastSeq()+1.
+func (s *Session) lastSeq() int { return len(s.all) + s.skipped }
 
 // replay rebuilds the session from the records of a journal.
 func (s *Session) replay(path, id string, recs []rawRecord) error {
@@ -389,8 +456,8 @@ func (s *Session) replayEntry(e *entry) error {
 		if err := s.canMove(); err != nil {
 			return err
 		}
-		if e.Seq != len(s.all)+1 {
-			return fmt.Errorf("seq %d, want %d", e.Seq, len(s.all)+1)
+		if e.Seq != s.lastSeq()+1 {
+			return fmt.Errorf("seq %d, want %d", e.Seq, s.lastSeq()+1)
 		}
 		pos := s.g.Position()
 		m, _, err := pos.ParseMove(e.Move)
@@ -448,6 +515,14 @@ func (s *Session) replayEntry(e *entry) error {
 		if err := s.canChangeClock(e); err != nil {
 			return err
 		}
+	case kindSkip:
+		if e.Seq <= s.lastSeq() {
+			return fmt.Errorf("skips to seq %d, seq %d is already used", e.Seq, s.lastSeq())
+		}
+	case kindTeach, kindHint:
+		if err := s.replayTeach(e); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("unknown record kind")
 	}
@@ -469,6 +544,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 			s.offered = false // moving declines the opponent's offer
 		}
 		s.outcome()
+	case kindSkip:
+		s.skipped = e.Seq - len(s.all)
 	case kindTakeBack:
 		s.g.TakeBack()
 		s.line = s.line[:len(s.line)-1]
@@ -484,6 +561,8 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		s.offered = false
 	case kindClock:
 		s.clk.changed(e)
+	case kindTeach, kindHint:
+		s.applyTeach(e)
 	}
 }
 
@@ -516,6 +595,9 @@ func (s *Session) do(e *entry, m rules.Move) error {
 func (s *Session) usable() error {
 	if s.closed {
 		return fmt.Errorf("game %s: %w", s.id, ErrClosed)
+	}
+	if s.opts.ReadOnly {
+		return fmt.Errorf("game %s: %w", s.id, ErrReadOnly)
 	}
 	return nil
 }
@@ -632,7 +714,7 @@ func (s *Session) playAt(pos rules.Position, m rules.Move, at time.Time, r *cloc
 	if at.IsZero() {
 		at = s.opts.now()
 	}
-	e := &entry{T: kindMove, Seq: len(s.all) + 1, Move: pos.Long(m), SAN: pos.Short(m),
+	e := &entry{T: kindMove, Seq: s.lastSeq() + 1, Move: pos.Long(m), SAN: pos.Short(m),
 		Pos: pos.Play(m).String(), Time: at.UTC(), Clock: r}
 	if err := s.do(e, m); err != nil {
 		return Move{}, err
@@ -789,8 +871,9 @@ func (s *Session) Moves() []Move {
 }
 
 // Published are every move accepted in this game, taken back or not, in seq
-// order (1, 2, 3, ...): what was handed out for publication. The daemon
-// enqueues them again at start-up; the MQTT outbox wants seqs without gaps.
+// order (1, 2, 3, ...; a gap where seqs were skipped, see Skipped): what
+// was handed out for publication. The daemon enqueues them again at
+// start-up.
 func (s *Session) Published() []Move {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -799,6 +882,10 @@ func (s *Session) Published() []Move {
 
 // Recovered reports the damaged tail Open cut off the journal, or nil.
 func (s *Session) Recovered() *Damage { return s.damage }
+
+// Skipped reports the seqs Open skipped because they may have been
+// published already, or nil.
+func (s *Session) Skipped() *Skip { return s.skip }
 
 // Close closes the journal. Every change is already on disk.
 func (s *Session) Close() error {

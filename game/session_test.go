@@ -197,7 +197,7 @@ func TestOutcomeByPosition(t *testing.T) {
 	}{
 		{"mate in one", mateInOne, "Rb5N", rules.WhiteWins, ReasonCheckmate},
 		{"stalemate", stalemateInOne, "Qd9KL6", rules.Draw, ReasonStalemate},
-		{"dead position", deadInOne, "Nxa6B", rules.Draw, ReasonDeadPosition},
+		{"dead position", deadInOne, "Kxa6B", rules.Draw, ReasonDeadPosition},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newGame(t, tc.start)

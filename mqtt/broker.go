@@ -46,6 +46,10 @@ type BrokerOpts struct {
 	DaemonClientID string
 	// Limits bound what clients can make the broker hold.
 	Limits BrokerLimits
+	// CommandRate is how many commands a second one client may publish
+	// on the board's set/ topics, in a burst of twice that; beyond it the
+	// broker answers busy itself (rateHook). 0: no limit.
+	CommandRate float64
 	// Logger receives the broker's log; nil means slog.Default().
 	Logger *slog.Logger
 	// StorePath, when set, is a bbolt file where the broker keeps persistent
@@ -62,6 +66,7 @@ type BrokerOpts struct {
 	store                         func(*storeHook)
 	guard                         func(*guard)
 	listen                        func(network, addr string) (net.Listener, error)
+	now                           func() time.Time // the command rate's clock
 }
 
 // BrokerLimits bound the embedded broker's memory and store, so that no
@@ -209,6 +214,11 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	}
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+	}
+	if opts.CommandRate > 0 {
+		if err := srv.AddHook(newRateHook(srv, opts, log), nil); err != nil {
+			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+		}
 	}
 	// The store hook also keeps queues in order and bounded, and packet ids
 	// apart (see storeHook): it runs without a file too.

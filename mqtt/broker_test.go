@@ -86,8 +86,11 @@ func TestNewRefuses(t *testing.T) {
 		want string
 	}{
 		{"no broker", func(o *Opts) { o.Broker = "" }, "mqtt: no broker URL"},
-		{"bad scheme", func(o *Opts) { o.Broker = "http://example.com:1883" }, `mqtt: broker http://example.com:1883: scheme "http": want tcp, ssl, ws or wss`},
-		{"no host", func(o *Opts) { o.Broker = "tcp://" }, "mqtt: broker tcp://: no host"},
+		{"bad scheme", func(o *Opts) { o.Broker = "http://example.com:1883" }, `mqtt: broker "http://example.com:1883": scheme "http": want tcp, ssl, ws or wss (or mqtt, mqtts, tls)`},
+		{"no host", func(o *Opts) { o.Broker = "tcp://" }, `mqtt: broker "tcp://": no host`},
+		{"a bad node in a list", func(o *Opts) { o.Broker = "tcp://a:1883,ws//b" }, `mqtt: broker "ws//b": scheme "": want tcp, ssl, ws or wss (or mqtt, mqtts, tls)`},
+		{"an empty entry", func(o *Opts) { o.Broker = "tcp://a:1883,,tcp://b:1883" }, `mqtt: broker list "tcp://a:1883,,tcp://b:1883": an empty entry`},
+		{"a node twice", func(o *Opts) { o.Broker = "tcp://a:1883, tcp://a:1883" }, `mqtt: broker "tcp://a:1883": listed twice`},
 		{"board with slash", func(o *Opts) { o.BoardID = "a/b" }, `mqtt: board id "a/b": must be one topic level, without '/'`},
 		{"board with wildcard", func(o *Opts) { o.BoardID = "a+" }, `mqtt: board id "a+": holds a wildcard or NUL`},
 		{"empty prefix", func(o *Opts) { o.Prefix = "" }, `mqtt: topic prefix "": empty`},

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -19,8 +18,10 @@ import (
 // Opts configures a Client.
 type Opts struct {
 	// Broker is the broker's URL: tcp://, ssl://, ws:// or wss:// (mqtt://,
-	// mqtts:// and tls:// are accepted too). Use Broker.URL() for the
-	// embedded broker.
+	// mqtts:// and tls:// are accepted too), or several separated by commas,
+	// the nodes of a cluster: the client connects to one (each set starting
+	// at another, spread by its board id) and on losing it moves to the
+	// next (ParseBrokers). Use Broker.URL() for the embedded broker.
 	Broker string
 	// Username and Password authenticate with the broker.
 	Username, Password string
@@ -58,6 +59,14 @@ type Opts struct {
 	// EventBuffer is how many events wait for a connection; the oldest are
 	// dropped beyond it.
 	EventBuffer int
+	// ClockGap is the shortest time between two changes of the game's
+	// clock by commands: a clock command that comes sooner waits for the
+	// rest of the gap, and the adds and sets queued meanwhile join it
+	// (commandloop.go), so that a flood journals at most one clock change
+	// per gap. 0 means the default, 200 ms; negative, no gap.
+	ClockGap time.Duration
+	// after is the clock ClockGap waits on; nil means time.After (tests).
+	after func(time.Duration) <-chan time.Time
 
 	// Logger receives connection changes and failures; nil means
 	// slog.Default().
@@ -79,6 +88,7 @@ func DefaultOpts() Opts {
 		RetryMax:       30 * time.Second,
 		AckTimeout:     10 * time.Second,
 		EventBuffer:    64,
+		ClockGap:       200 * time.Millisecond,
 	}
 }
 
@@ -92,6 +102,8 @@ func DefaultOpts() Opts {
 // except WaitConnected and Close.
 type Client struct {
 	opts    Opts
+	brokers []string // the cluster's nodes, from the one this client prefers
+	next    int      // the node the next connection tries first (connectLoop)
 	topics  Topics
 	outbox  *Outbox
 	handler Handler
@@ -115,7 +127,6 @@ type Client struct {
 	closed   bool
 	live     chan struct{}
 	cmds     chan paho.Message // commands waiting to run
-	busy     chan paho.Message // commands beyond cmds, answered "busy"
 }
 
 // conn is one connection to the broker.
@@ -128,20 +139,9 @@ type conn struct {
 // to opts.Broker in the background. Commands go to h; a nil h means the
 // client does not subscribe to commands.
 func New(opts Opts, h Handler) (*Client, error) {
-	if opts.Broker == "" {
-		return nil, errors.New("mqtt: no broker URL")
-	}
-	u, err := url.Parse(opts.Broker)
+	brokers, err := ParseBrokers(opts.Broker)
 	if err != nil {
-		return nil, fmt.Errorf("mqtt: broker %q: %w", opts.Broker, err)
-	}
-	switch u.Scheme {
-	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
-	default:
-		return nil, fmt.Errorf("mqtt: broker %s: scheme %q: want tcp, ssl, ws or wss", opts.Broker, u.Scheme)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("mqtt: broker %s: no host", opts.Broker)
+		return nil, err
 	}
 	topics, err := NewTopics(opts.Prefix, opts.BoardID)
 	if err != nil {
@@ -171,6 +171,12 @@ func New(opts Opts, h Handler) (*Client, error) {
 	if opts.EventBuffer <= 0 {
 		opts.EventBuffer = d.EventBuffer
 	}
+	if opts.ClockGap == 0 {
+		opts.ClockGap = d.ClockGap
+	}
+	if opts.after == nil {
+		opts.after = time.After
+	}
 	if opts.ClientID == "" {
 		opts.ClientID = "tridboard-" + opts.BoardID
 	}
@@ -191,6 +197,7 @@ func New(opts Opts, h Handler) (*Client, error) {
 	}
 	c := &Client{
 		opts:    opts,
+		brokers: spread(brokers, opts.ClientID+opts.BoardID),
 		topics:  topics,
 		outbox:  ob,
 		handler: h,
@@ -199,7 +206,6 @@ func New(opts Opts, h Handler) (*Client, error) {
 		up:      make(chan struct{}),
 		live:    make(chan struct{}, 1),
 		cmds:    make(chan paho.Message, commandQueue),
-		busy:    make(chan paho.Message, busyQueue),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(3)
@@ -207,35 +213,46 @@ func New(opts Opts, h Handler) (*Client, error) {
 	go c.outboxLoop()
 	go c.liveLoop()
 	if h != nil {
-		c.wg.Add(2)
+		c.wg.Add(1)
 		go c.commandLoop()
-		go c.busyLoop()
 	}
 	return c, nil
 }
 
 func tlsConfig(o Opts) (*tls.Config, error) {
-	if o.CAFile == "" && o.CertFile == "" && o.KeyFile == "" {
+	tc, err := ClientTLS(o.CAFile, o.CertFile, o.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("mqtt: broker %s: %w", o.Broker, err)
+	}
+	return tc, nil
+}
+
+// ClientTLS is the TLS configuration of a connection to a broker: the CA
+// file's certificates as the roots (none: the system's), and a client
+// certificate. It is nil when no file is given. The configuration check
+// calls it too, so that it refuses what the daemon would.
+func ClientTLS(caFile, certFile, keyFile string) (*tls.Config, error) {
+	if caFile == "" && certFile == "" && keyFile == "" {
 		return nil, nil
 	}
 	tc := &tls.Config{MinVersion: tls.VersionTLS12}
-	if o.CAFile != "" {
-		pem, err := os.ReadFile(o.CAFile)
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
 		if err != nil {
-			return nil, fmt.Errorf("mqtt: broker %s: CA file: %w", o.Broker, err)
+			return nil, fmt.Errorf("CA file: %w", err)
 		}
 		tc.RootCAs = x509.NewCertPool()
 		if !tc.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("mqtt: broker %s: CA file %s: no PEM certificate in it", o.Broker, o.CAFile)
+			return nil, fmt.Errorf("CA file %s: no PEM certificate in it", caFile)
 		}
 	}
-	if (o.CertFile == "") != (o.KeyFile == "") {
-		return nil, fmt.Errorf("mqtt: broker %s: client certificate: set both a certificate file and a key file", o.Broker)
+	if (certFile == "") != (keyFile == "") {
+		return nil, errors.New("client certificate: set both a certificate file and a key file")
 	}
-	if o.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	if certFile != "" {
+		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 		if err != nil {
-			return nil, fmt.Errorf("mqtt: broker %s: client certificate %s: %w", o.Broker, o.CertFile, err)
+			return nil, fmt.Errorf("client certificate %s: %w", certFile, err)
 		}
 		tc.Certificates = []tls.Certificate{cert}
 	}
@@ -364,8 +381,13 @@ func (c *Client) connection() *conn {
 
 func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 	var once sync.Once
-	o := paho.NewClientOptions().
-		AddBroker(c.opts.Broker).
+	o := paho.NewClientOptions()
+	// paho tries the nodes in turn; after a lost or failed connection the
+	// next one is tried first, so a dead node costs one timeout at most.
+	for i := range c.brokers {
+		o.AddBroker(c.brokers[(c.next+i)%len(c.brokers)])
+	}
+	o = o.
 		SetClientID(c.opts.ClientID).
 		SetUsername(c.opts.Username).
 		SetPassword(c.opts.Password).
@@ -413,6 +435,7 @@ func (c *Client) connectLoop() {
 		err := c.connect(cli)
 		if err != nil {
 			cli.Disconnect(0)
+			c.next++
 			err = fmt.Errorf("mqtt: broker %s: %w", c.opts.Broker, err)
 			c.mu.Lock()
 			c.lastErr = err
@@ -449,13 +472,15 @@ func (c *Client) connectLoop() {
 		c.cur = nil
 		c.up = make(chan struct{})
 		c.mu.Unlock()
+		c.next++ // the node that was lost is tried last
 	}
 }
 
 // connect connects cli, subscribes to commands and publishes availability
 // and discovery.
 func (c *Client) connect(cli paho.Client) error {
-	if ok, err := c.wait(cli.Connect(), c.opts.ConnectTimeout+time.Second); !ok || err != nil {
+	// paho tries every node in turn, each for up to ConnectTimeout.
+	if ok, err := c.wait(cli.Connect(), time.Duration(len(c.brokers))*c.opts.ConnectTimeout+time.Second); !ok || err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
 	if c.handler != nil {
@@ -617,53 +642,41 @@ func (c *Client) retryLater(cn *conn) bool {
 	return true
 }
 
-// commandQueue is how many commands wait to run; busyQueue how many more
-// wait for their "busy" reply.
-const (
-	commandQueue = 32
-	busyQueue    = 4096
-)
+// commandQueue is how many commands wait to run.
+const commandQueue = 32
 
-// onCommand runs in paho's router: it must not block. A command that finds
-// commandQueue commands waiting is answered "busy" instead of running.
+// onCommand runs in paho's router: it must not block on the game. A
+// command that finds commandQueue commands waiting is answered "busy" at
+// once, from here: the reply is handed to paho without waiting for its
+// PUBACK, so that answering keeps up with any flood the connection can
+// carry, and no command goes without a reply.
 func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	select {
 	case c.cmds <- m:
 		return
 	default:
 	}
-	select {
-	case c.busy <- m:
-	default:
-		name, _ := c.topics.command(m.Topic())
-		c.log.Warn("mqtt: command dropped without a reply: too many waiting", "command", name)
+	name, ok := c.topics.command(m.Topic())
+	cn := c.connection()
+	if !ok || cn == nil {
+		return
 	}
+	b, _ := json.Marshal(Response{Transaction: transactionOf(m.Payload()), Status: StatusBusy,
+		Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
+	cn.cli.Publish(c.topics.Response(name), 1, false, b)
 }
 
-// busyLoop answers the commands that found the queue full.
-func (c *Client) busyLoop() {
-	defer c.wg.Done()
-	for {
-		var m paho.Message
-		select {
-		case m = <-c.busy:
-		case <-c.ctx.Done():
-			return
-		}
-		name, ok := c.topics.command(m.Topic())
-		if !ok {
-			continue
-		}
-		var tr struct {
-			Transaction json.RawMessage `json:"transaction"`
-		}
-		json.Unmarshal(m.Payload(), &tr) // a malformed payload gets a reply without transaction
-		if len(tr.Transaction) > 0 && tr.Transaction[0] != '"' && tr.Transaction[0] != '-' && (tr.Transaction[0] < '0' || tr.Transaction[0] > '9') {
-			tr.Transaction = nil
-		}
-		c.reply(name, Response{Transaction: tr.Transaction, Status: StatusBusy,
-			Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
+// transactionOf is a command's transaction, read without parsing the
+// command: a malformed payload gets a reply without one.
+func transactionOf(payload []byte) json.RawMessage {
+	var tr struct {
+		Transaction json.RawMessage `json:"transaction"`
 	}
+	json.Unmarshal(payload, &tr)
+	if t := tr.Transaction; len(t) > 0 && t[0] != '"' && t[0] != '-' && (t[0] < '0' || t[0] > '9') {
+		return nil
+	}
+	return tr.Transaction
 }
 
 // reply publishes r on response/<name>.
@@ -678,30 +691,6 @@ func (c *Client) reply(name string, r Response) {
 	}
 	if ok, err := c.wait(cn.cli.Publish(c.topics.Response(name), 1, false, b), c.opts.AckTimeout); ok && err != nil {
 		c.log.Warn("mqtt: command reply not published", "command", name, "err", err)
-	}
-}
-
-func (c *Client) commandLoop() {
-	defer c.wg.Done()
-	for {
-		var m paho.Message
-		select {
-		case m = <-c.cmds:
-		case <-c.ctx.Done():
-			return
-		}
-		name, ok := c.topics.command(m.Topic())
-		if !ok {
-			continue
-		}
-		var r Response
-		if m.Retained() {
-			// A retained command would run again at every connection.
-			r = Response{Status: StatusError, Reason: "retained command ignored: publish commands without the retain flag"}
-		} else {
-			r = dispatch(c.ctx, c.handler, c.opts.CommandToken, name, m.Payload())
-		}
-		c.reply(name, r)
 	}
 }
 

@@ -47,12 +47,17 @@ type NewGame struct {
 	Black    string `json:"black,omitempty"`
 	Event    string `json:"event,omitempty"`
 	Round    string `json:"round,omitempty"`
+	// Board is the board number in the event's round (an event sends it).
+	Board string `json:"board,omitempty"`
 	// Opponent, if set, plays one side from elsewhere.
 	Opponent *Opponent `json:"opponent,omitempty"`
 	// TimeControl is the game's clock as PGN's TimeControl tag writes it
 	// ("180+2", "300d3", "40/5400+30:1800+30", clock.Parse); absent: the
 	// set's configured default; "-": no clock.
 	TimeControl string `json:"time_control,omitempty"`
+	// Assist is each side's assistance in the game ({"white": "full",
+	// "black": "none"}); a side left out gets the set's default (full).
+	Assist map[string]string `json:"assist,omitempty"`
 }
 
 // Opponent is who plays a side of a new game from elsewhere: the players
@@ -71,8 +76,15 @@ type Promotion struct {
 	Piece byte `json:"-"`
 }
 
-// TakeBack takes the last move back.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves: 2 takes back
+// a learner's move and the engine's reply together.
+//
+// In a game against another set, a take-back is asked of the other set's
+// players; Answer ("accept" or "refuse") answers the other set's request.
+type TakeBack struct {
+	Plies  int    `json:"plies,omitempty"`
+	Answer string `json:"answer,omitempty"`
+}
 
 // Resign resigns the game for Side.
 type Resign struct {
@@ -104,10 +116,65 @@ type PlayMove struct {
 // in a position shows the piece to move on the LEDs, the second its target.
 type Hint struct{}
 
-// Teach sets the teacher's lock: with Lock, no hints and no targets on the
-// LEDs.
+// Teach changes the teacher's settings of the game, and must change
+// something: Lock the teacher's lock (no hints and no targets on the LEDs),
+// Hints a side's number of hints a game ({"white": 5, "black": 0}; -1 no
+// limit), Assist a side's assistance ({"black": "none"}: "full",
+// "explain" or "none").
 type Teach struct {
-	Lock bool `json:"lock"`
+	Lock   *bool             `json:"lock,omitempty"`
+	Hints  map[string]int    `json:"hints,omitempty"`
+	Assist map[string]string `json:"assist,omitempty"`
+}
+
+// Assistance levels of NewGame.Assist and Teach.Assist: what the set gives
+// a side.
+const (
+	AssistFull    = "full"    // legal targets on the LEDs, hints, explanations
+	AssistExplain = "explain" // explanations of illegal moves only
+	AssistNone    = "none"    // the cells to fix only
+)
+
+// MaxHintLimit bounds Teach.Hints.
+const MaxHintLimit = 1000
+
+// checkSides checks a per-side map's keys.
+func checkSides[V any](field string, m map[string]V) error {
+	for k := range m {
+		if k != "white" && k != "black" {
+			return fmt.Errorf(`%q: side %q: want "white" or "black"`, field, k)
+		}
+	}
+	return nil
+}
+
+func checkAssist(m map[string]string) error {
+	if err := checkSides("assist", m); err != nil {
+		return err
+	}
+	for _, side := range []string{"white", "black"} {
+		switch a, ok := m[side]; {
+		case !ok, a == AssistFull, a == AssistExplain, a == AssistNone:
+		default:
+			return fmt.Errorf(`"assist": %s: %q: want "full", "explain" or "none"`, side, a)
+		}
+	}
+	return nil
+}
+
+func (c Teach) validate() error {
+	if c.Lock == nil && len(c.Hints) == 0 && len(c.Assist) == 0 {
+		return errors.New(`nothing to change: give "lock", "hints" or "assist"`)
+	}
+	if err := checkSides("hints", c.Hints); err != nil {
+		return err
+	}
+	for _, side := range []string{"white", "black"} {
+		if n, ok := c.Hints[side]; ok && (n < -1 || n > MaxHintLimit) {
+			return fmt.Errorf(`"hints": %s: %d: want -1 (no limit) to %d`, side, n, MaxHintLimit)
+		}
+	}
+	return checkAssist(c.Assist)
 }
 
 // Resync asks the daemon to re-read the sensors and compare them with the
@@ -141,14 +208,25 @@ func (c NewGame) validate() error {
 	if _, err := clock.Parse(c.TimeControl); err != nil {
 		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
 	}
-	return nil
+	return checkAssist(c.Assist)
 }
 func (Promotion) validate() error { return nil }
-func (TakeBack) validate() error  { return nil }
 func (Resign) validate() error    { return nil }
 func (Resync) validate() error    { return nil }
 func (Hint) validate() error      { return nil }
-func (Teach) validate() error     { return nil }
+func (c TakeBack) validate() error {
+	if c.Plies < 0 || c.Plies > MaxTakeBackPlies {
+		return fmt.Errorf(`"plies" %d: want 1 to %d`, c.Plies, MaxTakeBackPlies)
+	}
+	if c.Answer != "" && c.Answer != "accept" && c.Answer != "refuse" {
+		return fmt.Errorf(`"answer" %q: want "accept" or "refuse"`, c.Answer)
+	}
+	return nil
+}
+
+// MaxTakeBackPlies bounds TakeBack.Plies.
+const MaxTakeBackPlies = 16
+
 func (c PlayMove) validate() error {
 	if strings.TrimSpace(c.Move) == "" {
 		return errors.New(`"move" is required`)
@@ -335,16 +413,34 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 // dispatch parses a command, checks its token when wantToken is not empty,
 // and calls h. Malformed, unknown and unauthorised commands never reach h.
 func dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {
-	cmd, tr, token, err := ParseCommand(name, payload)
-	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
-	}
-	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
-		return Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	cmd, r := admit(wantToken, name, payload)
+	if cmd == nil {
+		return r
 	}
 	res, err := h.Command(ctx, cmd)
+	return answer(r, res, err)
+}
+
+// admit parses a command and checks its token. It returns the command and
+// the response to fill (its transaction), or a nil command and the error
+// response.
+func admit(wantToken, name string, payload []byte) (Command, Response) {
+	cmd, tr, token, err := ParseCommand(name, payload)
 	if err != nil {
-		return Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
 	}
-	return Response{Transaction: tr, Status: StatusOK, Data: res}
+	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
+		return nil, Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
+	}
+	return cmd, Response{Transaction: tr}
+}
+
+// answer fills r with a command's result.
+func answer(r Response, res any, err error) Response {
+	if err != nil {
+		r.Status, r.Reason = StatusError, err.Error()
+	} else {
+		r.Status, r.Data = StatusOK, res
+	}
+	return r
 }

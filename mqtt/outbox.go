@@ -201,6 +201,23 @@ func (o *Outbox) cutCorrupt(data []byte, good int64, bad error) error {
 	return nil
 }
 
+// HighestSeq reads the outbox of dir without changing it and returns the
+// highest seq enqueued for game (0: none, or no outbox): every seq that may
+// have been published. The game never hands one of them out again
+// (game.Opts.Published). Only the valid records before any damage count.
+func HighestSeq(dir, game string) (int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, OutboxFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("mqtt: outbox: %w", err)
+	}
+	o := &Outbox{high: map[string]int{}}
+	o.replay(data)
+	return o.high[game], nil
+}
+
 // Recovered reports a torn or corrupt tail found by OpenOutbox, and what was
 // done about it, or nil if the log was sound.
 func (o *Outbox) Recovered() error {
@@ -210,8 +227,9 @@ func (o *Outbox) Recovered() error {
 }
 
 // Enqueue appends m to the outbox and fsyncs it. It is a no-op returning nil
-// when (m.Game, m.Seq) was already enqueued. Within a game seqs must follow
-// each other: enqueueing seq n+2 after n is an error.
+// when (m.Game, m.Seq) was already enqueued, or a later seq of the game was.
+// Seqs may skip (a game skips those a damaged journal record may have used,
+// game.Skip): enqueueing seq n+2 after n is fine.
 func (o *Outbox) Enqueue(m Move) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("mqtt: outbox: enqueue: %w", err)
@@ -221,13 +239,8 @@ func (o *Outbox) Enqueue(m Move) error {
 	if err := o.usable(); err != nil {
 		return err
 	}
-	if h, known := o.high[m.Game]; known {
-		if m.Seq <= h {
-			return nil
-		}
-		if m.Seq != h+1 {
-			return fmt.Errorf("mqtt: outbox: enqueue game %q seq %d: seq %d was the last enqueued", m.Game, m.Seq, h)
-		}
+	if m.Seq <= o.high[m.Game] {
+		return nil
 	}
 	m.Time = m.Time.UTC()
 	if err := o.append(record{Kind: kindMove, Move: &m}, true); err != nil {

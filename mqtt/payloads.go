@@ -54,9 +54,13 @@ type Board struct {
 	Choices []string `json:"choices,omitempty"`
 	// Fault describes a sensor fault (BoardSensorFault).
 	Fault string `json:"fault,omitempty"`
-	// Hint says how to set the board right (BoardMismatch): which pieces
-	// to put back, and that putting the previous position back takes a
-	// wrong move back.
+	// Reason says why the board is in mismatch (BoardMismatch), in words:
+	// why the move shown is illegal, or what the game expects ("set up
+	// the position of the new game").
+	Reason string `json:"reason,omitempty"`
+	// Hint says how to set the board right (BoardMismatch), in words:
+	// which piece goes back to which cell, what to take away, and that
+	// putting the previous position back takes a wrong move back.
 	Hint string `json:"hint,omitempty"`
 }
 
@@ -101,6 +105,28 @@ type State struct {
 	// Tags are the game's record tags that new_game carries: "White",
 	// "Black", "Event", "Round" (the players' names, the event, the round).
 	Tags map[string]string `json:"tags,omitempty"`
+	// Lesson is the teacher's settings and the hints used.
+	Lesson *Lesson `json:"lesson,omitempty"`
+	// DrawOffer is the side whose draw offer stands ("" none).
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// Peer is the other set of a remote game (absent otherwise);
+	// TakeBackAsked a take-back asked of it or by it, not answered yet.
+	Peer          *PeerState     `json:"peer,omitempty"`
+	TakeBackAsked *TakeBackAsked `json:"take_back_asked,omitempty"`
+}
+
+// Lesson is the teacher's settings of a game and the hints used, for the
+// displays: each map is by side, "white" and "black".
+type Lesson struct {
+	// Locked is the teacher's lock: no hints, no targets.
+	Locked bool `json:"locked,omitempty"`
+	// Assist is each side's assistance: AssistFull, AssistExplain or
+	// AssistNone.
+	Assist map[string]string `json:"assist"`
+	// Hints is each side's limit of hints a game (-1: no limit),
+	// HintsUsed the hints it had.
+	Hints     map[string]int `json:"hints"`
+	HintsUsed map[string]int `json:"hints_used"`
 }
 
 // MarshalJSON writes Turn as "white" or "black".
@@ -155,6 +181,15 @@ const (
 	EventNewGame   = "new_game"
 	EventClock     = "clock"    // the clock started, paused, resumed, was adjusted, a penalty (Detail)
 	EventLowTime   = "low_time" // Detail: the side whose time went under the threshold
+	// EventHint: a hint is shown (Cell: the piece to move; Cells: it and,
+	// at the second stage, its target; Move: the move, at the second stage
+	// only; Detail: the side it is for).
+	EventHint   = "hint"
+	EventButton = "button" // a button of the set was pressed (Detail: its name, "clock_white")
+	// EventCorrection: the mover changed their mind about their last move:
+	// Detail is the move taken back, Move the move made instead (published
+	// on the move topic with the next seq).
+	EventCorrection = "correction"
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

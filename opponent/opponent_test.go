@@ -1,14 +1,15 @@
 package opponent_test
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -42,20 +43,7 @@ func TestSpec(t *testing.T) {
 }
 
 // snap is this set's game after the moves.
-func snap(t *testing.T, moves ...string) *table.Snapshot {
-	pos := st3d.Start()
-	s := &table.Snapshot{System: st3d.System, Start: pos, Result: rules.NoResult}
-	for i, long := range moves {
-		m, _, err := pos.ParseMove(long)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Moves = append(s.Moves, game.Move{Seq: i + 1, Move: long})
-		pos = pos.Play(m)
-	}
-	s.Position, s.Expected = pos, pos
-	return s
-}
+func snap(t *testing.T, moves ...string) *table.Snapshot { return opponent.SnapAfter(t, moves...) }
 
 func TestNext(t *testing.T) {
 	for _, tc := range []struct {
@@ -80,5 +68,67 @@ func TestNext(t *testing.T) {
 				t.Errorf("Next = %q, %q; want %q, %q", move, problem, tc.move, tc.problem)
 			}
 		})
+	}
+}
+
+// doer is a table that records the commands it gets.
+type doer struct{ opponent.RecTable }
+
+// waitPlayed waits until the engine has sent n moves.
+func (d *doer) waitPlayed(t *testing.T, n int) []table.PlayMove {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); len(d.Played()) < n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the engine sent %v, want %d moves", d.Played(), n)
+		}
+	}
+	return d.Played()
+}
+
+// insync is snap with the set showing the position.
+func insync(s *table.Snapshot) *table.Snapshot {
+	s.Game = "g1"
+	s.Status.State = recognize.InSync
+	return s
+}
+
+// After a take-back, the engine replies again whenever it is its turn: of
+// its move (it plays again in the same position), of the learner's move
+// and its reply together (the learner's turn: nothing), and of the
+// learner's move alone after that (its turn again) (issue 24).
+func TestEngineRepliesAfterTakeBack(t *testing.T) {
+	d := &doer{}
+	e, err := opponent.NewEngine(opponent.Spec{Side: rules.Black, Engine: 2}, nil, d, opponent.EngineOpts{Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	e.Handle(table.Event{Kind: table.Moved, Snap: insync(snap(t, "b2W-b3W"))})
+	first := d.waitPlayed(t, 1)[0]
+	if first.Ply != 2 || first.Game != "g1" {
+		t.Errorf("engine move %+v: want ply 2 of game g1", first)
+	}
+	// The table plays it; the learner makes it on the set.
+	e.Handle(table.Event{Kind: table.Moved, Snap: insync(snap(t, "b2W-b3W", first.Move))})
+	// A stale snapshot (from before its move) makes it play nothing more.
+	e.Handle(table.Event{Kind: table.BoardChanged, Snap: insync(snap(t, "b2W-b3W"))})
+	// Its move is taken back: it is its turn again, in the same position.
+	e.Handle(table.Event{Kind: table.TookBack, Snap: insync(snap(t, "b2W-b3W"))})
+	again := d.waitPlayed(t, 2)[1]
+	if again.Ply != 2 {
+		t.Errorf("engine move after the take-back %+v: want ply 2", again)
+	}
+	// Both moves taken back (plies 2): the learner's turn, nothing to play.
+	e.Handle(table.Event{Kind: table.Moved, Snap: insync(snap(t, "b2W-b3W", again.Move))})
+	e.Handle(table.Event{Kind: table.TookBack, Snap: insync(snap(t, "b2W-b3W"))})
+	e.Handle(table.Event{Kind: table.TookBack, Snap: insync(snap(t))})
+	// The learner plays another move: the engine replies to it.
+	e.Handle(table.Event{Kind: table.Moved, Snap: insync(snap(t, "c2W-c3W"))})
+	third := d.waitPlayed(t, 3)[2]
+	if third.Ply != 2 {
+		t.Errorf("engine reply to c2W-c3W %+v: want ply 2", third)
+	}
+	if got := d.Played(); len(got) != 3 {
+		t.Errorf("engine moves %v: want 3", got)
 	}
 }

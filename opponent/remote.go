@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
@@ -18,8 +21,9 @@ import (
 
 // RemoteOpts connect a Remote to the broker both sets publish on.
 type RemoteOpts struct {
-	// Broker is the broker's URL; Username and Password log in (a display
-	// account is enough: a Remote only subscribes).
+	// Broker is the broker's URL; Username and Password log in (the
+	// account must read the other set's topics and publish this set's
+	// <prefix>/<board>/remote).
 	Broker, Username, Password string
 	// Prefix is the topics' first level(s); Local is this set's board id.
 	Prefix, Local string
@@ -27,27 +31,72 @@ type RemoteOpts struct {
 	Log *slog.Logger
 	// CommandTimeout bounds one command to the table.
 	CommandTimeout time.Duration
+	// Grace is how long the other set may be offline, with its side to
+	// move, before its clock is paused (0: DefaultGrace).
+	Grace time.Duration
+	// Now is the clock of the grace period (nil: time.Now); Tick wakes the
+	// Remote to look at it (nil: every 200 ms of real time).
+	Now  func() time.Time
+	Tick <-chan time.Time
 }
 
-// Remote plays the side of another set: it follows the other set's
-// retained state (the whole game so far, published after every change)
-// and plays here each move of the other side that this game lacks. It
-// compares both games move by move and reports a desync (a move that
-// differs, a start that differs, the other set playing this set's side).
+// DefaultGrace is RemoteOpts.Grace when none is given.
+const DefaultGrace = 10 * time.Second
+
+// Remote plays the side of another set. The two sets pair their games
+// first: each publishes a retained record of its side of the game
+// (mqtt.RemoteRecord: its game id, the other set, the other set's game it
+// is paired with) and pairs with a game of the other set that names it and
+// is paired with nothing or with this game; a set that finds the other in
+// another game (the previous one, before a rematch) says so and waits. Once
+// paired it follows the other set's retained state (the whole game so far,
+// published after every change) and plays here each move of the other
+// side that this game lacks, with the other set's clock reading (the set
+// of the side that moved is authoritative for its clock); results
+// (resignations, draws by agreement or claim, flags) and draw offers and
+// declines travel the same way. It compares both games move by move and
+// reports a desync.
+//
+// It follows the other set's availability: while the other set is
+// offline the players are shown so (Snapshot.Peer: the state, an event,
+// the absent side's king on the LEDs), and after Grace with the absent
+// side to move its clock is paused; it resumes when the other set is back,
+// and the moves it missed reach it from this set's retained state. A set
+// that restarts in a paired game runs its clock again (paused since the
+// restart) once the other set is there.
 //
 // Since it works from the whole game each time, nothing is lost or doubled
 // across a broker outage or a restart of either set: a move is played here
 // when, and only when, this game has every move before it.
 type Remote struct {
-	spec Spec
-	do   Doer
-	o    RemoteOpts
-	cli  paho.Client
+	spec  Spec
+	do    Doer
+	o     RemoteOpts
+	cli   paho.Client
+	local mqtt.Topics
 
-	mu       sync.Mutex
-	ours     *table.Snapshot
-	theirs   *mqtt.State
-	reported string
+	mu        sync.Mutex
+	ours      *table.Snapshot
+	theirs    *mqtt.State
+	theirRec  *mqtt.RemoteRecord
+	online    bool
+	heard     bool // availability heard at least once
+	offSince  time.Time
+	peerGame  string // the other set's game paired with this one
+	reported  string
+	published string // the record last published
+	shown     table.PeerState
+	shownSet  bool
+	paused    bool  // this Remote paused the clock for the absent side
+	myOffer   int   // ply of this side's standing offer (-1 none)
+	applied   int   // ply of the other side's offer played here (-1 none)
+	seen      bool  // the offer played here was seen standing
+	declined  int   // ply of the other side's offer declined here (-1 none)
+	answered  int   // ply of this side's offer whose decline was played here
+	asked     int64 // the other side's take-back request played here (its ID)
+	accepted  int64 // the ID of the take-back accepted here that the other set has yet to make
+	seenTB    int64 // the ID of the last answer of this side seen
+	restarted bool  // this set's clock is paused since its restart
 
 	wake chan struct{}
 	stop chan struct{}
@@ -69,18 +118,34 @@ func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote,
 	if o.CommandTimeout <= 0 {
 		o.CommandTimeout = 10 * time.Second
 	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	topics, err := mqtt.NewTopics(o.Prefix, spec.Set)
 	if err != nil {
 		return nil, fmt.Errorf("opponent: remote: %w", err)
 	}
-	r := &Remote{spec: spec, do: do, o: o, ours: snap, wake: make(chan struct{}, 1), stop: make(chan struct{}),
-		done: make(chan struct{})}
+	local, err := mqtt.NewTopics(o.Prefix, o.Local)
+	if err != nil {
+		return nil, fmt.Errorf("opponent: remote: %w", err)
+	}
+	r := &Remote{spec: spec, do: do, o: o, local: local, ours: snap, myOffer: -1, applied: -1, declined: -1,
+		answered: -1, offSince: o.Now(), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID("tridboard-" + o.Local + "-follows-" + spec.Set).
 		SetUsername(o.Username).SetPassword(o.Password).SetAutoReconnect(true).SetConnectRetry(true).
 		SetConnectRetryInterval(500 * time.Millisecond).SetMaxReconnectInterval(2 * time.Second).SetCleanSession(true).
 		SetOrderMatters(false)
 	po.SetOnConnectHandler(func(c paho.Client) {
 		c.Subscribe(topics.State(), 1, r.onState)
+		c.Subscribe(topics.Remote(), 1, r.onRecord)
+		c.Subscribe(topics.Availability(), 1, r.onAvailability)
+		r.mu.Lock()
+		r.published = "" // publish the record again on this connection
+		r.mu.Unlock()
+		r.poke()
 	})
 	r.cli = paho.NewClient(po)
 	r.cli.Connect()
@@ -89,13 +154,42 @@ func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote,
 }
 
 func (r *Remote) onState(_ paho.Client, m paho.Message) {
-	var s mqtt.State
-	if err := json.Unmarshal(m.Payload(), &s); err != nil {
-		r.o.Log.Warn("opponent: remote: the other set's state does not read", "set", r.spec.Set, "err", err)
-		return
+	if s, ok := decode[mqtt.State](r, "state", m); ok {
+		r.mu.Lock()
+		r.theirs = s
+		r.mu.Unlock()
+		r.poke()
 	}
+}
+
+func (r *Remote) onRecord(_ paho.Client, m paho.Message) {
+	if rec, ok := decode[mqtt.RemoteRecord](r, "record", m); ok {
+		r.mu.Lock()
+		r.theirRec = rec
+		r.mu.Unlock()
+		r.poke()
+	}
+}
+
+// decode reads the other set's what from m, or logs why it cannot.
+func decode[T any](r *Remote, what string, m paho.Message) (*T, bool) {
+	var v T
+	if err := json.Unmarshal(m.Payload(), &v); err != nil {
+		r.o.Log.Warn("opponent: remote: the other set's "+what+" does not read", "set", r.spec.Set, "err", err)
+		return nil, false
+	}
+	return &v, true
+}
+
+func (r *Remote) onAvailability(_ paho.Client, m paho.Message) {
+	online := string(m.Payload()) == mqtt.Online
 	r.mu.Lock()
-	r.theirs = &s
+	if online != r.online || !r.heard {
+		r.online, r.heard = online, true
+		if !online {
+			r.offSince = r.o.Now()
+		}
+	}
 	r.mu.Unlock()
 	r.poke()
 }
@@ -104,6 +198,9 @@ func (r *Remote) onState(_ paho.Client, m paho.Message) {
 func (r *Remote) Handle(e table.Event) {
 	r.mu.Lock()
 	r.ours = e.Snap
+	if e.Kind == table.ClockChanged && strings.Contains(e.Detail, "restart") {
+		r.restarted = true
+	}
 	r.mu.Unlock()
 	r.poke()
 }
@@ -117,43 +214,318 @@ func (r *Remote) poke() {
 
 func (r *Remote) loop() {
 	defer close(r.done)
+	tick := r.o.Tick
+	if tick == nil {
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
 		case <-r.stop:
 			return
 		case <-r.wake:
-			r.reconcile()
+		case <-tick:
 		}
+		r.reconcile()
 	}
 }
 
-// reconcile compares the games and plays the other side's next move.
+// mySide is the side this set's players play.
+func (r *Remote) mySide() rules.Color { return r.spec.Side.Other() }
+
+// reconcile pairs the games, then brings this one up to the other's:
+// moves, result, draw offers; and watches the other set's presence.
 func (r *Remote) reconcile() {
 	r.mu.Lock()
-	ours, theirs := r.ours, r.theirs
+	ours, theirs, rec := r.ours, r.theirs, r.theirRec
+	online, heard, offSince := r.online, r.heard, r.offSince
 	r.mu.Unlock()
-	if ours == nil || theirs == nil {
+	if ours == nil {
 		return
+	}
+	r.trackOffers(ours)
+	r.publishRecord(ours)
+	paired, why := r.pair(ours, theirs, rec)
+	r.presence(ours, paired, why, online, heard, offSince)
+	if !paired || theirs == nil || theirs.Game != r.peerGame {
+		return
+	}
+	if a := ours.TakeBackAnswer; a != nil && a.ID != r.seenTB {
+		r.seenTB = a.ID
+		if a.Accept {
+			r.accepted = a.ID
+		}
+	}
+	if r.accepted != 0 {
+		if a := ours.TakeBackAnswer; a != nil && a.ID == r.accepted && len(theirs.Moves) >= a.At {
+			// Accepted here, not yet taken back there: its moves taken
+			// back here are not to be played again.
+			return
+		}
+		r.accepted = 0
 	}
 	next, problem := Next(ours, theirs, r.spec.Side)
 	if problem != "" {
 		r.report(problem)
 		return
 	}
-	if next == "" {
+	if next != "" {
+		r.play(ours, theirs, next)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), r.o.CommandTimeout)
-	defer cancel()
-	_, err := r.do.Do(ctx, table.PlayMove{Move: next})
+	r.takeBacks(ours, rec)
+	if len(theirs.Moves) != len(ours.Moves) {
+		return // the other set has yet to get this set's moves
+	}
+	r.result(ours, theirs)
+	r.offers(ours, rec)
+}
+
+// pair binds this game to the other set's, or says why it cannot yet.
+func (r *Remote) pair(ours *table.Snapshot, theirs *mqtt.State, rec *mqtt.RemoteRecord) (bool, string) {
+	if r.peerGame != "" {
+		if theirs != nil && theirs.Game != r.peerGame {
+			return true, fmt.Sprintf("set %s left this game for another (%s)", r.spec.Set, theirs.Game)
+		}
+		return true, ""
+	}
+	switch {
+	case rec == nil || theirs == nil:
+		return false, fmt.Sprintf("waiting for set %s to start its game against this one", r.spec.Set)
+	case rec.Game != theirs.Game:
+		return false, "" // the record and the state cross: the next one settles it
+	case rec.Peer != r.o.Local || rec.Side != r.spec.Side.String():
+		return false, fmt.Sprintf("set %s is in another game (against %s as %s): waiting for it to start a new game against this one as %s",
+			r.spec.Set, or(rec.Peer, "nobody"), rec.Side, r.spec.Side)
+	case rec.PeerGame != "" && rec.PeerGame != ours.Game:
+		return false, fmt.Sprintf("set %s is in another game (%s, paired with game %s): waiting for it to start a new game",
+			r.spec.Set, rec.Game, rec.PeerGame)
+	}
+	r.peerGame = rec.Game
+	r.o.Log.Info("opponent: remote: games paired", "set", r.spec.Set, "game", ours.Game, "peer_game", rec.Game)
+	r.publishRecord(ours)
+	return true, ""
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// publishRecord publishes this side's record when it changed.
+func (r *Remote) publishRecord(ours *table.Snapshot) {
+	b, _ := json.Marshal(r.record(ours))
+	r.mu.Lock()
+	same := string(b) == r.published
+	r.mu.Unlock()
+	if same || !r.cli.IsConnectionOpen() {
+		return
+	}
+	tok := r.cli.Publish(r.local.Remote(), 1, true, b)
+	if !tok.WaitTimeout(r.o.CommandTimeout) || tok.Error() != nil {
+		return // published again on the next wake
+	}
+	r.mu.Lock()
+	r.published = string(b)
+	r.mu.Unlock()
+}
+
+// record is this side's record of the game ours.
+func (r *Remote) record(ours *table.Snapshot) mqtt.RemoteRecord {
+	rec := mqtt.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
+		DrawOffer: r.myOffer, DrawDeclined: r.declined}
+	if tb := ours.TakeBack; tb != nil && !tb.ByPeer {
+		rec.TakeBack = &mqtt.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+	}
+	if a := ours.TakeBackAnswer; a != nil {
+		rec.TakeBackAnswer = &mqtt.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
+	}
+	return rec
+}
+
+// trackOffers follows the draw offers standing in this game: this side's
+// (for the record) and a decline here of the other side's.
+func (r *Remote) trackOffers(ours *table.Snapshot) {
+	n := len(ours.Moves)
+	mine := ours.HasDrawOffer && ours.DrawOffer == r.mySide()
+	switch {
+	case mine && r.myOffer < 0:
+		r.myOffer = n
+	case !mine:
+		r.myOffer = -1
+	}
+	theirs := ours.HasDrawOffer && ours.DrawOffer == r.spec.Side
+	switch {
+	case r.applied != n:
+	case theirs:
+		r.seen = true
+	case r.seen && ours.Result == rules.NoResult:
+		r.declined = n // the players here declined the offer played here
+	}
+}
+
+// play plays the other side's move next here.
+func (r *Remote) play(ours *table.Snapshot, theirs *mqtt.State, next string) {
+	c := table.PlayMove{Move: next, Game: ours.Game, Ply: len(ours.Moves) + 1}
+	if theirs.Clock != nil && ours.Clock != nil && len(theirs.Moves) == len(ours.Moves)+1 {
+		// The other set's clock right after its move: authoritative.
+		c.Reading = &clock.Reading{WhiteMS: theirs.Clock.WhiteMS, BlackMS: theirs.Clock.BlackMS}
+	}
+	_, err := r.command(c)
 	switch {
 	case err == nil:
 		r.o.Log.Info("opponent: remote move", "set", r.spec.Set, "move", next)
-	case errors.Is(err, table.ErrNotInSync):
-		// The players here are busy; the next change of the board wakes us.
+	case errors.Is(err, table.ErrNotInSync), errors.Is(err, table.ErrStale):
+		// The players here are busy, or the game moved on: the next change
+		// of the board wakes us.
 	default:
 		r.report(fmt.Sprintf("desync with set %s: its move %s cannot be played here: %v", r.spec.Set, next, err))
 	}
+}
+
+// result records here the other set's result of the same game.
+func (r *Remote) result(ours *table.Snapshot, theirs *mqtt.State) {
+	res := rules.Result(theirs.Result)
+	if res == "" || res == rules.NoResult {
+		return
+	}
+	if ours.Result != rules.NoResult {
+		if ours.Result != res {
+			r.report(fmt.Sprintf("desync with set %s: the game ended %s (%s) here, %s (%s) there", r.spec.Set,
+				ours.Result, ours.Reason, res, theirs.Reason))
+		}
+		return
+	}
+	loser := rules.White
+	if res == rules.WhiteWins {
+		loser = rules.Black
+	}
+	var cmds []table.Command
+	switch game.Reason(theirs.Reason) {
+	case game.ReasonResignation:
+		cmds = []table.Command{table.Resign{Side: loser}}
+	case game.ReasonAgreement:
+		if !ours.HasDrawOffer {
+			cmds = append(cmds, table.Draw{Side: r.mySide(), Action: table.DrawOffer})
+		}
+		offerBy := r.mySide()
+		if ours.HasDrawOffer {
+			offerBy = ours.DrawOffer
+		}
+		cmds = append(cmds, table.Draw{Side: offerBy.Other(), Action: table.DrawAccept})
+	case game.ReasonTime:
+		flagged := loser
+		if res == rules.Draw {
+			flagged = theirs.Turn
+		}
+		cmds = []table.Command{table.PeerFlag{Side: flagged, At: r.o.Now()}}
+	case game.ReasonThreefold, game.ReasonFiftyMoves:
+		cmds = []table.Command{table.Draw{Side: r.spec.Side, Action: table.DrawClaim}}
+	default:
+		return // mate, stalemate, a dead position: the moves bring them here
+	}
+	for _, c := range cmds {
+		if _, err := r.command(c); err != nil {
+			r.report(fmt.Sprintf("desync with set %s: its result %s (%s) cannot be recorded here: %v", r.spec.Set, res,
+				theirs.Reason, err))
+			return
+		}
+	}
+	r.o.Log.Info("opponent: remote result", "set", r.spec.Set, "result", res, "termination", theirs.Reason)
+}
+
+// offers plays here the other side's draw offer, and its decline of this
+// side's.
+func (r *Remote) offers(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
+	if rec == nil || ours.Result != rules.NoResult {
+		return
+	}
+	n := len(ours.Moves)
+	if rec.DrawOffer == n && r.applied != n && !ours.HasDrawOffer {
+		if _, err := r.command(table.Draw{Side: r.spec.Side, Action: table.DrawOffer}); err == nil {
+			r.applied, r.seen = n, false
+		}
+	}
+	if rec.DrawDeclined == n && r.answered != n && ours.HasDrawOffer && ours.DrawOffer == r.mySide() {
+		if _, err := r.command(table.Draw{Side: r.spec.Side, Action: table.DrawDecline}); err == nil {
+			r.answered = n
+		}
+	}
+}
+
+// takeBacks carries the other side's take-back request here, and its
+// answer to this side's (the moves are taken back here when it accepts:
+// it has taken them back there).
+func (r *Remote) takeBacks(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
+	if rec == nil || ours.Result != rules.NoResult {
+		return
+	}
+	n := len(ours.Moves)
+	if tb := rec.TakeBack; tb != nil && tb.At == n && r.asked != tb.ID && ours.TakeBack == nil {
+		req := &table.TakeBackRequest{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+		if _, err := r.command(table.PeerTakeBack{Request: req}); err == nil {
+			r.asked = tb.ID
+		}
+	}
+	if a, tb := rec.TakeBackAnswer, ours.TakeBack; a != nil && tb != nil && !tb.ByPeer && a.At == tb.At && a.ID == tb.ID {
+		if _, err := r.command(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}}); err != nil {
+			r.report(fmt.Sprintf("desync with set %s: its answer to the take-back cannot be carried out here: %v", r.spec.Set, err))
+		}
+	}
+}
+
+// presence shows the other set's state and pauses the absent side's clock
+// after the grace period; it resumes it when the other set is back.
+func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online, heard bool, offSince time.Time) {
+	st := table.PeerState{Set: r.spec.Set, Online: online, Paired: paired && why == "", Side: r.spec.Side}
+	running := ours.Clock != nil && ours.Clock.Running == r.spec.Side.String() && ours.Result == rules.NoResult
+	switch {
+	case !online && heard:
+		st.Detail = fmt.Sprintf("set %s is offline since %s", r.spec.Set, offSince.UTC().Format("15:04:05"))
+	case !online:
+		st.Detail = fmt.Sprintf("set %s is not connected", r.spec.Set)
+	default:
+		st.Detail = why
+	}
+	if !online && running && !r.paused && !ours.Clock.Paused && r.o.Now().Sub(offSince) >= r.o.Grace {
+		if _, err := r.command(table.Clock{Action: table.ClockPause}); err == nil {
+			r.paused = true
+		}
+	}
+	if r.paused && !online {
+		st.Detail += fmt.Sprintf("; %s's clock paused", r.spec.Side)
+	}
+	r.mu.Lock()
+	restarted := r.restarted
+	r.restarted = r.restarted && !(online && paired && why == "")
+	r.mu.Unlock()
+	if restarted && online && paired && why == "" && ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {
+		// This set restarted in the game: the other set kept the game's
+		// time, and its clock runs again now that both are here.
+		_, _ = r.command(table.Clock{Action: table.ClockResume})
+	}
+	if online && r.paused {
+		if ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {
+			_, _ = r.command(table.Clock{Action: table.ClockResume})
+		}
+		r.paused = false
+	}
+	if r.shownSet && st == r.shown {
+		return
+	}
+	if _, err := r.command(table.Peer{State: &st}); err == nil {
+		r.shown, r.shownSet = st, true
+	}
+}
+
+// command carries out c on the table.
+func (r *Remote) command(c table.Command) (table.Reply, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.o.CommandTimeout)
+	defer cancel()
+	return r.do.Do(ctx, c)
 }
 
 func (r *Remote) report(problem string) {
@@ -162,9 +534,7 @@ func (r *Remote) report(problem string) {
 	}
 	r.reported = problem
 	r.o.Log.Error("opponent: remote", "problem", problem)
-	ctx, cancel := context.WithTimeout(context.Background(), r.o.CommandTimeout)
-	defer cancel()
-	_, _ = r.do.Do(ctx, table.Alert{Detail: problem})
+	_, _ = r.command(table.Alert{Detail: problem})
 }
 
 // Next compares this game (ours) with the other set's (theirs), whose

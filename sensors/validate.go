@@ -14,19 +14,46 @@ func (e *Expander) where(w Wire) string {
 	return fmt.Sprintf("expander %s bit %d", e.Name(), w.Bit)
 }
 
+// ErrOtherSet is wrapped by Validate's error when not one wired cell is a
+// cell of the system: the wiring of another set (the ST3D set's for a
+// Millennium game), which one plain sentence says better than a line a cell.
+var ErrOtherSet = errors.New("the wiring is another set's")
+
 // Validate checks w against the cell list of the game system: every cell
 // wired exactly once, no unknown names (buttons, ButtonPrefix + name, are
 // allowed), no pin wired twice, addresses, channels, bits, rows and columns
 // in range. It reports every problem found, one per line.
 func (w *Wiring) Validate(cells []string) error {
+	known := make(map[string]bool, len(cells))
+	for _, c := range cells {
+		known[c] = true
+	}
+	wired, first := 0, ""
+	for _, e := range w.Expanders {
+		for _, c := range e.Cells {
+			if strings.HasPrefix(c.Cell, ButtonPrefix) {
+				continue
+			}
+			if known[c.Cell] {
+				return w.validate(cells, known)
+			}
+			if first == "" {
+				first = c.Cell
+			}
+			wired++
+		}
+	}
+	if wired > 0 && len(cells) > 0 {
+		return fmt.Errorf("sensors: none of its %d cells (%s, ...) is a cell of this game's set (%s, ...): %w", wired, first, cells[0], ErrOtherSet)
+	}
+	return w.validate(cells, known)
+}
+
+func (w *Wiring) validate(cells []string, known map[string]bool) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("sensors: "+format, a...)) }
 	if len(w.Expanders) == 0 {
 		bad("no expander")
-	}
-	known := make(map[string]bool, len(cells))
-	for _, c := range cells {
-		known[c] = true
 	}
 	type place struct {
 		mux  MuxPort // zero Address: main bus

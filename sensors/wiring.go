@@ -124,8 +124,9 @@ func (w *Wiring) BehindMux(addr uint16, ch int) *Wiring {
 // files a..d of the lowest rank, GPA4..7 the next rank, then GPB); 0x23,
 // 0x24, 0x25, 0x26 hold pins QL1-3, QL4-6, KL1-3, KL4-6, five bits per pin:
 // presence, then its squares in Pin.Squares() order. Bit 15 of 0x23..0x26
-// is free: the buttons given (at most 4, names without ButtonPrefix) are
-// wired there in that order.
+// is free: the first four buttons given (names without ButtonPrefix) are
+// wired there in that order; the rest (at most 16 more) on bits 0.. of a
+// Direct expander at ButtonExpander (0x27, the one address left).
 func ReferenceWiring(buttons ...string) *Wiring {
 	w := &Wiring{}
 	for lv, level := range []string{"W", "N", "B"} {
@@ -149,6 +150,9 @@ func ReferenceWiring(buttons ...string) *Wiring {
 			e.Cells = append(e.Cells, Wire{Cell: ButtonPrefix + buttons[i], Bit: 15})
 		}
 		w.Expanders = append(w.Expanders, e)
+	}
+	if len(buttons) > 4 {
+		w.withButtons(buttons[4:])
 	}
 	return w
 }

@@ -47,7 +47,9 @@ func FirstContactUpWiring(buttons ...string) *Wiring {
 // QL4-6, KL1-3, KL4-6), five bits per socket as on 0x23..0x26: the `d`
 // presence contact, then the squares of the inverted platform in cell-list
 // order. Bit 15 of each of these is free: buttons beyond the four of the
-// reference wiring go there.
+// reference wiring go there; the rest (at most 16 more) on bits 0.. of one
+// more Direct expander at 0x27 behind channel 4 of the PCA9548 (0x27 on
+// the main bus would answer with the inverted ones' while a channel is on).
 func FirstContactWiring(buttons ...string) *Wiring {
 	first := buttons
 	if len(first) > 4 {
@@ -67,6 +69,16 @@ func FirstContactWiring(buttons ...string) *Wiring {
 		}
 		if 4+i < len(buttons) {
 			e.Cells = append(e.Cells, Wire{Cell: ButtonPrefix + buttons[4+i], Bit: 15})
+		}
+		w.Expanders = append(w.Expanders, e)
+	}
+	if len(buttons) > 8 {
+		e := Expander{Address: ButtonExpander, Mode: Direct, Mux: &MuxPort{Address: FirstContactMux.Address, Channel: FirstContactMux.Channel + 4}}
+		for i, b := range buttons[8:] {
+			if i >= 16 {
+				break
+			}
+			e.Cells = append(e.Cells, Wire{Cell: ButtonPrefix + b, Bit: i})
 		}
 		w.Expanders = append(w.Expanders, e)
 	}

@@ -170,18 +170,7 @@ func TestPresetsScanThroughSim(t *testing.T) {
 		if b.Set.System() != tc.sys {
 			t.Fatalf("%s: simulated as %s", tc.preset, b.Set.System().Name())
 		}
-		opts := sensors.DefaultOpts
-		opts.Cells = tc.sys.Cells()
-		sc, err := sensors.New(b.Bus, b.Wiring, &opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scan := func() sensors.Snapshot {
-			for i := 0; i < 10; i++ {
-				sc.Scan(b.Clock.Advance(5 * time.Millisecond))
-			}
-			return sc.Snapshot()
-		}
+		_, opts, scan := simScanner(t, b, tc.sys)
 		want := tc.sys.Start().Occupancy()
 		if s := scan(); s.Closed != want || !s.Unknown.Empty() {
 			t.Errorf("%s: start reads %v (unknown %v), want %v", tc.preset, s.Closed.Names(opts.Cells), s.Unknown.Names(opts.Cells), want.Names(opts.Cells))
@@ -241,5 +230,85 @@ func TestForCells(t *testing.T) {
 	}
 	if _, err := sensors.MillenniumMatrixWiring().ForCells(st3d.CellNames()); err == nil {
 		t.Fatal("millennium wiring for st3d accepted")
+	}
+}
+
+// TestPresetsWireEveryButton: every preset wires the eleven buttons of a
+// simulated set (issue 29) on free expander bits, without taking a cell's:
+// the reference builds four on bit 15 of 0x23..0x26 and the rest on an
+// expander at 0x27 (behind the PCA9548's channel 4 with First Contact's
+// inverted contacts, whose expanders are at 0x27 on channels 0..3); each
+// press reads as its own button, and the set's cells still read.
+func TestPresetsWireEveryButton(t *testing.T) {
+	names := []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
+	for _, tc := range []struct {
+		preset string
+		sys    rules.System
+		// where is the expander of the fifth button and the last one.
+		fifth, last string
+	}{
+		{sensors.PresetReference, st3d.System, "0x27", "0x27"},
+		{sensors.PresetMatrix, st3d.System, "0x21", "0x21"},
+		{sensors.PresetMillenniumMatrix, millennium.System, "0x27", "0x27"},
+		{sensors.PresetMillenniumDirect, millennium.System, "0x27", "0x27"},
+		{sensors.PresetFirstContact, firstcontact.System, "0x27 (mux 0x70 channel 0)", "0x27 (mux 0x70 channel 4)"},
+		{sensors.PresetFirstContactUp, firstcontact.UpOnly, "0x27", "0x27"},
+		{sensors.PresetFirstContactMatrix, firstcontact.System, "0x22", "0x22"},
+	} {
+		w, err := sensors.Preset(tc.preset, names...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Validate(tc.sys.Cells()); err != nil {
+			t.Errorf("%s with %d buttons: %v", tc.preset, len(names), err)
+			continue
+		}
+		where := map[string]string{}
+		for _, e := range w.Expanders {
+			for _, c := range e.Cells {
+				where[c.Cell] = e.Name()
+			}
+		}
+		if got := where["button:new_game"] + ", " + where["button:king"]; got != tc.fifth+", "+tc.last {
+			t.Errorf("%s: new_game and king on %s, want %s, %s", tc.preset, got, tc.fifth, tc.last)
+		}
+		b, err := sim.ForSystem(tc.sys, w)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.preset, err)
+		}
+		sc, opts, scan := simScanner(t, b, tc.sys)
+		start := tc.sys.Start().Occupancy()
+		for i, n := range sc.Buttons() {
+			if err := b.Set.Press(n); err != nil {
+				t.Fatal(err)
+			}
+			if s := scan(); s.Buttons != 1<<i || s.Closed != start {
+				t.Errorf("%s: %s pressed reads buttons %b, cells %v", tc.preset, n, s.Buttons, s.Closed.Names(opts.Cells))
+			}
+			if err := b.Set.Release(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(sc.Buttons()) != len(names) {
+			t.Errorf("%s: %d buttons scanned, want %d", tc.preset, len(sc.Buttons()), len(names))
+		}
+	}
+}
+
+// simScanner is a scanner of the cells of sys on the simulated board b,
+// and a scan of ten periods in b's time that returns its snapshot.
+func simScanner(t *testing.T, b *sim.Board, sys rules.System) (*sensors.Scanner, sensors.Opts, func() sensors.Snapshot) {
+	t.Helper()
+	opts := sensors.DefaultOpts
+	opts.Cells = sys.Cells()
+	sc, err := sensors.New(b.Bus, b.Wiring, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, opts, func() sensors.Snapshot {
+		for i := 0; i < 10; i++ {
+			sc.Scan(b.Clock.Advance(5 * time.Millisecond))
+		}
+		return sc.Snapshot()
 	}
 }

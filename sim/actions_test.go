@@ -35,7 +35,20 @@ func TestParseAction(t *testing.T) {
 		{"lift 4e4", Action{}, false, `sim: "lift 4e4": "4e4" is neither a square nor a pin of any set (b2W, QL3, 2e4, a2QL3u, QL3d)`},
 		{"wait soon", Action{}, false, `sim: "wait soon": wait takes milliseconds >= 0`},
 		{"wait 1 2", Action{}, false, `sim: "wait 1 2": wait takes one argument, milliseconds`},
-		{"turn QL1", Action{}, false, `sim: "turn QL1": unknown action "turn" (lift SQUARE | place SQUARE | lift PIN | place PIN [turned] | wait MS | bounce CELL | setup [POSITION])`},
+		{"turn QL1", Action{}, false, `sim: "turn QL1": unknown action "turn" (lift SQUARE | place SQUARE | lift PIN | place PIN [turned] | wait MS | bounce CELL | setup [POSITION] | press BUTTON | release BUTTON | tap BUTTON [MS])`},
+		// The buttons (issue 29).
+		{"press clock_white", Action{Op: OpPress, Button: "clock_white"}, true, ""},
+		{"release clock_white # let go", Action{Op: OpRelease, Button: "clock_white"}, true, ""},
+		{"tap knight", Action{Op: OpTap, Button: "knight", Wait: 80 * time.Millisecond}, true, ""},
+		{"tap take_back 250", Action{Op: OpTap, Button: "take_back", Wait: 250 * time.Millisecond}, true, ""},
+		{"press", Action{}, false, `sim: "press": press takes one button (clock_white, queen, new_game, ...)`},
+		{"release queen rook", Action{}, false, `sim: "release queen rook": release takes one button (clock_white, queen, new_game, ...)`},
+		{"press button:queen", Action{}, false, `sim: "press button:queen": name the button without "button:": queen`},
+		{"tap", Action{}, false, `sim: "tap": want tap BUTTON or tap BUTTON MS`},
+		{"tap hint 80 80", Action{}, false, `sim: "tap hint 80 80": want tap BUTTON or tap BUTTON MS`},
+		{"tap hint 0", Action{}, false, `sim: "tap hint 0": tap holds its button for milliseconds > 0`},
+		{"tap hint soon", Action{}, false, `sim: "tap hint soon": tap holds its button for milliseconds > 0`},
+		{"tap button:hint", Action{}, false, `sim: "tap button:hint": name the button without "button:": hint`},
 	} {
 		a, ok, err := ParseAction(tc.line)
 		got := ""
@@ -158,5 +171,56 @@ func TestSetCarriers(t *testing.T) {
 	s.Start()
 	if got, want := s.Closed(), st3d.System.Start().Occupancy(); got != want || got.Len() != len(StartCells) {
 		t.Fatalf("st3d start %v", got.Names(s.Cells()))
+	}
+}
+
+// The set's buttons by name: press and release close and open the cell,
+// a tap is a press, a wait and a release (Steps), and a name the set does
+// not have is refused with the list of those it has (issue 29).
+func TestDoButtons(t *testing.T) {
+	s := NewSetFor(firstcontact.System, NewClock(time.Time{}), "button:clock_white", "button:knight", "button:pawn")
+	pressed := func() string {
+		var out []string
+		for _, c := range s.Closed().Cells(nil) {
+			out = append(out, s.Cells()[c])
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		line, closed, err string
+	}{
+		{"press knight", "button:knight", ""},
+		{"press clock_white", "button:clock_white button:knight", ""},
+		{"release knight", "button:clock_white", ""},
+		{"release clock_white", "", ""},
+		{"press castle", "", `sim: press castle: the first-contact set has no button "castle" (its buttons: clock_white, knight, pawn)`},
+		{"tap queen 100", "", `sim: tap queen 100: the first-contact set has no button "queen" (its buttons: clock_white, knight, pawn)`},
+		{"tap pawn", "", "sim: tap pawn: a tap is a press, a wait and a release: run its Steps"},
+	} {
+		a, _, err := ParseAction(tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if err := s.Do(a); err != nil {
+			got = err.Error()
+		}
+		if got != tc.err || pressed() != tc.closed {
+			t.Errorf("%s: error %q, pressed %q; want %q, %q", tc.line, got, pressed(), tc.err, tc.closed)
+		}
+	}
+	if err := NewSet(nil).Do(Action{Op: OpPress, Button: "hint"}); err == nil || err.Error() != "sim: press hint: the st3d set has no buttons" {
+		t.Errorf("a set without buttons: %v", err)
+	}
+	a, _, _ := ParseAction("tap pawn 120")
+	var steps []string
+	for _, st := range a.Steps() {
+		steps = append(steps, st.String())
+	}
+	if got := strings.Join(steps, ", "); got != "press pawn, wait 120, release pawn" {
+		t.Errorf("steps of a tap: %s", got)
+	}
+	if st := (Action{Op: OpLift, Cell: "b2W"}).Steps(); len(st) != 1 || st[0].String() != "lift b2W" {
+		t.Errorf("steps of a lift: %v", st)
 	}
 }

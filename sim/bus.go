@@ -35,6 +35,7 @@ type Bus struct {
 	mu     sync.Mutex
 	name   string
 	hz     uint64 // clock in Hz
+	maxHz  uint64 // transactions fail above it (0: no limit)
 	devs   map[uint16]Device
 	muxes  []*PCA9548
 	clock  *Clock
@@ -109,6 +110,15 @@ func (b *Bus) SetSpeed(f physic.Frequency) error {
 	return nil
 }
 
+// SetMaxSpeed makes every transaction fail while the bus clock is above
+// f (0: no limit): a bus whose wires are too long or whose pull-ups too
+// weak for 400 kHz, but that works at 100 kHz.
+func (b *Bus) SetMaxSpeed(f physic.Frequency) {
+	b.mu.Lock()
+	b.maxHz = uint64(f / physic.Hertz)
+	b.mu.Unlock()
+}
+
 // Speed is the bus clock.
 func (b *Bus) Speed() physic.Frequency {
 	b.mu.Lock()
@@ -173,6 +183,10 @@ func (b *Bus) Tx(addr uint16, w, r []byte) error {
 		err = fmt.Errorf("sim: %s: address 0x%02x: %w", b.name, addr, ErrNACK)
 	case n > 1:
 		err = fmt.Errorf("sim: %s: address 0x%02x: %d devices answer (bus clash)", b.name, addr, n)
+	case b.maxHz > 0 && b.hz > b.maxHz:
+		// Edges too slow for the clock (long wires, weak pull-ups): the
+		// chip misreads the transfer and does not acknowledge it.
+		err = fmt.Errorf("sim: %s: address 0x%02x at %d kHz: %w (the bus works up to %d kHz)", b.name, addr, b.hz/1000, ErrNACK, b.maxHz/1000)
 	default:
 		err = d.Tx(w, r)
 	}

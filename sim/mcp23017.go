@@ -63,6 +63,9 @@ type MCP23017 struct {
 	// pulls them low (bit i for pin i). It is 0 by default, so that a
 	// driver that forgets the pull-ups sees every switch closed.
 	Floating uint16
+	// Shorted pins are tied to ground by a fault (a short): they read low
+	// whatever drives them.
+	Shorted uint16
 }
 
 // NewMCP23017 returns a chip in its power-on state with nothing wired to
@@ -142,7 +145,7 @@ func (m *MCP23017) levels() uint16 {
 	}
 	up := m.reg16(regGPPU)
 	inLevel := (up | m.Floating&^up) &^ pulled
-	return in&inLevel | ^in&olat
+	return (in&inLevel | ^in&olat) &^ m.Shorted
 }
 
 func (m *MCP23017) read(port, kind int) uint8 {

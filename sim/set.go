@@ -44,6 +44,9 @@ type Set struct {
 	airFrom rules.Cell
 	inAir   bool
 	bounces []bounce
+	// stuck cells read closed whatever stands on them (a reed switch
+	// stuck shut, a wire shorted to ground).
+	stuck rules.CellSet
 }
 
 // bounce is a train of edges on one cell: the cell reads inverted between
@@ -440,6 +443,19 @@ func (s *Set) Pins(e *sensors.Expander) Pins {
 	return p
 }
 
+// Stick makes the switch of the cell called name read closed from now on,
+// whatever stands on it: a reed switch stuck shut, for rehearsing faults.
+func (s *Set) Stick(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.index[name]
+	if !ok {
+		return fmt.Errorf("sim: stick %s: no such cell", name)
+	}
+	s.stuck.Add(c)
+	return nil
+}
+
 // PulledLow implements Pins.
 func (p *expanderPins) PulledLow(drivenLow uint16) uint16 {
 	s := p.set
@@ -448,6 +464,7 @@ func (p *expanderPins) PulledLow(drivenLow uint16) uint16 {
 	if len(s.bounces) > 0 {
 		r = s.readingLocked(s.clock.Now())
 	}
+	r = r.Union(s.stuck)
 	s.mu.Unlock()
 	var out uint16
 	if !p.matrix {

@@ -59,7 +59,7 @@ func TestFirstContactPlacementsAtBlitzPace(t *testing.T) {
 	r.drain()
 	want := []string{"@KL4u", "@KL6u", "@KL2d", "@KL5d", "K@a3W", "K@d7B", "KL2d-KL1u"}
 	if got := r.rec.moves(); !slices.Equal(got, want) {
-		t.Fatalf("published %q, want %q (board %s %q)", got, want, r.tb.Snapshot().Status.State, r.tb.Snapshot().Status.Hint)
+		t.Fatalf("published %q, want %q (board %s %q)", got, want, r.tb.Snapshot().Status.State, r.tb.Snapshot().Status.Reason)
 	}
 }
 
@@ -96,6 +96,6 @@ func TestFirstContactTouchDownIsNoChain(t *testing.T) {
 	r.drain()
 	if got := r.rec.moves(); len(got) != 59 || got[58] != "d5B-b6B" {
 		t.Fatalf("published %q after the game, want d5B-b6B (board %s %q)", got[58:], r.tb.Snapshot().Status.State,
-			r.tb.Snapshot().Status.Hint)
+			r.tb.Snapshot().Status.Reason)
 	}
 }

@@ -19,9 +19,10 @@ import (
 //   - a move on the set stops the mover's clock at its completion time
 //     (completedAt), not when it was recognized; a move made elsewhere at
 //     the command's time;
-//   - a flag is declared on the Tick at which the table's clock has passed
-//     FlagAt by the recognition latency (flagGrace), so that a move
-//     completed before the flag fell is reported first and counts;
+//   - a flag is declared on the first Tick at or after FlagAt when the set
+//     is in sync (no move can be on the way), else once the table's clock
+//     has passed FlagAt by the recognition latency (flagGrace), so that a
+//     move completed before the flag fell is reported first and counts;
 //   - take-backs restore the readings; a game that ends stops the clock;
 //   - arbiter commands (Clock) and penalties are journaled, and a resumed
 //     game's clock is rebuilt from the journal, paused.
@@ -39,8 +40,8 @@ type ClockOpts struct {
 	// no legal move explains (an Illegal event); 0 gives none. FIDE's
 	// blitz penalty is clock.DefaultPenalty.
 	Penalty time.Duration
-	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low,
-	// shorter settle windows); 0 never warns.
+	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low);
+	// 0 never warns. Low time leaves the settle windows as they are.
 	Low time.Duration
 	// CannotMate decides a flag's result (clock.FlagResult); nil is
 	// clock.DefaultCannotMate.
@@ -94,8 +95,15 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
-	// settle and extended are the settle windows last recommended.
-	settle, extended time.Duration
+	// saved is when the clock was last kept beside the journal (clockSave).
+	saved time.Time
+	// offSync is when the set last left the expected position: where a
+	// blame for a mismatch begins (clockIllegal).
+	offSync time.Time
+	// choicePress is the press that completed a promotion still waiting
+	// for its piece: the clock stopped there, whenever the piece is
+	// chosen.
+	choicePress time.Time
 }
 
 // completedAt is when the move of e was physically completed: the time of
@@ -103,9 +111,12 @@ type clockState struct {
 // window, so that recognition's latency is never charged to the mover.
 //
 // recognize.Event.CompletedAt is that time (At is when the move was
-// decided); an event without it (a take-back) counts at At.
+// decided); an event without it (a take-back) counts at At. A move a clock
+// press completed counts at the press (At), as on any chess clock: the
+// mover's time runs until the press, however long after letting go of the
+// piece (or, for a press that came first, until the board showed it).
 func completedAt(e recognize.Event) time.Time {
-	if e.CompletedAt.IsZero() {
+	if e.By == recognize.ByPress || e.CompletedAt.IsZero() {
 		return e.At
 	}
 	return e.CompletedAt
@@ -139,13 +150,17 @@ func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
 // clockGame sets up the clock of the table's (new or resumed) game.
 func (t *Table) clockGame(now time.Time) {
 	resumed := t.ck.resumed
-	t.ck = clockState{settle: t.o.Recognize.Settle, extended: t.o.Recognize.SettleExtended}
+	t.ck = clockState{}
 	for _, b := range t.buttons {
 		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
 			t.ck.buttons = true
 		}
 	}
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -156,6 +171,9 @@ func (t *Table) clockGame(now time.Time) {
 			return
 		}
 		t.ck.clk = c
+		if res, _ := t.sess.Result(); res != rules.NoResult {
+			t.clockStop(now) // a game that begins over (a dead position)
+		}
 		return
 	}
 	t.clockRebuild(now, true)
@@ -168,6 +186,10 @@ func (t *Table) clockGame(now time.Time) {
 func (t *Table) clockRebuild(now time.Time, restart bool) {
 	running := t.ck.clk != nil && t.ck.clk.Started() && !t.ck.clk.Paused()
 	ctl := t.sess.Control()
+	// With clock buttons and a clock to press, the press, not the
+	// settling, completes a move (the practice of DGT boards with clocks);
+	// a game without a clock settles as on a set without buttons.
+	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
 	if ctl.None() {
 		return
 	}
@@ -192,7 +214,12 @@ func (t *Table) clockRebuild(now time.Time, restart bool) {
 		t.ck.clk = nil
 		return
 	}
-	for _, ch := range t.sess.ClockChanges() {
+	cp, before, saved := t.sess.SavedClock()
+	changes := t.sess.ClockChanges()
+	for i, ch := range changes {
+		if saved && i == before {
+			t.clockRestore(c, cp)
+		}
 		switch ch.Action {
 		case game.ClockAdd:
 			err = c.Add(now, ch.Side, ch.D)
@@ -205,9 +232,12 @@ func (t *Table) clockRebuild(now time.Time, restart bool) {
 			t.log.Warn("clock: a journaled change does not apply again", "action", ch.Action, "err", err)
 		}
 	}
+	if saved && before == len(changes) {
+		t.clockRestore(c, cp)
+	}
 	t.ck.clk = c
 	if res, _ := t.sess.Result(); res != rules.NoResult {
-		t.ck.stopped = true
+		t.clockStop(now)
 		return
 	}
 	if restart {
@@ -216,6 +246,36 @@ func (t *Table) clockRebuild(now time.Time, restart bool) {
 	} else if running {
 		_ = c.Resume(now)
 	}
+}
+
+// clockRestore sets the rebuilt clock c to the checkpoint cp: the thinking
+// time since the last move, which the readings do not have.
+func (t *Table) clockRestore(c *clock.Clock, cp clock.Checkpoint) {
+	if err := c.Restore(cp); err != nil {
+		t.log.Warn("clock: the checkpoint does not apply", "err", err)
+		return
+	}
+	t.log.Info("clock: thinking time since the last move taken back from the checkpoint",
+		"white_ms", cp.WhiteMS, "black_ms", cp.BlackMS, "at", cp.At.Format(clock.TimeLayout))
+}
+
+// CheckpointEvery is how often the table keeps the running clock beside
+// the journal (game.Session.SaveClock, without an fsync): a crash costs the
+// side to move at most this much of its thinking time (it gets it back).
+const CheckpointEvery = time.Second
+
+// clockSave keeps the clock at now beside the journal: with sync at a
+// clean shutdown, at the end of a game and at the end of a blame, without
+// every CheckpointEvery while it runs.
+func (t *Table) clockSave(now time.Time, sync bool) {
+	c := t.ck.clk
+	if c == nil || !c.Started() {
+		return
+	}
+	if err := t.sess.SaveClock(c.Checkpoint(now), sync); err != nil {
+		t.log.Warn("clock: checkpoint not kept", "err", err)
+	}
+	t.ck.saved = now
 }
 
 // restartPausedDetail is the Detail of the ClockChanged event of a game
@@ -252,6 +312,10 @@ func (t *Table) clockStart(at time.Time) {
 // mover's flag had fallen: the move is not played, the game is over.
 func (t *Table) clockMove(jb *job) bool {
 	jb.at = completedAt(jb.ev)
+	if jb.ev.By == recognize.ByChoice && !t.ck.choicePress.IsZero() {
+		jb.at = t.ck.choicePress
+	}
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return true
@@ -275,6 +339,7 @@ func (t *Table) clockMove(jb *job) bool {
 
 // clockTakeBack restores the clock for a take-back at at.
 func (t *Table) clockTakeBack(at time.Time) {
+	t.ck.choicePress = time.Time{}
 	c := t.ck.clk
 	if c == nil {
 		return
@@ -283,16 +348,15 @@ func (t *Table) clockTakeBack(at time.Time) {
 		t.log.Warn("clock", "take-back", err)
 		return
 	}
-	if t.ck.stopped {
-		// The position had ended the game; it goes on again.
-		t.ck.stopped = false
-		_ = c.Resume(at)
-	}
+	// The position had ended the game: it goes on again (TakeBack restarts
+	// a stopped clock).
+	t.ck.stopped = false
 }
 
-// clockPlay plays a move made elsewhere at now, with the clock's reading.
-// The clock changes only once the session has the move.
-func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
+// clockPlay plays a move made elsewhere at now, with the clock's reading,
+// or with sync's times when given (the other set's reading, in a remote
+// game). The clock changes only once the session has the move.
+func (t *Table) clockPlay(now time.Time, m rules.Move, sync *clock.Reading) (game.Move, error) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return t.sess.PlayAt(m, now, nil)
@@ -302,12 +366,22 @@ func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
 		_ = next.Start(now, t.sess.Position().Turn())
 	}
 	r, err := next.Moved(now)
+	if fa, ok := next.FlagAt(); errors.Is(err, clock.ErrFlag) && sync != nil && ok {
+		// The other set's clock, authoritative for its side, had time
+		// left: this copy of it ran ahead by the message's way here.
+		r, err = next.Moved(fa.Add(-time.Millisecond))
+	}
 	if errors.Is(err, clock.ErrFlag) {
 		t.clockFlag(now)
 		return game.Move{}, fmt.Errorf("table: move: %w", err)
 	}
 	if err != nil {
 		return game.Move{}, err
+	}
+	if sync != nil {
+		if r, err = next.Sync(time.Duration(sync.WhiteMS)*time.Millisecond, time.Duration(sync.BlackMS)*time.Millisecond); err != nil {
+			return game.Move{}, err
+		}
 	}
 	rec, err := t.sess.PlayAt(m, now, &r)
 	if err == nil {
@@ -316,15 +390,19 @@ func (t *Table) clockPlay(now time.Time, m rules.Move) (game.Move, error) {
 	return rec, err
 }
 
-// flagGrace is how long after a flag's fall the table declares it: the
+// flagGrace is how long after a flag's fall the table waits before it
+// declares it while a move is on the way (pieces lifted or placed): the
 // latest a move completed just before can be reported (the debounce, the
-// longer settle window and two scans).
+// longer settle window and two scans). With the set in sync (nothing
+// lifted, nothing placed) no move can have been completed before the flag,
+// and the flag is declared at the first scan that sees it: within a scan
+// period.
 func (t *Table) flagGrace() time.Duration {
 	return t.o.Sensors.Debounce + max(t.o.Recognize.Settle, t.o.Recognize.SettleExtended) + 2*t.o.Sensors.Period
 }
 
-// clockTick declares a fallen flag, warns of low time and shortens the
-// settle windows in low time. It allocates nothing while nothing changes.
+// clockTick declares a fallen flag and warns of low time. It allocates
+// nothing while nothing changes.
 func (t *Table) clockTick(now time.Time) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
@@ -339,9 +417,12 @@ func (t *Table) clockTick(now time.Time) {
 		}
 		return
 	}
-	if at, ok := c.FlagAt(); ok && !now.Before(at.Add(t.flagGrace())) {
+	if at, ok := c.FlagAt(); ok && !now.Before(at) && (t.rec.Status().State == recognize.InSync || !now.Before(at.Add(t.flagGrace()))) {
 		t.clockFlag(now)
 		return
+	}
+	if !c.Paused() && now.Sub(t.ck.saved) >= CheckpointEvery {
+		t.clockSave(now, false)
 	}
 	for _, side := range [2]rules.Color{rules.White, rules.Black} {
 		low := c.Low(side, now)
@@ -354,16 +435,7 @@ func (t *Table) clockTick(now time.Time) {
 			t.emit(Event{Kind: LowTime, At: now, Side: side})
 		}
 	}
-	settle, ext := c.Settle(now, t.o.Recognize.Settle), c.Settle(now, t.o.Recognize.SettleExtended)
-	if settle != t.ck.settle || ext != t.ck.extended {
-		t.ck.settle, t.ck.extended = settle, ext
-		t.setSettle(settle, ext)
-	}
 }
-
-// setSettle passes the low-time settle windows (clock.Settle) to the
-// recognizer.
-func (t *Table) setSettle(settle, extended time.Duration) { t.rec.SetSettle(settle, extended) }
 
 // clockFlag ends the game on time if a flag has fallen by now: a loss, or
 // a draw when the opponent cannot mate (clock.FlagResult).
@@ -371,13 +443,15 @@ func (t *Table) clockFlag(now time.Time) {
 	t.flush()
 	c := t.ck.clk
 	side, when, ok := c.Flagged(now)
-	if !ok || t.ck.stopped {
+	if !ok || t.ck.stopped || t.peerFlags(side) {
 		return
 	}
 	t.ck.stopped = true
+	c.Stop(now)
 	if res, _ := t.sess.Result(); res != rules.NoResult {
 		return
 	}
+	defer t.clockSave(now, true)
 	res := clock.FlagResult(t.sess.Position(), side, t.o.Clock.CannotMate)
 	if err := t.sess.FlagFell(side, res, when); err != nil {
 		t.log.Error("flag fell, the journal refused the result", "side", side.String(), "err", err)
@@ -387,25 +461,70 @@ func (t *Table) clockFlag(now time.Time) {
 	t.gameOver(now)
 }
 
-// clockStop stops the clock of a game that ended.
+// clockStop stops the clock of a game that ended (clock.Clock.Stop): the
+// state then says "stopped", with no side running and nothing paused.
 func (t *Table) clockStop(at time.Time) {
-	if c := t.ck.clk; c != nil && !t.ck.stopped {
+	if c := t.ck.clk; c != nil && !c.Stopped() {
 		t.ck.stopped = true
-		if c.Started() {
-			_ = c.Pause(at)
-		}
+		t.ck.restartPaused = false
+		c.Stop(at)
+		t.clockSave(at, true) // the final times outlive a restart
 	}
 }
 
-// clockIllegal gives the opponent the penalty for a move on the set that
-// no legal move explains, when one is configured.
-func (t *Table) clockIllegal(at time.Time) {
+// culprit is the side that caused the mismatch st. It is the side to move,
+// unless every piece lifted off the expected position is the other side's
+// and one of them is the piece that just moved (it stands on the last
+// move's cells): after a move recognized too early (a ghost, a change of
+// mind) the mover moved its piece on, while the position says that the
+// opponent is to move (issue 21). A captured piece's cell is covered again
+// by the capturer, so it is not lifted; an opponent's piece the side to
+// move took off alone is not the piece that just moved.
+func (t *Table) culprit(st recognize.Status) rules.Color {
+	pos := t.rec.Position()
+	turn := pos.Turn()
+	other := false
+	for _, c := range st.Lifted.Cells(nil) {
+		pc, ok := pos.CellPiece(c)
+		if !ok {
+			continue
+		}
+		if pc.Color() == turn {
+			return turn
+		}
+		other = true
+	}
+	if other && !st.Lifted.Intersect(t.lastMove).Empty() {
+		return turn.Other()
+	}
+	return turn
+}
+
+// clockIllegal handles a move on the set that no legal move explains, made
+// by the side that caused it (culprit): its opponent gets the penalty, when
+// one is configured, and when the culprit is not the side to move its
+// clock runs instead of the opponent's from the moment the set left the
+// position until it shows it again (clock.Clock.Blame): a mismatch the
+// mover caused is the mover's time.
+func (t *Table) clockIllegal(at time.Time, st recognize.Status) {
 	c := t.ck.clk
-	if c == nil || t.ck.stopped || t.o.Clock.Penalty <= 0 || !c.Started() {
+	if c == nil || t.ck.stopped || !c.Started() {
 		return
 	}
 	t.flush() // the journal keeps the penalty after the moves before it
-	side := t.rec.Position().Turn()
+	side := t.culprit(st)
+	if !c.Paused() {
+		from := t.ck.offSync
+		if from.IsZero() || from.After(at) {
+			from = at
+		}
+		if err := c.Blame(from, side); err != nil {
+			t.log.Info("clock: no blame", "err", err)
+		}
+	}
+	if t.o.Clock.Penalty <= 0 {
+		return
+	}
 	next := *c
 	if _, err := next.Illegal(at, side); err != nil {
 		t.log.Info("clock: no penalty", "err", err)
@@ -419,6 +538,31 @@ func (t *Table) clockIllegal(at time.Time) {
 	t.ck.clk = &next
 	t.emit(Event{Kind: ClockChanged, At: at, Side: side,
 		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), t.o.Clock.Penalty, side)})
+}
+
+// clockInSync ends a blame when the set shows the position again: the
+// side to move's clock runs again, and the time charged is kept.
+func (t *Table) clockInSync(at time.Time) {
+	c := t.ck.clk
+	if c == nil || t.ck.stopped {
+		return
+	}
+	if _, on := c.Blamed(); !on {
+		return
+	}
+	if err := c.Unblame(at); err != nil {
+		t.log.Info("clock: unblame", "err", err)
+		return
+	}
+	t.clockSave(at, true)
+}
+
+// clockClose keeps the clock exactly at a clean shutdown: the side to
+// move's thinking time since its turn began survives the restart.
+func (t *Table) clockClose(now time.Time) {
+	if c := t.ck.clk; c != nil && !t.ck.stopped {
+		t.clockSave(now, true)
+	}
 }
 
 // clockButton is a press of a side's clock button: it starts the clock at
@@ -447,6 +591,9 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	default:
 		// The recognizer ignores a late press by the side not to move.
 		t.recognized(t.rec.Confirm(now, side))
+		if t.rec.Status().State == recognize.NeedsChoice {
+			t.ck.choicePress = now // the move is complete but for its piece
+		}
 	}
 }
 

@@ -95,9 +95,11 @@ func journalResult(t *testing.T, r *rig) map[string]any {
 	return nil
 }
 
-// The flag falls at exactly zero; the table declares it on the first Tick
-// past the recognition latency, the game is lost on time, and the journal,
-// the snapshot and the LEDs (the loser's king) say so.
+// The flag falls at exactly zero; with the set in sync (no move on the way)
+// the table declares it on the first Tick that sees it, within one scan
+// period (issue 21: it came ~445 ms late), the game is lost on time, and
+// the journal, the game_over event, the snapshot and the LEDs (the loser's
+// king) say so.
 func TestClockFlagAtExactlyZero(t *testing.T) {
 	r := newClockRig(t, "10")
 	start := r.clockStarted()
@@ -109,22 +111,22 @@ func TestClockFlagAtExactlyZero(t *testing.T) {
 	if at, ok := c.FlagAt(); !ok || !at.Equal(flag) {
 		t.Errorf("FlagAt %v, want %v", at, flag)
 	}
-	r.run(flag.Sub(r.b.Clock.Now()))
+	r.run(flag.Sub(r.b.Clock.Now()) - r.opts.Sensors.Period)
 	if _, over := r.event(table.GameOver); over {
-		t.Fatal("game over before the recognition latency passed")
+		t.Fatal("game over before the flag fell")
 	}
-	r.run(table.FlagGrace(r.tb) + 10*time.Millisecond)
-	r.drain()
+	r.run(r.opts.Sensors.Period)
 	e, ok := r.event(table.GameOver)
 	if !ok || e.Result != rules.BlackWins || e.Reason != game.ReasonTime {
-		t.Fatalf("game over %+v (%v), want 0-1 on time", e, ok)
+		t.Fatalf("game over %+v (%v) one scan period after the flag, want 0-1 on time", e, ok)
 	}
-	if late := e.At.Sub(flag); late < table.FlagGrace(r.tb) || late > table.FlagGrace(r.tb)+r.opts.Sensors.Period {
-		t.Errorf("declared %v after the flag fell", late)
+	if late := e.At.Sub(flag); late < 0 || late > r.opts.Sensors.Period {
+		t.Errorf("declared %v after the flag fell, want within a scan period (%v)", late, r.opts.Sensors.Period)
 	}
 	snap := r.tb.Snapshot()
-	if snap.Result != rules.BlackWins || snap.Reason != game.ReasonTime || snap.Clock.Flag != "white" || snap.Clock.WhiteMS != 0 {
-		t.Errorf("snapshot: %s (%s), clock %+v", snap.Result, snap.Reason, snap.Clock)
+	if snap.Result != rules.BlackWins || snap.Reason != game.ReasonTime || snap.Clock.Flag != "white" || snap.Clock.WhiteMS != 0 ||
+		!snap.Clock.Stopped || snap.Time.Sub(flag) > r.opts.Sensors.Period {
+		t.Errorf("snapshot at +%v after the flag: %s (%s), clock %+v", snap.Time.Sub(flag), snap.Result, snap.Reason, snap.Clock)
 	}
 	res := journalResult(t, r)
 	if res["reason"] != "time" || res["side"] != "white" || res["result"] != "0-1" ||
@@ -143,25 +145,37 @@ func TestClockFlagAtExactlyZero(t *testing.T) {
 }
 
 // FIDE 6.9: a flag with an opponent who cannot mate (a lone king) is a
-// draw.
-func TestClockFlagWithALoneKingIsADraw(t *testing.T) {
-	r := newClockRig(t, "10")
-	pos := "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,ke0KL1,rb8B b - - - 0 40"
-	if _, err := r.tb.Exec(table.NewGame{Position: pos, TimeControl: clock.MustParse("10")}); err != nil {
-		t.Fatal(err)
-	}
-	r.setup()
-	r.run(12 * time.Second)
-	r.drain()
-	e, ok := r.event(table.GameOver)
-	if !ok || e.Result != rules.Draw || e.Reason != game.ReasonTime {
-		t.Fatalf("game over %+v (%v), want a draw on time", e, ok)
-	}
-	if snap := r.tb.Snapshot(); snap.Clock.Flag != "black" {
-		t.Errorf("clock %+v, want Black's flag", snap.Clock)
-	}
-	if v := r.leds.view(); !v.Draw || len(v.GameOver.Names(st3d.CellNames())) != 2 {
-		t.Errorf("LEDs: game over %v, draw %v; want both kings", v.GameOver.Names(st3d.CellNames()), v.Draw)
+// draw; with an opponent who has a lone bishop or knight it is a loss,
+// since these mate on this set (D18).
+func TestClockFlagAgainstWhatCanMate(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos string
+		want      rules.Result
+		kings     int // the LEDs' game-over cells: both kings for a draw
+	}{
+		{"a lone king: draw", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,ke0KL1,rb8B b - - - 0 40", rules.Draw, 2},
+		{"a lone bishop (D18): loss", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,Bc2W,ke0KL1 b - - - 0 40", rules.WhiteWins, 1},
+		{"a lone knight (D18): loss", "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,Nc2W,ke0KL1 b - - - 0 40", rules.WhiteWins, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "10")
+			if _, err := r.tb.Exec(table.NewGame{Position: tc.pos, TimeControl: clock.MustParse("10")}); err != nil {
+				t.Fatal(err)
+			}
+			r.setup()
+			r.run(12 * time.Second)
+			r.drain()
+			e, ok := r.event(table.GameOver)
+			if !ok || e.Result != tc.want || e.Reason != game.ReasonTime {
+				t.Fatalf("game over %+v (%v), want %s on time", e, ok, tc.want)
+			}
+			if snap := r.tb.Snapshot(); snap.Clock.Flag != "black" {
+				t.Errorf("clock %+v, want Black's flag", snap.Clock)
+			}
+			if v := r.leds.view(); v.Draw != (tc.want == rules.Draw) || len(v.GameOver.Names(st3d.CellNames())) != tc.kings {
+				t.Errorf("LEDs: game over %v, draw %v", v.GameOver.Names(st3d.CellNames()), v.Draw)
+			}
+		})
 	}
 }
 
@@ -286,7 +300,8 @@ func TestClockTakeBack(t *testing.T) {
 
 // A game resumed after a restart has its times back, paused until someone
 // resumes the clock, and says so; arbiter changes since the last move are
-// journaled and come back too.
+// journaled and come back too, and so does the thinking time of the side to
+// move up to the shutdown (issue 21).
 func TestClockRestartResumesPaused(t *testing.T) {
 	r := newClockRig(t, "180+2")
 	m := newModel("180+2", r.clockStarted())
@@ -298,10 +313,12 @@ func TestClockRestartResumesPaused(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.rem[rules.Black] += 15 * time.Second
+	closed := r.b.Clock.Now()
 	if err := r.tb.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r.b.Clock.Advance(time.Hour) // the set was off
+	m.rem[rules.White] = m.remaining(rules.White, closed) // White's thinking time is kept
+	r.b.Clock.Advance(time.Hour)                          // the set was off
 	r.open()
 	r.drain()
 	snap := r.tb.Snapshot().Clock
@@ -326,6 +343,46 @@ func TestClockRestartResumesPaused(t *testing.T) {
 	r.play("c2W-c3W")
 	m.moved(r.lastMove().Time)
 	r.check(m, "after the first move after the restart")
+}
+
+// Issue 21: a restart does not refund thinking time. Black thinks 4 s, and
+// the daemon stops: cleanly (SIGTERM: Close keeps the clock exactly), or by
+// a crash (SIGKILL: the table is dropped without Close; the checkpoint kept
+// every CheckpointEvery without an fsync survives it), and starts again.
+// Black comes back with its 4 s charged: exactly, or less at most
+// CheckpointEvery.
+func TestClockRestartKeepsThinkingTime(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		clean bool
+	}{{"clean shutdown", true}, {"crash", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "60")
+			r.play("b2W-b3W")
+			mv := r.lastMove().Time
+			black := r.clk().Remaining(rules.Black, mv)
+			r.run(mv.Add(4*time.Second + 700*time.Millisecond).Sub(r.b.Clock.Now())) // 4.7 s of thought
+			stop := r.b.Clock.Now()
+			thought := stop.Sub(mv)
+			if tc.clean {
+				if err := r.tb.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r.b.Clock.Advance(time.Hour) // the set was off
+			r.open()
+			snap := r.tb.Snapshot().Clock
+			got := black - time.Duration(snap.BlackMS)*time.Millisecond // charged to Black
+			if !snap.Paused || snap.Running != "black" {
+				t.Errorf("after the restart: %+v, want Black's clock paused", snap)
+			}
+			lost := thought - got
+			if tc.clean && lost != 0 || !tc.clean && (lost < 0 || lost > table.CheckpointEvery) {
+				t.Errorf("Black thought %v and is charged %v: %v refunded, want %s", thought, got, lost,
+					map[bool]string{true: "none", false: "at most " + table.CheckpointEvery.String()}[tc.clean])
+			}
+		})
+	}
 }
 
 // Recognition's latency is never charged: the mover's clock stops at the
@@ -406,6 +463,79 @@ func TestClockPenalty(t *testing.T) {
 	}
 }
 
+// Issue 21: a penalty and the running clock follow who actually moved.
+// White's pawn is recognized on b3W (a ghost of b2W-b4W, or a change of
+// mind after the settle window), then White moves it on to b4W: Black is to
+// move but never touched a piece. The penalty goes to Black (for White's
+// illegal move), White's clock runs during the mismatch, from the lift,
+// and Black's stands; once the pawn is back on b3W Black's clock runs
+// again.
+func TestClockPenaltyToTheSideThatMoved(t *testing.T) {
+	// Touch-move (no change of mind): White's pawn moved again on Black's
+	// turn is an illegal move, not a correction of b2W-b3W.
+	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute; o.Recognize.Correction = 0 })
+	r.play("b2W-b3W")
+	mv := r.lastMove().Time
+	white := r.clk().Remaining(rules.White, mv)
+	r.run(mv.Add(2 * time.Second).Sub(r.b.Clock.Now()))
+	lift := r.b.Clock.Now().Add(r.opts.Sensors.Period)
+	r.act("lift b3W", "wait 100", "place b4W")
+	r.run(3 * time.Second)
+	ill, ok := r.event(table.Illegal)
+	if !ok {
+		t.Fatalf("no illegal event: %s", r.rec.kinds())
+	}
+	e, ok := r.event(table.ClockChanged)
+	if want := "penalty: black gets 1m0s for white's illegal move"; !ok || e.Detail != want || e.Side != rules.White {
+		t.Errorf("clock event %q (side %v), want %q", e.Detail, e.Side, want)
+	}
+	now := r.b.Clock.Now()
+	snap := r.tb.Snapshot().Clock
+	if snap.Running != "white" {
+		t.Errorf("during White's mismatch the state runs %q's clock, want white's", snap.Running)
+	}
+	// Black: 2 s of its turn before White lifted, plus the penalty; the
+	// lift counts when the sensors saw it (their debounce later).
+	seen := r.opts.Sensors.Debounce + r.opts.Sensors.Period
+	if got, want := r.clk().Remaining(rules.Black, now), 180*time.Second-lift.Sub(mv)+time.Minute; got > want || got < want-seen {
+		t.Errorf("Black has %v during White's mismatch, want %v (its clock stands)", got, want)
+	}
+	if got, want := r.clk().Remaining(rules.White, now), white-now.Sub(lift); got > want+seen || got < want {
+		t.Errorf("White has %v during its mismatch (declared %v after the lift), want %v", got, ill.At.Sub(lift), want)
+	}
+	r.act("lift b4W", "place b3W")
+	r.run(time.Second)
+	if st := r.tb.Snapshot(); st.Status.State.String() != "in sync" || st.Clock.Running != "black" {
+		t.Fatalf("after putting the pawn back: %s, running %q; want in sync, black's clock", st.Status.State, st.Clock.Running)
+	}
+	back := r.b.Clock.Now()
+	r.run(2 * time.Second)
+	if got, want := r.clk().Remaining(rules.Black, r.b.Clock.Now()), 180*time.Second-lift.Sub(mv)+time.Minute-2*time.Second; got > want || got < want-time.Second {
+		t.Errorf("Black has %v two seconds after the set was back (%v), want about %v", got, back, want)
+	}
+}
+
+// The side to move that takes an opponent's piece off (a capture begun) and
+// puts it elsewhere is the culprit, though only the opponent's piece was
+// lifted: it is not the piece that just moved.
+func TestClockPenaltyForAnOpponentsPieceMoved(t *testing.T) {
+	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute })
+	r.play("b2W-b3W")
+	r.run(time.Second)
+	r.act("lift c2W", "wait 100", "place c3W") // Black moves White's pawn
+	r.run(3 * time.Second)
+	if _, ok := r.event(table.Illegal); !ok {
+		t.Fatalf("no illegal event: %s", r.rec.kinds())
+	}
+	e, ok := r.event(table.ClockChanged)
+	if want := "penalty: white gets 1m0s for black's illegal move"; !ok || e.Detail != want {
+		t.Errorf("clock event %q, want %q", e.Detail, want)
+	}
+	if run := r.tb.Snapshot().Clock.Running; run != "black" {
+		t.Errorf("during Black's mismatch %q's clock runs, want black's", run)
+	}
+}
+
 // Under the threshold a side's clock warns once: an event and the
 // snapshot's low.
 func TestClockLowTime(t *testing.T) {
@@ -472,13 +602,16 @@ func TestClockButtonsStartTheClock(t *testing.T) {
 }
 
 // A move completed after the flag fell does not count, even when the flag
-// was not declared yet: the game is lost on time and the set must take the
-// move back.
+// was not declared yet (the pawn was in the air when it fell): the game is
+// lost on time and the set must take the move back.
 func TestClockMoveAfterTheFlag(t *testing.T) {
 	r := newClockRig(t, "10")
 	flag := r.clockStarted().Add(10 * time.Second)
-	r.run(flag.Sub(r.b.Clock.Now()) + 5*time.Millisecond)
-	r.act("lift b2W", "place b3W") // completed after the flag, reported within the grace
+	r.run(flag.Sub(r.b.Clock.Now()) - 100*time.Millisecond)
+	r.act("lift b2W", "wait 120", "place b3W") // completed after the flag, reported within the grace
+	if _, over := r.event(table.GameOver); over {
+		t.Fatal("the flag was declared while a move was on the way")
+	}
 	r.run(2 * time.Second)
 	r.drain()
 	snap := r.tb.Snapshot()
@@ -487,6 +620,25 @@ func TestClockMoveAfterTheFlag(t *testing.T) {
 	}
 	if snap.Status.State.String() != "mismatch" {
 		t.Errorf("the board is %s: the move made after the flag must be taken back", snap.Status.State)
+	}
+}
+
+// A move completed just before the flag fell, still settling when it fell,
+// counts: while a move is on the way the flag waits for the recognition
+// latency (FlagGrace) before it is declared.
+func TestClockMoveJustBeforeTheFlag(t *testing.T) {
+	r := newClockRig(t, "10")
+	flag := r.clockStarted().Add(10 * time.Second)
+	r.run(flag.Sub(r.b.Clock.Now()) - 200*time.Millisecond)
+	r.act("lift b2W", "wait 100", "place b3W") // completed some 90 ms before the flag
+	r.run(2 * time.Second)
+	r.drain()
+	snap := r.tb.Snapshot()
+	if len(snap.Moves) != 1 || snap.Result != rules.NoResult {
+		t.Fatalf("moves %v, result %s (%s): want b2W-b3W played and the game going on", snap.Moves, snap.Result, snap.Reason)
+	}
+	if snap.Moves[0].Time.After(flag) {
+		t.Errorf("the move was completed at %v, after the flag at %v", snap.Moves[0].Time, flag)
 	}
 }
 
@@ -501,7 +653,7 @@ func TestClockStopsAtTheEnd(t *testing.T) {
 	r.play(wholeGame[n-1])
 	r.drain()
 	snap := r.tb.Snapshot()
-	if snap.Result != rules.BlackWins || snap.Clock == nil || !snap.Clock.Paused || snap.Clock.Running != "white" {
+	if snap.Result != rules.BlackWins || snap.Clock == nil || !snap.Clock.Stopped || snap.Clock.Paused || snap.Clock.Running != "" {
 		t.Fatalf("after the mate: %s, clock %+v", snap.Result, snap.Clock)
 	}
 	stopped := snap.Clock.WhiteMS
@@ -513,7 +665,7 @@ func TestClockStopsAtTheEnd(t *testing.T) {
 	if _, err := r.tb.Exec(table.TakeBack{}); err != nil {
 		t.Fatal(err)
 	}
-	if c := r.clk(); c.Paused() {
+	if c := r.clk(); c.Paused() || c.Stopped() {
 		t.Error("the clock stays stopped after the mate was taken back")
 	} else if run, _ := c.Running(); run != rules.Black {
 		t.Errorf("%s's clock runs after taking the mate back, want Black's", run)
@@ -537,5 +689,77 @@ func TestClockTickAllocatesNothing(t *testing.T) {
 	t.Logf("allocations per Tick: %v without a clock, %v with a running one", without, with)
 	if with != without {
 		t.Errorf("a Tick allocates %v times with a running clock, %v without", with, without)
+	}
+}
+
+// Every ending stops the clock, and the state says so one way: "stopped",
+// no side running, nothing paused, the times frozen (issue 21: a game that
+// began in a dead position kept "running":"white", a mate showed running
+// and paused together). A restart of the finished game says the same.
+func TestClockStoppedAtEveryEnding(t *testing.T) {
+	const kk = "QL1:w,QL6:b,KL1:w,KL6:b Kc4N,ke0KL1 w - - - 0 40"                // K v K (D18)
+	const kxb = "QL1:w,QL6:b,KL1:w,KL6:b Kb5N,ke0KL1,ba6B w - - - 0 40"          // b5N-a6B leaves K v K
+	const mate = "QL1:w,QL6:b,KL1:w,KL6:b Kd3W,Qa6N,Rc5B,kc5N,pb7B w - - - 0 40" // c5B-b5N mates
+	for _, tc := range []struct {
+		name   string
+		pos    string
+		end    func(r *rig)
+		result rules.Result
+		reason game.Reason
+	}{
+		{"mate", mate, func(r *rig) { r.play("c5B-b5N") }, rules.WhiteWins, game.ReasonCheckmate},
+		{"a game that begins in a dead position", kk, func(r *rig) {}, rules.Draw, game.ReasonDeadPosition},
+		{"a move into a dead position", kxb, func(r *rig) { r.play("b5N-a6B") }, rules.Draw, game.ReasonDeadPosition},
+		{"flag", "", func(r *rig) { r.run(61 * time.Second) }, rules.BlackWins, game.ReasonTime},
+		{"resignation", "", func(r *rig) {
+			if _, err := r.tb.Exec(table.Resign{Side: rules.White}); err != nil {
+				r.t.Fatal(err)
+			}
+		}, rules.BlackWins, game.ReasonResignation},
+		{"draw by agreement", "", func(r *rig) {
+			for _, d := range []table.Draw{{Side: rules.White, Action: table.DrawOffer}, {Side: rules.Black, Action: table.DrawAccept}} {
+				if _, err := r.tb.Exec(d); err != nil {
+					r.t.Fatal(err)
+				}
+			}
+		}, rules.Draw, game.ReasonAgreement},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "60")
+			if tc.pos != "" {
+				if _, err := r.tb.Exec(table.NewGame{Position: tc.pos, TimeControl: clock.MustParse("60")}); err != nil {
+					t.Fatal(err)
+				}
+				r.setup()
+			}
+			r.run(3 * time.Second)
+			tc.end(r)
+			r.drain()
+			check := func(when string) *clock.Snapshot {
+				t.Helper()
+				snap := r.tb.Snapshot()
+				c := snap.Clock
+				if snap.Result != tc.result || snap.Reason != tc.reason || c == nil {
+					t.Fatalf("%s: %s (%s), clock %+v; want %s (%s)", when, snap.Result, snap.Reason, c, tc.result, tc.reason)
+				}
+				b, _ := json.Marshal(c)
+				if !c.Stopped || c.Running != "" || c.Paused || strings.Contains(string(b), `"running"`) || strings.Contains(string(b), `"paused"`) {
+					t.Errorf("%s: clock %s, want stopped without running or paused", when, b)
+				}
+				return c
+			}
+			before := check("at the end")
+			r.run(5 * time.Second)
+			if after := check("5 s later"); after.WhiteMS != before.WhiteMS || after.BlackMS != before.BlackMS {
+				t.Errorf("the times moved after the end: %d/%d, then %d/%d", before.WhiteMS, before.BlackMS, after.WhiteMS, after.BlackMS)
+			}
+			if err := r.tb.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r.open()
+			if after := check("after a restart"); after.WhiteMS != before.WhiteMS || after.BlackMS != before.BlackMS {
+				t.Errorf("a restart changed the final times: %d/%d, then %d/%d", before.WhiteMS, before.BlackMS, after.WhiteMS, after.BlackMS)
+			}
+		})
 	}
 }

@@ -29,6 +29,10 @@ type NewGame struct {
 	// DefaultClock, the table's Opts.Clock.Default.
 	TimeControl  clock.Control
 	DefaultClock bool
+	// Assist is each side's assistance in the new game (by rules.Color);
+	// "" is the table's default (Opts.Hints.Assist). The teacher's lock
+	// and the hint limits carry over from the game before.
+	Assist [2]game.Assist
 }
 
 // Promote chooses the piece of a promotion waiting for its choice.
@@ -36,9 +40,27 @@ type Promote struct {
 	Piece byte // 'Q', 'R', 'B' or 'N'
 }
 
-// TakeBack takes the last move back; the set must then show the position
-// before it.
-type TakeBack struct{}
+// TakeBack takes the last move back, or the last Plies moves (a learner's
+// move and the engine's reply: 2); the set must then show the position
+// before them. It takes back all of them or none.
+//
+// In a game paired with another set (Snapshot.Peer), a take-back is asked
+// of the other set's players instead (Snapshot.TakeBack), and made on both
+// sets when they accept; Answer is this set's players' answer to the other
+// set's request.
+type TakeBack struct {
+	// Plies is the number of moves to take back (0 is 1).
+	Plies int
+	// Answer answers the other set's request: TakeBackAccept or
+	// TakeBackRefuse ("": a take-back of this set's own).
+	Answer string
+}
+
+// Answers to a take-back request of the other set.
+const (
+	TakeBackAccept = "accept"
+	TakeBackRefuse = "refuse"
+)
 
 // Resign ends the game: Side resigns.
 type Resign struct{ Side rules.Color }
@@ -69,6 +91,18 @@ type Resync struct{}
 type PlayMove struct {
 	// Move is in long form or the system's short notation.
 	Move string
+	// Game, when set, is the game the move belongs to: a move of another
+	// game is refused with ErrStale.
+	Game string
+	// Ply, when above 0, is the move's number in the game (1 for the
+	// first move): the move is refused with ErrStale unless the game has
+	// exactly Ply-1 moves, so that a move chosen in a position that has
+	// changed since (a take-back, a move that crossed it) is never played.
+	Ply int
+	// Reading, when set, is the clock after the move on the set where it
+	// was made (a remote game's authoritative clock for its mover): this
+	// set's clock takes its times instead of its own.
+	Reading *clock.Reading
 }
 
 // Alert reports a problem the table cannot see itself (a remote set out of
@@ -90,8 +124,11 @@ func (PlayMove) Name() string { return "move" }
 type Reply struct {
 	// Game is the id of the game (NewGame).
 	Game string
-	// Move is the move played (PlayMove) or taken back (TakeBack).
+	// Move is the move played (PlayMove) or taken back (TakeBack: the
+	// last move of the game before it).
 	Move *game.Move
+	// TakenBack are the moves TakeBack took back, the last move first.
+	TakenBack []game.Move
 	// Note is a remark on how a move was read (PlayMove), or "".
 	Note string
 	// Claim is the reason of a claimed draw (Draw with DrawClaim).
@@ -107,6 +144,9 @@ var (
 	// ErrNotInSync: the set does not show the position, so a move made
 	// elsewhere cannot be played yet.
 	ErrNotInSync = errors.New("the board is not in sync: finish or fix the move on the set first")
+	// ErrStale: a move made elsewhere belongs to another game or another
+	// moment of this one (PlayMove's Game and Ply).
+	ErrStale = errors.New("the move belongs to another game or another position")
 	// ErrClosed: the table is closed or not running.
 	ErrClosed = errors.New("table: closed")
 	// ErrCannotSense: the set cannot sense the system's cells.

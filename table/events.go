@@ -50,7 +50,8 @@ const (
 	// Changed: the game changed in a way no other kind names (a draw offer
 	// declined, a resync): Snap has it.
 	Changed
-	// HintGiven: a hint is shown (Snap.Hint; Detail: the move).
+	// HintGiven: a hint is shown (Snap.Hint; Side: the side it is for;
+	// Detail: the move).
 	HintGiven
 	// ClockChanged: the clock was started, paused (Detail says why: an
 	// arbiter, or a restart), resumed, adjusted or a penalty given (Side:
@@ -58,10 +59,23 @@ const (
 	ClockChanged
 	// LowTime: Side's clock went under the low-time threshold.
 	LowTime
+	// ButtonPressed: a button of the set was pressed (Detail: its name,
+	// the cell name without sensors.ButtonPrefix: "clock_white"; Side:
+	// the side of a clock button). It comes before what the press does.
+	ButtonPressed
+	// PeerChanged: the other set of a remote game went offline, came back,
+	// paired its game with this one or is in another (Snap.Peer; Detail).
+	PeerChanged
+	// Corrected: the mover changed their mind about their last move,
+	// which the settle window had completed (recognize.Opts.Correction):
+	// Withdrawn is taken back and Move made instead (from Before), both
+	// durable in the journal. The game's record never holds Withdrawn.
+	Corrected
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
-	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time"}
+	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time", "button",
+	"peer", "corrected"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -86,8 +100,10 @@ type Event struct {
 	// Snap is the table right after the event. It is shared by every sink
 	// and must not be changed.
 	Snap *Snapshot
-	// Move is the move of Moved and TookBack.
-	Move *game.Move
+	// Move is the move of Moved and TookBack, and the move made instead
+	// of Withdrawn in Corrected.
+	Move      *game.Move
+	Withdrawn *game.Move
 	// Before is the position Move was played from (Moved).
 	Before rules.Position
 	// Remote is true for a Moved event of a move made elsewhere (the set
@@ -96,7 +112,7 @@ type Event struct {
 	// Cell and Cells are cells of Snap.System.
 	Cell  rules.Cell
 	Cells rules.CellSet
-	// Side is the side of DrawOffered.
+	// Side is the side of DrawOffered, HintGiven, ClockChanged, LowTime.
 	Side rules.Color
 	// Result and Reason are those of GameOver.
 	Result rules.Result
@@ -123,8 +139,15 @@ type BoardStatus struct {
 	// Choices are the promotion pieces to choose from (NeedsChoice), the
 	// one that stands without a choice first.
 	Choices []byte
-	// Hint says, in Mismatch, what to do to set the board right, or why
-	// the move shown is illegal.
+	// Reason says, in Mismatch, why the board is in mismatch, in words:
+	// why the move shown is illegal ("Your king on b1W would be in check
+	// from the rook on b4N."), or what the game expects ("set up the
+	// position of the new game", "no legal move leads to this").
+	Reason string
+	// Hint says, in Mismatch, what to do to set the board right, in
+	// words: which piece goes back to which cell, what to take away, and
+	// that putting the position before the last move back takes it back.
+	// It is empty for a learner's side without assistance (Assist).
 	Hint string
 	// Culprits are the pieces that make a move shown illegal (the piece
 	// that would give check, the one blocking the line).
@@ -167,11 +190,21 @@ type Snapshot struct {
 	Hint        *HintShown
 	HintsLocked bool
 	HintsUsed   [2]int
+	// Teaching is the game's teacher's settings: the lock, each side's
+	// hint limit and assistance (what the LEDs, hints and explanations
+	// give each side).
+	Teaching game.Teaching
 	// Time is when the snapshot was taken.
 	Time time.Time
 	// Clock is the game's clock at Time (nil: no clock), as displays and
 	// the retained MQTT state carry it.
 	Clock *clock.Snapshot
+	// Peer is the other set of a remote game (nil: none); TakeBack a
+	// take-back asked of it or by it, waiting for its answer;
+	// TakeBackAnswer this set's last answer to the other set's request.
+	Peer           *PeerState
+	TakeBack       *TakeBackRequest
+	TakeBackAnswer *TakeBackAnswer
 
 	published func() []game.Move
 }

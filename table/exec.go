@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tridboard/tridboard/game"
@@ -17,6 +18,9 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return Reply{}, ErrClosed
 	}
 	t.flush()
+	// A command is the other side acting too: the last move can no longer
+	// be corrected on the board.
+	t.recognized(t.rec.EndCorrection(now))
 	switch c := c.(type) {
 	case NewGame:
 		return t.newGame(now, c)
@@ -29,17 +33,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		t.flush()
 		return Reply{}, nil
 	case TakeBack:
-		m, err := t.sess.TakeBack()
-		if err != nil {
-			return Reply{}, err
-		}
-		t.clockTakeBack(now)
-		t.lastMove = t.lastMoveCells()
-		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
-		t.setExpected(t.sess.Position(), "take "+m.Move+" back on the board")
-		t.log.Info("take-back", "move", m.Move, "by", "command")
-		t.emit(Event{Kind: TookBack, At: now, Move: &m})
-		return Reply{Move: &m}, nil
+		return t.takeBack(now, c)
 	case Resign:
 		if err := t.sess.Resign(c.Side); err != nil {
 			return Reply{}, err
@@ -60,6 +54,10 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return Reply{}, nil
 	case Clock:
 		return t.clockCommand(now, c)
+	case Peer, PeerFlag:
+		return t.peerCommand(now, c)
+	case PeerTakeBack:
+		return t.peerTakeBack(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -68,6 +66,46 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return Reply{}, fmt.Errorf("table: no command")
 	}
 	return Reply{}, fmt.Errorf("table: command %q not supported", c.Name())
+}
+
+// takeBack takes back c.Plies moves (one when 0), all or none; in a
+// remote game it asks the other set or answers it (peer.go).
+func (t *Table) takeBack(now time.Time, c TakeBack) (Reply, error) {
+	if rep, done, err := t.remoteTakeBack(now, c); done {
+		return rep, err
+	}
+	return t.takeBackNow(now, c.Plies)
+}
+
+// takeBackNow takes back plies moves (one when 0), all or none.
+func (t *Table) takeBackNow(now time.Time, plies int) (Reply, error) {
+	n := max(plies, 1)
+	if have := len(t.sess.Moves()); n > 1 && n > have {
+		return Reply{}, fmt.Errorf("table: take back %d moves: the game has %d", n, have)
+	}
+	var undone []string
+	var moves []game.Move
+	for i := range n {
+		m, err := t.sess.TakeBack()
+		if err != nil {
+			if i == 0 {
+				return Reply{}, err
+			}
+			// The journal refused a later one (it should not, the first
+			// passed the same checks): keep what was taken back, say so.
+			t.log.Error("take-back stopped", "after", undone, "err", err)
+			break
+		}
+		t.clockTakeBack(now)
+		moves = append(moves, m)
+		undone = append(undone, m.Move)
+		t.lastMove = t.lastMoveCells()
+		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
+		t.setExpected(t.sess.Position(), "take "+strings.Join(undone, ", ")+" back on the board")
+		t.log.Info("take-back", "move", m.Move, "by", "command")
+		t.emit(Event{Kind: TookBack, At: now, Move: &m})
+	}
+	return Reply{Move: &moves[0], TakenBack: moves}, nil
 }
 
 func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
@@ -85,10 +123,26 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := t.clockTags(&tags, c); err != nil {
 		return Reply{}, err
 	}
+	defaults := t.o.Hints.teaching()
+	tc := game.Teaching{Locked: t.hints.teach.Locked, Limit: t.hints.teach.Limit, Assist: defaults.Assist}
+	for side, a := range c.Assist {
+		if a != "" {
+			tc.Assist[side] = a
+		}
+	}
+	if err := tc.Check(); err != nil {
+		return Reply{}, fmt.Errorf("table: new game: %w", err)
+	}
 	gopts := t.gameOpts()
 	s, err := game.New(t.o.StateDir, sys, c.Position, tags, &gopts)
 	if err != nil {
 		return Reply{}, err
+	}
+	if tc != defaults {
+		// The journal keeps a lesson's settings from the game's start.
+		if err := s.SetTeaching(tc); err != nil {
+			t.log.Error("new game: the teacher's settings are not journaled: a restart loses them", "game", s.ID(), "err", err)
+		}
 	}
 	old := t.sess
 	if err := t.start(s); err != nil {
@@ -96,9 +150,13 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 		t.sess = old
 		return Reply{}, err
 	}
+	if _, ok := s.Teaching(); !ok {
+		t.hints.teach = tc // not journaled (above): in force until a restart
+	}
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
+	t.peer, t.tbAsk, t.tbAnswer = nil, nil, nil // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil
@@ -135,6 +193,12 @@ func (t *Table) draw(now time.Time, c Draw) (Reply, error) {
 // playMove plays a move made elsewhere: it is durable and published at
 // once, and the set is expected to show it.
 func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
+	if c.Game != "" && c.Game != t.sess.ID() {
+		return Reply{}, fmt.Errorf("%w: %s is a move of game %s, this is game %s", ErrStale, c.Move, c.Game, t.sess.ID())
+	}
+	if have := len(t.sess.Moves()); c.Ply > 0 && c.Ply != have+1 {
+		return Reply{}, fmt.Errorf("%w: %s is move %d, the game has %d moves", ErrStale, c.Move, c.Ply, have)
+	}
 	if st := t.rec.Status().State; st != recognize.InSync {
 		return Reply{}, fmt.Errorf("%w (%s)", ErrNotInSync, st)
 	}
@@ -143,7 +207,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rec, err := t.clockPlay(now, m)
+	rec, err := t.clockPlay(now, m, c.Reading)
 	if err != nil {
 		return Reply{}, err
 	}

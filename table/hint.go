@@ -8,36 +8,68 @@ import (
 
 	"github.com/tridboard/tridboard/engine"
 	"github.com/tridboard/tridboard/explain"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 )
 
 // Hint asks for a suggested move for the side to move. The first request
 // in a position shows the piece to move (its cell); the second shows where
-// it goes too, as the better 2D boards do. Each side has Opts.HintLimit
-// hints a game; a teacher's lock (Teach) turns hints off.
+// it goes too, as the better 2D boards do. Each side has its limit of hints
+// a game (Teach, HintOpts.Limit); a side without full assistance gets none,
+// and a teacher's lock turns hints off for both.
 type Hint struct{}
 
-// Teach sets the teacher's lock: with Lock, no hints are given and the
-// LEDs show no legal targets.
-type Teach struct{ Lock bool }
+// Teach changes the teacher's settings of the game; what it leaves nil or
+// "" stays as it is, and it must change something. The game's journal
+// keeps them, so a restart keeps them; a new game keeps the lock and the
+// limits.
+type Teach struct {
+	// Lock, when set, turns the teacher's lock on or off: with the lock,
+	// no hints are given and the LEDs show no legal targets.
+	Lock *bool
+	// Limit, when set, is a side's number of hints a game (by
+	// rules.Color): 0 none, -1 no limit, at most game.MaxHintLimit.
+	Limit [2]*int
+	// Assist, when set, is a side's assistance (by rules.Color).
+	Assist [2]game.Assist
+}
 
 func (Hint) Name() string  { return "hint" }
 func (Teach) Name() string { return "teach" }
 
-// HintOpts tune hints.
+// HintOpts tune hints and the lessons' defaults.
 type HintOpts struct {
-	// Limit is the number of hints each side may have in a game (0: none;
-	// negative: no limit).
-	Limit int
+	// Limit is the number of hints each side (by rules.Color) may have in
+	// a game whose teacher set none (0: none; negative: no limit).
+	Limit [2]int
 	// Nodes bounds the engine's search for a hint.
 	Nodes int64
 	// Locked starts the table with the teacher's lock on.
 	Locked bool
+	// Assist is each side's assistance in a game that does not choose it
+	// (NewGame.Assist); "" is game.AssistFull.
+	Assist [2]game.Assist
 }
 
-// DefaultHintOpts: three hints a side, searched within 30,000 nodes.
-func DefaultHintOpts() HintOpts { return HintOpts{Limit: 3, Nodes: 30_000} }
+// DefaultHintOpts: three hints a side, searched within 30,000 nodes, full
+// assistance for both sides.
+func DefaultHintOpts() HintOpts {
+	return HintOpts{Limit: [2]int{3, 3}, Nodes: 30_000, Assist: [2]game.Assist{game.AssistFull, game.AssistFull}}
+}
+
+// teaching is the settings of a game that has none journaled: o's.
+func (o *HintOpts) teaching() game.Teaching {
+	t := game.Teaching{Locked: o.Locked}
+	for side := range 2 {
+		t.Limit[side] = max(-1, min(o.Limit[side], game.MaxHintLimit))
+		t.Assist[side] = o.Assist[side]
+		if t.Assist[side] == "" {
+			t.Assist[side] = game.AssistFull
+		}
+	}
+	return t
+}
 
 // HintShown is a suggested move being shown.
 type HintShown struct {
@@ -54,17 +86,17 @@ type HintShown struct {
 // Errors of Hint.
 var (
 	ErrHintsLocked = errors.New("hints are locked by the teacher")
+	ErrNoAssist    = errors.New("this side plays without hints")
 	ErrNoHintsLeft = errors.New("no hints left for this side in this game")
 	ErrHintStale   = errors.New("the game moved on while the hint was searched: ask again")
 )
 
 // hints is the table's hint state.
 type hints struct {
-	o      HintOpts
-	locked bool
-	used   [2]int
-	key    string // the position the shown hint is for
-	shown  *HintShown
+	o     HintOpts
+	teach game.Teaching // the game's settings: journaled, or o's
+	key   string        // the position the shown hint is for
+	shown *HintShown
 	// search is the search in progress under Run (nil: none), and done
 	// where it reports.
 	search *hintSearch
@@ -91,7 +123,7 @@ type hintFound struct {
 // to search, or the reply (the second stage of the hint shown) and true.
 func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
 	h := &t.hints
-	if h.locked {
+	if h.teach.Locked {
 		return nil, Reply{}, true, ErrHintsLocked
 	}
 	if t.rec.Status().State != recognize.InSync {
@@ -104,12 +136,16 @@ func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
 	if h.shown != nil && h.key == pos.Key() {
 		if h.shown.Stage == 1 {
 			h.shown.Stage = 2
-			t.emit(Event{Kind: HintGiven, At: now, Detail: h.shown.Move})
+			t.emit(Event{Kind: HintGiven, At: now, Side: pos.Turn(), Detail: h.shown.Move})
 		}
 		return nil, Reply{Hint: t.currentHint()}, true, nil
 	}
-	if h.o.Limit >= 0 && h.used[pos.Turn()] >= h.o.Limit {
-		return nil, Reply{}, true, fmt.Errorf("%w (%d)", ErrNoHintsLeft, h.o.Limit)
+	side := pos.Turn()
+	if a := h.teach.Assist[side]; !a.Hints() {
+		return nil, Reply{}, true, fmt.Errorf("%w (%s: assistance %s)", ErrNoAssist, side, a)
+	}
+	if lim := h.teach.Limit[side]; lim >= 0 && t.sess.HintsUsed()[side] >= lim {
+		return nil, Reply{}, true, fmt.Errorf("%w (%d)", ErrNoHintsLeft, lim)
 	}
 	return pos, Reply{}, false, nil
 }
@@ -203,10 +239,13 @@ func (t *Table) hintShow(now time.Time, pos rules.Position, res engine.Result, e
 		shown.To.Add(in.To)
 		shown.Target = names[in.To]
 	}
-	h.used[side]++
+	// The journal counts the hint first: a restart does not give it back.
+	if err := t.sess.UseHint(side, now); err != nil {
+		return Reply{}, err
+	}
 	h.key, h.shown = pos.Key(), shown
-	t.log.Info("hint", "side", side, "move", shown.Move, "used", h.used[side])
-	t.emit(Event{Kind: HintGiven, At: now, Detail: shown.Move})
+	t.log.Info("hint", "side", side, "move", shown.Move, "used", t.sess.HintsUsed()[side])
+	t.emit(Event{Kind: HintGiven, At: now, Side: side, Detail: shown.Move})
 	return Reply{Hint: t.currentHint()}, nil
 }
 
@@ -223,14 +262,54 @@ func (t *Table) currentHint() *HintShown {
 	return &c
 }
 
+// ErrNothingToTeach: a Teach that changes nothing.
+var ErrNothingToTeach = errors.New("table: teach: nothing to change: give the lock, a side's hint limit or a side's assistance")
+
 func (t *Table) teach(now time.Time, c Teach) (Reply, error) {
-	t.hints.locked = c.Lock
-	if c.Lock {
-		t.hints.shown = nil
+	next := t.hints.teach
+	changes := 0
+	if c.Lock != nil {
+		next.Locked = *c.Lock
+		changes++
 	}
-	t.log.Info("teacher's lock", "locked", c.Lock)
+	for side := range 2 {
+		if c.Limit[side] != nil {
+			next.Limit[side] = *c.Limit[side]
+			changes++
+		}
+		if c.Assist[side] != "" {
+			next.Assist[side] = c.Assist[side]
+			changes++
+		}
+	}
+	if changes == 0 {
+		return Reply{}, ErrNothingToTeach
+	}
+	if err := next.Check(); err != nil {
+		return Reply{}, fmt.Errorf("table: teach: %w", err)
+	}
+	if err := t.sess.SetTeaching(next); err != nil {
+		return Reply{}, err
+	}
+	t.setTeaching(next)
+	t.log.Info("teacher's settings", "locked", next.Locked, "limit", next.Limit, "assist", next.Assist)
 	t.emit(Event{Kind: Changed, At: now})
 	return Reply{}, nil
+}
+
+// setTeaching makes tc the settings in force; a hint shown goes when they
+// no longer allow it.
+func (t *Table) setTeaching(tc game.Teaching) {
+	t.hints.teach = tc
+	if tc.Locked || !tc.Assist[t.rec.Position().Turn()].Hints() {
+		t.hints.shown = nil
+	}
+}
+
+// explains reports whether the side to move in the expected position has
+// its illegal moves explained (its assistance).
+func (t *Table) explains() bool {
+	return t.hints.teach.Assist[t.rec.Position().Turn()].Explains()
 }
 
 // explainIllegal says why the set shows an illegal move, when one piece

@@ -51,7 +51,7 @@ func TestHintInTwoStages(t *testing.T) {
 }
 
 func TestHintLimitAndTeachersLock(t *testing.T) {
-	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = 1 })
+	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = [2]int{1, 1} })
 	rep, err := r.tb.Exec(table.Hint{})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestHintLimitAndTeachersLock(t *testing.T) {
 	if _, err := r.tb.Exec(table.Hint{}); err != nil {
 		t.Errorf("Black's first hint: %v", err)
 	}
-	if _, err := r.tb.Exec(table.Teach{Lock: true}); err != nil {
+	if _, err := r.tb.Exec(table.Teach{Lock: ptr(true)}); err != nil {
 		t.Fatal(err)
 	}
 	r.drain()
@@ -94,8 +94,8 @@ func TestIllegalMoveExplained(t *testing.T) {
 	r.run(3 * time.Second)
 	r.drain()
 	snap := r.tb.Snapshot()
-	if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, "would be in check from the rook on b4N") {
-		t.Fatalf("board %s %q", snap.Status.State, snap.Status.Hint)
+	if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Reason, "would be in check from the rook on b4N") {
+		t.Fatalf("board %s %q", snap.Status.State, snap.Status.Reason)
 	}
 	var ill *table.Event
 	for _, e := range r.rec.events() {
@@ -168,20 +168,23 @@ func TestIllegalMoveReasons(t *testing.T) {
 			[]string{"lift QL2", "wait 100", "place QL5"}, "QL5 is not adjacent to QL2"},
 		{"board of the other side", "QL4:w,QL6:b Kb1W,pz7QL4,kc8B w - - - 0 30",
 			[]string{"lift QL4", "wait 100", "place QL2"}, "only black may move it"},
+		// At the start every board holds several pieces: the reason is not
+		// that one only (3.6), but every rule the move breaks (D12, D13).
+		{"Black's board on White's turn (D12, 3.6)", "",
+			[]string{"lift QL6", "wait 100", "place QL4"},
+			"It is white's move: the board on QL6 carries black's pieces, so it is not white's to move (D12); " +
+				"and it holds more than one piece, and a board moves with at most one (3.6)."},
+		{"QL1 to QL5 (3.6, D13)", "",
+			[]string{"lift QL1", "wait 100", "place QL5"},
+			"The board on QL1 may not go to QL5: it holds more than one piece, and a board moves with at most one (3.6); " +
+				"and QL5 is not adjacent to QL1; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number (D13)."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
-			if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
-				t.Fatal(err)
-			}
-			r.setup()
-			r.run(time.Second)
-			r.act(tc.acts...)
-			r.run(3 * time.Second)
-			r.drain()
+			r.playIn(tc.position, tc.acts...)
 			snap := r.tb.Snapshot()
-			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Hint, tc.want) {
-				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Hint, tc.want)
+			if snap.Status.State != recognize.Mismatch || !strings.Contains(snap.Status.Reason, tc.want) {
+				t.Fatalf("board %s %q, want a mismatch saying %q", snap.Status.State, snap.Status.Reason, tc.want)
 			}
 			var ill *table.Event
 			for _, e := range r.rec.events() {
@@ -212,7 +215,7 @@ func TestHintSearchLetsTheScanGoOn(t *testing.T) {
 	got := make(chan answer, 1)
 	// Do refuses until Run is going.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		_, err := r.tb.Do(ctx, table.Teach{Lock: false})
+		_, err := r.tb.Do(ctx, table.Teach{Lock: ptr(false)})
 		if err == nil {
 			break
 		}

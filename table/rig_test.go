@@ -189,18 +189,21 @@ func (r *rig) drain() {
 	}
 }
 
-// do carries out the hand's actions in simulated time.
+// do carries out the hand's actions in simulated time (a tap step by
+// step).
 func (r *rig) do(acts ...sim.Action) {
 	r.t.Helper()
-	for _, a := range acts {
-		if a.Op == sim.OpWait {
-			r.run(a.Wait)
-			continue
+	for _, act := range acts {
+		for _, a := range act.Steps() {
+			if a.Op == sim.OpWait {
+				r.run(a.Wait)
+				continue
+			}
+			if err := r.b.Set.Do(a); err != nil {
+				r.t.Fatalf("%s: %v", a, err)
+			}
+			r.run(r.opts.Sensors.Period)
 		}
-		if err := r.b.Set.Do(a); err != nil {
-			r.t.Fatalf("%s: %v", a, err)
-		}
-		r.run(r.opts.Sensors.Period)
 	}
 }
 

@@ -25,6 +25,10 @@ type Opts struct {
 	BoardID string
 	// StateDir holds the game journals. Required.
 	StateDir string
+	// Published, if set, is the highest seq of a game that may have been
+	// published (the MQTT outbox's, mqtt.HighestSeq): the resumed game
+	// never hands one out again (game.Opts.Published).
+	Published func(game string) int
 	// System is the rules of a new game when the state directory has none
 	// to resume. Required.
 	System rules.System
@@ -68,7 +72,8 @@ func DefaultOpts() Opts {
 type ButtonKind uint8
 
 const (
-	// ButtonPromote chooses Button.Piece for a waiting promotion.
+	// ButtonPromote chooses Button.Piece for a waiting promotion, or for
+	// a placement of one of several pieces (First Contact's pawn or king).
 	ButtonPromote ButtonKind = iota + 1
 	// ButtonNewGame starts a new game of the current system.
 	ButtonNewGame
@@ -85,7 +90,7 @@ const (
 // Button is the meaning of one button of the wiring.
 type Button struct {
 	Kind  ButtonKind
-	Piece byte // ButtonPromote: 'Q', 'R', 'B' or 'N'
+	Piece byte // ButtonPromote: 'Q', 'R', 'B', 'N', or for placements 'P', 'K'
 }
 
 // Health is the state of the table's hardware and outputs.
@@ -117,8 +122,13 @@ type Table struct {
 	gen    int // journal generation: a failed job voids the rest of its generation
 	queues []*queue
 
-	buttons  []Button // by scanner button index
-	pressed  uint64
+	buttons []Button // by scanner button index
+	pressed uint64
+	// choice is the piece of a choice button pressed while the board
+	// showed a promotion (or placement) still to be completed: it is
+	// chosen once the move is (a player choosing, then pressing the
+	// clock).
+	choice   byte
 	health   []sensors.Health
 	faulty   string
 	lastMove rules.CellSet
@@ -145,6 +155,9 @@ type Table struct {
 	hmu      sync.Mutex // health
 	hints    hints
 	ck       clockState // the chess clock (clock.go)
+	peer     *PeerState // the other set of a remote game (peer.go)
+	tbAsk    *TakeBackRequest
+	tbAnswer *TakeBackAnswer
 }
 
 type cmdReq struct {
@@ -178,15 +191,8 @@ func New(o *Opts) (*Table, error) {
 	if opts.SinkQueue <= 0 {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
-	for _, b := range opts.Buttons {
-		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
-			// With clock buttons the press, not the settling, completes a
-			// move (the practice of DGT boards with clocks).
-			opts.Recognize.ConfirmByPress = true
-		}
-	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, locked: opts.Hints.Locked, done: make(chan hintFound, 16)}
+	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -224,7 +230,10 @@ func (t *Table) openGame() (*game.Session, error) {
 			"journal", s.Path())
 	}
 	if dmg := s.Recovered(); dmg != nil {
-		t.log.Warn("journal tail was damaged and cut off", "err", dmg)
+		t.log.Warn("journal tail was damaged and cut off; what was cut is kept aside", "copy", dmg.Aside, "err", dmg)
+	}
+	if k := s.Skipped(); k != nil {
+		t.log.Warn("seqs that may have been published are not used again", "from", k.From, "to", k.To, "err", k)
 	}
 	return s, nil
 }
@@ -232,6 +241,7 @@ func (t *Table) openGame() (*game.Session, error) {
 func (t *Table) gameOpts() game.Opts {
 	g := game.DefaultOpts()
 	g.Now = t.o.Now
+	g.Published = t.o.Published
 	return g
 }
 
@@ -284,6 +294,9 @@ func (t *Table) start(sess *game.Session) error {
 		}
 		so := t.o.Sensors
 		so.Cells = sys.Cells()
+		if so.Now == nil {
+			so.Now = t.o.Now // each reading stamped with when it was read
+		}
 		sc, err := sensors.New(t.o.Bus, w, &so)
 		if err != nil {
 			return err
@@ -295,7 +308,12 @@ func (t *Table) start(sess *game.Session) error {
 		}
 	}
 	t.sys, t.sess = sys, sess
-	t.hints.used, t.hints.shown = [2]int{}, nil
+	t.hints.shown = nil
+	tc, ok := sess.Teaching()
+	if !ok {
+		tc = t.o.Hints.teaching()
+	}
+	t.hints.teach = tc
 	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
@@ -313,9 +331,13 @@ func (t *Table) start(sess *game.Session) error {
 
 // setExpected makes the set expect pos; until it shows it, the board is in
 // mismatch for reason.
+// What explained the players' last illegal move belongs to the position
+// they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
 	t.reset = true
+	t.illegalWhy, t.culprits = "", rules.CellSet{}
+	t.prevState = 255
 }
 
 // lastMoveCells are the from and to cells of the session's last move.
@@ -396,17 +418,20 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			FirstLifted: st.FirstLifted},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
-	s.Hint, s.HintsLocked, s.HintsUsed = t.currentHint(), t.hints.locked, t.hints.used
+	s.Hint, s.HintsLocked, s.HintsUsed, s.Teaching = t.currentHint(), t.hints.teach.Locked, t.sess.HintsUsed(), t.hints.teach
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
-		st.State, st.Reason = recognize.Mismatch, "waiting for the first reading of the sensors"
+		st.State, st.Reason, st.Hint = recognize.Mismatch, "waiting for the first reading of the sensors", ""
 		s.Status.State = st.State
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, t.culprits
+		s.Status.Fix, s.Status.Reason, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, st.Hint, t.culprits
 		if t.illegalWhy != "" {
-			s.Status.Hint = t.illegalWhy + "; " + st.Reason
+			s.Status.Reason = t.illegalWhy
+		}
+		if !t.explains() {
+			s.Status.Hint = "" // a side without assistance is shown the cells only
 		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason
@@ -416,6 +441,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
+	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
+		t.tbAsk = nil // a move was made or taken back since: the request lapsed
+	}
+	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
 	t.latest.Store(s)
 	return s
 }
@@ -450,23 +479,33 @@ func (t *Table) Tick() {
 	t.applyJournal()
 	now := t.o.Now()
 	t.sc.Scan(now)
-	snap := t.sc.Snapshot()
 	t.checkHealth(now)
-	evs := t.rec.Observe(now, snap.Closed, snap.Unknown)
+	// Each reading at the time it was read, the buttons in their order
+	// among the cells: a scan that came late (the loop did not get the
+	// CPU) must not make a reading seem to have stood longer than it did.
+	t.sc.Readings(t.observe)
+	if t.choice != 0 {
+		t.chooseLater(now)
+	}
+	t.clockTick(now)
+}
+
+// observe carries out one reading at its time: the cells to the
+// recognizer and its verdict, then the buttons pressed (a clock press
+// completes the move the reading shows).
+func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration) {
+	evs := t.rec.ObserveGap(at, closed, unknown, gap)
 	if !t.observed {
 		t.observed = true
 		if len(evs) == 0 {
-			t.emit(Event{Kind: BoardChanged, At: now})
+			t.emit(Event{Kind: BoardChanged, At: at})
 		}
 	}
 	t.recognized(evs)
-	// Buttons after the reading of the same scan: a clock press completes
-	// the move that reading shows.
-	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
-		t.buttonsPressed(now, pressed)
+	if pressed := buttons &^ t.pressed; pressed != 0 {
+		t.buttonsPressed(at, pressed)
 	}
-	t.pressed = snap.Buttons
-	t.clockTick(now)
+	t.pressed = buttons
 }
 
 func (t *Table) checkHealth(now time.Time) {
@@ -498,15 +537,32 @@ func (t *Table) checkHealth(now time.Time) {
 
 func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 	for i, b := range t.buttons {
-		if pressed&(1<<i) == 0 || b.Kind == 0 {
+		if pressed&(1<<i) == 0 {
+			continue
+		}
+		// The press first (the LEDs and the pages show it), then what it
+		// does; a button that does nothing is still seen pressed.
+		e := Event{Kind: ButtonPressed, At: now, Detail: strings.TrimPrefix(t.sc.Buttons()[i], sensors.ButtonPrefix)}
+		if b.Kind == ButtonClockBlack {
+			e.Side = rules.Black
+		}
+		t.emit(e)
+		if b.Kind == 0 {
 			continue
 		}
 		var c Command
 		switch b.Kind {
 		case ButtonPromote:
+			if st := t.rec.Status(); st.State == recognize.MoveInProgress && st.Ready {
+				// Chosen before the move is completed (by the clock's
+				// press, or the settle window): chosen once it is.
+				t.choice = b.Piece
+				continue
+			}
 			c = Promote{Piece: b.Piece}
 		case ButtonNewGame:
-			c = NewGame{TimeControl: t.sess.Control()} // the next game of a match keeps the clock
+			// The next game of a match keeps the clock and the assistance.
+			c = NewGame{TimeControl: t.sess.Control(), Assist: t.hints.teach.Assist}
 		case ButtonTakeBack:
 			c = TakeBack{}
 		case ButtonHint:
@@ -525,6 +581,22 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 	}
 }
 
+// chooseLater makes the choice of a button pressed before its promotion
+// was completed, once it waits for it; it is forgotten when the board no
+// longer shows a move to complete.
+func (t *Table) chooseLater(now time.Time) {
+	switch st := t.rec.Status(); {
+	case st.State == recognize.NeedsChoice:
+		c := Promote{Piece: t.choice}
+		t.choice = 0
+		if _, err := t.exec(now, c); err != nil {
+			t.log.Info("button", "command", c.Name(), "err", err)
+		}
+	case st.State != recognize.MoveInProgress || !st.Ready:
+		t.choice = 0
+	}
+}
+
 // recognized carries the recognizer's events to the journal and the sinks.
 func (t *Table) recognized(evs []recognize.Event) {
 	for _, e := range evs {
@@ -536,6 +608,10 @@ func (t *Table) recognized(evs []recognize.Event) {
 		case recognize.TookBack:
 			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
+		case recognize.Corrected:
+			if jb := (&job{gen: t.gen, kind: Corrected, ev: e, sess: t.sess}); t.clockCorrect(jb) {
+				t.jr.put(jb)
+			}
 		case recognize.StatusChanged:
 			t.statusChanged(e)
 		}
@@ -549,8 +625,12 @@ func (t *Table) statusChanged(e recognize.Event) {
 		"placed", st.Placed.Names(names), "fix", st.Fix.Names(names), "reason", st.Reason)
 	prev := t.prevState
 	t.prevState = st.State
+	if prev == recognize.InSync && st.State != recognize.InSync {
+		t.ck.offSync = e.At
+	}
 	switch st.State {
 	case recognize.InSync:
+		t.clockInSync(e.At)
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
@@ -567,8 +647,8 @@ func (t *Table) statusChanged(e recognize.Event) {
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
-			t.clockIllegal(e.At)
-			if why, culprits, ok := t.explainIllegal(st); ok {
+			t.clockIllegal(e.At, st)
+			if why, culprits, ok := t.explainIllegal(st); ok && t.explains() {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
 			}
@@ -639,11 +719,21 @@ func (t *Table) applied(r result) {
 		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
 		t.log.Info("move", "seq", m.Seq, "move", m.Move, "san", m.SAN)
 		t.emit(Event{Kind: Moved, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Before: r.ev.Before})
+		if res, _ := t.sess.Result(); res != rules.NoResult {
+			t.clockStop(completedAt(r.ev)) // the game ended when the move was completed
+		}
 		t.afterMove(r.ev.At, r.ev.After)
 	case TookBack:
 		t.lastMove = t.lastMoveCells()
 		t.log.Info("take-back", "move", m.Move)
 		t.emit(Event{Kind: TookBack, At: r.ev.At, Completed: completedAt(r.ev), Move: &m})
+	case Corrected:
+		w := r.withdrawn
+		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
+		t.log.Info("correction", "withdrawn", w.Move, "seq", m.Seq, "move", m.Move, "san", m.SAN)
+		t.emit(Event{Kind: Corrected, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Withdrawn: &w,
+			Before: r.ev.Before})
+		t.afterMove(r.ev.At, r.ev.After)
 	}
 }
 
@@ -755,6 +845,7 @@ func (t *Table) Close() error {
 	t.closed = true
 	t.flush()
 	t.jr.close()
+	t.clockClose(t.o.Now())
 	err := t.sess.Close()
 	for _, q := range t.queues {
 		if !q.close(5 * time.Second) {

@@ -180,7 +180,7 @@ func TestResignationShowsTheLoser(t *testing.T) {
 		t.Fatalf("no illegal event for a move after the end: %s", r.rec.kinds())
 	}
 	r.run(time.Second)
-	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || !strings.Contains(st.Hint, "did not accept") {
+	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || !strings.Contains(st.Reason, "did not accept") {
 		t.Errorf("board %s %q after a refused move", st.State, st.Hint)
 	}
 }
@@ -501,4 +501,70 @@ func kings(r *rig, side rules.Color) rules.CellSet {
 		}
 	}
 	return s
+}
+
+// take_back with plies 2 takes a learner's move and the engine's reply
+// back together, both or neither (issue 24).
+func TestTakeBackPlies(t *testing.T) {
+	r := newRig(t)
+	r.play("b2W-b3W")
+	r.drain()
+	if _, err := r.tb.Exec(table.TakeBack{Plies: 2}); err == nil || !strings.Contains(err.Error(), "take back 2 moves: the game has 1") {
+		t.Errorf("two plies of a one-move game: %v", err)
+	}
+	if n := len(r.tb.Snapshot().Moves); n != 1 {
+		t.Fatalf("a refused take-back left %d moves, want 1", n)
+	}
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b7B-b6B"}); err != nil {
+		t.Fatal(err)
+	}
+	r.act("lift b7B", "wait 100", "place b6B")
+	r.run(time.Second)
+	rep, err := r.tb.Exec(table.TakeBack{Plies: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []string
+	for _, m := range rep.TakenBack {
+		back = append(back, m.Move)
+	}
+	if got := strings.Join(back, " "); got != "b7B-b6B b2W-b3W" || rep.Move.Move != "b7B-b6B" {
+		t.Errorf("taken back %q (reply move %s), want b7B-b6B b2W-b3W", got, rep.Move.Move)
+	}
+	snap := r.tb.Snapshot()
+	if len(snap.Moves) != 0 || snap.Expected.Key() != st3d.Start().Key() {
+		t.Errorf("after two plies back: %d moves", len(snap.Moves))
+	}
+	r.drain()
+	if got := r.rec.kinds(); !strings.Contains(got, "took back b7B-b6B, took back b2W-b3W") {
+		t.Errorf("events %s", got)
+	}
+	r.act("lift b6B", "wait 100", "place b7B", "wait 200", "lift b3W", "wait 100", "place b2W")
+	r.run(time.Second)
+	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+		t.Errorf("board %s once the set shows the start again", st)
+	}
+}
+
+// A move made elsewhere is refused, changing nothing, when it belongs to
+// another game or was chosen before the game moved on (issue 24: an
+// engine's move from before a take-back, a remote set's from its last game).
+func TestPlayMoveStale(t *testing.T) {
+	r := newRig(t)
+	game := r.tb.Snapshot().Game
+	for _, c := range []table.PlayMove{
+		{Move: "b2W-b3W", Game: "another"},
+		{Move: "b2W-b3W", Ply: 2},
+		{Move: "b2W-b3W", Game: game, Ply: 3},
+	} {
+		if _, err := r.tb.Exec(c); !errors.Is(err, table.ErrStale) {
+			t.Errorf("%+v: %v, want ErrStale", c, err)
+		}
+		if n := len(r.tb.Snapshot().Moves); n != 0 {
+			t.Fatalf("%+v played: %d moves", c, n)
+		}
+	}
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W", Game: game, Ply: 1}); err != nil {
+		t.Errorf("the move of this game and moment: %v", err)
+	}
 }

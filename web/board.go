@@ -31,6 +31,8 @@ type board struct {
 	start   plyView // the start position, drawn
 	tags    map[string]string
 	clock   *clock.Snapshot
+	lesson  *mqtt.Lesson
+	peer    *mqtt.PeerState // the other set of a remote game
 
 	status, fault  string
 	cells, choices []string
@@ -38,6 +40,7 @@ type board struct {
 	hints          leds.Hints
 	fix            []string
 	fixReason      string
+	fixHint        string // what to do, in words (a mismatch's hint)
 	checkCell      string
 	result, reason string
 	err            string
@@ -177,7 +180,7 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		b.touch(false)
 		return
 	}
-	b.tags, b.clock = s.Tags, s.Clock
+	b.tags, b.clock, b.lesson, b.peer = s.Tags, s.Clock, s.Lesson, s.Peer
 	last := len(s.Moves)
 	if s.LastMove != nil && s.LastMove.Seq > 0 {
 		last = s.LastMove.Seq
@@ -226,7 +229,10 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		b.fix, b.fixReason = nil, ""
 	case mqtt.BoardMismatch:
 		b.setLifted(nil)
-		b.fix = s.Board.Cells
+		b.fix, b.fixHint = s.Board.Cells, s.Board.Hint
+		if r := s.Board.Reason; r != "" && !strings.HasSuffix(b.fixReason, r) {
+			b.fixReason = r // the state's reason stands; an event's may say "illegal: " before it
+		}
 		if b.fixReason == "" {
 			b.fixReason = "these cells differ from the position: put the pieces back"
 		}
@@ -236,6 +242,9 @@ func (b *board) state(h *Hub, s mqtt.State) {
 	default:
 		b.setLifted(nil)
 		b.fix, b.fixReason = nil, ""
+	}
+	if s.Board.Status != mqtt.BoardMismatch {
+		b.fixHint = ""
 	}
 	b.result, b.reason = s.Result, s.Reason
 	if b.result == "" {
@@ -302,7 +311,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 		}
 	}
 	b.setLifted(nil)
-	b.fix, b.fixReason = nil, ""
+	b.fix, b.fixReason, b.fixHint = nil, "", ""
 	if r, why := b.g.Outcome(); r != rules.NoResult {
 		b.result, b.reason = string(r), why
 	}
@@ -376,7 +385,7 @@ func (b *board) event(h *Hub, e mqtt.Event) {
 	case mqtt.EventNewGame:
 		if b.sys != nil && e.Game != b.game {
 			b.game = e.Game
-			b.tags, b.result, b.reason, b.fix, b.fixReason = nil, mqtt.ResultOngoing, "", nil, ""
+			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, mqtt.ResultOngoing, "", nil, "", ""
 			b.reset(b.sys.Start(), nil, 0)
 		}
 	}
@@ -440,9 +449,9 @@ func (b *board) check() string {
 
 func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
-		Tags: b.tags, Clock: b.clock, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
+		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
 		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
-		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, Turn: b.turn(), Check: b.check(),
+		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
 		Result: or(b.result, mqtt.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}
 	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
 		s.Check = b.checkCell

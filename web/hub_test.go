@@ -194,8 +194,16 @@ func TestHubFixCells(t *testing.T) {
 	if !slices.Equal(v.Fix, []string{"c2W", "c4N"}) || v.FixReason != "illegal: no legal move explains it" || v.Board != mqtt.BoardMismatch {
 		t.Fatalf("fix %v %q %s", v.Fix, v.FixReason, v.Board)
 	}
+	// The state's reason and what to do, in words, both reach the page.
+	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"b2W", "c2W"},
+		Reason: "Your king on b1W would be in check from the rook on b4N.",
+		Hint:   "put back the white rook on b2W; take away what stands on c2W"}))
+	if v := view(t, h, "b1"); v.FixReason != "Your king on b1W would be in check from the rook on b4N." ||
+		v.FixHint != "put back the white rook on b2W; take away what stands on c2W" {
+		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixHint)
+	}
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
-	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" {
+	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixHint != "" {
 		t.Fatalf("fault reason %q", v.FixReason)
 	}
 	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
@@ -321,4 +329,41 @@ func TestHubLiftedBoardPins(t *testing.T) {
 		}
 	}
 	t.Fatal("no attack board could move in 400 random plies")
+}
+
+// A hint event reaches the page's event stream as the last event, and the
+// state's lesson (each side's assistance, the hints used) its status.
+func TestHubHintAndLesson(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	st := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	st.Lesson = &mqtt.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
+		Hints: map[string]int{"white": 3, "black": 3}, HintsUsed: map[string]int{"white": 1, "black": 0}}
+	h.State("b1", st)
+	h.Event("b1", mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b4N"}, Move: "b2W-b4N", Detail: "white"})
+	v := view(t, h, "b1")
+	if e := v.Status.Event; e == nil || e.Type != mqtt.EventHint || e.Cell != "b2W" || e.Move != "b2W-b4N" || e.Detail != "white" {
+		t.Errorf("last event %+v", e)
+	}
+	if l := v.Status.Lesson; l == nil || l.Assist["black"] != "none" || l.HintsUsed["white"] != 1 {
+		t.Errorf("lesson %+v", l)
+	}
+}
+
+// The other set of a remote game offline reaches the page with the state
+// (issue 24), and goes when it is back.
+func TestHubPeer(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	st := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	st.Peer = &mqtt.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
+	h.State("b1", st)
+	if v := view(t, h, "b1"); v.Peer == nil || v.Peer.Online || v.Peer.Detail != st.Peer.Detail {
+		t.Fatalf("peer %+v", v.Peer)
+	}
+	st.Peer = nil
+	h.State("b1", st)
+	if v := view(t, h, "b1"); v.Peer != nil {
+		t.Fatalf("peer %+v after the game without one", v.Peer)
+	}
 }

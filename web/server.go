@@ -41,11 +41,22 @@ type Opts struct {
 	Heartbeat time.Duration
 	// Title heads the wall.
 	Title string
+	// Board, when set, is the one board whose commands this server runs
+	// (a daemon's own board): a command posted for another id is refused
+	// with 404. Empty passes every board's commands on (tridboard view).
+	Board string
+	// HeaderTimeout bounds the wait for a request's headers, from the
+	// connection's opening or its last response; IdleTimeout closes a
+	// keep-alive connection idle that long; BodyTimeout bounds the reading
+	// of a command's body. The event streams are not bounded.
+	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
 }
 
-// DefaultServerOpts: no commands, a heartbeat every 15 s.
+// DefaultServerOpts: no commands, a heartbeat every 15 s, headers within
+// 10 s, a body within 10 s, idle connections closed after 60 s.
 func DefaultServerOpts() Opts {
-	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard"}
+	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard",
+		HeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, BodyTimeout: 10 * time.Second}
 }
 
 // Server serves the pages and feeds of a Hub.
@@ -60,13 +71,23 @@ func New(hub *Hub, opts Opts) *Server {
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultServerOpts().Heartbeat
 	}
+	d := DefaultServerOpts()
 	if opts.Title == "" {
-		opts.Title = DefaultServerOpts().Title
+		opts.Title = d.Title
+	}
+	for _, t := range []struct {
+		v *time.Duration
+		d time.Duration
+	}{
+		{&opts.HeaderTimeout, d.HeaderTimeout}, {&opts.IdleTimeout, d.IdleTimeout}, {&opts.BodyTimeout, d.BodyTimeout}} {
+		if *t.v <= 0 {
+			*t.v = t.d
+		}
 	}
 	s := &Server{hub: hub, opts: opts, mux: http.NewServeMux()}
 	sub, _ := fs.Sub(static, "static")
 	files := http.FileServerFS(sub)
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheable(files)))
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheable(noListing(sub, files))))
 	s.mux.HandleFunc("GET /{$}", s.page("wall.html"))
 	s.mux.HandleFunc("GET /boards/{id}", s.page("board.html"))
 	s.mux.HandleFunc("GET /boards/{id}/game.pgn", s.pgn)
@@ -81,6 +102,25 @@ func New(hub *Hub, opts Opts) *Server {
 
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.mux }
+
+// HTTPServer is an http.Server of the handler with the timeouts of the
+// options: a connection that sends no request, or stays idle, is closed.
+// (No whole-request read or write timeout: the event streams last.)
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s.mux, ReadHeaderTimeout: s.opts.HeaderTimeout, IdleTimeout: s.opts.IdleTimeout}
+}
+
+// noListing answers 404 for a directory, which files would list.
+func noListing(fsys fs.FS, files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(r.URL.Path, "/")
+		if fi, err := fs.Stat(fsys, name); name == "" || err == nil && fi.IsDir() || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
 
 func cacheable(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -314,6 +354,14 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "web: bad board id", http.StatusBadRequest)
 		return
 	}
+	if s.opts.Board != "" && id != s.opts.Board {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		json.NewEncoder(w).Encode(map[string]string{"status": "error",
+			"reason": fmt.Sprintf("no board %q here: this is board %q", id, s.opts.Board)})
+		return
+	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 	if err != nil {
 		http.Error(w, "web: reading the command: "+err.Error(), http.StatusBadRequest)

@@ -1,8 +1,10 @@
 package web
 
 import (
-	"github.com/tridboard/tridboard/clock"
 	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/mqtt"
 )
 
 // Status is a board's state apart from its moves, as the pages draw it.
@@ -16,6 +18,8 @@ type Status struct {
 	Plies   int               `json:"plies"` // moves kept
 	Tags    map[string]string `json:"tags,omitempty"`
 	Clock   *clock.Snapshot   `json:"clock,omitempty"`
+	// Peer is the other set of a remote game: offline, or in another game.
+	Peer *mqtt.PeerState `json:"peer,omitempty"`
 	// Board is the board status (mqtt.Board*), Choices and Fault as in
 	// mqtt.Board.
 	Board   string   `json:"board"`
@@ -28,15 +32,20 @@ type Status struct {
 	Targets    []string `json:"targets,omitempty"`
 	Captures   []string `json:"captures,omitempty"`
 	PinTargets []string `json:"pin_targets,omitempty"`
-	// Fix are the cells to fix during a mismatch or fault, and why.
-	Fix         []string   `json:"fix,omitempty"`
-	FixReason   string     `json:"fix_reason,omitempty"`
-	Turn        string     `json:"turn"`
-	Check       string     `json:"check,omitempty"` // the cell of the king in check
-	Result      string     `json:"result"`
-	Termination string     `json:"termination,omitempty"`
-	Error       string     `json:"error,omitempty"` // what the hub could not make sense of
-	Event       *EventView `json:"event,omitempty"` // the last event
+	// Fix are the cells to fix during a mismatch or fault, and why;
+	// FixHint says what to do, in words (which piece goes back where).
+	Fix       []string `json:"fix,omitempty"`
+	FixReason string   `json:"fix_reason,omitempty"`
+	FixHint   string   `json:"fix_hint,omitempty"`
+	// Lesson is the teacher's settings and the hints used (the state's
+	// "lesson"): each side's assistance, shown on the page.
+	Lesson      *mqtt.Lesson `json:"lesson,omitempty"`
+	Turn        string       `json:"turn"`
+	Check       string       `json:"check,omitempty"` // the cell of the king in check
+	Result      string       `json:"result"`
+	Termination string       `json:"termination,omitempty"`
+	Error       string       `json:"error,omitempty"` // what the hub could not make sense of
+	Event       *EventView   `json:"event,omitempty"` // the last event
 	// Now is the server's time when it sent this, for the pages to count
 	// the clocks down on the server's time.
 	Now time.Time `json:"now"`

@@ -2,15 +2,15 @@ package main
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
 
-// TestAnalyseCommand: iteration lines, then the score line, then the best
-// move in long form.
+// TestAnalyseCommand: UCI info lines, the last one the result (its score
+// the one score of the search, its pv starting with the best move), then
+// bestmove in long form (issue 24).
 func TestAnalyseCommand(t *testing.T) {
-	iteration := regexp.MustCompile(`^depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ pv \S+( \S+)*$`)
+	iteration := regexp.MustCompile(`^info depth \d+ seldepth \d+ score (cp -?\d+|mate -?\d+)( lowerbound)? nodes \d+ nps \d+ time \d+ pv \S+( \S+)*$`)
 	for _, tc := range []struct {
 		args  []string
 		score string // the score line, or "" for any cp score
@@ -43,28 +43,25 @@ func TestAnalyseCommand(t *testing.T) {
 			continue
 		}
 		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-		if len(lines) < 3 {
-			t.Errorf("%v: output %q, want iterations, score, move", tc.args, out)
+		if len(lines) < 2 {
+			t.Errorf("%v: output %q, want info lines and bestmove", tc.args, out)
 			continue
 		}
-		for _, l := range lines[:len(lines)-2] {
+		for _, l := range lines[:len(lines)-1] {
 			if !iteration.MatchString(l) {
-				t.Errorf("%v: iteration line %q", tc.args, l)
+				t.Errorf("%v: info line %q", tc.args, l)
 			}
 		}
-		score, move := lines[len(lines)-2], lines[len(lines)-1]
-		if tc.score != "" && score != tc.score || tc.score == "" && !regexp.MustCompile(`^score cp -?\d+$`).MatchString(score) {
-			t.Errorf("%v: score line %q, want %q", tc.args, score, tc.score)
+		last, best := lines[len(lines)-2], lines[len(lines)-1]
+		move, ok := strings.CutPrefix(best, "bestmove ")
+		if !ok || tc.move != "" && move != tc.move {
+			t.Errorf("%v: last line %q, want bestmove %s", tc.args, best, tc.move)
 		}
-		if tc.move != "" && move != tc.move {
-			t.Errorf("%v: best move %q, want %q", tc.args, move, tc.move)
+		if score := regexp.MustCompile(`score (\S+ -?\d+)`).FindStringSubmatch(last); tc.score != "" && (score == nil || "score "+score[1] != tc.score) {
+			t.Errorf("%v: last info line %q, want %q", tc.args, last, tc.score)
 		}
-		// A search stopped by the clock may play the best move of an
-		// iteration it did not finish: only bounds by depth and nodes pin
-		// the move to the last iteration's line.
-		timed := slices.Contains(tc.args, "--movetime")
-		if !timed && !strings.HasSuffix(lines[len(lines)-3], " pv "+move) && !strings.Contains(lines[len(lines)-3], " pv "+move+" ") {
-			t.Errorf("%v: last iteration %q does not start its pv with %s", tc.args, lines[len(lines)-3], move)
+		if !strings.HasSuffix(last, " pv "+move) && !strings.Contains(last, " pv "+move+" ") {
+			t.Errorf("%v: last info line %q does not start its pv with the best move %s", tc.args, last, move)
 		}
 	}
 }

@@ -31,8 +31,11 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
 			MaxConnections:        m.Limits.MaxConnections, MaxConnectionsPerAddress: m.Limits.MaxConnectionsPerAddress,
 			ConnectTimeout: m.Limits.ConnectTimeout.D(),
 		},
-		Logger:    log,
-		StorePath: filepath.Join(cfg.StateDir, "broker.db"),
+		// A person presses a few buttons a second; a program that floods
+		// is answered busy by the broker beyond this (docs/mqtt.md).
+		CommandRate: commandRate,
+		Logger:      log,
+		StorePath:   filepath.Join(cfg.StateDir, "broker.db"),
 	}
 	for i, a := range m.Accounts {
 		pw, hash, err := a.Secret()
@@ -43,6 +46,10 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
 	}
 	return o, nil
 }
+
+// commandRate is how many commands a second one client of the embedded
+// broker may publish, in a burst of twice that.
+const commandRate = 10
 
 // daemonClientID is the MQTT client id of the daemon's own client, which
 // the embedded broker keeps for it: mqtt.Opts's default.

@@ -13,6 +13,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -38,6 +39,8 @@ func TestEndToEndClock(t *testing.T) {
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
 		cfg.Clock.TimeControl = "180+2"
 		cfg.Clock.Displays = &config.ClockDisplays{} // the simulated backpacks, at their defaults
+		// A set without clock buttons: settling completes the moves.
+		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()
 	})
 	w := &clockWatch{}
 	sub := func(topic string, f func([]byte)) {
@@ -116,19 +119,43 @@ func TestEndToEndClock(t *testing.T) {
 		}
 	}
 	states, got := w.snapshot()
+	checkClockStates(t, states, got, moves, start, "180+2", 180*time.Second, 2*time.Second)
+	// The arbiter's commands over MQTT, and a refused one.
+	if r := sendCommand(t, c, topics, "clock", `{"action":"pause"}`); r["status"] != "ok" ||
+		r["data"].(map[string]any)["paused"] != true {
+		t.Errorf("pause: %v", r)
+	}
+	if r := sendCommand(t, c, topics, "clock", `{"action":"set","side":"white","ms":-5}`); r["status"] != "error" ||
+		!strings.Contains(r["reason"].(string), `"ms" -5`) {
+		t.Errorf("a bad set: %v", r)
+	}
+	if r := sendCommand(t, c, topics, "clock", `{"action":"add","side":"black","ms":-999000}`); r["status"] != "error" ||
+		!strings.Contains(r["reason"].(string), "would leave") {
+		t.Errorf("taking off more than black has: %v", r)
+	}
+}
+
+// checkClockStates checks the retained states of a game with the clock
+// control (initial time, increment inc) against its moves as received
+// (got, whose first len(moves) must be moves): after each move the mover
+// was charged exactly the time from the previous move's timestamp (or the
+// clock's start) to its own, less inc, and the opponent's clock runs from
+// the move's timestamp; at least one state per move.
+func checkClockStates(t *testing.T, states []mqtt.State, got []mqtt.Move, moves []string, start time.Time, control string, initial, inc time.Duration) {
+	t.Helper()
 	// after[n] is each side's time after n moves, and when the n-th was
 	// completed.
 	type reading struct {
 		left [2]time.Duration
 		ts   time.Time
 	}
-	after := []reading{{left: [2]time.Duration{180 * time.Second, 180 * time.Second}, ts: start}}
+	after := []reading{{left: [2]time.Duration{initial, initial}, ts: start}}
 	for i, mv := range got[:len(moves)] {
 		if mv.Move != moves[i] || mv.Seq != i+1 {
 			t.Fatalf("move %d: %+v, want %s", i+1, mv, moves[i])
 		}
 		r := after[i]
-		r.left[i%2] += 2*time.Second - mv.Time.Sub(r.ts)
+		r.left[i%2] += inc - mv.Time.Sub(r.ts)
 		r.ts = mv.Time
 		after = append(after, r)
 	}
@@ -145,7 +172,7 @@ func TestEndToEndClock(t *testing.T) {
 			n++
 		}
 		mover := rules.Color((n - 1) % 2)
-		if n >= len(after) || k.Control != "180+2" || k.Running != mover.Other().String() {
+		if n >= len(after) || k.Control != control || k.Running != mover.Other().String() {
 			t.Fatalf("state after move %d: clock %+v", s.LastMove.Seq, k)
 		}
 		checked++
@@ -163,18 +190,5 @@ func TestEndToEndClock(t *testing.T) {
 	}
 	if checked < len(moves) {
 		t.Errorf("%d states after the moves, want at least one per move", checked)
-	}
-	// The arbiter's commands over MQTT, and a refused one.
-	if r := sendCommand(t, c, topics, "clock", `{"action":"pause"}`); r["status"] != "ok" ||
-		r["data"].(map[string]any)["paused"] != true {
-		t.Errorf("pause: %v", r)
-	}
-	if r := sendCommand(t, c, topics, "clock", `{"action":"set","side":"white","ms":-5}`); r["status"] != "error" ||
-		!strings.Contains(r["reason"].(string), `"ms" -5`) {
-		t.Errorf("a bad set: %v", r)
-	}
-	if r := sendCommand(t, c, topics, "clock", `{"action":"add","side":"black","ms":-999000}`); r["status"] != "error" ||
-		!strings.Contains(r["reason"].(string), "would leave") {
-		t.Errorf("taking off more than black has: %v", r)
 	}
 }

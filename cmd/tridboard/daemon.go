@@ -11,15 +11,15 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/i2c/i2creg"
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spireg"
-	"periph.io/x/host/v3"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
@@ -73,6 +73,7 @@ type daemon struct {
 	http    *http.Server
 	webURL  string
 	webStop chan struct{}
+	webLn   net.Listener  // taken first, served once the table runs
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
 }
@@ -102,7 +103,22 @@ func (d *daemon) open() error {
 	d.lock = lock
 	sys, err := systems.Lookup(cfg.Variant, cfg.Options)
 	if err != nil {
+		return configError{err}
+	}
+	// Take the ports before anything is written: a start that fails on a
+	// port in use leaves no new game behind.
+	if err := d.listenWeb(); err != nil {
 		return err
+	}
+	if err := d.startBroker(); err != nil {
+		return err
+	}
+	// The simulated set has the buttons a set is built with (the clock's,
+	// the choices, new game, take back, hint) on the free expander bits
+	// of its wiring, unless the configuration names its own.
+	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
+	if simButtons {
+		cfg.Buttons = config.DefaultButtons(placesPieces(sys))
 	}
 	wiring, werr := cfg.Wiring(sys.Cells())
 	now := time.Now
@@ -113,11 +129,7 @@ func (d *daemon) open() error {
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
-			var short []string
-			for _, b := range cfg.ButtonCells() {
-				short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
-			}
-			d.board, err = sim.DefaultBoard(sys, short...)
+			d.board, err = sim.DefaultBoard(sys, shortButtons(cfg)...)
 		default:
 			return cannotSense(cfg, sys, werr)
 		}
@@ -130,19 +142,20 @@ func (d *daemon) open() error {
 		if werr != nil {
 			return cannotSense(cfg, sys, werr)
 		}
-		state, err := host.Init()
-		if err != nil {
-			return fmt.Errorf("periph: %w", err)
-		}
-		for _, f := range state.Failed {
-			d.log.Warn("periph driver failed to load", "driver", f.D.String(), "err", f.Err)
-		}
-		if d.bus, err = i2creg.Open(cfg.I2C.Bus); err != nil {
-			return fmt.Errorf("i2c bus %q: %w", cfg.I2C.Bus, err)
+		var err error
+		if d.bus, err = openI2C(cfg.I2C.Bus, func(msg string) { d.log.Warn(msg) }); err != nil {
+			return err
 		}
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.Published = func(game string) int {
+		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
+		if err != nil {
+			d.log.Warn("MQTT outbox unreadable: the journal alone says which seqs were used", "err", err)
+		}
+		return seq
+	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors.Period = cfg.Sensors.Period.D()
 	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
@@ -150,8 +163,12 @@ func (d *daemon) open() error {
 	topts.Recognize.SettleExtended = cfg.Recognition.SettleExtended.D()
 	topts.Recognize.MismatchAfter = cfg.Recognition.MismatchAfter.D()
 	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
+	topts.Recognize.Correction = cfg.Recognition.Correction.D()
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
+	l := cfg.Lesson
+	topts.Hints.Limit, topts.Hints.Locked = [2]int{l.Hints.White, l.Hints.Black}, l.Lock
+	topts.Hints.Assist = [2]game.Assist{game.Assist(l.Assist.White), game.Assist(l.Assist.Black)}
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
@@ -160,7 +177,11 @@ func (d *daemon) open() error {
 	if errors.As(err, &se) && d.o.sim && cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset {
 		// The journal resumes a game of another system: simulate its set.
 		d.log.Info("the resumed game is of another system: simulating its set", "variant", se.System.Name())
-		if d.board, err = sim.DefaultBoard(se.System); err != nil {
+		if simButtons {
+			cfg.Buttons = config.DefaultButtons(placesPieces(se.System))
+			topts.Buttons = buttons(cfg.Buttons)
+		}
+		if d.board, err = sim.DefaultBoard(se.System, shortButtons(cfg)...); err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
 		d.bus = d.board.Bus
@@ -194,12 +215,19 @@ func cannotSense(cfg *config.Config, sys rules.System, err error) error {
 	for _, name := range systems.Names() {
 		other, _ := systems.Lookup(name, "")
 		if _, werr := cfg.Wiring(other.Cells()); werr == nil && !slices.Equal(other.Cells(), sys.Cells()) {
-			return fmt.Errorf("the configured set is wired for %s: it cannot sense the cells of a %s game "+
-				"(configure that set's wiring: sensors.preset or sensors.wiring)", name, sys.Name())
+			return configError{fmt.Errorf("the configured set is wired for %s: it cannot sense the cells of a %s game "+
+				"(configure that set's wiring: sensors.preset or sensors.wiring)", name, sys.Name())}
 		}
 	}
-	return err
+	return configError{err}
 }
+
+// configError is a start-up failure the configuration causes: retrying
+// cannot fix it, so the daemon exits with exitConfig, which the systemd
+// unit does not retry.
+type configError struct{ error }
+
+func (e configError) Unwrap() error { return e.error }
 
 // followReal is the simulated set's clock for run --sim: it follows the
 // real time, and the bus's transactions may move it on in between.
@@ -219,7 +247,7 @@ func buttons(b config.Buttons) map[string]table.Button {
 		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
 		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
 		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
-		b.Hint:       {Kind: table.ButtonHint},
+		b.Hint: {Kind: table.ButtonHint}, b.Pawn: {Kind: table.ButtonPromote, Piece: 'P'}, b.King: {Kind: table.ButtonPromote, Piece: 'K'},
 		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
 	} {
 		if name != "" {
@@ -229,13 +257,34 @@ func buttons(b config.Buttons) map[string]table.Button {
 	return m
 }
 
+// shortButtons are the configured buttons' cells without
+// sensors.ButtonPrefix, as the wiring presets take them.
+func shortButtons(cfg *config.Config) []string {
+	var short []string
+	for _, b := range cfg.ButtonCells() {
+		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
+	}
+	return short
+}
+
+// placesPieces reports whether the games of sys place pieces that a pawn
+// or king button must choose (First Contact's introductions and king
+// placements).
+func placesPieces(sys rules.System) bool {
+	v, _ := systems.Split(sys)
+	return strings.HasPrefix(v, "first-contact")
+}
+
 // standSet puts the simulated set in pos, as players set up a set.
 func standSet(b *sim.Board, pos rules.Position) { b.Set.SetUp(pos.Occupancy()) }
 
 func (d *daemon) openLEDs(sys rules.System) error {
 	m, layout, err := d.o.cfg.LEDMapping(sys.Cells())
-	if err != nil || m == nil {
-		return err
+	if err != nil {
+		return configError{err}
+	}
+	if m == nil {
+		return nil
 	}
 	if d.o.sim {
 		m = m.Simulated()
@@ -261,23 +310,35 @@ func (d *daemon) openLEDs(sys rules.System) error {
 	return nil
 }
 
+// startBroker starts the embedded broker, unless an external one is
+// configured.
+func (d *daemon) startBroker() error {
+	if d.o.cfg.MQTT.Broker != "" {
+		return nil
+	}
+	bo, err := brokerOpts(d.o.cfg, d.log)
+	if err != nil {
+		return err
+	}
+	b, err := mqtt.StartBroker(bo)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("MQTT broker: %s is in use (another tridboard, or Mosquitto): --listen ADDR (mqtt.listen) takes another port, --broker URL uses that broker instead", d.o.cfg.MQTT.Listen)
+	}
+	if err != nil {
+		return err
+	}
+	d.broker = b
+	d.log.Info("embedded MQTT broker", "tcp", b.URL(), "websocket", b.WSURL())
+	return nil
+}
+
 func (d *daemon) openMQTT() error {
 	cfg := d.o.cfg.MQTT
 	opts := mqtt.DefaultOpts()
 	opts.Broker = cfg.Broker
-	if cfg.Broker == "" {
-		bo, err := brokerOpts(d.o.cfg, d.log)
-		if err != nil {
-			return err
-		}
-		b, err := mqtt.StartBroker(bo)
-		if err != nil {
-			return err
-		}
-		d.broker = b
+	if d.broker != nil {
 		// The daemon's own connection is a plain loopback one, TLS or not.
-		opts.Broker = b.LocalURL()
-		d.log.Info("embedded MQTT broker", "tcp", b.URL(), "websocket", b.WSURL())
+		opts.Broker = d.broker.LocalURL()
 	}
 	opts.Username, opts.Password = cfg.Username, cfg.Password
 	if d.broker != nil && cfg.Username == "" {
@@ -301,7 +362,7 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log}
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
 	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
@@ -312,11 +373,30 @@ func (d *daemon) openMQTT() error {
 	return d.openWeb(mqttsink.Handler(d.tb, systems.Lookup))
 }
 
-// openWeb serves the displays (docs/web.md) from the table's own payloads.
-// A port in use leaves the set playing without its pages, and says so.
+// listenWeb takes the displays' port: one in use stops the start, saying
+// how to choose another (a set whose pages the hall expects must not start
+// without them, quietly).
+func (d *daemon) listenWeb() error {
+	addr := d.o.cfg.HTTP.Listen
+	if addr == "off" {
+		return nil
+	}
+	l, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("web displays: %s is in use (another tridboard, or another server): --http ADDR (http.listen) takes another port, --http off serves no pages", addr)
+	}
+	if err != nil {
+		return fmt.Errorf("web displays: %s: %w", addr, errors.Unwrap(err))
+	}
+	d.webLn = l
+	return nil
+}
+
+// openWeb serves the displays (docs/web.md) from the table's own payloads,
+// on the port listenWeb took.
 func (d *daemon) openWeb(h mqtt.Handler) error {
 	cfg := d.o.cfg
-	if cfg.HTTP.Listen == "off" {
+	if d.webLn == nil {
 		return nil
 	}
 	ho := web.DefaultOpts()
@@ -325,15 +405,11 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
-	so.Token = cfg.MQTT.CommandToken
+	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
-	l, err := net.Listen("tcp", cfg.HTTP.Listen)
-	if err != nil {
-		d.log.Error("web displays off", "err", err)
-		return nil
-	}
+	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
-	d.http = &http.Server{Handler: web.New(d.hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
@@ -389,6 +465,8 @@ func (d *daemon) close(ctx context.Context) {
 		d.wsink.Offline()
 		_ = d.http.Shutdown(ctx)
 		close(d.webStop)
+	} else if d.webLn != nil {
+		_ = d.webLn.Close() // taken, never served: the start failed
 	}
 	if d.client != nil {
 		if err := d.client.Close(ctx); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -324,4 +325,89 @@ func cellOf(t *testing.T, name string) rules.Cell {
 		t.Fatalf("no cell %s", name)
 	}
 	return c
+}
+
+// The simulated set of every system has the buttons a set is built with
+// (issue 29), on its wiring's free expander bits, unless the configuration
+// names buttons or a wiring table of its own; a press of each is seen.
+func TestSimSetButtonsByDefault(t *testing.T) {
+	all := "queen rook bishop knight new_game take_back clock_white clock_black hint"
+	for _, tc := range []struct {
+		name string
+		edit func(*config.Config)
+		want string
+	}{
+		{"st3d", func(*config.Config) {}, all},
+		{"V.P6", func(c *config.Config) { c.Options = "V.P6" }, all},
+		{"millennium", func(c *config.Config) { c.Variant = "millennium" }, all},
+		{"first contact", func(c *config.Config) { c.Variant = "first-contact" }, all + " pawn king"},
+		{"first contact up", func(c *config.Config) { c.Variant = "first-contact-up" }, all + " pawn king"},
+		{"buttons configured", func(c *config.Config) { c.Buttons.Hint = "button:ask" }, "ask"},
+		{"a wiring table without buttons", func(c *config.Config) {
+			c.Sensors.Preset, c.Sensors.Wiring = "", sensors.ReferenceWiring()
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, c, topics := startInProcess(t, tc.edit)
+			pressed := make(chan string, 8)
+			c.Subscribe(topics.Event(), 1, func(_ paho.Client, m paho.Message) {
+				var e mqtt.Event
+				if json.Unmarshal(m.Payload(), &e) == nil && e.Type == mqtt.EventButton {
+					pressed <- e.Detail
+				}
+			}).WaitTimeout(5 * time.Second)
+			var got []string
+			for _, b := range d.board.Wiring.Buttons() {
+				got = append(got, strings.TrimPrefix(b, sensors.ButtonPrefix))
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Fatalf("buttons %v, want %s", got, tc.want)
+			}
+			if len(got) == 0 {
+				return
+			}
+			// The table sees a press of the last one, and says so.
+			last := got[len(got)-1]
+			if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: last, Wait: 300 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case name := <-pressed:
+				if name != last {
+					t.Fatalf("button event for %s, want %s", name, last)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("no button event for a tap of %s", last)
+			}
+		})
+	}
+}
+
+// The LEDs show a clock press (issue 29): with a clock, a move set down
+// shows as a move in progress (the lifted piece's targets) however long
+// the hand rests; its player's press completes it, and the LEDs light it
+// as the last move.
+func TestClockPressOnTheLEDs(t *testing.T) {
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
+	tap := func(b string) {
+		t.Helper()
+		if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tap("clock_black")
+	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Black's press did not start the clock")
+		}
+	}
+	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(800 * time.Millisecond) // more than the settle window
+	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit == "b2W b3W" || len(d.tb.Snapshot().Moves) != 0 {
+		t.Fatalf("before the press: LEDs %q, moves %v: the move must wait for the press", lit, d.tb.Snapshot().Moves)
+	}
+	tap("clock_white")
+	waitLit(t, d.board, "b2W b3W")
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +18,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"golang.org/x/term"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/recognize"
@@ -24,6 +27,7 @@ import (
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
+	"github.com/tridboard/tridboard/table/printsink"
 )
 
 func init() {
@@ -42,20 +46,30 @@ var st3dDemo = strings.Fields(`
 const minDemoPause = 40
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("demo", "[--variant V] [--options LIST] [--pause MS] [--log-level L]",
+	fs := newFlags("demo", demoUsage,
 		"Plays a built-in game on the simulated board with the lifts and placements a\n"+
-			"person would make. Each move goes through the scanner, the recognizer, the\n"+
-			"game journal and the embedded MQTT broker, and is printed as a subscriber\n"+
-			"receives it. Needs no hardware and nothing installed.", stdout, stderr)
+			"person would make, and the set's buttons: the piece of a promotion or of a\n"+
+			"placement is chosen with its button. With --clock the game is played on the\n"+
+			"set's clock: Black's press starts it, and after each move the mover taps\n"+
+			"their clock button, which completes the move. Each move goes through the\n"+
+			"scanner, the recognizer, the game journal and the embedded MQTT broker, and\n"+
+			"is printed as a subscriber receives it. Needs no hardware and nothing\n"+
+			"installed.", stdout, stderr)
 	pause := fs.Int("pause", 150, fmt.Sprintf("milliseconds between two hand actions (%d or more)", minDemoPause))
 	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
 	options := fs.String("options", "", optionsUsage)
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
+	tc := fs.String("clock", "", "time control of the game on the set's clock, as PGN writes it (3+2 is 180+2; 300, 180+2, 300d3)")
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
 	}
 	if _, err := config.ParseLevel(*logLevel); err != nil || fs.NArg() != 0 || *pause < 0 {
-		fmt.Fprintln(stderr, "usage: tridboard demo [--variant V] [--options LIST] [--pause MS] [--log-level L]")
+		fmt.Fprintln(stderr, "usage: tridboard demo "+demoUsage)
+		return exitUsage
+	}
+	control, err := demoClock(*tc)
+	if err != nil {
+		fmt.Fprintf(stderr, "tridboard demo: --clock %s: %v\n", *tc, err)
 		return exitUsage
 	}
 	if *pause < minDemoPause {
@@ -85,6 +99,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.LogLevel = dir, "demo", *logLevel
 	cfg.Variant, cfg.Options = *variant, *options
+	cfg.Clock.TimeControl = control
 	cfg.MQTT.Listen = "127.0.0.1:0" // a free port: never in the way of a running broker
 	cfg.HTTP.Listen = "127.0.0.1:8080"
 	if l, err := net.Listen("tcp", cfg.HTTP.Listen); err == nil {
@@ -133,7 +148,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			mu.Lock()
 			received = append(received, m)
 			mu.Unlock()
-			fmt.Fprintf(stdout, "  published  seq %-2d %-14s %-12s (%s)\n", m.Seq, m.Move, m.SAN, topic)
+			fmt.Fprintf(stdout, "  published  seq %-2d %-14s %-12s (%s)%s\n", m.Seq, m.Move, m.SAN, topic, printsink.Times(d.tb.Snapshot().Clock))
 			got <- struct{}{}
 		})
 		if !t.WaitTimeout(5*time.Second) || t.Error() != nil {
@@ -150,7 +165,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			case <-ctx.Done():
 				return
 			}
-			if !playDemo(ctx, d, stdout, demoGame, time.Duration(*pause)*time.Millisecond, got) {
+			if !playDemo(ctx, d, stdout, demoGame, time.Duration(*pause)*time.Millisecond, control != "", got) {
 				failed = true
 				return
 			}
@@ -176,12 +191,64 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+const demoUsage = "[--variant V] [--options LIST] [--pause MS] [--clock TC] [--log-level L]"
+
+// demoClock reads --clock: "" (no clock), a time control as PGN writes it,
+// or minutes+seconds as players say it ("3+2", "5": minutes when under
+// 60 and written without a unit, as no one plays a 3-second game).
+func demoClock(tc string) (string, error) {
+	if tc == "" {
+		return "", nil
+	}
+	base, inc, hasInc := strings.Cut(tc, "+")
+	if n, err := strconv.Atoi(base); err == nil && n > 0 && n < 60 {
+		tc = strconv.Itoa(60 * n)
+		if hasInc {
+			tc += "+" + inc
+		}
+	}
+	c, err := clock.Parse(tc)
+	if err != nil {
+		return "", err
+	}
+	if c.None() {
+		return "", errors.New("no time control")
+	}
+	return c.String(), nil
+}
+
+// clockButton is the name of side's clock button.
+func clockButton(side rules.Color) string {
+	if side == rules.Black {
+		return "clock_black"
+	}
+	return "clock_white"
+}
+
 // playDemo makes the built-in game's moves by hand on the simulated set and
-// waits for each to be published.
-func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, pause time.Duration, got <-chan struct{}) bool {
+// waits for each to be published. With a clock, Black's press starts it
+// and each move is completed by its mover's press.
+func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, pause time.Duration, onClock bool, got <-chan struct{}) bool {
 	style := sim.PlainStyle
 	style.Pause = pause
 	pos := d.tb.Snapshot().Start
+	tap := func(button string) bool {
+		if err := doAction(ctx, d.board.Set, sim.Action{Op: sim.OpTap, Button: button, Wait: sim.DefaultTap}); err != nil {
+			fmt.Fprintf(out, "demo: tap %s: %v\n", button, err)
+			return false
+		}
+		return sleep(ctx, pause)
+	}
+	if onClock {
+		fmt.Fprintln(out, "hand: tap clock_black (Black starts White's clock)")
+		// A press the set did not see (the machine too busy to scan for
+		// the whole tap) is pressed again, as a player would.
+		started := func() bool { c := d.tb.Snapshot().Clock; return c != nil && c.Running != "" }
+		if !pressUntil(ctx, tap, clockButton(rules.Black), started) {
+			fmt.Fprintln(out, "demo: the clock did not start at Black's press")
+			return false
+		}
+	}
 	for i, long := range demoGame {
 		m, _, err := pos.ParseMove(long)
 		if err != nil {
@@ -194,6 +261,9 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 			if a.Op != sim.OpWait {
 				hand = append(hand, a.String())
 			}
+		}
+		if onClock {
+			hand = append(hand, "tap "+clockButton(pos.Turn()))
 		}
 		fmt.Fprintf(out, "hand: %s\n", strings.Join(hand, ", "))
 		for _, a := range gestures {
@@ -208,7 +278,12 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 				return false
 			}
 		}
-		if !chooseIfAsked(ctx, d, long) {
+		completed := func() bool { return lastMoveIs(d, long) || d.tb.Snapshot().Status.State == recognize.NeedsChoice }
+		if onClock && !pressUntil(ctx, tap, clockButton(pos.Turn()), completed) {
+			fmt.Fprintf(out, "demo: %s was not completed by its press\n", long)
+			return false
+		}
+		if !chooseIfAsked(ctx, d, out, long, tap) {
 			fmt.Fprintf(out, "demo: %s: the choice of the piece was refused\n", long)
 			return false
 		}
@@ -257,25 +332,61 @@ func setName(sys rules.System) string {
 // the demo), not a pipe or /dev/null (a test, a script).
 func interactive() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 
-// chooseIfAsked answers a choice the board waits for, as the players do
-// with a button: the piece of a promotion (the long form's last letter) or
-// of a placement (its first).
-func chooseIfAsked(ctx context.Context, d *daemon, long string) bool {
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
-		if len(d.tb.Snapshot().Moves) > 0 && d.tb.Snapshot().Moves[len(d.tb.Snapshot().Moves)-1].Move == long {
+// choiceButtons name the button that chooses each piece.
+var choiceButtons = map[byte]string{'Q': "queen", 'R': "rook", 'B': "bishop", 'N': "knight", 'P': "pawn", 'K': "king"}
+
+// chooseIfAsked answers a choice the board waits for, as the players do:
+// with the button of the piece of a promotion (the long form's last
+// letter) or of a placement (its first), by tap; with the command when the
+// set has no such button.
+func chooseIfAsked(ctx context.Context, d *daemon, out io.Writer, long string, tap func(string) bool) bool {
+	moved := func() bool { return lastMoveIs(d, long) }
+	asked := func() bool { return moved() || d.tb.Snapshot().Status.State == recognize.NeedsChoice }
+	if !waitFor(ctx, 2*time.Second, asked) || moved() {
+		return true // the move was made (or is still on its way: the caller waits)
+	}
+	piece := long[len(long)-1]
+	if strings.Contains(long, "@") {
+		piece = long[0]
+	}
+	if b := choiceButtons[piece]; b != "" && d.board.Set.CheckButton(sim.Action{Op: sim.OpTap, Button: b}) == nil {
+		fmt.Fprintf(out, "hand: tap %s (the choice)\n", b)
+		return pressUntil(ctx, tap, b, moved)
+	}
+	_, err := d.tb.Do(ctx, table.Promote{Piece: piece})
+	return err == nil
+}
+
+// pressUntil taps button until done holds, up to three times, waiting up
+// to 2 s for it after each: a press the set did not see (a machine too
+// busy to scan for the whole tap) is pressed again, as a player would.
+func pressUntil(ctx context.Context, tap func(string) bool, button string, done func() bool) bool {
+	for try := 0; try < 3; try++ {
+		if !tap(button) {
+			return false
+		}
+		if waitFor(ctx, 2*time.Second, done) {
 			return true
 		}
-		if d.tb.Snapshot().Status.State == recognize.NeedsChoice {
-			piece := long[len(long)-1]
-			if strings.Contains(long, "@") {
-				piece = long[0]
-			}
-			_, err := d.tb.Do(ctx, table.Promote{Piece: piece})
-			return err == nil
+	}
+	return false
+}
+
+// waitFor polls cond until it holds (true) or d has passed (false).
+func waitFor(ctx context.Context, d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); {
+		if cond() {
+			return true
 		}
-		if !sleep(ctx, 20*time.Millisecond) {
+		if !sleep(ctx, 10*time.Millisecond) {
 			return false
 		}
 	}
-	return true
+	return cond()
+}
+
+// lastMoveIs reports whether the game's last move is long.
+func lastMoveIs(d *daemon, long string) bool {
+	mv := d.tb.Snapshot().Moves
+	return len(mv) > 0 && mv[len(mv)-1].Move == long
 }

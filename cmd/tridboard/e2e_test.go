@@ -47,20 +47,24 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// daemonProc is a "tridboard run --sim" process fed through its stdin.
+// daemonProc is a "tridboard run --sim" process fed through its stdin
+// (startDaemon's extra arguments follow the others).
 type daemonProc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	lines chan string // its stdout, a line at a time
 }
 
-func startDaemon(t *testing.T, stateDir, listen string) *daemonProc {
+// startDaemon starts "tridboard run --sim" with args after its own flags.
+func startDaemon(t *testing.T, stateDir, listen string, args ...string) *daemonProc {
 	t.Helper()
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn")
+	// The pages on a free port (a later --http in args wins): 8080 may be
+	// taken on the test machine, and a taken port stops the start.
+	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn", "--http", "127.0.0.1:0"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

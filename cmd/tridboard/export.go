@@ -41,7 +41,10 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	// Read-only: the daemon may be writing the journal (issue 23); an
+	// export never cuts, repairs or locks it.
 	opts := game.DefaultOpts()
+	opts.ReadOnly = true
 	var s *game.Session
 	var err error
 	if fs.NArg() == 1 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -15,7 +16,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +43,19 @@ type loadOpts struct {
 	Drain                              time.Duration // wait for the last moves
 	AllowRemote                        bool
 	Log                                io.Writer // progress; nil for none
+	// Views are the base URLs of tridboard view processes following the
+	// sets (http://127.0.0.1:8080); Viewers the spectators spread over
+	// them, each reading the wall's event stream (/events) as a page does.
+	Views   []string
+	Viewers int
+	// CheckBroker is where the checking subscriber connects (default
+	// Broker): a node the test keeps alive, when one is killed.
+	CheckBroker string
+	// PerSet adds a line per set to the report.
+	PerSet bool
+	// Halfway, if set, runs once when half the moves were sent (a node
+	// killed mid-run, in the hall benchmark).
+	Halfway func()
 }
 
 // loadReport is what a load test measured.
@@ -49,13 +65,30 @@ type loadReport struct {
 	OutOfOrder             int
 	P50, P99, Max          time.Duration // publish (enqueue) to receive
 	Elapsed                time.Duration
+	// The viewers: how many, how many ended with every set's last move
+	// (Whole), the board/viewer pairs that did not (Behind), moves seen
+	// going backwards (Reordered), and enqueue-to-seen latency of the moves
+	// they saw (a viewer reads the wall's summaries, so it may skip a move
+	// that the next one overtook).
+	Viewers, Whole, Behind, Reordered int
+	VP50, VP99, VMax                  time.Duration
+	// Sets is a line a set, with PerSet.
+	Sets []string
 }
 
 func (r loadReport) String() string {
-	return fmt.Sprintf("%d sets: %d moves sent, %d received once, %d lost, %d duplicated, %d out of order; "+
+	s := fmt.Sprintf("%d sets: %d moves sent, %d received once, %d lost, %d duplicated, %d out of order; "+
 		"publish-to-receive latency p50 %v, p99 %v, max %v; %v",
 		r.Boards, r.Sent, r.Received, r.Lost, r.Duplicated, r.OutOfOrder,
 		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Elapsed.Round(time.Millisecond))
+	if r.Viewers > 0 {
+		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered; publish-to-view latency p50 %v, p99 %v, max %v",
+			r.Viewers, r.Whole, r.Behind, r.Reordered, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
+	}
+	for _, l := range r.Sets {
+		s += "\n" + l
+	}
+	return s
 }
 
 func runLoadtest(args []string, stdout, stderr io.Writer) int {
@@ -72,6 +105,9 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Password, "password", "", "the broker's `password`")
 	fs.StringVar(&o.Variant, "variant", "st3d", "the rule system the sets play")
 	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a broker beyond loopback (a hall's broker before the event)")
+	views := fs.String("views", "", "`URLs` of tridboard view processes following the sets (their --prefix must be this one), comma-separated")
+	fs.IntVar(&o.Viewers, "viewers", 0, "spectators spread over --views, each reading the wall's event stream (0-10000)")
+	fs.BoolVar(&o.PerSet, "per-set", false, "a line per set in the report")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard loadtest --boards N --broker URL [--moves M] [--seconds S] [--interval D]")
 		fmt.Fprintln(fs.Output(), "\nRuns N simulated sets in this process, each publishing a random legal game as the daemon")
@@ -84,6 +120,9 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	o.Duration = time.Duration(*secs * float64(time.Second))
+	if *views != "" {
+		o.Views = strings.Split(*views, ",")
+	}
 	o.Drain, o.Log = 10*time.Second, stderr
 	if err := o.check(); err != nil {
 		fmt.Fprintln(stderr, "tridboard loadtest:", err)
@@ -116,12 +155,29 @@ func (o loadOpts) check() error {
 	case o.Interval < time.Millisecond:
 		return fmt.Errorf("--interval %v: want 1ms or more", o.Interval)
 	}
-	u, err := url.Parse(o.Broker)
-	if err != nil || u.Hostname() == "" {
-		return fmt.Errorf("--broker %q: want a URL such as tcp://127.0.0.1:1883", o.Broker)
+	brokers, err := mqtt.ParseBrokers(o.Broker)
+	if err != nil {
+		return fmt.Errorf("--broker: %v", strings.TrimPrefix(err.Error(), "mqtt: "))
 	}
-	if !o.AllowRemote && !isLoopback(u.Hostname()) {
-		return fmt.Errorf("--broker %s is beyond loopback: add --allow-remote to load a real broker", o.Broker)
+	for _, b := range brokers {
+		if u, _ := url.Parse(b); !o.AllowRemote && !isLoopback(u.Hostname()) {
+			return fmt.Errorf("--broker %s is beyond loopback: add --allow-remote to load a real broker", b)
+		}
+	}
+	if o.Viewers < 0 || o.Viewers > 10000 {
+		return fmt.Errorf("--viewers %d: want 0 to 10000", o.Viewers)
+	}
+	if o.Viewers > 0 && len(o.Views) == 0 {
+		return fmt.Errorf("--viewers needs --views: the tridboard view processes they watch")
+	}
+	for _, v := range o.Views {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--views: %q: want a URL such as http://127.0.0.1:8080", v)
+		}
+		if !o.AllowRemote && !isLoopback(u.Hostname()) {
+			return fmt.Errorf("--views %s is beyond loopback: add --allow-remote", v)
+		}
 	}
 	if _, err := systems.ByName(o.Variant); err != nil {
 		return fmt.Errorf("--variant: %w", err)
@@ -140,6 +196,8 @@ func isLoopback(host string) bool {
 // loadSet is one simulated set: a game played at random, published through
 // an mqtt.Client (outbox and all) with its own state directory.
 type loadSet struct {
+	// sent, if set, is told of every move enqueued.
+	sent func(board, game string, seq int, at time.Time)
 	id   string
 	cli  *mqtt.Client
 	sys  rules.System
@@ -170,6 +228,9 @@ func (s *loadSet) step(now time.Time) (bool, error) {
 	next := s.g.Play(m)
 	s.seq++
 	mv := mqtt.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
+	if s.sent != nil {
+		s.sent(s.id, s.game, s.seq, now)
+	}
 	if err := s.cli.Enqueue(mv); err != nil {
 		return false, err
 	}
@@ -189,8 +250,10 @@ type loadCheck struct {
 	seen      map[string]bool
 	received  int
 	dups, ooo int
-	lat       []time.Duration
-	cond      chan struct{}
+	// dupsOf and oooOf count them per set.
+	dupsOf, oooOf map[string]int
+	lat           []time.Duration
+	cond          chan struct{}
 }
 
 func (c *loadCheck) move(board string, m mqtt.Move, at time.Time) {
@@ -201,9 +264,11 @@ func (c *loadCheck) move(board string, m mqtt.Move, at time.Time) {
 	switch {
 	case c.seen[sk]:
 		c.dups++
+		c.dupsOf[board]++
 		return
 	case m.Seq != c.last[k]+1:
 		c.ooo++
+		c.oooOf[board]++
 	}
 	c.seen[sk] = true
 	c.last[k] = max(c.last[k], m.Seq)
@@ -240,9 +305,15 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 	defer os.RemoveAll(dir)
 	sys, _ := systems.ByName(o.Variant)
 
-	chk := &loadCheck{last: map[string]int{}, seen: map[string]bool{}, cond: make(chan struct{}, 1)}
+	chk := &loadCheck{last: map[string]int{}, seen: map[string]bool{}, cond: make(chan struct{}, 1),
+		dupsOf: map[string]int{}, oooOf: map[string]int{}}
 	subscribed := make(chan error, 1)
-	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID(fmt.Sprintf("tridboard-loadcheck-%d", os.Getpid())).
+	po := paho.NewClientOptions()
+	brokers, _ := mqtt.ParseBrokers(cmp.Or(o.CheckBroker, o.Broker))
+	for _, b := range brokers {
+		po.AddBroker(b)
+	}
+	po = po.SetClientID(fmt.Sprintf("tridboard-loadcheck-%d", os.Getpid())).
 		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).SetAutoReconnect(true).SetOrderMatters(true)
 	po.SetOnConnectHandler(func(c paho.Client) {
 		tok := c.Subscribe(o.Prefix+"/+/"+mqtt.TopicMove, 1, func(_ paho.Client, m paho.Message) {
@@ -306,6 +377,20 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 		wg.Wait()
 	}()
 	logf("loadtest: %d sets on %s, %d moves each, every %v", o.Boards, o.Broker, o.Moves, o.Interval)
+	var views *viewLoad
+	var viewWG sync.WaitGroup
+	viewCtx, stopViews := context.WithCancel(ctx)
+	defer func() { stopViews(); viewWG.Wait() }()
+	if o.Viewers > 0 {
+		views = newViewLoad()
+		for _, s := range sets {
+			s.sent = views.sentMove
+		}
+		views.start(viewCtx, o.Views, o.Viewers, &viewWG)
+		logf("loadtest: %d viewers on %s", o.Viewers, strings.Join(o.Views, ", "))
+	}
+	var total atomic.Int64
+	var halfway sync.Once
 
 	// Each set moves every Interval, the sets spread over it.
 	playCtx, stopPlay := context.WithTimeout(ctx, o.Duration)
@@ -328,6 +413,9 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 				if _, err := s.step(time.Now()); err != nil {
 					errOnce.Do(func() { playErr = fmt.Errorf("set %s: %w", s.id, err) })
 					return
+				}
+				if o.Halfway != nil && total.Add(1) == int64(o.Boards*o.Moves/2) {
+					halfway.Do(func() { go o.Halfway() })
 				}
 				t.Reset(o.Interval)
 			}
@@ -358,6 +446,16 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 		}
 	}
 report:
+	final := map[string]string{}
+	for _, s := range sets {
+		final[s.id] = s.game + "/" + strconv.Itoa(s.seq)
+	}
+	if views != nil {
+		// The viewers see the last moves a little later than MQTT does.
+		for deadline := time.Now().Add(o.Drain); !views.caughtUp(final) && time.Now().Before(deadline) && ctx.Err() == nil; {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	chk.mu.Lock()
 	defer chk.mu.Unlock()
 	r := loadReport{Boards: o.Boards, Sent: sent, Received: chk.received, Lost: sent - chk.received,
@@ -369,6 +467,16 @@ report:
 		l := slices.Clone(chk.lat)
 		slices.Sort(l)
 		r.P50, r.P99, r.Max = l[n/2], l[min(n-1, n*99/100)], l[n-1]
+	}
+	if views != nil {
+		views.report(final, &r)
+	}
+	if o.PerSet {
+		for _, s := range sets {
+			k := s.id + "/" + s.game
+			r.Sets = append(r.Sets, fmt.Sprintf("  %s: %d sent, last seq received %d, %d duplicated, %d out of order",
+				s.id, s.n, chk.last[k], chk.dupsOf[s.id], chk.oooOf[s.id]))
+		}
 	}
 	return r, playErr
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tridboard/tridboard/web"
 )
 
 // loadtest: every move of every simulated set arrives once and in order
@@ -28,6 +32,32 @@ func TestLoadtestEmbedded(t *testing.T) {
 	}
 }
 
+// loadtest with viewers: spectators reading a view's wall stream end with
+// every set's last move, and the report says so, with a line a set.
+func TestLoadtestViewers(t *testing.T) {
+	url := embeddedBroker(t)
+	hub := web.NewHub(web.DefaultOpts())
+	v, err := newViewer(viewerOpts{Broker: url, Prefix: "lv"}, hub, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	srv := httptest.NewServer(web.New(hub, web.DefaultServerOpts()).Handler())
+	defer srv.Close()
+	r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lv", Variant: "st3d", Boards: 4, Moves: 6,
+		Duration: 20 * time.Second, Interval: 20 * time.Millisecond, Drain: 10 * time.Second,
+		Views: []string{srv.URL}, Viewers: 8, PerSet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lost != 0 || r.Viewers != 8 || r.Whole != 8 || r.Behind != 0 || r.Reordered != 0 || r.VP50 <= 0 || len(r.Sets) != 4 {
+		t.Fatalf("report: %v", r)
+	}
+	if !strings.Contains(r.String(), "8 viewers: 8 with every set's last move") || !strings.Contains(r.Sets[0], "6 sent, last seq received 6") {
+		t.Errorf("report text:\n%s", r)
+	}
+}
+
 // loadtest refuses unbounded runs and, without --allow-remote, brokers
 // beyond loopback.
 func TestLoadtestBadFlags(t *testing.T) {
@@ -41,6 +71,10 @@ func TestLoadtestBadFlags(t *testing.T) {
 		{[]string{"--broker", "tcp://127.0.0.1:1", "--seconds", "7200"}, "--seconds 7200"},
 		{[]string{"--broker", "tcp://192.168.1.5:1883"}, "beyond loopback"},
 		{[]string{"--broker", "tcp://127.0.0.1:1", "--variant", "chess"}, `unknown variant "chess"`},
+		{[]string{"--broker", "tcp://127.0.0.1:1,tcp://10.0.0.2:1883"}, "tcp://10.0.0.2:1883 is beyond loopback"},
+		{[]string{"--broker", "tcp://127.0.0.1:1,,tcp://127.0.0.1:2"}, "an empty entry"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--viewers", "5"}, "--viewers needs --views"},
+		{[]string{"--broker", "tcp://127.0.0.1:1", "--viewers", "5", "--views", "ftp://x"}, `--views: "ftp://x"`},
 	} {
 		var out, errb bytes.Buffer
 		code := dispatch(append([]string{"loadtest"}, tc.args...), &out, &errb)

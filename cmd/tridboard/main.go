@@ -15,6 +15,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // runtime failure
 	exitUsage   = 2 // bad usage
+	// exitConfig is a bad configuration, which the systemd unit does not
+	// retry (RestartPreventExitStatus=2): the same status as bad usage.
+	exitConfig = 2
 )
 
 // command is one subcommand of the binary.

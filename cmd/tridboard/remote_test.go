@@ -30,10 +30,23 @@ type inproc struct {
 
 func startSet(t *testing.T, board, stateDir, broker string) *inproc {
 	t.Helper()
+	return startSetWith(t, board, stateDir, broker, nil)
+}
+
+// startSetWith is startSet with edit's changes to the configuration.
+func startSetWith(t *testing.T, board, stateDir, broker string, edit func(*config.Config)) *inproc {
+	t.Helper()
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
 	cfg.MQTT.Listen = "127.0.0.1:0" // with no broker given: an embedded one on a free port
 	cfg.HTTP.Listen = "127.0.0.1:0"
+	// A set without clock buttons: nobody presses a clock here, so a
+	// game's clock starts when the set shows its position and moves settle.
+	cfg.Buttons = config.DefaultButtons(false)
+	cfg.Buttons.ClockWhite, cfg.Buttons.ClockBlack = "", ""
+	if edit != nil {
+		edit(cfg)
+	}
 	p := &inproc{t: t, cfg: cfg}
 	p.start()
 	t.Cleanup(p.stop)
@@ -132,7 +145,7 @@ func (p *inproc) waitInSync() {
 	for deadline := time.Now().Add(10 * time.Second); p.d.tb.Snapshot().Status.State != recognize.InSync; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			s := p.d.tb.Snapshot()
-			p.t.Fatalf("set %s is %s (%s): fix %v, moves %v", p.cfg.BoardID, s.Status.State, s.Status.Hint, s.Status.Fix.Names(s.Cells()), p.moves())
+			p.t.Fatalf("set %s is %s (%s): fix %v, moves %v", p.cfg.BoardID, s.Status.State, s.Status.Reason, s.Status.Fix.Names(s.Cells()), p.moves())
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -112,9 +113,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"  wait MS          let MS milliseconds pass\n"+
 			"  bounce CELL      contact bounce on a cell\n"+
 			"  setup            stand the set in the position the game expects\n"+
+			"  press BUTTON     press a button of the set and hold it\n"+
+			"  release BUTTON   let it go\n"+
+			"  tap BUTTON [MS]  press it, hold it MS milliseconds (80), let it go\n"+
 			"Cells as each system names them: b2W, a4QL1 (st3d), 2e4 (Millennium), a2QL3u,\n"+
-			"QL3d (First Contact). Blank lines and # comments are ignored. End of input\n"+
-			"leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
+			"QL3d (First Contact). Buttons by the name the wiring gives them, without\n"+
+			"\"button:\"; unless the configuration names buttons or a wiring table, the\n"+
+			"simulated set has clock_white, clock_black (with a time control a move is\n"+
+			"completed by its player's press), queen, rook, bishop, knight (the choice of\n"+
+			"a promotion), new_game, take_back, hint, and on a First Contact set pawn and\n"+
+			"king (the choice of a piece placed). Blank lines and # comments are ignored.\n"+
+			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
@@ -130,10 +139,10 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := df.load(*simFlag)
 	if err != nil {
-		// A bad configuration is a start-up failure like the others: one
-		// line, exit 1 (bad usage is the command line's).
+		// A bad configuration: one line, and the exit status the systemd
+		// unit does not retry (retrying cannot fix a file).
 		fmt.Fprintf(stderr, "tridboard: cannot start: %s\n", oneLine(err))
-		return exitFailure
+		return exitConfig
 	}
 	held := holdWriter(stderr)
 	log := newLogger(held, cfg.LogLevel)
@@ -164,8 +173,11 @@ func serve(ctx context.Context, o daemonOpts) int {
 	}
 	if err != nil {
 		// One line, and exit status 1: a runtime failure, which systemd
-		// retries.
+		// retries; 2 for one the configuration causes.
 		fmt.Fprintf(o.stderr, "tridboard: cannot start: %s\n", oneLine(err))
+		if errors.As(err, new(configError)) {
+			return exitConfig
+		}
 		return exitFailure
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
@@ -201,19 +213,37 @@ func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) 
 		if !ok {
 			continue
 		}
-		if a.Op == sim.OpWait {
-			select {
-			case <-ctx.Done():
+		if err := doAction(ctx, d.board.Set, a); err != nil {
+			if ctx.Err() != nil {
 				return
-			case <-time.After(a.Wait):
 			}
-			continue
-		}
-		if err := d.board.Set.Do(a); err != nil {
 			log.Error("simulator input", "line", n, "err", err)
 		}
 	}
 	log.Info("simulator input ended; running until a signal")
+}
+
+// doAction carries out a on set in real time: a wait waits, a tap holds
+// its button (after checking it: a tap of a button the set lacks is
+// refused before any wait).
+func doAction(ctx context.Context, set *sim.Set, a sim.Action) error {
+	if err := set.CheckButton(a); err != nil {
+		return err
+	}
+	for _, st := range a.Steps() {
+		if st.Op != sim.OpWait {
+			if err := set.Do(st); err != nil {
+				return err
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(st.Wait):
+		}
+	}
+	return nil
 }
 
 // oneLine is err's message on one line: an error listing several problems

@@ -17,8 +17,6 @@ import (
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/i2c/i2creg"
-	"periph.io/x/host/v3"
 )
 
 func init() {
@@ -73,17 +71,9 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		}
 		bus, title = board.Bus, "simulated "+sys.Name()+" set"
 	} else {
-		state, err := host.Init()
+		bc, err := openI2C(cfg.I2C.Bus, func(msg string) { fmt.Fprintln(stderr, "tridboard scan:", msg) })
 		if err != nil {
-			fmt.Fprintln(stderr, "tridboard scan: periph host:", err)
-			return exitFailure
-		}
-		for _, f := range state.Failed {
-			fmt.Fprintf(stderr, "tridboard scan: driver %s\n", f)
-		}
-		bc, err := i2creg.Open(cfg.I2C.Bus)
-		if err != nil {
-			fmt.Fprintln(stderr, "tridboard scan: open I²C bus:", err)
+			fmt.Fprintln(stderr, "tridboard scan:", err)
 			return exitFailure
 		}
 		defer bc.Close()
@@ -156,6 +146,7 @@ func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiri
 		if err != nil {
 			return nil, nil, err
 		}
+		cfg.Variant = variant // for the wiring's messages
 		w, err := cfg.Wiring(sys.Cells())
 		return sys, w, err
 	}

@@ -59,7 +59,7 @@ func TestScanFlags(t *testing.T) {
 		{[]string{"--help"}, exitOK, "usage: tridboard scan [--sim] [--config FILE] [--variant V] [--once]", ""},
 		{[]string{"--bogus"}, exitUsage, "", "flag provided but not defined: -bogus"},
 		{[]string{"--sim", "extra"}, exitUsage, "", `tridboard scan: unexpected argument "extra"`},
-		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ": [7:9] unknown field \"pins\""},
+		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ":7: sensors.wiring.expanders[0].pins: no such setting"},
 	} {
 		var out, errb bytes.Buffer
 		code := runScan(tc.args, &out, &errb)
@@ -129,11 +129,21 @@ func TestScanOnceSimSets(t *testing.T) {
 			t.Errorf("first-contact-up shows inverted positions:\n%s", out.String())
 		}
 	}
-	// --variant names the system; a wiring that does not sense it is refused.
+	// --variant names the system; with no wiring configured the set is the
+	// one that system is played on, and a preset for another set is refused
+	// in one line that names the preset to use.
 	var out, errb bytes.Buffer
-	if code := runScan([]string{"--sim", "--once", "--variant", "millennium"}, &out, &errb); code != exitFailure ||
-		!strings.HasPrefix(errb.String(), "tridboard scan: config: sensors.wiring: sensors: expander 0x20: unknown cell \"a1W\"") {
-		t.Errorf("millennium on the reference wiring: exit %d, %q", code, errb.String())
+	if code := runScan([]string{"--sim", "--once", "--variant", "millennium"}, &out, &errb); code != exitOK ||
+		!strings.Contains(out.String(), "simulated millennium set, 3 expanders") {
+		t.Errorf("millennium with no wiring configured: exit %d, %s%s", code, out.String(), errb.String())
+	}
+	ref := filepath.Join(dir, "ref.yaml")
+	os.WriteFile(ref, []byte("sensors:\n  preset: reference\n"), 0o644)
+	out.Reset()
+	errb.Reset()
+	if code := runScan([]string{"--sim", "--once", "--variant", "millennium", "--config", ref}, &out, &errb); code != exitFailure ||
+		strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "use a millennium wiring, sensors.preset: millennium-matrix") {
+		t.Errorf("millennium on the reference preset: exit %d, %q", code, errb.String())
 	}
 }
 

@@ -8,16 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/web"
@@ -30,13 +24,14 @@ func init() {
 func runView(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("view", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	broker := fs.String("broker", "", "the broker's `URL` (tcp://, ssl://, ws://, wss://)")
+	broker := fs.String("broker", "", "the broker's `URL` (tcp://, ssl://, ws://, wss://), or a cluster's nodes separated by commas")
 	addr := fs.String("http", "127.0.0.1:8080", "the HTTP listen `address` (a LAN address shows it to the hall)")
 	prefix := fs.String("prefix", "tridboard", "the topic `prefix` of the sets")
 	user := fs.String("username", "", "the broker's user `name`")
 	pass := fs.String("password", "", "the broker's `password`")
 	delay := fs.Float64("delay", 0, "broadcast delay in `seconds`: moves are shown this late, on the pages and the feeds")
 	token := fs.String("token", "", "the sets' command `token`; the pages' game actions need it (off without it)")
+	qos := fs.Uint("qos", 1, "the subscriptions' `QoS`: 1, or 0 on a clustered broker (docs/hall.md)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--token T]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
@@ -62,7 +57,11 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	ho := web.DefaultOpts()
 	ho.Delay = time.Duration(*delay * float64(time.Second))
 	hub := web.NewHub(ho)
-	v, err := newViewer(viewerOpts{Broker: *broker, Prefix: *prefix, Username: *user, Password: *pass, Token: *token}, hub, stderr)
+	if *qos > 1 {
+		fmt.Fprintf(stderr, "tridboard view: --qos %d: want 0 or 1\n", *qos)
+		return exitUsage
+	}
+	v, err := newViewer(viewerOpts{Broker: *broker, Prefix: *prefix, Username: *user, Password: *pass, Token: *token, QoS: byte(*qos)}, hub, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard view:", err)
 		return exitFailure
@@ -75,7 +74,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard view:", err)
 		return exitFailure
 	}
-	srv := &http.Server{Handler: web.New(hub, so).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := web.New(hub, so).HTTPServer()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if ho.Delay > 0 {
@@ -92,168 +91,53 @@ func runView(args []string, stdout, stderr io.Writer) int {
 
 // viewerOpts configure a viewer.
 type viewerOpts struct {
+	// Broker is the broker's URL, or a cluster's nodes separated by commas.
 	Broker, Prefix, Username, Password string
 	// Token is put into the commands the pages send, as the sets want it.
 	Token string
-	// ClientID defaults to tridboard-view-<pid>-<time>.
+	// ClientID defaults to tridboard-view-<pid>-<n>.
 	ClientID string
+	// QoS is the subscriptions' QoS: 1 (the default) or 0, which a
+	// clustered broker serves without a stored consumer (docs/hall.md).
+	QoS byte
 }
 
-// viewer feeds a hub from the topics of every set under a prefix, and
-// passes the pages' commands on as <prefix>/<board>/set/<name>, waiting
-// for the reply on response/<name>. It implements web.Commander.
+// viewer feeds a hub from the topics of every set under a prefix (one
+// mqtt.Follower), and passes the pages' commands on as
+// <prefix>/<board>/set/<name>, waiting for the reply on response/<name>.
+// It implements web.Commander.
 type viewer struct {
-	o      viewerOpts
-	hub    *web.Hub
-	cli    paho.Client
-	log    io.Writer
-	mu     sync.Mutex
-	waits  map[string]chan mqtt.Response
-	next   int
-	logged map[string]time.Time
+	f *mqtt.Follower
 }
 
 func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
-	if _, err := mqtt.NewTopics(o.Prefix, "x"); err != nil {
+	fo := mqtt.DefaultFollowerOpts()
+	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token = o.Broker, o.Prefix, o.Username, o.Password, o.Token
+	fo.ClientID, fo.Name, fo.QoS = o.ClientID, "view", o.QoS
+	fo.Warn = func(msg string) { fmt.Fprintln(log, "tridboard view:", msg) }
+	f, err := mqtt.Follow(fo, mqtt.Handlers{State: hub.State, Move: hub.Move, Event: hub.Event, Availability: hub.Availability})
+	if err != nil {
 		return nil, err
 	}
-	if o.ClientID == "" {
-		o.ClientID = fmt.Sprintf("tridboard-view-%d-%d", os.Getpid(), time.Now().UnixNano()%1e6)
-	}
-	v := &viewer{o: o, hub: hub, log: log, waits: map[string]chan mqtt.Response{}, logged: map[string]time.Time{}}
-	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID(o.ClientID).
-		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
-		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
-		SetMaxReconnectInterval(10 * time.Second).SetOrderMatters(true)
-	po.SetOnConnectHandler(func(c paho.Client) {
-		p := o.Prefix + "/+/"
-		filters := map[string]byte{}
-		for _, s := range []string{mqtt.TopicState, mqtt.TopicMove, mqtt.TopicEvent, mqtt.TopicAvailability, mqtt.TopicResponse + "/+"} {
-			filters[p+s] = 1
-		}
-		tok := c.SubscribeMultiple(filters, v.message)
-		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
-			v.warn("subscribe", fmt.Sprintf("tridboard view: subscribing on %s: %v", o.Broker, tok.Error()))
-		}
-	})
-	po.SetConnectionLostHandler(func(_ paho.Client, err error) {
-		v.warn("lost", fmt.Sprintf("tridboard view: connection to %s lost: %v (reconnecting)", o.Broker, err))
-	})
-	v.cli = paho.NewClient(po)
-	tok := v.cli.Connect() // retries in the background
-	go func() {
-		if !tok.WaitTimeout(5 * time.Second) {
-			v.warn("connect", fmt.Sprintf("tridboard view: broker %s not reachable yet: retrying", o.Broker))
-		}
-	}()
-	return v, nil
-}
-
-// warn logs, at most once a minute per kind.
-func (v *viewer) warn(kind, msg string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if t, ok := v.logged[kind]; ok && time.Since(t) < time.Minute {
-		return
-	}
-	v.logged[kind] = time.Now()
-	fmt.Fprintln(v.log, msg)
-}
-
-// message dispatches a message of <prefix>/<board>/<kind>.
-func (v *viewer) message(_ paho.Client, m paho.Message) {
-	rest, ok := strings.CutPrefix(m.Topic(), v.o.Prefix+"/")
-	if !ok {
-		return
-	}
-	board, kind, _ := strings.Cut(rest, "/")
-	bad := func(err error) {
-		v.warn("payload "+kind, fmt.Sprintf("tridboard view: %s: %v (ignored)", m.Topic(), err))
-	}
-	switch {
-	case kind == mqtt.TopicState:
-		decodeTo(m.Payload(), bad, func(s mqtt.State) { v.hub.State(board, s) })
-	case kind == mqtt.TopicMove:
-		decodeTo(m.Payload(), bad, func(mv mqtt.Move) { v.hub.Move(board, mv) })
-	case kind == mqtt.TopicEvent:
-		decodeTo(m.Payload(), bad, func(e mqtt.Event) { v.hub.Event(board, e) })
-	case kind == mqtt.TopicAvailability:
-		v.hub.Availability(board, string(m.Payload()) == mqtt.Online)
-	case strings.HasPrefix(kind, mqtt.TopicResponse+"/"):
-		var r mqtt.Response
-		if json.Unmarshal(m.Payload(), &r) != nil {
-			return
-		}
-		var tr string
-		if json.Unmarshal(r.Transaction, &tr) != nil {
-			return
-		}
-		v.mu.Lock()
-		ch := v.waits[tr]
-		delete(v.waits, tr)
-		v.mu.Unlock()
-		if ch != nil {
-			ch <- r
-		}
-	}
-}
-
-// decodeTo decodes a JSON payload and hands it to f, or the error to bad.
-func decodeTo[T any](payload []byte, bad func(error), f func(T)) {
-	var v T
-	if err := json.Unmarshal(payload, &v); err != nil {
-		bad(err)
-		return
-	}
-	f(v)
+	return &viewer{f: f}, nil
 }
 
 // Command publishes a command on <prefix>/<board>/set/<name> with a
 // transaction of its own and waits for the reply.
 func (v *viewer) Command(ctx context.Context, board, name string, payload []byte) ([]byte, error) {
-	var fields map[string]json.RawMessage
+	var fields map[string]any
 	if err := json.Unmarshal(payload, &fields); err != nil || fields == nil {
 		return nil, errors.New("malformed payload: want a JSON object")
 	}
-	v.mu.Lock()
-	v.next++
-	tr := "view-" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(v.next)
-	ch := make(chan mqtt.Response, 1)
-	v.waits[tr] = ch
-	v.mu.Unlock()
-	defer func() {
-		v.mu.Lock()
-		delete(v.waits, tr)
-		v.mu.Unlock()
-	}()
-	fields["transaction"], _ = json.Marshal(tr)
-	if v.o.Token != "" {
-		fields["token"], _ = json.Marshal(v.o.Token)
-	}
-	b, _ := json.Marshal(fields)
-	topics, err := mqtt.NewTopics(v.o.Prefix, board)
+	r, err := v.f.Command(ctx, board, name, fields)
 	if err != nil {
-		return nil, err
-	}
-	tok := v.cli.Publish(topics.Set(name), 1, false, b)
-	select {
-	case <-tok.Done():
-		if tok.Error() != nil {
-			return nil, fmt.Errorf("publishing on %s: %w", topics.Set(name), tok.Error())
-		}
-	case <-ctx.Done():
-		return nil, fmt.Errorf("publishing on %s: %w", topics.Set(name), ctx.Err())
-	}
-	select {
-	case r := <-ch:
-		if r.Status != mqtt.StatusOK {
+		if r.Status != "" {
 			return nil, errors.New(r.Reason)
 		}
-		return json.Marshal(r.Data)
-	case <-ctx.Done():
-		return nil, fmt.Errorf("no reply on %s: %w", topics.Response(name), ctx.Err())
+		return nil, err
 	}
+	return json.Marshal(r.Data)
 }
 
 // Close disconnects from the broker.
-func (v *viewer) Close() { v.cli.Disconnect(250) }
+func (v *viewer) Close() { v.f.Close() }

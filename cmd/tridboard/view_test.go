@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	paho "github.com/eclipse/paho.mqtt.golang"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -131,7 +132,12 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 		t.Fatalf("the set got %v", got)
 	}
 	// A hostile publisher: logged, ignored.
-	v.cli.Publish("tridboard/evil/state", 1, false, []byte("{garbage")).Wait()
+	evil := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("evil"))
+	if tok := evil.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("evil publisher: %v", tok.Error())
+	}
+	evil.Publish("tridboard/evil/state", 1, false, []byte("{garbage")).Wait()
+	evil.Disconnect(0)
 	pollUntil(t, "the warning", func() bool { return strings.Contains(log.String(), "tridboard/evil/state: invalid character") })
 	if _, ok := hub.View("evil"); ok {
 		t.Error("a garbage state made a board")

@@ -34,7 +34,12 @@
 // damaged length or newline cannot hide the records after it. When none is
 // found the damage is only at the tail (Corrupt.Tail): a write that never
 // completed, and the good prefix can be kept by cutting the log back
-// (CutTail). When one is found (Corrupt.Next) a record in the middle is
+// (CutTail). Corrupt.Complete then tells the two tails apart: a torn write
+// (a short record, or zeros to the end) never returned, so nothing it held
+// was acted on; a complete record that is damaged (a flipped bit, a bad
+// sector) was written to its end, fsync'd perhaps, and what it held may
+// have been published: the caller must not hand its place out again as if
+// it had never been (the game journal burns its seqs). When one is found (Corrupt.Next) a record in the middle is
 // damaged, which is not silently recoverable: the caller decides.
 //
 // # Writes

@@ -55,6 +55,12 @@ type Corrupt struct {
 	Offset int64  // where it starts: the end of the last good record
 	Bytes  int64  // from Offset to the end of the data
 	Next   int64  // the offset of a valid record after it, or -1
+	// Complete tells a damaged record from a torn write: the record was
+	// written to its end (its length is reached, or the data ends with a
+	// record's newline), so that its write returned and what it held may
+	// have been acted on. A torn write (a short record, or one zero-filled
+	// to the end of the data, as a power cut leaves it) is not complete.
+	Complete bool
 }
 
 // Tail tells whether the damage is only at the end of the log: no valid
@@ -179,6 +185,7 @@ func Scan(data []byte) (recs []Record, end int64, bad *Corrupt) {
 		body, n, c := decode(data[off:])
 		if c != nil {
 			c.Record, c.Offset, c.Next = len(recs)+1, int64(off), -1
+			c.Complete = complete(data[off:])
 			if c.Kind != Zeros {
 				c.Next = nextValid(data, off+1)
 			}
@@ -188,6 +195,23 @@ func Scan(data []byte) (recs []Record, end int64, bad *Corrupt) {
 		off += n
 	}
 	return recs, int64(off), nil
+}
+
+// complete tells whether tail, damaged data from the start of a record to
+// the end of the log, holds a whole record (see Corrupt.Complete). A bit
+// flip never zeroes the last byte (a newline has two bits set), and never
+// shortens the data.
+func complete(tail []byte) bool {
+	switch last := tail[len(tail)-1]; {
+	case last == 0:
+		return false // zero-filled to the end: a write a power cut interrupted
+	case last == '\n':
+		return true
+	case len(tail) < HeadSize:
+		return false
+	}
+	size, ok := parseHex(tail)
+	return ok && size > 0 && size <= MaxBody && len(tail) >= HeadSize+int(size)+1
 }
 
 // nextValid finds the first offset from from on where a valid record

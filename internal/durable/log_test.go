@@ -169,6 +169,43 @@ func TestFlippedBit(t *testing.T) {
 	}
 }
 
+// TestTornOrDamaged: a short record or zeros to the end are a torn write
+// (its write never returned); a record written to its end and then damaged
+// (every single bit flip of the last record) is complete, so that a caller
+// never hands out again what it may have published (issue 22).
+func TestTornOrDamaged(t *testing.T) {
+	data, offs := testLog(t)
+	last := offs[2]
+	for cut := last + 1; cut < len(data); cut++ {
+		if _, _, c := Scan(data[:cut]); c == nil || c.Complete {
+			t.Errorf("cut at %d: %+v, want a torn record", cut, c)
+		}
+	}
+	for i := last; i < len(data); i++ {
+		for bit := range 8 {
+			bad := bytes.Clone(data)
+			bad[i] ^= 1 << bit
+			if _, _, c := Scan(bad); c == nil || !c.Complete || c.Offset != int64(last) {
+				t.Errorf("byte %d bit %d of the last record: %+v, want a complete damaged record", i-last, bit, c)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		log  []byte
+		want bool
+	}{
+		{"zeros in place of the last record", append(bytes.Clone(data[:last]), make([]byte, 60)...), false},
+		{"header on disk, body zeros", append(bytes.Clone(data[:last+HeadSize]), make([]byte, len(data)-last-HeadSize)...), false},
+		{"damaged record, then a torn one", append(bytes.Clone(data[:len(data)-2]), "X\n0000"...), true},
+		{"garbage header, no newline", append(bytes.Clone(data[:last]), "zzzzzzzz"...), false},
+	} {
+		if _, _, c := Scan(tc.log); c == nil || c.Complete != tc.want {
+			t.Errorf("%s: %+v, want Complete %v", tc.name, c, tc.want)
+		}
+	}
+}
+
 func TestZeroTail(t *testing.T) {
 	data, offs := testLog(t)
 	for _, k := range []int{1, 7, HeadSize, 100, 4096} {
@@ -220,8 +257,9 @@ func TestBadHeader(t *testing.T) {
 			if rec == 1 {
 				next = int64(offs[2])
 			}
+			// The record was written to its newline: damaged, not torn.
 			want := &Corrupt{Kind: tc.kind, Reason: tc.reason, Record: rec + 1, Offset: int64(offs[rec]),
-				Bytes: int64(len(data) - offs[rec]), Next: next}
+				Bytes: int64(len(data) - offs[rec]), Next: next, Complete: true}
 			if !reflect.DeepEqual(c, want) || len(recs) != rec || end != want.Offset {
 				t.Errorf("header %q in record %d: %+v, want %+v", tc.head, rec+1, c, want)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,27 @@ func TestSecondProcessRefusedWithPID(t *testing.T) {
 	}
 }
 
+// TestLockFileDeleted (issue 22): deleting (or replacing) the lock file
+// under a running daemon does not let a second one use the directory.
+func TestLockFileDeleted(t *testing.T) {
+	dir := t.TempDir()
+	_, stop := holder(t, dir)
+	defer stop()
+	if err := os.Remove(filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(dir); !errors.Is(err, ErrHeld) {
+		t.Fatalf("Acquire after the lock file was deleted: %v, want ErrHeld", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Acquire(dir)
+	if !errors.Is(err, ErrHeld) {
+		t.Fatalf("Acquire after the lock file was replaced: %v, want ErrHeld", err)
+	}
+}
+
 func TestKilledHolderLeavesNoLock(t *testing.T) {
 	dir := t.TempDir()
 	cmd, stop := holder(t, dir)
@@ -109,7 +131,7 @@ func TestSameProcessTwice(t *testing.T) {
 func TestMissingDir(t *testing.T) {
 	dir := t.TempDir() + "/none"
 	_, err := Acquire(dir)
-	if want := "statelock " + dir + ": open " + dir + "/lock: no such file or directory"; err == nil || err.Error() != want {
+	if want := "statelock " + dir + ": open " + dir + ": no such file or directory"; err == nil || err.Error() != want {
 		t.Fatalf("error %v\n want %s", err, want)
 	}
 }

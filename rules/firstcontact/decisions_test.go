@@ -342,6 +342,31 @@ func TestF5Stalemate(t *testing.T) {
 	}
 }
 
+// D18 (First Contact's reading): a position is dead only when no side can
+// ever give check: the kings alone with nothing left in either reserve. A
+// knight in a reserve, or a lone piece on the set, can still check, and
+// check wins.
+func TestD18DeadOnlyWhenNoCheckIsPossible(t *testing.T) {
+	for _, tc := range []struct {
+		name, pos string
+		want      rules.Status
+	}{
+		{"kings alone, reserves empty", far + " Ka1W,kd8B w - - - 0 40 -/- -", rules.DeadPosition},
+		{"kings alone, a knight in reserve", far + " Ka1W,kd8B w - - - 0 40 N/- -", rules.Ongoing},
+		{"a lone bishop on the set", far + " Ka1W,Bb1W,kd8B w - - - 0 40 -/- -", rules.Ongoing},
+		{"a lone knight on the set", far + " Ka1W,kd8B,nc8B b - - - 0 40 -/- -", rules.Ongoing},
+		{"the start (placement phase)", "", rules.Ongoing},
+	} {
+		p := StartPosition()
+		if tc.pos != "" {
+			p = *rulestest.MustParse(t, Parse, tc.pos)
+		}
+		if got := p.Status(); got != tc.want {
+			t.Errorf("%s: status %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestHalfmoveClockAndKey(t *testing.T) {
 	p := rulestest.MustParse(t, Parse, far+" Pb3W,Kc1W,pc4W,kb8B w - - - 5 10 N/- -")
 	for _, tc := range []struct {

@@ -35,8 +35,9 @@
 //     then White's king, then Black's), so a position string in that phase
 //     must have full reserves, no pieces but the kings already placed and
 //     the side to move that the order gives.
-//   - No position is declared dead: the spec names none (repetition and the
-//     50-move rule remain claims, as in rules.Game).
+//   - A position is dead only when no side can ever give check (D18): the
+//     kings alone with both reserves empty (repetition and the 50-move rule
+//     remain claims, as in rules.Game).
 package firstcontact
 
 import (

@@ -83,8 +83,11 @@ func (p *Position) InCheck() (bool, rules.Cell) {
 // side to move that is in check has lost: that is reported as
 // rules.Checkmate (rules.Game then scores it for the other side) although
 // the checked side might have had an escape in chess. A side with no legal
-// move that is not in check is stalemated: a draw (F5). No position is
-// dead.
+// move that is not in check is stalemated: a draw (F5). A position is dead
+// only when no side can ever give check (D18): the two kings alone, with
+// nothing left in either reserve (a king never checks, since it may not
+// step next to the other). Any other piece, on the set or still to come,
+// can check.
 func (p *Position) Status() rules.Status {
 	cp := *p // its methods make moves to try them: never on a shared position
 	p = &cp
@@ -98,7 +101,25 @@ func (p *Position) Status() rules.Status {
 	if len(p.legalMoves(buf[:0])) == 0 {
 		return rules.Stalemate
 	}
+	if p.dead() {
+		return rules.DeadPosition
+	}
 	return rules.Ongoing
+}
+
+// dead reports the kings alone on the set with both reserves empty (D18).
+func (p *Position) dead() bool {
+	if p.reserve != [2][King]uint8{} {
+		return false
+	}
+	for c := rules.White; c <= rules.Black; c++ {
+		rest := p.occ[c]
+		rest.clear(p.king[c])
+		if !rest.empty() {
+			return false
+		}
+	}
+	return true
 }
 
 // Info says which cells m touches. A drop (introduction or king placement)

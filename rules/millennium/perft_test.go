@@ -77,6 +77,7 @@ func TestStatus(t *testing.T) {
 		{perftTable[11].pos, rules.Checkmate},
 		{perftTable[12].pos, rules.Stalemate},
 		{StartString, rules.Ongoing},
+		// D18: Millennium keeps chess's dead positions.
 		{"K1a1,k3h8 w - - - 0 1", rules.DeadPosition},
 		{"K1a1,B2c3,k3h8 b - - - 0 1", rules.DeadPosition},
 		{"K1a1,k3h8,n2d4 w - - - 0 1", rules.DeadPosition},

@@ -9,7 +9,7 @@ import (
 	"github.com/tridboard/tridboard/rules/rulestest"
 )
 
-// Tests one per decision of docs/rules.md (D1..D17) and per rule of Article 3.
+// Tests one per decision of docs/rules.md (D1..D18) and per rule of Article 3.
 
 func TestD1SquaresExistOnlyWithABoard(t *testing.T) {
 	p := StartPosition()
@@ -397,4 +397,50 @@ func mustMove(t testing.TB, p *Position, s string) rules.Move {
 		t.Fatalf("%s: %v", p, err)
 	}
 	return m
+}
+
+// D18: only K v K is dead. A piece never attacks its own column (D6), so
+// the kings can stand in one column on two levels, and then a lone bishop
+// or knight mates; bishops all on one colour mate too. The variants follow
+// the same rule.
+func TestD18OnlyKingVersusKingIsDead(t *testing.T) {
+	va2, err := ParseOptions("V.A2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant, err := NewSystem(va2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, pos string
+		want      rules.Status
+		mates     []string // moves that mate from pos
+	}{
+		{"K v K", "QL1:w Kb2W,kc7B w - - - 0 10", rules.DeadPosition, nil},
+		{"K+B v K mates", "QL1:w,QL6:b,KL1:w,KL6:b Kb3W,Bd3N,kb3N w - - - 0 50", rules.Ongoing, []string{"d3N-c4W", "d3N-c4N"}},
+		{"K+N v K mates", "QL1:w,QL6:b,KL1:w,KL6:b Kb3W,kb3N,Nc6N w - - - 0 50", rules.Ongoing, []string{"c6N-d4N"}},
+		{"K+B v K, kings apart", "QL1:w Kb2W,Bc2W,kc7B w - - - 0 10", rules.Ongoing, nil},
+		{"K v K+N", "QL1:w Kb2W,kc7B,nd4N w - - - 0 10", rules.Ongoing, nil},
+		{"bishops all on dark squares", "QL1:w Kb2W,Ba1W,kc7B,bc3N w - - - 0 10", rules.Ongoing, nil},
+	} {
+		for _, sys := range []rules.System{System, variant} {
+			p, err := sys.ParsePosition(tc.pos)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.pos, err)
+			}
+			if got := p.Status(); got != tc.want {
+				t.Errorf("%s (%s): status %v, want %v", tc.name, sys.Name(), got, tc.want)
+			}
+			for _, s := range tc.mates {
+				m, _, err := p.ParseMove(s)
+				if err != nil {
+					t.Fatalf("%s (%s): %s: %v", tc.name, sys.Name(), s, err)
+				}
+				if got := p.Play(m).Status(); got != rules.Checkmate {
+					t.Errorf("%s (%s): after %s status %v, want checkmate", tc.name, sys.Name(), s, got)
+				}
+			}
+		}
+	}
 }

@@ -128,72 +128,115 @@ func (p *Position) pieceOnCol(c int8) (rules.Cell, bool) {
 // BoardMoveRule says why the side to move may not move the board on pin q
 // to pin o, with the rule that forbids it ("D12", "D13", "V.A1", ...), or
 // returns "", "" when the move obeys the board rules (it may still leave
-// the king attacked, D15).
+// the king attacked, D15). It is the first of BoardMoveRules.
 func (p *Position) BoardMoveRule(q, o Pin) (rule, why string) {
-	if q < 0 || q >= NumPins || o < 0 || o >= NumPins {
-		return "D13", "there is no such pin"
+	if broken := p.BoardMoveRules(q, o); len(broken) > 0 {
+		return broken[0].Rule, broken[0].Why
 	}
-	if !p.hasPin(q) {
-		return "D1", fmt.Sprintf("no board stands on %s", q)
+	return "", ""
+}
+
+// BrokenRule is one board rule a board move breaks: the rule ("3.6",
+// "D12", "D13", "V.A5", ...) and why, in words.
+type BrokenRule struct {
+	Rule, Why string
+}
+
+// BoardMoveRules lists every board rule that keeps the side to move from
+// moving the board on pin q to pin o, the most telling first: whose board
+// it is (D12, V.A4, V.A5), how many pieces it holds (3.6), whether o is
+// free and adjacent (D13, V.A2.1, V.A5), the direction (D13, V.A1, V.A5).
+// A move with no board on q, to q itself or to no pin breaks one rule
+// only. It lists none when the move obeys the board rules (it may still
+// leave the king attacked, D15).
+func (p *Position) BoardMoveRules(q, o Pin) []BrokenRule {
+	one := func(rule, format string, a ...any) []BrokenRule {
+		return []BrokenRule{{rule, fmt.Sprintf(format, a...)}}
 	}
-	if q == o {
-		return "D13", fmt.Sprintf("the board is still on %s", q)
+	switch {
+	case q < 0 || q >= NumPins || o < 0 || o >= NumPins:
+		return one("D13", "there is no such pin")
+	case !p.hasPin(q):
+		return one("D1", "no board stands on %s", q)
+	case q == o:
+		return one("D13", "the board is still on %s", q)
+	case p.opt.neutral&(1<<uint(q)) != 0:
+		return one("V.A4", "the board on %s is neutral: nobody may move it", q)
 	}
-	if p.opt.neutral&(1<<uint(q)) != 0 {
-		return "V.A4", fmt.Sprintf("the board on %s is neutral: nobody may move it", q)
-	}
-	if p.hasPin(o) {
-		return "D13", fmt.Sprintf("a board may only go to a free pin, and %s holds one", o)
+	var out []BrokenRule
+	add := func(rule, format string, a ...any) {
+		out = append(out, BrokenRule{rule, fmt.Sprintf(format, a...)})
 	}
 	f := p.opt.flags
-	ctl, ok := p.boardController(q)
 	us := p.side
 	cs := p.carried(q)
-	switch {
-	case !ok:
-		return "3.6", fmt.Sprintf("the board on %s holds more than one piece, and a board moves with at most one", q)
-	case ctl != us && cs != NoSquare:
-		return "D12", fmt.Sprintf("the board on %s carries a %s piece, so only %s may move it", q, ctl, ctl)
-	case ctl != us:
-		return "D12", fmt.Sprintf("the board on %s is empty and marked %s, so only %s may move it", q, ctl, ctl)
+	var n [2]int // the pieces on the board, by colour
+	for _, s := range q.Squares() {
+		if pc := p.board[s]; pc != 0 {
+			n[pc.Color()]++
+		}
+	}
+	marking := rules.Color(p.black >> uint(q) & 1)
+	switch them := us.Other(); {
+	case n[us] > 0:
+	case n[them] == 1:
+		add("D12", "the board on %s carries a %s piece, so only %s may move it", q, them, them)
+	case n[them] > 1:
+		add("D12", "the board on %s carries %s's pieces, so it is not %s's to move", q, them, us)
+	case marking != us:
+		add("D12", "the board on %s is empty and marked %s, so only %s may move it", q, them, them)
+	}
+	if n[0]+n[1] > 1 {
+		add("3.6", "the board on %s holds more than one piece, and a board moves with at most one", q)
 	}
 	if f&optA5 != 0 {
-		if rules.Color(p.black>>uint(q)&1) != us {
-			return "V.A5", fmt.Sprintf("each side moves only the boards of its own marking, and the board on %s is %s's", q, us.Other())
+		if marking != us {
+			add("V.A5", "each side moves only the boards of its own marking, and the board on %s is %s's", q, us.Other())
 		}
-		if cs != NoSquare && p.board[cs] != rules.PieceOf(us, Pawn) {
-			return "V.A5", "a board moves empty or carrying only one of its owner's pawns"
+		if n[0]+n[1] == 1 && p.board[cs] != rules.PieceOf(us, Pawn) {
+			add("V.A5", "a board moves empty or carrying only one of its owner's pawns")
 		}
+	}
+	if p.hasPin(o) {
+		add("D13", "a board may only go to a free pin, and %s holds one", o)
 	}
 	if f&(optA21|optA5) == 0 {
 		dn := int(q%6) - int(o%6)
 		sameSide := (q < 6) == (o < 6)
 		if !(sameSide && (dn == 1 || dn == -1 || dn == 2 || dn == -2) || !sameSide && dn == 0) {
-			return "D13", fmt.Sprintf("%s is not adjacent to %s; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number", o, q)
+			add("D13", "%s is not adjacent to %s; adjacent pins are on the same side 1 or 2 numbers apart, or across with the same number", o, q)
+			return out
 		}
 	} else if !p.optAdjacent(q, o) {
 		if f&optA21 != 0 {
-			return "V.A2.1", fmt.Sprintf("a board goes only to a pin on its side exactly two ranks away, and %s is not", o)
+			add("V.A2.1", "a board goes only to a pin on its side exactly two ranks away, and %s is not", o)
+		} else {
+			add("V.A5", "a board goes only one main board up or down at the same corner, and %s is not", o)
 		}
-		return "V.A5", fmt.Sprintf("a board goes only one main board up or down at the same corner, and %s is not", o)
+		return out
 	}
+	if len(out) > 0 && out[0].Rule == "D12" {
+		return out // forward and backward are the mover's, and it is not theirs to move
+	}
+	// The direction, for a pin the board could reach.
 	sideways := (q < 6) != (o < 6)
+	occupied := n[0]+n[1] > 0
 	switch {
 	case f&optA5 != 0:
-		if cs != NoSquare && !p.forward(q, o) {
-			return "V.A5", "a board carrying a pawn never moves backward for it"
+		if occupied && !p.forward(q, o) {
+			add("V.A5", "a board carrying a pawn never moves backward for it")
 		}
 	case f&optA1 != 0:
-		if !sideways && cs != NoSquare && !p.forward(q, o) {
-			return "V.A1", "an occupied board moves only forward or sideways"
+		if !sideways && occupied && !p.forward(q, o) {
+			add("V.A1", "an occupied board moves only forward or sideways")
 		}
-		if !sideways && cs == NoSquare && p.forward(q, o) {
-			return "V.A1", "an empty board moves only backward or sideways"
+		if !sideways && !occupied && p.forward(q, o) {
+			add("V.A1", "an empty board moves only backward or sideways")
 		}
 	default:
-		if cs != NoSquare && p.backward(q, o) {
-			return "D13", "an occupied board moves only forward or sideways"
+		if occupied && p.backward(q, o) {
+			add("D13", "an occupied board moves only forward or sideways")
 		}
 	}
-	return "", ""
+	return out
 }

@@ -68,9 +68,9 @@ func TestStatus(t *testing.T) {
 		{perftTable[14].pos, rules.Stalemate},
 		{StartString, rules.Ongoing},
 		{"QL1:w Kb2W,kc7B w - - - 0 10", rules.DeadPosition},
-		{"QL1:w Kb2W,Bc2W,kc7B w - - - 0 10", rules.DeadPosition},
-		{"QL1:w Kb2W,kc7B,nd4N w - - - 0 10", rules.DeadPosition},
-		{"QL1:w Kb2W,Ba1W,kc7B,bc3N w - - - 0 10", rules.DeadPosition}, // both bishops on dark squares
+		{"QL1:w Kb2W,Bc2W,kc7B w - - - 0 10", rules.Ongoing},      // D18: K+B v K is not dead
+		{"QL1:w Kb2W,kc7B,nd4N w - - - 0 10", rules.Ongoing},      // nor K+N v K
+		{"QL1:w Kb2W,Ba1W,kc7B,bc3N w - - - 0 10", rules.Ongoing}, // nor bishops on one colour
 		{"QL1:w Kb2W,Ba1W,kc7B,bb3N w - - - 0 10", rules.Ongoing},
 		{"QL1:w Kb2W,Nc2W,kc7B,nd4N w - - - 0 10", rules.Ongoing},
 		{"QL1:w Kb2W,Pa2W,kc7B w - - - 0 10", rules.Ongoing},

@@ -1,8 +1,6 @@
 package st3d
 
 import (
-	"math/bits"
-
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -68,8 +66,9 @@ func (p *Position) InCheck() (bool, rules.Cell) {
 }
 
 // Status tells whether the game is over: checkmate, stalemate or a dead
-// position (1.3: K v K, K+B v K, K+N v K, and kings with bishops all on one
-// colour).
+// position. Only K v K is dead (D18): a piece never attacks its own column
+// (D6), so kings can stand in one column on two levels, and there a lone
+// bishop or knight mates; so do bishops all on one colour.
 func (p *Position) Status() rules.Status {
 	cp := *p // its methods make moves to try them: never on a shared position
 	p = &cp
@@ -86,38 +85,16 @@ func (p *Position) Status() rules.Status {
 	return rules.Ongoing
 }
 
+// dead reports K v K, the only dead position (D18).
 func (p *Position) dead() bool {
-	count := func(k Piece) int {
-		n := 0
-		for c := 0; c < 2; c++ {
-			n += bits.OnesCount64(p.bb[c][k][0]) + bits.OnesCount64(p.bb[c][k][1])
-		}
-		return n
-	}
-	if count(Pawn)+count(Rook)+count(Queen) > 0 {
-		return false
-	}
-	knights, bishops := count(Knight), count(Bishop)
-	if knights+bishops <= 1 {
-		return true
-	}
-	if knights > 0 {
-		return false
-	}
-	// Only bishops besides the kings: dead when all stand on one colour (D3).
-	var dark, light int
 	for c := 0; c < 2; c++ {
-		for s := Square(0); s < NumSquares; s++ {
-			if p.bb[c][Bishop].has(s) {
-				if s.Dark() {
-					dark++
-				} else {
-					light++
-				}
+		for k := Pawn; k < King; k++ {
+			if p.bb[c][k][0]|p.bb[c][k][1] != 0 {
+				return false
 			}
 		}
 	}
-	return dark == 0 || light == 0
+	return true
 }
 
 // Info says which cells m touches.

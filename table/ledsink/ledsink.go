@@ -53,7 +53,9 @@ func (s *Sink) Handle(e table.Event) {
 func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 	st := &snap.Status
 	*buf = v.SetPosition(snap.Expected, st.Lifted, *buf)
-	v.NoHints = noHints || snap.HintsLocked
+	// The targets of a lifted piece are for a side with full assistance,
+	// and for nobody under the teacher's lock.
+	v.NoHints = noHints || snap.HintsLocked || !snap.Teaching.Assist[snap.Expected.Turn()].Targets()
 	v.LastMove = snap.LastMove
 	v.RemoteFrom, v.RemoteTo = snap.RemoteFrom, snap.RemoteTo
 	if h := snap.Hint; h != nil && !snap.HintsLocked {
@@ -78,6 +80,14 @@ func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 		if c.Low == "black" || c.Low == "both" {
 			v.LowTime = v.LowTime.Union(black)
 		}
+	}
+	if p := snap.Peer; p != nil && !p.Online && snap.Result == rules.NoResult {
+		// The king of the side whose set is offline warns as in low time.
+		white, black := kingCells(snap.Expected)
+		if p.Side == rules.Black {
+			white = black
+		}
+		v.LowTime = v.LowTime.Union(white)
 	}
 	if snap.Result != rules.NoResult {
 		v.Check = rules.CellSet{}

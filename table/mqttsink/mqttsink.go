@@ -94,7 +94,7 @@ func (s *Sink) Handle(e table.Event) {
 		// publication goes to the outbox again (known seqs are no-ops), so
 		// a crash between the journal and the outbox loses nothing.
 		s.catchUp()
-	case table.Moved:
+	case table.Moved, table.Corrected:
 		s.enqueue(*e.Move)
 	}
 	if ev, ok := EventOf(e); ok {
@@ -203,7 +203,7 @@ func State(snap *table.Snapshot) mqtt.State {
 	check, _ := pos.InCheck()
 	s := mqtt.State{Game: snap.Game, Variant: snap.System.Name(), Position: pos.String(), Turn: pos.Turn(),
 		Board: boardOf(snap), MoveNumber: pos.FullmoveNumber(), Check: check, Result: string(snap.Result),
-		Reason: string(snap.Reason), Time: snap.Time.UTC(), Clock: snap.Clock}
+		Reason: string(snap.Reason), Time: snap.Time.UTC(), Clock: snap.Clock, Lesson: lessonOf(snap)}
 	if n := len(snap.Moves); n > 0 {
 		m := snap.Moves[n-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
@@ -215,8 +215,17 @@ func State(snap *table.Snapshot) mqtt.State {
 	if start := snap.Start.String(); start != snap.System.Start().String() {
 		s.Start = start
 	}
+	if snap.HasDrawOffer {
+		s.DrawOffer = snap.DrawOffer.String()
+	}
+	if p := snap.Peer; p != nil {
+		s.Peer = &mqtt.PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+	}
+	if tb := snap.TakeBack; tb != nil {
+		s.TakeBackAsked = &mqtt.TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
+	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
-		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}} {
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}} {
 		if t.value != "" {
 			if s.Tags == nil {
 				s.Tags = map[string]string{}
@@ -225,6 +234,20 @@ func State(snap *table.Snapshot) mqtt.State {
 		}
 	}
 	return s
+}
+
+// lessonOf is the lesson's part of the state.
+func lessonOf(snap *table.Snapshot) *mqtt.Lesson {
+	tc := &snap.Teaching
+	l := &mqtt.Lesson{Locked: tc.Locked, Assist: map[string]string{}, Hints: map[string]int{}, HintsUsed: map[string]int{}}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		a := tc.Assist[side]
+		if a == "" {
+			a = game.AssistFull
+		}
+		l.Assist[side.String()], l.Hints[side.String()], l.HintsUsed[side.String()] = string(a), tc.Limit[side], snap.HintsUsed[side]
+	}
+	return l
 }
 
 func boardOf(snap *table.Snapshot) mqtt.Board {
@@ -240,7 +263,7 @@ func boardOf(snap *table.Snapshot) mqtt.Board {
 		}
 		return b
 	case recognize.Mismatch:
-		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Hint: st.Hint}
+		return mqtt.Board{Status: mqtt.BoardMismatch, Cells: st.Fix.Names(names), Reason: st.Reason, Hint: st.Hint}
 	case recognize.SensorFault:
 		return mqtt.Board{Status: mqtt.BoardSensorFault, Cells: st.Unknown.Names(names), Fault: st.Fault}
 	}
@@ -255,6 +278,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 	switch e.Kind {
 	case table.TookBack:
 		ev.Type, ev.Move = mqtt.EventTakeBack, e.Move.Move
+	case table.Corrected:
+		ev.Type, ev.Move, ev.Detail = mqtt.EventCorrection, e.Move.Move, e.Withdrawn.Move
 	case table.Lifted:
 		ev.Type, ev.Cells = mqtt.EventLift, e.Cells.Names(names)
 		if e.Cell != rules.NoCell {
@@ -283,6 +308,20 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 		ev.Type, ev.Detail = mqtt.EventClock, e.Detail
 	case table.LowTime:
 		ev.Type, ev.Detail = mqtt.EventLowTime, e.Side.String()
+	case table.HintGiven:
+		// As the LEDs show it: the first stage names the piece only.
+		h := snap.Hint
+		if h == nil {
+			return ev, false
+		}
+		ev.Type, ev.Cell, ev.Cells, ev.Detail = mqtt.EventHint, h.Piece, h.From.Union(h.To).Names(names), e.Side.String()
+		if h.Stage == 2 {
+			ev.Move = h.Move
+		}
+	case table.ButtonPressed:
+		ev.Type, ev.Detail = mqtt.EventButton, e.Detail
+	case table.PeerChanged:
+		ev.Type, ev.Detail = mqtt.EventPeer, e.Detail
 	default:
 		return ev, false
 	}
@@ -321,7 +360,7 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round}
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board}
 		if o := c.Opponent; o != nil {
 			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {
@@ -336,12 +375,16 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		return table.NewGame{System: sys, Position: c.Position, Tags: tags, TimeControl: ctl,
-			DefaultClock: c.TimeControl == ""}, nil
+		ng := table.NewGame{System: sys, Position: c.Position, Tags: tags, TimeControl: ctl,
+			DefaultClock: c.TimeControl == ""}
+		for side, a := range c.Assist {
+			ng.Assist[sideIndex(side)] = game.Assist(a)
+		}
+		return ng, nil
 	case mqtt.Promotion:
 		return table.Promote{Piece: c.Piece}, nil
 	case mqtt.TakeBack:
-		return table.TakeBack{}, nil
+		return table.TakeBack{Plies: c.Plies, Answer: c.Answer}, nil
 	case mqtt.Resign:
 		return table.Resign{Side: c.Side}, nil
 	case mqtt.Draw:
@@ -358,11 +401,27 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 	case mqtt.Hint:
 		return table.Hint{}, nil
 	case mqtt.Teach:
-		return table.Teach{Lock: c.Lock}, nil
+		t := table.Teach{Lock: c.Lock}
+		for side, n := range c.Hints {
+			t.Limit[sideIndex(side)] = &n
+		}
+		for side, a := range c.Assist {
+			t.Assist[sideIndex(side)] = game.Assist(a)
+		}
+		return t, nil
 	case mqtt.Clock:
 		return clockCommand(c)
 	}
 	return nil, fmt.Errorf("command %q not supported", c.Name())
+}
+
+// sideIndex is the rules.Color of "white" or "black" (checked by the
+// payload's validation).
+func sideIndex(side string) rules.Color {
+	if side == "black" {
+		return rules.Black
+	}
+	return rules.White
 }
 
 func replyData(c table.Command, r table.Reply) any {
@@ -370,7 +429,15 @@ func replyData(c table.Command, r table.Reply) any {
 	case table.NewGame:
 		return map[string]string{"game": r.Game}
 	case table.TakeBack:
-		return map[string]string{"move": r.Move.Move}
+		if r.Move == nil {
+			// Asked of the other set of a remote game, or refused.
+			return map[string]any{"moves": []string{}}
+		}
+		moves := make([]string, len(r.TakenBack))
+		for i, m := range r.TakenBack {
+			moves[i] = m.Move
+		}
+		return map[string]any{"move": r.Move.Move, "moves": moves}
 	case table.PlayMove:
 		return map[string]any{"seq": r.Move.Seq, "move": r.Move.Move, "san": r.Move.SAN}
 	case table.Hint:

@@ -24,7 +24,10 @@ func New(w io.Writer) *Sink { return &Sink{w: w} }
 // Handle prints e when it is worth a line.
 func (s *Sink) Handle(e table.Event) {
 	switch e.Kind {
-	case table.Moved:
+	case table.Moved, table.Corrected:
+		if e.Kind == table.Corrected {
+			fmt.Fprintf(s.w, "     correction: %s taken back\n", e.Withdrawn.Move)
+		}
 		num := ""
 		if e.Before != nil {
 			num = fmt.Sprintf("%d.", e.Before.FullmoveNumber())
@@ -39,6 +42,7 @@ func (s *Sink) Handle(e table.Event) {
 		fmt.Fprintf(s.w, "%6s %-14s %-14s seq %d%s%s\n", num, e.Move.Move, e.Move.SAN, e.Move.Seq, remote, times(e))
 	case table.TookBack:
 		fmt.Fprintf(s.w, "     take-back of %s\n", e.Move.Move)
+
 	case table.GameOver:
 		fmt.Fprintf(s.w, "     %s (%s)\n", e.Result, e.Reason)
 	case table.GameBegan:
@@ -48,8 +52,11 @@ func (s *Sink) Handle(e table.Event) {
 
 // times is "  white 0:02:58 black 0:03:00", both sides' times as the
 // move's snapshot has them, in a game with a clock; "" without one.
-func times(e table.Event) string {
-	c := e.Snap.Clock
+func times(e table.Event) string { return Times(e.Snap.Clock) }
+
+// Times is "  white 0:02:58 black 0:03:00", both sides' times in c, or ""
+// for no clock (nil).
+func Times(c *clock.Snapshot) string {
 	if c == nil {
 		return ""
 	}

@@ -139,13 +139,30 @@ function render() {
   $('result').textContent = s.result !== '*' ? s.result + (s.termination ? ' (' + s.termination + ')' : '') : '';
   $('result').hidden = s.result === '*';
   $('turn').textContent = s.result !== '*' ? 'game over' : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
+  $('lesson').hidden = !s.lesson;
+  if (s.lesson) $('lesson').textContent = lessonText(s.lesson);
   const fix = s.fix && s.fix.length || s.board === 'mismatch' || s.board === 'sensor_fault';
   $('fix').hidden = !fix;
-  if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '');
+  if (fix) $('fix').textContent = 'Fix ' + ((s.fix || []).join(', ') || 'the board') + ': ' + (s.fix_reason || s.fault || '') + (s.fix_hint ? ' \u2014 to do: ' + s.fix_hint : '');
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
+  const peer = s.peer && (!s.peer.online || s.peer.detail) ? s.peer.detail || `set ${s.peer.set} is offline` : '';
+  $('peer').hidden = !peer; $('peer').textContent = peer;
   const ev = s.event;
   $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';
   tickClocks();
+}
+
+// lessonText says what the set gives each side: "White: full assistance
+// (hints 1/3) · Black: no assistance", and the teacher's lock.
+function lessonText(l) {
+  const names = {full: 'full assistance', explain: 'explanations only', none: 'no assistance'};
+  const side = k => {
+    const a = (l.assist || {})[k] || 'full', lim = (l.hints || {})[k], used = (l.hints_used || {})[k] || 0;
+    let t = (k === 'white' ? 'White: ' : 'Black: ') + (names[a] || a);
+    if (a === 'full') t += lim < 0 ? ` (hints ${used})` : ` (hints ${used}/${lim})`;
+    return t;
+  };
+  return side('white') + ' \u00b7 ' + side('black') + (l.locked ? ' \u00b7 teacher\u2019s lock' : '');
 }
 
 function tickClocks() {
@@ -194,8 +211,12 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
     const tags = {White: $('ng-white').value, Black: $('ng-black').value, Event: $('ng-event').value, Round: $('ng-round').value};
     for (const k in tags) if (tags[k]) body[k.toLowerCase()] = tags[k];
     if ($('ng-tc').value) body.time_control = $('ng-tc').value;
+    body.assist = {white: $('ng-assist-white').value, black: $('ng-assist-black').value};
   }
+  if (b.dataset.lock) body.lock = b.dataset.lock === 'true';
   if (b.dataset.clock) body.action = b.dataset.clock;
+  if (b.dataset.plies) body.plies = Number(b.dataset.plies);
+  if (b.dataset.answer) body.answer = b.dataset.answer;
   if (b.dataset.side) body.side = b.dataset.side;
   if (b.dataset.action) { body.action = b.dataset.action; body.side = st.status && st.status.turn || 'white'; }
   const r = await fetch(`/boards/${encodeURIComponent(id)}/command/${cmd}`, {method: 'POST', headers: {'Authorization': 'Bearer ' + $('token').value, 'Content-Type': 'application/json'}, body: JSON.stringify(body)});

@@ -1,0 +1,193 @@
+package bringup
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/millennium"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sim"
+)
+
+// learnOn learns the wiring of b, a simulated set whose builder follows
+// the LEDs (lit through the real HT16K33 driver on the simulated bus).
+func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Finding, []string) {
+	t.Helper()
+	b.Set.SetUp(rules.CellSet{})
+	m, err := leds.Preset(leds.PresetHT16K33, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout, err := m.Layout(cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := leds.NewDriver(m, b.Bus, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := make([]int, len(cells))
+	for i := range cells {
+		index[i] = layout.LED(rules.Cell(i))
+	}
+	stays := Sockets(cells)
+	u := sim.NewBuilder(b, index, stays)
+	lamp := NewLamp(d, layout, cells)
+	var shows []string
+	o := DefaultLearnOpts()
+	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, LearnOrder(cells)
+	o.Stays = func(c string) bool { return stays[c] }
+	o.Show = func(cell, pass string) {
+		lamp.Light(cell)
+		if cell != "" {
+			shows = append(shows, pass+" "+cell)
+		}
+	}
+	o.Now, o.Wait = b.Clock.Now, u.Wait
+	w, fs, err := Learn(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lamp.Errors > 0 {
+		t.Errorf("%d LED writes failed", lamp.Errors)
+	}
+	return w, fs, shows
+}
+
+// byCell is a wiring as cell -> "expander slot", to compare two wirings
+// whatever their order.
+func byCell(w *sensors.Wiring) map[string]string {
+	out := map[string]string{}
+	for _, e := range w.Expanders {
+		for _, c := range e.Cells {
+			out[c.Cell] = fmt.Sprintf("%s %d", e.Name(), e.Slot(c))
+		}
+	}
+	return out
+}
+
+// On a set wired at random, learning finds the true wiring, every cell
+// checked, the pins before the squares they carry.
+func TestLearnFindsTheTrueWiring(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		w     *sensors.Wiring
+		cells []string
+	}{
+		{"st3d reference, scrambled", sim.Scramble(sensors.ReferenceWiring(), 1), st3d.System.Cells()},
+		{"st3d matrix, scrambled", sim.Scramble(sensors.MatrixWiring(), 2), st3d.System.Cells()},
+		{"millennium matrix, scrambled", sim.Scramble(sensors.MillenniumMatrixWiring(), 3), millennium.System.Cells()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sys rules.System = st3d.System
+			if tc.cells[0] != st3d.System.Cells()[0] {
+				sys = millennium.System
+			}
+			b, err := sim.ForSystem(sys, tc.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, fs, shows := learnOn(t, b, tc.cells)
+			if len(fs) != 1 || fs[0].Problem {
+				t.Fatalf("findings %v", fs)
+			}
+			if want := byCell(tc.w); !reflect.DeepEqual(byCell(got), want) {
+				t.Errorf("learned a wiring that differs from the set's")
+			}
+			if err := got.Validate(tc.cells); err != nil {
+				t.Errorf("the learned wiring: %v", err)
+			}
+			if want := 2 * len(tc.cells); len(shows) != want {
+				t.Errorf("%d cells shown, want %d (learn and check)", len(shows), want)
+			}
+			if sys == st3d.System && !strings.HasPrefix(strings.Join(shows, ","), "learn a1W") {
+				t.Errorf("first shown %v", shows[:2])
+			}
+		})
+	}
+}
+
+func TestLearnOrderPutsPinsFirst(t *testing.T) {
+	order := LearnOrder(st3d.System.Cells())
+	at := map[string]int{}
+	for i, c := range order {
+		at[c] = i
+	}
+	if len(order) != len(st3d.System.Cells()) {
+		t.Fatalf("%d cells ordered, want %d", len(order), len(st3d.System.Cells()))
+	}
+	for _, sq := range []string{"z0QL1", "a1QL1", "e9KL6", "z4QL5"} {
+		if at[sq[2:]] > at[sq] {
+			t.Errorf("%s learned before its pin %s", sq, sq[2:])
+		}
+	}
+	s := Sockets(st3d.System.Cells())
+	var names []string
+	for k := range s {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if strings.Join(names, " ") != "KL1 KL2 KL3 KL4 KL5 KL6 QL1 QL2 QL3 QL4 QL5 QL6" {
+		t.Errorf("sockets %v", names)
+	}
+}
+
+// Two cells soldered to one input, and a cell whose switch is not wired:
+// each is a finding, and neither is put in the wiring.
+func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
+	w := sensors.ReferenceWiring()
+	b, err := sim.ForSystem(st3d.System, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hardware: b2W is wired to a1W's input (bit 0 of 0x20), and c2W's
+	// switch to nothing.
+	hw := w.Clone()
+	e := &hw.Expanders[0]
+	for i := range e.Cells {
+		switch e.Cells[i].Cell {
+		case "b2W":
+			e.Cells[i].Bit = 0
+		case "c2W":
+			e.Cells[i].Cell = "none"
+		}
+	}
+	b.Expanders[0].SetPins(b.Set.Pins(e))
+	got, fs, _ := learnOn(t, b, st3d.System.Cells())
+	var ps []string
+	for _, f := range fs {
+		if f.Problem {
+			ps = append(ps, f.Text)
+		}
+	}
+	if len(ps) != 2 || !strings.Contains(ps[0], "b2W closes expander 0x20 GPA0 (bit 0), as a1W did: two cells share a switch input") ||
+		!strings.Contains(ps[1], "c2W: no switch closed within 1m0s") {
+		t.Fatalf("findings:\n%s", strings.Join(ps, "\n"))
+	}
+	m := byCell(got)
+	if _, ok := m["b2W"]; ok {
+		t.Error("b2W was wired")
+	}
+	if m["a1W"] != "0x20 0" {
+		t.Errorf("a1W learned at %q", m["a1W"])
+	}
+}
+
+// A set with a piece on it is refused before anything is learned.
+func TestLearnNeedsAnEmptySet(t *testing.T) {
+	b := sim.NewReference()
+	o := DefaultLearnOpts()
+	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, st3d.System.Cells()
+	o.Show, o.Now = func(string, string) {}, b.Clock.Now
+	o.Wait = func(d time.Duration) { b.Clock.Advance(d) }
+	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") {
+		t.Fatalf("learning on the start position: %v", err)
+	}
+}

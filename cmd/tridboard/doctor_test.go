@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// doctor --sim with each rehearsed fault: one problem line for it, exit 1;
+// the set as built: all is well, exit 0; bad usage: exit 2.
+func TestDoctorSim(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--sim"}, exitOK, []string{"ok: 8 of 8 configured chips answer", "all is well"}},
+		{[]string{"--sim", "--variant", "millennium"}, exitOK, []string{"192 cells of millennium", "all is well"}},
+		{[]string{"--sim", "--empty"}, exitOK, []string{"all is well"}},
+		{[]string{"--sim", "--sim-fault", "missing:0x23"}, exitFailure, []string{"problem: expander 0x23 (MCP23017) does not answer"}},
+		{[]string{"--sim", "--sim-fault", "stuck:b5N"}, exitFailure, []string{"problem: b5N closed where the position has no piece"}},
+		{[]string{"--sim", "--sim-fault", "short:0x20"}, exitFailure, []string{"problem: expander 0x20: all its inputs read closed"}},
+		{[]string{"--sim", "--sim-fault", "slow-bus"}, exitFailure, []string{"problem: the bus fails at 400kHz but works at 100kHz"}},
+		{[]string{"--sim", "--sim-fault", "stuck:b5N", "--sim-fault", "missing:0x26"}, exitFailure, []string{"b5N closed", "0x26", "3 problem(s)"}},
+		{[]string{"--sim-fault", "slow-bus"}, exitUsage, []string{"add --sim"}},
+		{[]string{"--sim", "--sim-fault", "melted:0x20"}, exitUsage, []string{"want missing:ADDR, stuck:CELL, short:ADDR or slow-bus"}},
+		{[]string{"--sim", "--sim-fault", "missing:0x2f"}, exitUsage, []string{"no expander at 0x2f"}},
+	} {
+		var out, errb bytes.Buffer
+		code := dispatch(append([]string{"doctor"}, tc.args...), &out, &errb)
+		all := out.String() + errb.String()
+		if code != tc.code {
+			t.Errorf("%v: exit %d, want %d:\n%s", tc.args, code, tc.code, all)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, all)
+			}
+		}
+		if tc.code == exitFailure && strings.Count(out.String(), "problem: ") != strings.Count(all, "problem: ") {
+			t.Errorf("%v: problems not on stdout", tc.args)
+		}
+	}
+}

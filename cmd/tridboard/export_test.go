@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// TestExportLeavesJournal (issue 23): an export while the daemon writes the
+// journal reads it and nothing else. The journal ends in the first bytes of
+// a record being written: the export prints the game before it, and the
+// journal stays byte for byte as the daemon wrote it, with nothing cut or
+// copied aside.
+func TestExportLeavesJournal(t *testing.T) {
+	dir := t.TempDir()
+	s, err := game.New(dir, st3d.System, "", game.Tags{Event: "Export"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"Nc3W", "Nb6B"} {
+		if _, _, err := s.PlayNotation(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := s.Path()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The head of the next record: the daemon is in the middle of its write.
+	if _, err := f.WriteString(`000001a0 1234abcd {"t":"move","seq":3,"mo`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run("export", "--state-dir", dir)
+	if code != exitOK || !strings.Contains(out, "1. Nc3W Nb6B") {
+		t.Errorf("export: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(after, before) {
+		t.Errorf("export changed the journal: %d bytes, the daemon wrote %d", len(after), len(before))
+	}
+	if m, _ := filepath.Glob(path + ".damaged*"); len(m) > 0 {
+		t.Errorf("export copied the journal aside: %v", m)
+	}
+}
+
+// TestExportDuringGame (issue 23): `tridboard export`, run again and again
+// by the real binary while `run --sim` plays a game, never changes the
+// journal: every copy taken between exports is a prefix of the journal the
+// daemon ends with, nothing is copied aside, and every move is in it.
+func TestExportDuringGame(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d := startDaemon(t, state, freePort(t))
+	moves := st3dDemo[:6]
+	d.play(t, st3d.Start(), moves)
+	var snaps [][]byte
+	exports := 0
+	deadline := time.Now().Add(60 * time.Second)
+	for seen := 0; seen < len(moves); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon recognized %d of %d moves within 60 s", seen, len(moves))
+		}
+		for drained := false; !drained; {
+			select {
+			case l, ok := <-d.lines:
+				if !ok {
+					t.Fatalf("the daemon exited after %d of %d moves", seen, len(moves))
+				}
+				if f := strings.Fields(l); len(f) >= 2 && f[1] == moves[seen] {
+					seen++
+				}
+			default:
+				drained = true
+			}
+		}
+		out, err := exec.Command(bin, "export", "--state-dir", state).CombinedOutput()
+		if err != nil && !strings.Contains(string(out), "no current game") {
+			t.Fatalf("export: %v\n%s", err, out)
+		}
+		exports++
+		if m, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*")); len(m) == 1 {
+			b, _ := os.ReadFile(m[0])
+			snaps = append(snaps, b)
+		}
+	}
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	d.cmd.Wait()
+	m, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*"))
+	if len(m) != 1 {
+		t.Fatalf("games directory holds %v, want one journal and no copy aside", m)
+	}
+	final, err := os.ReadFile(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range snaps {
+		if !bytes.HasPrefix(final, s) {
+			t.Fatalf("copy %d of %d (%d bytes) is not a prefix of the final journal: something cut it", i+1, len(snaps), len(s))
+		}
+	}
+	code, out, errs := run("export", "--state-dir", state)
+	if code != exitOK || !strings.Contains(out, "3. ") {
+		t.Errorf("final export: exit %d\n%s%s", code, out, errs)
+	}
+	t.Logf("%d exports during %d moves", exports, len(moves))
+}

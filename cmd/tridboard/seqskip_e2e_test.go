@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+)
+
+// TestEndToEndDamagedLastRecord (issue 22): a bit flips in the journal's
+// last record, a move a display already applied as seq 7. After a restart
+// the daemon cuts the record off (keeping a copy aside) but does not hand
+// seq 7 out again: the move played next (another one) is seq 8, so the
+// display, which drops every seq not above the last it applied, shows it.
+func TestEndToEndDamagedLastRecord(t *testing.T) {
+	state := t.TempDir()
+	listen := freePort(t)
+	first := st3dDemo[:7]
+	d := startDaemon(t, state, listen)
+	sub := subscribe(t, listen)
+	d.play(t, st3d.Start(), first)
+	for _, l := range first {
+		d.waitMoveLine(t, l)
+	}
+	sub.waitFor(t, len(first))
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	d.cmd.Wait()
+
+	journals, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*"+game.JournalExt))
+	if len(journals) != 1 {
+		t.Fatalf("journals %v", journals)
+	}
+	data, err := os.ReadFile(journals[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+	if !bytes.Contains(data[last:], []byte(`"seq":7,`)) {
+		t.Fatalf("the last record is not seq 7: %s", data[last:])
+	}
+	data[last+40] ^= 0x04 // inside the JSON body: a checksum mismatch
+	if err := os.WriteFile(journals[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The set stands where the journal's game is: before the seventh move.
+	// Another move is played there.
+	before := st3d.Start()
+	for _, l := range first[:6] {
+		m, _, err := before.ParseMove(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = before.Play(m)
+	}
+	var other string
+	for _, m := range before.LegalMoves(nil) {
+		if in := before.Info(m); before.Long(m) != first[6] && in.Captured == rules.NoCell && !in.Board && !in.Castle && !in.Promotion {
+			other = before.Long(m)
+			break
+		}
+	}
+	d2 := startDaemon(t, state, listen)
+	d2.play(t, before, []string{other})
+	d2.waitMoveLine(t, other)
+	got := sub.waitFor(t, len(first)+1)
+	if m := got[len(first)]; m.Seq != 8 || m.Move != other {
+		t.Errorf("the next move arrived as seq %d %s, want seq 8 %s", m.Seq, m.Move, other)
+	}
+	if got[6].Move != first[6] {
+		t.Errorf("seq 7 is %s, want %s", got[6].Move, first[6])
+	}
+	if m, _ := filepath.Glob(journals[0] + ".damaged-*"); len(m) != 1 {
+		t.Errorf("copies aside: %v, want one", m)
+	}
+}

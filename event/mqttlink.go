@@ -1,0 +1,53 @@
+package event
+
+import (
+	"context"
+	"time"
+
+	"github.com/tridboard/tridboard/mqtt"
+)
+
+// MQTTLink follows the event's sets on a broker and feeds a Runner; it is
+// the Runner's Link.
+type MQTTLink struct {
+	f       *mqtt.Follower
+	timeout time.Duration
+}
+
+// DialMQTT follows o's sets for r (once Attach is called, messages reach
+// it). Commands wait timeout for a set's reply.
+func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runner), error) {
+	var rr *Runner
+	ready := make(chan struct{})
+	h := mqtt.Handlers{
+		State: func(board string, s mqtt.State) {
+			<-ready
+			rr.Observe(board, s)
+		},
+		Availability: func(board string, online bool) {
+			<-ready
+			rr.Online(board, online)
+		},
+	}
+	o.Name = "event"
+	f, err := mqtt.Follow(o, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	attach := func(r *Runner) {
+		rr = r
+		close(ready)
+	}
+	return &MQTTLink{f: f, timeout: timeout}, attach, nil
+}
+
+// Send sends set a command and waits for its reply.
+func (l *MQTTLink) Send(set, command string, payload map[string]any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
+	defer cancel()
+	_, err := l.f.Command(ctx, set, command, payload)
+	return err
+}
+
+// Close disconnects.
+func (l *MQTTLink) Close() { l.f.Close() }

@@ -1,0 +1,83 @@
+package mqtt
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
+)
+
+// TestCommandRatePerClient (issue 22): the embedded broker limits each
+// client's commands (5 a second, a burst of 10, on a simulated clock): a
+// flooding client gets busy replies from the broker beyond its budget and
+// the daemon never sees those commands; another client is not held up;
+// the budget comes back with time; every command gets one reply.
+func TestCommandRatePerClient(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	recd := newRecorder()
+	b, err := StartBroker(BrokerOpts{Addr: freeAddr(t), Username: testUser, Password: testPass, Logger: quiet,
+		Prefix: "tridboard", BoardID: "board", DaemonClientID: "tridboard-board", CommandRate: 5, now: clock,
+		bcryptCost: 4, onServe: func(s *mochi.Server) error {
+			return s.Subscribe("tridboard/#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+				recd.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
+			})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	g := &gate{release: make(chan struct{})}
+	close(g.release)
+	o := testOpts(&testBroker{url: b.URL(), user: testUser, pass: testPass}, t.TempDir())
+	o.ClientID = "tridboard-board"
+	c := newClient(t, o, g)
+	waitConnected(t, c)
+	flood, other := publisher(t, b.URL(), testUser, testPass), publisher(t, b.URL(), testUser, testPass)
+	tr := 0
+	publish := func(p paho.Client, n int) {
+		for range n {
+			tr++
+			waitToken(t, p.Publish("tridboard/board/set/"+CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, tr)), "publish")
+		}
+	}
+	publish(flood, 30) // 10 run, 20 busy
+	publish(other, 3)  // 3 run
+	mu.Lock()
+	now = now.Add(time.Second) // 5 more for the flood
+	mu.Unlock()
+	publish(flood, 6) // 5 run, 1 busy
+	got := recd.waitCount(t, "tridboard/board/response/"+CmdResync, tr)
+	status := map[string]int{}
+	seen := map[int]bool{}
+	for _, m := range got {
+		var r Response
+		if err := json.Unmarshal([]byte(m.payload), &r); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		json.Unmarshal(r.Transaction, &n)
+		if seen[n] {
+			t.Errorf("transaction %d answered twice", n)
+		}
+		seen[n] = true
+		status[r.Status]++
+		if r.Status == StatusBusy && r.Reason != "busy: over 5 commands a second from this client; send it again later" {
+			t.Errorf("busy reply %s", m.payload)
+		}
+	}
+	if status[StatusOK] != 18 || status[StatusBusy] != 21 || len(seen) != 39 {
+		t.Errorf("replies by status %v for %d commands, want 18 ok and 21 busy", status, len(seen))
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.ran) != 18 {
+		t.Errorf("the daemon ran %d commands, want 18", len(g.ran))
+	}
+}

@@ -1,0 +1,101 @@
+package mqtt
+
+import (
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// commandLoop runs the queued commands one at a time, in the order
+// received, and answers each. Arbiters' clock changes run at most one per
+// Opts.ClockGap, and those waiting in the queue are coalesced (coalesce): a
+// flood of them costs one journal record and one fsync per gap, not one per
+// command.
+func (c *Client) commandLoop() {
+	defer c.wg.Done()
+	var next paho.Message    // taken from the queue, not run yet
+	var gap <-chan time.Time // fires when the next clock change may run
+	for {
+		m := next
+		next = nil
+		if m == nil {
+			select {
+			case m = <-c.cmds:
+			case <-c.ctx.Done():
+				return
+			}
+		}
+		name, ok := c.topics.command(m.Topic())
+		if !ok {
+			continue
+		}
+		if m.Retained() {
+			// A retained command would run again at every connection.
+			c.reply(name, Response{Status: StatusError, Reason: "retained command ignored: publish commands without the retain flag"})
+			continue
+		}
+		cmd, r := admit(c.opts.CommandToken, name, m.Payload())
+		if cmd == nil {
+			c.reply(name, r)
+			continue
+		}
+		rs := []Response{r}
+		if ck, ok := cmd.(Clock); ok {
+			if gap != nil {
+				select {
+				case <-gap:
+				case <-c.ctx.Done():
+					return
+				}
+			}
+			cmd, rs, next = c.coalesce(ck, rs)
+			gap = nil
+			if c.opts.ClockGap > 0 {
+				gap = c.opts.after(c.opts.ClockGap)
+			}
+		}
+		res, err := c.handler.Command(c.ctx, cmd)
+		for _, r := range rs {
+			c.reply(name, answer(r, res, err))
+		}
+	}
+}
+
+// coalesce takes from the queue, without waiting, the clock changes that
+// follow ck and can join it: adds to the same side (summed, within the
+// clock's bound) or sets of the same side (the last one counts). It returns
+// the change to run, the responses to send (one per command, with its
+// transaction) and the first message that could not join, if any. A
+// command that does not parse or has a wrong token ends the run, to be
+// answered in turn.
+func (c *Client) coalesce(ck Clock, rs []Response) (Command, []Response, paho.Message) {
+	if ck.Action != ClockAdd && ck.Action != ClockSet {
+		return ck, rs, nil
+	}
+	for {
+		var m paho.Message
+		select {
+		case m = <-c.cmds:
+		default:
+			return ck, rs, nil
+		}
+		name, _ := c.topics.command(m.Topic())
+		if name != CmdClock || m.Retained() {
+			return ck, rs, m
+		}
+		cmd, r := admit(c.opts.CommandToken, name, m.Payload())
+		nk, isClock := cmd.(Clock)
+		if !isClock || nk.Action != ck.Action || nk.Side != ck.Side {
+			return ck, rs, m
+		}
+		if ck.Action == ClockAdd {
+			sum := ck.MS + nk.MS
+			if sum == 0 || sum > maxClockMS || sum < -maxClockMS {
+				return ck, rs, m
+			}
+			nk.MS = sum
+		}
+		ck = nk
+		rs = append(rs, r)
+	}
+}

@@ -1,0 +1,140 @@
+package mqtt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// gate records the commands it runs; the first waits until release closes.
+type gate struct {
+	release chan struct{}
+	mu      sync.Mutex
+	ran     []Command
+}
+
+func (g *gate) Command(ctx context.Context, cmd Command) (any, error) {
+	g.mu.Lock()
+	first := len(g.ran) == 0
+	g.ran = append(g.ran, cmd)
+	g.mu.Unlock()
+	if first {
+		<-g.release
+	}
+	return nil, nil
+}
+
+// TestClockChangesCoalesced (issue 22): an arbiter's clock changes waiting
+// in the queue run as one change of the game (one journal record, one
+// fsync) when they are adds to the same side (summed) or sets of the same
+// side (the last counts); every command still gets its own reply. A flood
+// of clock commands wrote 980 KB and 8,700 fsyncs a minute, one per command.
+func TestClockChangesCoalesced(t *testing.T) {
+	tb := embedded(t, false)
+	g := &gate{release: make(chan struct{})}
+	c := newClient(t, testOpts(tb, t.TempDir()), g)
+	waitConnected(t, c)
+	base := "tridboard/board/"
+	pub := publisher(t, tb.url, tb.user, tb.pass)
+	send := func(tr int, name, payload string) {
+		waitToken(t, pub.Publish(base+"set/"+name, 1, false, fmt.Sprintf(`{"transaction":%d,%s}`, tr, payload)), "publish")
+	}
+	send(0, CmdResync, `"token":""`)
+	tr := 1
+	for range 20 {
+		send(tr, CmdClock, `"action":"add","side":"white","ms":1000`)
+		tr++
+	}
+	for _, ms := range []int{5000, 7000, 9000} {
+		send(tr, CmdClock, fmt.Sprintf(`"action":"set","side":"black","ms":%d`, ms))
+		tr++
+	}
+	send(tr, CmdClock, `"action":"add","side":"black","ms":1000`)
+	tr++
+	send(tr, CmdClock, `"action":"pause"`)
+	tr++
+	send(tr, CmdClock, `"action":"pause"`)
+	tr++
+	// Every command has reached the daemon's queue (the first runs).
+	deadline := time.Now().Add(15 * time.Second)
+	for len(c.cmds) < tr-1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	close(g.release)
+	tb.rec.waitCount(t, base+"response/"+CmdClock, tr-1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	want := []Command{Clock{Action: ClockAdd, Side: rules.White, MS: 20000}, Clock{Action: ClockSet, Side: rules.Black, MS: 9000},
+		Clock{Action: ClockAdd, Side: rules.Black, MS: 1000}, Clock{Action: ClockPause}, Clock{Action: ClockPause}}
+	if len(g.ran) != len(want)+1 || !reflect.DeepEqual(g.ran[1:], want) {
+		t.Errorf("the game ran %v, want a resync then %v", g.ran, want)
+	}
+	seen := map[int]bool{}
+	for _, m := range tb.rec.on(base + "response/" + CmdClock) {
+		var r struct {
+			Transaction int    `json:"transaction"`
+			Status      string `json:"status"`
+		}
+		json.Unmarshal([]byte(m.payload), &r)
+		if seen[r.Transaction] || r.Status != StatusOK {
+			t.Errorf("reply %s: twice, or not ok", m.payload)
+		}
+		seen[r.Transaction] = true
+	}
+	if len(seen) != tr-1 {
+		t.Errorf("%d clock commands answered, want %d", len(seen), tr-1)
+	}
+}
+
+// TestClockGap (issue 22): clock changes run at most one per ClockGap (on a
+// simulated clock here): the adds that come during the gap wait for its
+// end, then run as one, each answered.
+func TestClockGap(t *testing.T) {
+	tb := embedded(t, false)
+	g := &gate{release: make(chan struct{})}
+	fire := make(chan time.Time)
+	o := testOpts(tb, t.TempDir())
+	o.ClockGap, o.after = time.Second, func(time.Duration) <-chan time.Time { return fire }
+	c := newClient(t, o, g)
+	waitConnected(t, c)
+	base := "tridboard/board/"
+	pub := publisher(t, tb.url, tb.user, tb.pass)
+	add := func(tr int) {
+		waitToken(t, pub.Publish(base+"set/"+CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
+	}
+	poll := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	// The first runs (and holds the game until released); five more queue.
+	add(0)
+	poll("the first change to run", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.ran) == 1 })
+	for tr := 1; tr < 6; tr++ {
+		add(tr)
+	}
+	poll("five changes queued", func() bool { return len(c.cmds) == 5 })
+	close(g.release)
+	// The loop waits for the gap: it takes the simulated clock's tick.
+	select {
+	case fire <- time.Time{}:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the next clock change did not wait for the gap")
+	}
+	tb.rec.waitCount(t, base+"response/"+CmdClock, 6)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	want := []Command{Clock{Action: ClockAdd, Side: rules.White, MS: 1000}, Clock{Action: ClockAdd, Side: rules.White, MS: 5000}}
+	if !reflect.DeepEqual(g.ran, want) {
+		t.Errorf("the game ran %v, want %v", g.ran, want)
+	}
+}

@@ -1,0 +1,250 @@
+package mqtt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// FollowerOpts configure a Follower.
+type FollowerOpts struct {
+	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://), or a
+	// cluster's nodes separated by commas (ParseBrokers).
+	Broker, Username, Password string
+	// Prefix is the sets' topic prefix ("tridboard").
+	Prefix string
+	// Boards are the board ids followed; none follows every board.
+	Boards []string
+	// Token is put into every command, as the sets want it.
+	Token string
+	// ClientID defaults to tridboard-<Name>-<pid>-<n>.
+	ClientID, Name string
+	// Warn reports connection trouble (rate-limited); nil drops it.
+	Warn func(msg string)
+	// QoS is the subscriptions' QoS, 1 or 0: 0 needs no stored session on
+	// the broker (what a clustered broker serves cheapest); a follower
+	// resumes from the retained state either way.
+	QoS byte
+}
+
+// DefaultFollowerOpts follows every board under "tridboard".
+func DefaultFollowerOpts() FollowerOpts {
+	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1}
+}
+
+// Handlers receive what the followed sets publish, decoded. Any may be nil.
+// They are called one at a time, in the order the broker delivered.
+type Handlers struct {
+	State        func(board string, s State)
+	Move         func(board string, m Move)
+	Event        func(board string, e Event)
+	Availability func(board string, online bool)
+}
+
+// Follower follows sets on a broker (their state, moves, events and
+// availability) and sends them commands, waiting for the replies. It
+// reconnects by itself, and subscribes again on every connection, so the
+// retained state of each set arrives again after an outage: a follower
+// resumes from it.
+type Follower struct {
+	o      FollowerOpts
+	h      Handlers
+	cli    paho.Client
+	mu     sync.Mutex
+	waits  map[string]chan Response
+	next   int
+	warned map[string]time.Time
+}
+
+// Follow connects (retrying in the background) and starts following.
+func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
+	brokers, err := ParseBrokers(o.Broker)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := NewTopics(o.Prefix, "x"); err != nil {
+		return nil, err
+	}
+	if o.QoS > 1 {
+		return nil, fmt.Errorf("mqtt: follower: QoS %d: want 0 or 1", o.QoS)
+	}
+	for _, b := range o.Boards {
+		if _, err := NewTopics(o.Prefix, b); err != nil {
+			return nil, err
+		}
+	}
+	if o.ClientID == "" {
+		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
+	}
+	f := &Follower{o: o, h: h, waits: map[string]chan Response{}, warned: map[string]time.Time{}}
+	po := paho.NewClientOptions()
+	for _, b := range spread(brokers, o.ClientID) {
+		po.AddBroker(b)
+	}
+	po = po.SetClientID(o.ClientID).
+		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
+		SetMaxReconnectInterval(10 * time.Second).SetOrderMatters(true)
+	po.SetOnConnectHandler(func(c paho.Client) {
+		boards := o.Boards
+		if len(boards) == 0 {
+			boards = []string{"+"}
+		}
+		filters := map[string]byte{}
+		for _, b := range boards {
+			for _, s := range []string{TopicState, TopicMove, TopicEvent, TopicAvailability, TopicResponse + "/+"} {
+				filters[o.Prefix+"/"+b+"/"+s] = o.QoS
+			}
+		}
+		tok := c.SubscribeMultiple(filters, f.message)
+		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
+			f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v", o.Broker, tok.Error()))
+		}
+	})
+	po.SetConnectionLostHandler(func(_ paho.Client, err error) {
+		f.warn("lost", fmt.Sprintf("connection to %s lost: %v (reconnecting)", o.Broker, err))
+	})
+	f.cli = paho.NewClient(po)
+	tok := f.cli.Connect()
+	go func() {
+		if !tok.WaitTimeout(5 * time.Second) {
+			f.warn("connect", fmt.Sprintf("broker %s not reachable yet: retrying", o.Broker))
+		}
+	}()
+	return f, nil
+}
+
+// warn reports at most once a minute per kind.
+func (f *Follower) warn(kind, msg string) {
+	if f.o.Warn == nil {
+		return
+	}
+	f.mu.Lock()
+	if t, ok := f.warned[kind]; ok && time.Since(t) < time.Minute {
+		f.mu.Unlock()
+		return
+	}
+	f.warned[kind] = time.Now()
+	f.mu.Unlock()
+	f.o.Warn(msg)
+}
+
+// split returns the board and the kind of <prefix>/<board>/<kind...>.
+func (f *Follower) split(topic string) (board, kind string, ok bool) {
+	rest, ok := strings.CutPrefix(topic, f.o.Prefix+"/")
+	if !ok {
+		return "", "", false
+	}
+	board, kind, ok = strings.Cut(rest, "/")
+	return board, kind, ok
+}
+
+func (f *Follower) message(_ paho.Client, m paho.Message) {
+	board, kind, ok := f.split(m.Topic())
+	if !ok {
+		return
+	}
+	bad := func(err error) { f.warn("payload "+kind, fmt.Sprintf("%s: %v (ignored)", m.Topic(), err)) }
+	switch {
+	case kind == TopicState && f.h.State != nil:
+		var s State
+		if err := json.Unmarshal(m.Payload(), &s); err != nil {
+			bad(err)
+			return
+		}
+		f.h.State(board, s)
+	case kind == TopicMove && f.h.Move != nil:
+		var mv Move
+		if err := json.Unmarshal(m.Payload(), &mv); err != nil {
+			bad(err)
+			return
+		}
+		f.h.Move(board, mv)
+	case kind == TopicEvent && f.h.Event != nil:
+		var e Event
+		if err := json.Unmarshal(m.Payload(), &e); err != nil {
+			bad(err)
+			return
+		}
+		f.h.Event(board, e)
+	case kind == TopicAvailability && f.h.Availability != nil:
+		f.h.Availability(board, string(m.Payload()) == Online)
+	case strings.HasPrefix(kind, TopicResponse+"/"):
+		var r Response
+		var tr string
+		if json.Unmarshal(m.Payload(), &r) != nil || json.Unmarshal(r.Transaction, &tr) != nil {
+			return
+		}
+		f.mu.Lock()
+		ch := f.waits[tr]
+		delete(f.waits, tr)
+		f.mu.Unlock()
+		if ch != nil {
+			ch <- r
+		}
+	}
+}
+
+// Command publishes command name with fields on board's set/<name>, with a
+// transaction of its own and the token, and waits for the reply. A reply
+// other than ok is an error holding the set's reason.
+func (f *Follower) Command(ctx context.Context, board, name string, fields map[string]any) (Response, error) {
+	topics, err := NewTopics(f.o.Prefix, board)
+	if err != nil {
+		return Response{}, err
+	}
+	f.mu.Lock()
+	f.next++
+	tr := f.o.ClientID + "-" + strconv.Itoa(f.next)
+	ch := make(chan Response, 1)
+	f.waits[tr] = ch
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.waits, tr)
+		f.mu.Unlock()
+	}()
+	body := map[string]any{}
+	for k, v := range fields {
+		body[k] = v
+	}
+	body["transaction"] = tr
+	if f.o.Token != "" {
+		body["token"] = f.o.Token
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return Response{}, fmt.Errorf("mqtt: %s %s: %w", board, name, err)
+	}
+	tok := f.cli.Publish(topics.Set(name), 1, false, b)
+	select {
+	case <-tok.Done():
+		if tok.Error() != nil {
+			return Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), tok.Error())
+		}
+	case <-ctx.Done():
+		return Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), ctx.Err())
+	}
+	select {
+	case r := <-ch:
+		if r.Status != StatusOK {
+			return r, fmt.Errorf("%s refused %s: %s", board, name, r.Reason)
+		}
+		return r, nil
+	case <-ctx.Done():
+		return Response{}, fmt.Errorf("no reply from %s on %s (offline?): %w", board, topics.Response(name), ctx.Err())
+	}
+}
+
+// Connected reports whether the follower is connected to the broker now.
+func (f *Follower) Connected() bool { return f.cli.IsConnectionOpen() }
+
+// Close disconnects.
+func (f *Follower) Close() { f.cli.Disconnect(250) }

@@ -1,0 +1,383 @@
+package opponent
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// message is a paho.Message with a payload.
+type message struct{ payload []byte }
+
+func (message) Duplicate() bool   { return false }
+func (message) Qos() byte         { return 1 }
+func (message) Retained() bool    { return true }
+func (message) Topic() string     { return "" }
+func (message) MessageID() uint16 { return 0 }
+func (m message) Payload() []byte { return m.payload }
+func (message) Ack()              {}
+
+func msg(t *testing.T, v any) message {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return message{b}
+}
+
+// recTable records the commands a Remote sends.
+type recTable struct {
+	mu   sync.Mutex
+	cmds []table.Command
+}
+
+func (d *recTable) Do(_ context.Context, c table.Command) (table.Reply, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cmds = append(d.cmds, c)
+	return table.Reply{}, nil
+}
+
+// take returns the commands sent since the last take, peer states left out.
+func (d *recTable) take() (cmds []table.Command, peer *table.PeerState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.cmds {
+		if p, ok := c.(table.Peer); ok {
+			peer = p.State
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	d.cmds = nil
+	return cmds, peer
+}
+
+// remoteRig is a Remote of set "enterprise" (White) against "klingon"
+// (Black) with no broker, fed messages by hand, on a simulated clock.
+type remoteRig struct {
+	t   *testing.T
+	r   *Remote
+	tb  *recTable
+	now time.Time
+}
+
+func newRemoteRig(t *testing.T) *remoteRig {
+	rig := &remoteRig{t: t, tb: &recTable{}, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	r, err := NewRemote(Spec{Side: rules.Black, Set: "klingon"}, nil, rig.tb, RemoteOpts{Broker: "tcp://127.0.0.1:1",
+		Prefix: "tridboard", Local: "enterprise", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Grace: 10 * time.Second,
+		Now: func() time.Time { return rig.now }, Tick: make(chan time.Time)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The test runs reconcile itself, on its own goroutine: the loop stops.
+	close(r.stop)
+	<-r.done
+	t.Cleanup(func() { r.cli.Disconnect(0) })
+	rig.r = r
+	return rig
+}
+
+// ours is this set's game G-A after the moves, in sync, with a 300 s clock
+// running for the side to move.
+func (rig *remoteRig) ours(moves ...string) *table.Snapshot {
+	s := snapAfter(rig.t, moves...)
+	s.Game, s.Status.State = "G-A", recognize.InSync
+	s.Clock = &clock.Snapshot{Control: "300", WhiteMS: 300000, BlackMS: 300000, Running: s.Position.Turn().String(),
+		At: clock.Stamp{Time: rig.now}}
+	return s
+}
+
+func snapAfter(t *testing.T, moves ...string) *table.Snapshot {
+	pos := st3d.Start()
+	s := &table.Snapshot{System: st3d.System, Start: pos, Result: rules.NoResult}
+	for i, long := range moves {
+		m, _, err := pos.ParseMove(long)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Moves = append(s.Moves, game.Move{Seq: i + 1, Move: long})
+		pos = pos.Play(m)
+	}
+	s.Position, s.Expected = pos, pos
+	return s
+}
+
+// step hands the Remote this set's snapshot and the other set's state and
+// record (nil: unchanged) and waits for it to act on them.
+func (rig *remoteRig) step(ours *table.Snapshot, theirs *mqtt.State, rec *mqtt.RemoteRecord, online *bool) ([]table.Command, *table.PeerState) {
+	rig.t.Helper()
+	if theirs != nil {
+		rig.r.onState(nil, msg(rig.t, theirs))
+	}
+	if rec != nil {
+		rig.r.onRecord(nil, msg(rig.t, rec))
+	}
+	if online != nil {
+		p := mqtt.Offline
+		if *online {
+			p = mqtt.Online
+		}
+		rig.r.onAvailability(nil, message{[]byte(p)})
+	}
+	rig.r.mu.Lock()
+	rig.r.ours = ours
+	rig.r.mu.Unlock()
+	rig.r.reconcile()
+	return rig.tb.take()
+}
+
+var yes, no = true, false
+
+func theirState(game string, moves ...string) *mqtt.State {
+	return &mqtt.State{Game: game, Variant: "st3d", Moves: moves, Result: string(rules.NoResult)}
+}
+
+// A remote game has one identity (issue 24): a set pairs only with a game
+// of the other set that names it and is paired with nothing or with this
+// game; the other set's previous game (paired with this set's previous
+// one) is never played, and this set says the other is in another game.
+func TestRemotePairing(t *testing.T) {
+	rig := newRemoteRig(t)
+	old := theirState("G-B1", "b2W-b4N")
+	oldRec := &mqtt.RemoteRecord{Game: "G-B1", Peer: "enterprise", Side: "black", PeerGame: "G-A0", DrawOffer: -1, DrawDeclined: -1}
+	cmds, peer := rig.step(rig.ours(), old, oldRec, &yes)
+	if len(cmds) != 0 {
+		t.Errorf("the other set's previous game made the commands %v", cmds)
+	}
+	if peer == nil || peer.Paired || !strings.Contains(peer.Detail, "set klingon is in another game (G-B1, paired with game G-A0)") {
+		t.Errorf("peer %+v: want unpaired, in another game", peer)
+	}
+	// Another opponent, or the wrong side: not this game either.
+	cmds, peer = rig.step(rig.ours(), theirState("G-B2"), &mqtt.RemoteRecord{Game: "G-B2", Peer: "bird-of-prey", Side: "black"}, nil)
+	if len(cmds) != 0 || peer == nil || !strings.Contains(peer.Detail, "against bird-of-prey") {
+		t.Errorf("a game against another set: %v, %+v", cmds, peer)
+	}
+	// The other set starts its game against this one: paired.
+	rec := &mqtt.RemoteRecord{Game: "G-B3", Peer: "enterprise", Side: "black", DrawOffer: -1, DrawDeclined: -1}
+	_, peer = rig.step(rig.ours(), theirState("G-B3"), rec, nil)
+	if peer == nil || !peer.Paired || rig.r.peerGame != "G-B3" {
+		t.Errorf("peer %+v, paired with %q: want G-B3", peer, rig.r.peerGame)
+	}
+	// Its moves are played here, with the game's id and ply; a state of
+	// another game is not.
+	cmds, _ = rig.step(rig.ours("b2W-b3W"), theirState("G-B3", "b2W-b3W", "b7B-b6B"), nil, nil)
+	if len(cmds) != 1 || cmds[0].(table.PlayMove) != (table.PlayMove{Move: "b7B-b6B", Game: "G-A", Ply: 2}) {
+		t.Errorf("commands %#v: want b7B-b6B as ply 2 of G-A", cmds)
+	}
+	cmds, peer = rig.step(rig.ours("b2W-b3W"), theirState("G-B4", "c2W-c3W", "c7B-c6B"), nil, nil)
+	if len(cmds) != 0 || peer == nil || !strings.Contains(peer.Detail, "left this game for another (G-B4)") {
+		t.Errorf("another game of the other set: %v, %+v", cmds, peer)
+	}
+}
+
+// pairedRig is a rig paired with G-B.
+func pairedRig(t *testing.T) *remoteRig {
+	rig := newRemoteRig(t)
+	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1}
+	rig.step(rig.ours(), theirState("G-B"), rec, &yes)
+	if rig.r.peerGame != "G-B" {
+		t.Fatalf("not paired: %q", rig.r.peerGame)
+	}
+	return rig
+}
+
+// Results reach the other set and are recorded there the same (issue 24):
+// a resignation, a draw by agreement (accepting this side's offer), a flag,
+// a claim.
+func TestRemoteResults(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		result    rules.Result
+		reason    game.Reason
+		offer     bool // this side's draw offer stands here
+		want      []table.Command
+		turnBlack bool
+	}{
+		{"resignation", rules.WhiteWins, game.ReasonResignation, false, []table.Command{table.Resign{Side: rules.Black}}, false},
+		{"agreement", rules.Draw, game.ReasonAgreement, true, []table.Command{table.Draw{Side: rules.Black, Action: table.DrawAccept}}, false},
+		{"agreement without the offer here", rules.Draw, game.ReasonAgreement, false, []table.Command{
+			table.Draw{Side: rules.White, Action: table.DrawOffer}, table.Draw{Side: rules.Black, Action: table.DrawAccept}}, false},
+		{"flag", rules.WhiteWins, game.ReasonTime, false, []table.Command{table.PeerFlag{Side: rules.Black}}, false},
+		{"claim", rules.Draw, game.ReasonThreefold, false, []table.Command{table.Draw{Side: rules.Black, Action: table.DrawClaim}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rig := pairedRig(t)
+			ours := rig.ours("b2W-b3W")
+			if tc.offer {
+				ours.HasDrawOffer, ours.DrawOffer = true, rules.White
+			}
+			theirs := theirState("G-B", "b2W-b3W")
+			theirs.Result, theirs.Reason, theirs.Turn = string(tc.result), string(tc.reason), rules.Black
+			cmds, _ := rig.step(ours, theirs, nil, nil)
+			for i := range cmds {
+				if f, ok := cmds[i].(table.PeerFlag); ok {
+					f.At = time.Time{}
+					cmds[i] = f
+				}
+			}
+			if len(cmds) != len(tc.want) {
+				t.Fatalf("commands %#v, want %#v", cmds, tc.want)
+			}
+			for i := range cmds {
+				if cmds[i] != tc.want[i] {
+					t.Errorf("command %d %#v, want %#v", i, cmds[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// Draw offers travel both ways and a decline here takes the other side's
+// offer back there (issue 24).
+func TestRemoteDrawOffers(t *testing.T) {
+	rig := pairedRig(t)
+	theirs := theirState("G-B", "b2W-b3W")
+	// Black's offer at ply 1 is played here once.
+	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: 1, DrawDeclined: -1}
+	cmds, _ := rig.step(rig.ours("b2W-b3W"), theirs, rec, nil)
+	if len(cmds) != 1 || cmds[0] != (table.Draw{Side: rules.Black, Action: table.DrawOffer}) {
+		t.Fatalf("commands %#v: want Black's offer", cmds)
+	}
+	standing := rig.ours("b2W-b3W")
+	standing.HasDrawOffer, standing.DrawOffer = true, rules.Black
+	if cmds, _ := rig.step(standing, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v with the offer standing", cmds)
+	}
+	// White declines here: the record says so; the offer is not played again.
+	if cmds, _ := rig.step(rig.ours("b2W-b3W"), nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v after the decline", cmds)
+	}
+	if rec := rig.r.record(rig.ours("b2W-b3W")); rec.DrawDeclined != 1 {
+		t.Errorf("record %+v: want the decline at ply 1", rec)
+	}
+	// White's own offer goes in the record; Black's decline there is
+	// played here.
+	mine := rig.ours("b2W-b3W", "b7B-b6B")
+	mine.HasDrawOffer, mine.DrawOffer = true, rules.White
+	theirs = theirState("G-B", "b2W-b3W", "b7B-b6B")
+	rig.step(mine, theirs, nil, nil)
+	if rec := rig.r.record(mine); rec.DrawOffer != 2 {
+		t.Errorf("record %+v: want this side's offer at ply 2", rec)
+	}
+	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: 2}
+	cmds, _ = rig.step(mine, nil, rec, nil)
+	if len(cmds) != 1 || cmds[0] != (table.Draw{Side: rules.Black, Action: table.DrawDecline}) {
+		t.Errorf("commands %#v: want Black's decline", cmds)
+	}
+}
+
+// The set of the side that moved is authoritative for its clock: its
+// reading right after the move goes with the move (issue 24).
+func TestRemoteMoveCarriesTheClock(t *testing.T) {
+	rig := pairedRig(t)
+	theirs := theirState("G-B", "b2W-b3W", "b7B-b6B")
+	theirs.Clock = &clock.Snapshot{Control: "300", WhiteMS: 291234, BlackMS: 287001, Running: "white"}
+	cmds, _ := rig.step(rig.ours("b2W-b3W"), theirs, nil, nil)
+	if len(cmds) != 1 {
+		t.Fatalf("commands %#v", cmds)
+	}
+	if r := cmds[0].(table.PlayMove).Reading; r == nil || r.WhiteMS != 291234 || r.BlackMS != 287001 {
+		t.Errorf("reading %+v: want the other set's 291234 and 287001 ms", r)
+	}
+	// Without a clock here, no reading.
+	ours := rig.ours("b2W-b3W")
+	ours.Clock = nil
+	cmds, _ = rig.step(ours, nil, nil, nil)
+	if len(cmds) != 1 || cmds[0].(table.PlayMove).Reading != nil {
+		t.Errorf("commands %#v: want b7B-b6B without a reading", cmds)
+	}
+}
+
+// The other set's disconnect is shown at once; its side's clock is paused
+// after the grace period (simulated time) when it is its side to move, and
+// resumed when the set is back (issue 24).
+func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
+	rig := pairedRig(t)
+	ours := rig.ours("b2W-b3W") // Black, the other set's side, to move
+	_, peer := rig.step(ours, nil, nil, &no)
+	if peer == nil || peer.Online || peer.Side != rules.Black || !strings.Contains(peer.Detail, "set klingon is offline since 12:00:00") {
+		t.Fatalf("peer %+v: want offline", peer)
+	}
+	rig.now = rig.now.Add(9 * time.Second)
+	if cmds, _ := rig.step(ours, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v within the grace period", cmds)
+	}
+	rig.now = rig.now.Add(time.Second)
+	cmds, peer := rig.step(ours, nil, nil, nil)
+	if len(cmds) != 1 || cmds[0] != (table.Clock{Action: table.ClockPause}) {
+		t.Fatalf("commands %#v after the grace period: want the pause", cmds)
+	}
+	if peer == nil || !strings.HasSuffix(peer.Detail, "; black's clock paused") {
+		t.Errorf("peer %+v", peer)
+	}
+	paused := rig.ours("b2W-b3W")
+	paused.Clock.Paused = true
+	cmds, peer = rig.step(paused, nil, nil, &yes)
+	if len(cmds) != 1 || cmds[0] != (table.Clock{Action: table.ClockResume}) || peer == nil || !peer.Online {
+		t.Errorf("back online: commands %#v, peer %+v: want the resume", cmds, peer)
+	}
+	// With this set's own side to move, its clock runs on.
+	rig.step(rig.ours(), nil, nil, &no)
+	rig.now = rig.now.Add(time.Minute)
+	if cmds, _ := rig.step(rig.ours(), nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v with this set's side to move", cmds)
+	}
+}
+
+// Take-back requests travel (issue 24): the other side's request is
+// played here once; its answer to this side's request is carried out here;
+// after accepting one here, the moves taken back are not played again from
+// the other set's state before it has taken them back too.
+func TestRemoteTakeBackRequests(t *testing.T) {
+	rig := pairedRig(t)
+	theirs := theirState("G-B", "b2W-b3W", "b7B-b6B")
+	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBack: &mqtt.RemoteTakeBack{Plies: 1, At: 2, ID: 42}}
+	ours := rig.ours("b2W-b3W", "b7B-b6B")
+	cmds, _ := rig.step(ours, theirs, rec, nil)
+	want := table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 2, ID: 42}}
+	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Request != *want.Request {
+		t.Fatalf("commands %#v: want the request", cmds)
+	}
+	if cmds, _ := rig.step(ours, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("the request played twice: %#v", cmds)
+	}
+	// Accepted here: the move is gone here, still there; not replayed.
+	back := rig.ours("b2W-b3W")
+	back.TakeBackAnswer = &table.TakeBackAnswer{At: 2, ID: 42, Accept: true}
+	if cmds, _ := rig.step(back, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v before the other set took the move back", cmds)
+	}
+	if a := rig.r.record(back).TakeBackAnswer; a == nil || *a != (mqtt.RemoteTakeBackAnswer{At: 2, ID: 42, Accept: true}) {
+		t.Errorf("record's answer %+v", a)
+	}
+	// Taken back there, then Black plays another move: played here.
+	rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil)
+	cmds, _ = rig.step(back, theirState("G-B", "b2W-b3W", "c7B-c6B"), nil, nil)
+	if len(cmds) != 1 || cmds[0].(table.PlayMove).Move != "c7B-c6B" {
+		t.Errorf("commands %#v: want c7B-c6B", cmds)
+	}
+	// This side's own request, answered there: carried out here.
+	mine := rig.ours("b2W-b3W", "c7B-c6B")
+	mine.TakeBack = &table.TakeBackRequest{Plies: 2, At: 2, ID: 99}
+	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBackAnswer: &mqtt.RemoteTakeBackAnswer{At: 2, ID: 99}}
+	cmds, _ = rig.step(mine, theirState("G-B", "b2W-b3W", "c7B-c6B"), rec, nil)
+	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Answer != (table.TakeBackAnswer{At: 2, ID: 99}) {
+		t.Errorf("commands %#v: want the refusal carried out", cmds)
+	}
+}

@@ -1,0 +1,140 @@
+package table_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// clockButtons makes the rig's queen and knight buttons White's and
+// Black's clock buttons.
+func clockButtons(o *table.Opts) {
+	o.Buttons = map[string]table.Button{"button:queen": {Kind: table.ButtonClockWhite},
+		"button:knight": {Kind: table.ButtonClockBlack}}
+}
+
+// presses are the ButtonPressed events so far, as "name side".
+func (r *rig) presses() []table.Event {
+	r.drain()
+	var out []table.Event
+	for _, e := range r.rec.events() {
+		if e.Kind == table.ButtonPressed {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Every press of a wired button is reported once (issue 29), by its name,
+// before what it does, also when it does nothing; a clock button's event
+// names its side.
+func TestButtonPressedEvents(t *testing.T) {
+	r := newRig(t, func(o *table.Opts) {
+		o.Buttons = map[string]table.Button{"button:knight": {Kind: table.ButtonClockBlack}}
+	})
+	start := r.b.Clock.Now()
+	r.act("tap queen", "wait 100", "press knight", "wait 300", "release knight", "wait 100")
+	got := r.presses()
+	if len(got) != 2 {
+		t.Fatalf("%d press events, want 2: %s", len(got), r.rec.kinds())
+	}
+	for i, want := range []struct {
+		name string
+		side rules.Color
+		at   time.Duration // after start, within the debounce and a scan
+	}{{"queen", rules.White, 0}, {"knight", rules.Black, 80*time.Millisecond + 100*time.Millisecond}} {
+		e := got[i]
+		lag := e.At.Sub(start.Add(want.at))
+		if e.Detail != want.name || e.Side != want.side || lag < 0 || lag > r.opts.Sensors.Debounce+3*r.opts.Sensors.Period {
+			t.Errorf("press %d: %q %s at +%v, want %q %s at +%v", i, e.Detail, e.Side, e.At.Sub(start), want.name, want.side, want.at)
+		}
+	}
+}
+
+// With clock buttons but no time control there is no clock to press:
+// settling completes the move, as on a set without buttons.
+func TestClockButtonsWithoutAClockSettle(t *testing.T) {
+	r := newRig(t, clockButtons)
+	r.play("b2W-b3W")
+	r.drain()
+	if got := r.rec.moves(); len(got) != 1 || got[0] != "b2W-b3W" {
+		t.Fatalf("moves %v: with no clock to press, settling completes a move", got)
+	}
+}
+
+// A move a clock press completes is charged to the press, not to the
+// placement: the mover's time runs until the press, however long after
+// letting go, as on any chess clock (issue 29); the move's time is the
+// press's.
+func TestClockPressChargesTheTimeToThePress(t *testing.T) {
+	r := newClockRig(t, "180+2", clockButtons)
+	r.act("tap knight", "wait 500") // Black starts White's clock
+	m := newModel("180+2", r.clockStarted())
+	r.play("b2W-b3W") // and a second more
+	r.act("wait 2000", "tap queen", "wait 500")
+	r.drain()
+	p := r.presses()
+	if len(p) != 2 || p[1].Detail != "queen" {
+		t.Fatalf("presses %+v", p)
+	}
+	if mv := r.lastMove(); !mv.Time.Equal(p[1].At) {
+		t.Fatalf("the move's time %s, its press %s: want the press's", mv.Time.Format(time.RFC3339Nano), p[1].At.Format(time.RFC3339Nano))
+	}
+	m.moved(p[1].At)
+	r.check(m, "after White's move and a press 3 s after letting go")
+}
+
+// A promotion's piece is chosen by its button (issue 29): before the move
+// is completed (the settle window without a clock, its player's press with
+// one) it is chosen once it is; after a press that completed it, whenever
+// the player chooses. On the clock the move counts at the press, not at the
+// choice.
+func TestPromotionChosenByItsButton(t *testing.T) {
+	promo := "QL1:w,QL6:b,KL1:w Kb1W,kc5N,pd6N,Pb7B w - - - 0 30"
+	for _, tc := range []struct {
+		name    string
+		onClock bool
+		hand    []string
+	}{
+		{"chosen before it settles", false, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap knight", "wait 1000"}},
+		{"chosen before the press", true, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap knight", "wait 1000", "tap clock_white", "wait 300"}},
+		{"chosen after the press", true, []string{"lift b7B", "wait 100", "place b8B", "wait 100", "tap clock_white", "wait 2000", "tap knight", "wait 300"}},
+	} {
+		r := newSystemRigWith(t, st3d.System, []string{"knight", "clock_white", "clock_black"}, func(o *table.Opts) {
+			o.Buttons = map[string]table.Button{"button:knight": {Kind: table.ButtonPromote, Piece: 'N'},
+				"button:clock_white": {Kind: table.ButtonClockWhite}, "button:clock_black": {Kind: table.ButtonClockBlack}}
+			if tc.onClock {
+				o.Clock.Default = clock.MustParse("180+2")
+			}
+		})
+		if _, err := r.tb.Exec(table.NewGame{Position: promo, DefaultClock: true}); err != nil {
+			t.Fatal(err)
+		}
+		r.setup()
+		r.run(time.Second)
+		if tc.onClock {
+			r.act("tap clock_black", "wait 300")
+		}
+		r.act(tc.hand...)
+		r.drain()
+		if got := r.rec.moves(); len(got) != 1 || got[0] != "b7B-b8B=N" {
+			t.Fatalf("%s: moves %v, want b7B-b8B=N", tc.name, got)
+		}
+		if !tc.onClock {
+			continue
+		}
+		var press time.Time
+		for _, p := range r.presses() {
+			if p.Detail == "clock_white" {
+				press = p.At
+			}
+		}
+		if got := r.lastMove().Time; !got.Equal(press) {
+			t.Errorf("%s: the promotion counts at %s, White's press was at %s", tc.name, got.Format(time.RFC3339Nano), press.Format(time.RFC3339Nano))
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package table_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
+)
+
+// The other set of a remote game offline (issue 24): the snapshot says
+// so, an event tells it, and the absent side's king warns on the LEDs
+// until the set is back; a new game forgets it.
+func TestPeerOffline(t *testing.T) {
+	r := newRig(t)
+	off := &table.PeerState{Set: "klingon", Paired: true, Side: rules.Black, Detail: "set klingon is offline since 12:00:00"}
+	if _, err := r.tb.Exec(table.Peer{State: off}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if p := r.tb.Snapshot().Peer; p == nil || *p != *off {
+		t.Errorf("snapshot peer %+v, want %+v", p, off)
+	}
+	if got := r.rec.kinds(); !strings.HasSuffix(got, "peer") {
+		t.Errorf("events %s: want a peer event", got)
+	}
+	if v := r.leds.view(); v.LowTime != kings(r, rules.Black) {
+		t.Errorf("LEDs with Black's set offline: %v, want Black's king", v.LowTime.Names(st3d.CellNames()))
+	}
+	back := *off
+	back.Online, back.Detail = true, ""
+	if _, err := r.tb.Exec(table.Peer{State: &back}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if v := r.leds.view(); !v.LowTime.Empty() {
+		t.Errorf("LEDs with the set back: %v", v.LowTime.Names(st3d.CellNames()))
+	}
+	if _, err := r.tb.Exec(table.NewGame{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := r.tb.Snapshot().Peer; p != nil {
+		t.Errorf("a new game keeps the last game's peer %+v", p)
+	}
+}
+
+// The other set's flag, authoritative for its side, ends the game here
+// on time, once (issue 24).
+func TestPeerFlag(t *testing.T) {
+	r := newClockRig(t, "300")
+	r.clockStarted()
+	if _, err := r.tb.Exec(table.PeerFlag{Side: rules.White}); err != nil {
+		t.Fatal(err)
+	}
+	s := r.tb.Snapshot()
+	if s.Result != rules.BlackWins || s.Reason != game.ReasonTime {
+		t.Errorf("result %s by %s, want 0-1 on time", s.Result, s.Reason)
+	}
+	if _, err := r.tb.Exec(table.PeerFlag{Side: rules.Black}); err == nil || !strings.Contains(err.Error(), "already over") {
+		t.Errorf("a second flag: %v", err)
+	}
+}
+
+// In a remote game the set of the side that moved is authoritative for
+// its clock: a move made elsewhere with its reading sets this clock's
+// times to it, and the journal keeps them (issue 24).
+func TestPlayMoveTakesTheReading(t *testing.T) {
+	r := newClockRig(t, "300")
+	r.clockStarted()
+	r.run(3 * time.Second)
+	rep, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W", Reading: &clock.Reading{WhiteMS: 291234, BlackMS: 300000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.tb.Snapshot().Clock
+	if c == nil || c.WhiteMS != 291234 || c.BlackMS != 300000 || c.Running != "black" {
+		t.Errorf("clock %+v after the move with the other set's reading", c)
+	}
+	if rep.Move == nil || rep.Move.Move != "b2W-b3W" {
+		t.Errorf("reply %+v", rep)
+	}
+}
+
+// In a game paired with another set a take-back is asked of it, not made
+// (issue 24): the other set's answer makes it or not; the other set's
+// request waits for this set's players' answer.
+func TestRemoteTakeBackRequests(t *testing.T) {
+	r := newRig(t)
+	r.play("b2W-b3W")
+	r.drain()
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	// Asked: nothing taken back yet.
+	if rep, err := r.tb.Exec(table.TakeBack{}); err != nil || rep.Move != nil {
+		t.Fatalf("take-back asked: %+v, %v", rep, err)
+	}
+	ask := r.tb.Snapshot().TakeBack
+	if ask == nil || ask.ByPeer || ask.Plies != 1 || ask.At != 1 || len(r.tb.Snapshot().Moves) != 1 {
+		t.Fatalf("request %+v", ask)
+	}
+	// Refused there: nothing changes; an answer to another request is stale.
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID + 1, Accept: true}}); !errors.Is(err, table.ErrStale) {
+		t.Errorf("an answer to another request: %v", err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack != nil || len(s.Moves) != 1 {
+		t.Fatalf("after the refusal: request %+v, %d moves", s.TakeBack, len(s.Moves))
+	}
+	// Asked again and accepted there: taken back here.
+	if _, err := r.tb.Exec(table.TakeBack{}); err != nil {
+		t.Fatal(err)
+	}
+	ask = r.tb.Snapshot().TakeBack
+	if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID, Accept: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack != nil || len(s.Moves) != 0 {
+		t.Fatalf("after the acceptance: request %+v, %d moves", s.TakeBack, len(s.Moves))
+	}
+	// The other set asks: its request waits for an answer here.
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 0, ID: 7}}); !errors.Is(err, table.ErrStale) {
+		t.Errorf("a request for another moment of the game: %v", err)
+	}
+	if _, err := r.tb.Exec(table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 1, ID: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBack == nil || !s.TakeBack.ByPeer {
+		t.Fatalf("the other set's request %+v", s.TakeBack)
+	}
+	if _, err := r.tb.Exec(table.TakeBack{Answer: "maybe"}); err == nil {
+		t.Error("an answer that is neither accept nor refuse was taken")
+	}
+	rep, err := r.tb.Exec(table.TakeBack{Answer: table.TakeBackAccept})
+	if err != nil || rep.Move == nil || rep.Move.Move != "b2W-b3W" {
+		t.Fatalf("accept: %+v, %v", rep, err)
+	}
+	if s := r.tb.Snapshot(); s.TakeBackAnswer == nil || !s.TakeBackAnswer.Accept || s.TakeBackAnswer.ID != 7 || len(s.Moves) != 0 {
+		t.Errorf("answer %+v, %d moves", s.TakeBackAnswer, len(s.Moves))
+	}
+	if _, err := r.tb.Exec(table.TakeBack{Answer: table.TakeBackRefuse}); err == nil {
+		t.Error("an answer with no request was taken")
+	}
+}
+
+// In a paired game the other set's clock is authoritative for its side:
+// its flag is not declared here while it is online (issue 24), only when it
+// comes as PeerFlag; without the other set the flag falls here as usual.
+func TestPeerSideFlagIsTheirs(t *testing.T) {
+	r := newClockRig(t, "10")
+	r.clockStarted()
+	r.play("b2W-b3W")
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(15 * time.Second)
+	if s := r.tb.Snapshot(); s.Result != rules.NoResult {
+		t.Fatalf("black's flag declared here: %s by %s", s.Result, s.Reason)
+	}
+	if _, err := r.tb.Exec(table.Peer{}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(time.Second)
+	if s := r.tb.Snapshot(); s.Result != rules.WhiteWins || s.Reason != game.ReasonTime {
+		t.Errorf("without the other set: %s by %s, want 1-0 on time", s.Result, s.Reason)
+	}
+}
+
+// A move of the other set whose clock still had time is played here with
+// its reading even when this copy of its clock, which ran ahead by the
+// message's way, shows its flag fallen (issue 24).
+func TestPeerMoveAfterThisCopysFlag(t *testing.T) {
+	r := newClockRig(t, "10")
+	r.clockStarted()
+	r.play("b2W-b3W")
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(10500 * time.Millisecond)
+	if _, err := r.tb.Exec(table.PlayMove{Move: "b7B-b6B", Reading: &clock.Reading{WhiteMS: 9000, BlackMS: 150}}); err != nil {
+		t.Fatalf("the other set's move with 150 ms left: %v", err)
+	}
+	if c := r.tb.Snapshot().Clock; c.BlackMS != 150 || c.Running != "white" || c.Flag != "" {
+		t.Errorf("clock %+v, want black at 150 ms and white running", c)
+	}
+}
