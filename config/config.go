@@ -233,6 +233,14 @@ type Limits struct {
 	MaxRetained      int      `yaml:"max_retained"`
 	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
 	SessionExpiry    Duration `yaml:"session_expiry"`
+	// MaxSessionsPerAccount bounds one account's persistent sessions.
+	MaxSessionsPerAccount int `yaml:"max_sessions_per_account"`
+	// MaxConnections and MaxConnectionsPerAddress bound the open
+	// connections; ConnectTimeout is the time a connection has to send its
+	// CONNECT.
+	MaxConnections           int      `yaml:"max_connections"`
+	MaxConnectionsPerAddress int      `yaml:"max_connections_per_address"`
+	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of

@@ -341,6 +341,10 @@ func (d *daemon) openMQTT() error {
 		opts.Broker = d.broker.LocalURL()
 	}
 	opts.Username, opts.Password = cfg.Username, cfg.Password
+	if d.broker != nil && cfg.Username == "" {
+		// No daemon account: the embedded broker's login for its daemon.
+		opts.Username, opts.Password = d.broker.LocalLogin()
+	}
 	opts.CAFile, opts.CertFile, opts.KeyFile = cfg.CAFile, cfg.CertFile, cfg.KeyFile
 	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
 	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
