@@ -186,6 +186,10 @@ const (
 	// only; Detail: the side it is for).
 	EventHint   = "hint"
 	EventButton = "button" // a button of the set was pressed (Detail: its name, "clock_white")
+	// EventCorrection: the mover changed their mind about their last move:
+	// Detail is the move taken back, Move the move made instead (published
+	// on the move topic with the next seq).
+	EventCorrection = "correction"
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -49,6 +49,25 @@
 //     that move first, is that move's late press and completes nothing
 //     (the reply can be quicker than the press).
 //
+// A change of mind: a move the settle window completed stays open to
+// correction by its mover until the other side acts (their lift, a press,
+// EndCorrection) or Opts.Correction passes: the moved piece lifted again
+// and put on another legal square replaces it (a Corrected event, once the
+// new move is complete as any move); put back where it came from, the move
+// is taken back; the other side's lift while the piece is still in the hand
+// restores it (correction.go). Opts.Correction 0 is touch-move.
+//
+// Readings are timed by the times they carry, never by when Observe is
+// called: a scan that came late feeds the readings it went through one by
+// one at their own times (sensors.Scanner.Readings), and ObserveGap says
+// how long before a reading its changes may have happened. A lift read
+// with a placement after such a gap may have come first: when the moved
+// piece could take it, it waits the move's settle window or the next
+// change, and the piece lifted again with nothing put down makes it the
+// mover's victim. A press read with the other side's first changes
+// confirms the board as it stood before them when it shows a move and the
+// board after them does not.
+//
 // Moved carries At, when the recognizer decided, and CompletedAt, the
 // reading in which the board came to show the move (the debounce after the
 // hand let go): a chess clock charges the mover up to CompletedAt.

@@ -38,13 +38,22 @@ type Opts struct {
 	// complete move waits for it (a press can beat the last placement's
 	// debounce) before it calls the reading a mismatch.
 	PressGrace time.Duration
+	// Correction is how long a move that the settle window completed
+	// stays open to correction by its mover (a change of mind): lifting
+	// the same piece again and putting it on another legal square replaces
+	// the move (a Corrected event); putting it back where it came from
+	// takes the move back. The other side's lift, a press, EndCorrection
+	// (a command) or the end of this time closes it. 0 never: the first
+	// move stands (touch-move tournaments).
+	Correction time.Duration
 }
 
 // DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
 // could be extended, a mismatch after 2 s of readings no move explains,
 // take-backs on, moves completed by settling (or the next lift, or a
 // press), a press waiting up to 100 ms for the move it completes, a skew
-// of 12 ms (scans every 5 ms).
+// of 12 ms (scans every 5 ms), a settled move open to its mover's
+// correction for 3 s.
 func DefaultOpts() Opts {
 	return Opts{
 		Settle:         300 * time.Millisecond,
@@ -54,6 +63,7 @@ func DefaultOpts() Opts {
 		MaxTakeBacks:   16,
 		PressGrace:     100 * time.Millisecond,
 		Skew:           12 * time.Millisecond,
+		Correction:     3 * time.Second,
 	}
 }
 
@@ -111,6 +121,11 @@ type Recognizer struct {
 	// openedAt and closedAt are when each cell last went open and closed;
 	// loadedAt is when the position was loaded.
 	openedAt, closedAt [256]time.Time
+	// gapOf is, per cell, how long before the reading of its last change
+	// the change may have happened (ObserveGap); nextGap is the gap of the
+	// next reading.
+	gapOf   [256]time.Duration
+	nextGap time.Duration
 	// firstOpen is when each cell first went open in the position loaded
 	// as generation firstGen.
 	firstOpen [256]time.Time
@@ -130,6 +145,24 @@ type Recognizer struct {
 	// pressed: a Confirm at pressedAt waits for the move it completes.
 	pressed   bool
 	pressedAt time.Time
+	// before is the reading before the last change, and its lifts; press
+	// holds it when the press was read with that change (see press).
+	before, pressBefore reading
+	// pressAlt: pressBefore may be the board the press confirmed.
+	pressAlt bool
+	// The last move, completed by the settle window, is open to its
+	// mover's correction (correction.go) until amendUntil, while amendTo
+	// (the cell its piece went to) is the first to change. reopened: its
+	// piece is lifted again and the position is the one before it, the
+	// move withdrawn (and withdrawnAfter the position it led to) until a
+	// move replaces it, a take-back, or the other side's lift restores it.
+	amendOpen      bool
+	amendUntil     time.Time
+	amendTo        rules.Cell
+	reopened       bool
+	reopenPlaced   bool // a piece was put down since the move was reopened
+	withdrawn      played
+	withdrawnAfter rules.Position
 	// owed, per side (by rules.Color): until then, a press still to come
 	// for a move of theirs that the other side's lift or the settle
 	// window completed is late, not one for their next move (a second
@@ -147,6 +180,13 @@ type Recognizer struct {
 	evs              []Event
 	buf              []rules.Move
 	cellBuf          []rules.Cell
+}
+
+// reading is a reading of the cells, the lifts seen by then, and when it
+// came.
+type reading struct {
+	closed, lifted rules.CellSet
+	at             time.Time
 }
 
 // hintCache keeps the last fix sentence, built only when the fix changes.
@@ -189,6 +229,7 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.history = r.history[:0]
 	r.pending = nil
 	r.owed = [2]time.Time{}
+	r.amendOpen, r.reopened = false, false
 	r.load()
 	r.synced = false
 	r.reason = reason
@@ -241,6 +282,16 @@ func (r *Recognizer) resetLifts() {
 	}
 }
 
+// ObserveGap is Observe of a reading whose changes may have happened up
+// to gap before it (a scan that came late read them together: which came
+// first is unknown). Observe is ObserveGap with no gap.
+func (r *Recognizer) ObserveGap(now time.Time, closed, unknown rules.CellSet, gap time.Duration) []Event {
+	r.nextGap = gap
+	evs := r.Observe(now, closed, unknown)
+	r.nextGap = 0
+	return evs
+}
+
 // Observe feeds one debounced reading: the closed cells and the unknown
 // ones. Call it on every scan (an unchanged reading lets the settle timers
 // run out). The events it returns are valid until the next call.
@@ -249,6 +300,7 @@ func (r *Recognizer) Observe(now time.Time, closed, unknown rules.CellSet) []Eve
 	if !r.haveReading || closed != r.closed || unknown != r.unknown {
 		r.change(now, closed, unknown)
 	}
+	r.amend(now)
 	r.step(now)
 	return r.evs
 }
@@ -273,6 +325,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 		r.standOver = false
 	}
 	prevClosed, prevUnknown := r.closed, r.unknown
+	r.before = reading{closed: r.closed, lifted: r.lifted, at: r.changedAt}
 	r.changedAt = now
 	// Cells the position has closed that went open (from closed, or from
 	// unknown after a sensor fault): lifts.
@@ -291,6 +344,7 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	if had {
 		r.cellBuf = prevClosed.Xor(closed).Cells(r.cellBuf[:0])
 		for _, c := range r.cellBuf {
+			r.gapOf[c] = r.nextGap
 			if closed.Has(c) {
 				r.closedAt[c] = now
 			} else {
@@ -522,7 +576,14 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			// mover's as well as a reply.
 			return done, false
 		}
-		if !pressed && r.openedAt[x].Before(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+		if !placed.Has(x) && r.closedAt[x].After(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+			// Filled after the move was complete, then lifted again, and
+			// the mover's piece could go there: it went on (the rest on
+			// the way, the victim's lift and the capture merged by late
+			// scans, issue 21).
+			return done, false
+		}
+		if !pressed && r.readBefore(x, done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			switch {
 			case r.standOver:
 				// The next change came: the piece went on only if a
@@ -530,7 +591,14 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 				if r.goesOn {
 					return done, false
 				}
-			case !r.changedAt.After(done) && now.Sub(done) < r.opts.Settle/2:
+			case r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew && r.changedAt.After(done) &&
+				r.closed.Minus(r.expected).Empty() && r.inProgress(r.closed):
+				// Read in one reading with the placement (a late scan,
+				// issue 21), and since then the placement was lifted again
+				// with nothing put down: the piece went on, x was its
+				// victim.
+				return done, false
+			case !r.changedAt.After(done) && now.Sub(done) < r.liftWait(c, x, done):
 				// Lifted just before the last placement, and the mover's
 				// piece could take it: the mover's victim if the piece
 				// was only passing (a slide goes on within Settle/2). Ask
@@ -541,6 +609,26 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 		}
 	}
 	return done, true
+}
+
+// readBefore reports whether the lift of x was read before done, or in
+// the same reading after a gap longer than Opts.Skew (a scan that came
+// late: it may have come first).
+func (r *Recognizer) readBefore(x rules.Cell, done time.Time) bool {
+	return r.openedAt[x].Before(done) || r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew
+}
+
+// liftWait is how long a lift of x read no later than c's last placement
+// (at done) waits to see whether the mover's piece goes on: Settle/2 (a
+// slide goes on within it), or, when the two were read in the same
+// reading after a gap longer than Opts.Skew (a scan that came late read
+// both: which came first is unknown, issue 21), c's settle window, as long
+// as a touch-down on the way lasts.
+func (r *Recognizer) liftWait(c *candidate, x rules.Cell, done time.Time) time.Duration {
+	if r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew {
+		return r.settleFor(*c)
+	}
+	return r.opts.Settle / 2
 }
 
 // canReply reports whether lifting the cells of lifted and putting
@@ -729,6 +817,7 @@ func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
 // becomes a Mismatch at once.
 func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 	r.evs = r.evs[:0]
+	r.amendOpen = false // a press, either side's, ends the move's correction
 	if owed := &r.owed[side&1]; now.Before(*owed) || side != r.pos.Turn() {
 		// The press of a move already completed (late, after the
 		// other side's lift, or after a reply quicker than the press).
@@ -746,6 +835,9 @@ func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 		r.accept(now, r.pendingAt, ByPress, r.pending[0])
 	case r.synced:
 		r.pressedAt, r.pressed = now, true
+		// Read with the last change (a scan that came late read both):
+		// the press may have come before it.
+		r.pressBefore, r.pressAlt = r.before, now.Equal(r.changedAt) && !r.before.at.IsZero()
 	}
 	r.step(now)
 	return r.evs
@@ -770,6 +862,19 @@ func (r *Recognizer) press(now time.Time) bool {
 	n := len(r.history)
 	switch {
 	case now.Sub(r.pressedAt) < r.opts.PressGrace:
+		return false
+	case r.pressAlt && r.pressBefore.closed != r.expected && r.pressBefore.closed != r.closed:
+		// Read in the same scan as the last change, the press may have
+		// come first (the other side's first lift, read with it): the
+		// board before that change, if it shows a move.
+		r.pressAlt = false
+		for _, relaxed := range []bool{false, true} {
+			if group, _ := r.bestFor(r.pressBefore.closed, r.pressBefore.lifted, relaxed); len(group) > 0 {
+				r.pressed = false
+				r.accept(now, r.pressBefore.at, ByPress, group...)
+				return true
+			}
+		}
 		return false
 	case r.closed == r.expected || r.closed.Minus(r.expected).Empty() && r.liftsExplained(r.expected.Minus(r.closed)):
 		// Nothing moved, or pieces only lifted (held in the hand, a reply
@@ -898,6 +1003,10 @@ func (r *Recognizer) step(now time.Time) {
 		return
 	}
 	if r.closed == r.expected {
+		if r.reopened && stable >= r.opts.SettleExtended {
+			r.withdraw(now)
+			return
+		}
 		r.resetLifts()
 		r.setStatus(now, Status{State: InSync})
 		return
@@ -1093,7 +1202,21 @@ func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate
 	r.pos = next
 	r.load()
 	r.resetLifts()
-	r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
+	r.amendOpen = false
+	if by == BySettle && r.opts.Correction > 0 && correctable(c.info) {
+		r.amendOpen, r.amendUntil, r.amendTo = true, completed.Add(r.opts.Correction), c.info.To
+	}
+	switch {
+	case !r.reopened:
+		r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
+	case c.m == r.withdrawn.m:
+		// The piece went back to the square of the move: it stands.
+		r.reopened = false
+	default:
+		r.reopened = false
+		r.evs = append(r.evs, Event{Kind: Corrected, At: now, CompletedAt: completed, By: by, Move: c.m,
+			Withdrawn: r.withdrawn.m, Before: before, After: r.pos})
+	}
 	r.setStatus(now, Status{State: r.quietState()})
 }
 

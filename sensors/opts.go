@@ -28,6 +28,11 @@ type Opts struct {
 	// reading that changed since the last check is checked before it
 	// counts, so a reset chip's floating inputs never make a change.
 	Verify time.Duration
+	// Now, when set, is the clock each expander's reading is stamped
+	// with, read right after it: a scan preempted half way (a busy
+	// machine) stamps what it read with when it read it. Nil stamps the
+	// whole scan with Scan's time.
+	Now func() time.Time
 }
 
 // DefaultOpts returns the options used when New is given nil: the ST3D

@@ -163,6 +163,7 @@ func (d *daemon) open() error {
 	topts.Recognize.SettleExtended = cfg.Recognition.SettleExtended.D()
 	topts.Recognize.MismatchAfter = cfg.Recognition.MismatchAfter.D()
 	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
+	topts.Recognize.Correction = cfg.Recognition.Correction.D()
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
 	l := cfg.Lesson

@@ -94,7 +94,7 @@ func (s *Sink) Handle(e table.Event) {
 		// publication goes to the outbox again (known seqs are no-ops), so
 		// a crash between the journal and the outbox loses nothing.
 		s.catchUp()
-	case table.Moved:
+	case table.Moved, table.Corrected:
 		s.enqueue(*e.Move)
 	}
 	if ev, ok := EventOf(e); ok {
@@ -278,6 +278,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 	switch e.Kind {
 	case table.TookBack:
 		ev.Type, ev.Move = mqtt.EventTakeBack, e.Move.Move
+	case table.Corrected:
+		ev.Type, ev.Move, ev.Detail = mqtt.EventCorrection, e.Move.Move, e.Withdrawn.Move
 	case table.Lifted:
 		ev.Type, ev.Cells = mqtt.EventLift, e.Cells.Names(names)
 		if e.Cell != rules.NoCell {
