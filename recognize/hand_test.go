@@ -22,7 +22,7 @@ const (
 )
 
 // debounce is the sensors' window the rig scans with.
-var debounce = sensors.DefaultOpts.Debounce
+var debounce = sensors.DefaultOpts().Debounce
 
 func wait(d time.Duration) string { return fmt.Sprintf("wait %d", d.Milliseconds()) }
 

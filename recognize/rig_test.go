@@ -101,7 +101,7 @@ func (r *rig) wait(d time.Duration) {
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
-		for len(r.presses) > 0 && !now.Before(r.presses[0].at.Add(sensors.DefaultOpts.Debounce)) {
+		for len(r.presses) > 0 && !now.Before(r.presses[0].at.Add(sensors.DefaultOpts().Debounce)) {
 			p := r.presses[0]
 			r.presses = r.presses[1:]
 			for _, e := range r.rec.Confirm(now, p.side) {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -81,7 +80,7 @@ func TestLateScanReadOnce(t *testing.T) {
 		{95 * time.Millisecond, 85 * time.Millisecond, []string{"b3W open -> closed", "15ms b3W closed -> open"}},
 	} {
 		t.Run(fmt.Sprintf("%v/%v", tc.before, tc.after), func(t *testing.T) {
-			r := newRig(t, sim.NewReference(), &sensors.DefaultOpts)
+			r := newRig(t, sim.NewReference(), nil) // nil: DefaultOpts()
 			r.run(40 * time.Millisecond)
 			r.board.Clock.Advance(tc.before - time.Millisecond)
 			r.do(r.board.Set.Place("b3W"))

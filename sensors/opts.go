@@ -2,8 +2,10 @@ package sensors
 
 import (
 	"errors"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"slices"
 	"time"
+
+	"github.com/tridboard/tridboard/rules/st3d"
 )
 
 // Opts are the options of a Scanner.
@@ -33,14 +35,18 @@ type Opts struct {
 	Now func() time.Time
 }
 
-// DefaultOpts are the options used when New is given nil.
-var DefaultOpts = Opts{
-	Cells:    st3d.CellNames(),
-	Period:   5 * time.Millisecond,
-	Debounce: 30 * time.Millisecond,
-	RetryMin: 10 * time.Millisecond,
-	RetryMax: time.Second,
-	Verify:   time.Second,
+// DefaultOpts returns the options used when New is given nil: the ST3D
+// cells (a copy of its own), a 5 ms scan, a 30 ms debounce, retries from
+// 10 ms to 1 s and a check of the expanders' configuration every second.
+func DefaultOpts() Opts {
+	return Opts{
+		Cells:    slices.Clone(st3d.CellNames()),
+		Period:   5 * time.Millisecond,
+		Debounce: 30 * time.Millisecond,
+		RetryMin: 10 * time.Millisecond,
+		RetryMax: time.Second,
+		Verify:   time.Second,
+	}
 }
 
 func (o *Opts) check() error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -128,10 +129,13 @@ type Scanner struct {
 // configures the expanders; until their readings have been stable for the
 // debounce window, the cells are Unknown.
 func New(bus i2c.Bus, w *Wiring, opts *Opts) (*Scanner, error) {
-	if opts == nil {
-		opts = &DefaultOpts
+	o := DefaultOpts()
+	if opts != nil {
+		o = *opts
+		// The scanner keeps the cell list: a copy, so that the caller's
+		// slice (a system's own list, say) can change without it.
+		o.Cells = slices.Clone(o.Cells)
 	}
-	o := *opts
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -177,7 +181,7 @@ func New(bus i2c.Bus, w *Wiring, opts *Opts) (*Scanner, error) {
 	return s, nil
 }
 
-// Cells is Opts.Cells.
+// Cells is the scanner's copy of Opts.Cells; the caller must not change it.
 func (s *Scanner) Cells() []string { return s.cells }
 
 // Buttons lists the wired buttons (with ButtonPrefix); bit i of

@@ -64,7 +64,7 @@ type Opts struct {
 // DefaultOpts returns the defaults: the scanner's and the recognizer's,
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
-	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
+	return Opts{Sensors: sensors.DefaultOpts(), Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
 		Hints: DefaultHintOpts(), Clock: DefaultClockOpts()}
 }
 
@@ -783,7 +783,7 @@ func (t *Table) Run(ctx context.Context) error {
 	}
 	period := t.o.Sensors.Period
 	if period <= 0 {
-		period = sensors.DefaultOpts.Period
+		period = sensors.DefaultOpts().Period
 	}
 	tk := time.NewTicker(period)
 	defer tk.Stop()

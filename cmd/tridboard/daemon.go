@@ -303,7 +303,7 @@ func (d *daemon) openLEDs(sys rules.System) error {
 		d.log.Error("LEDs off", "err", err)
 		return nil
 	}
-	wo := leds.DefaultWriterOpts
+	wo := leds.DefaultWriterOpts()
 	wo.Style = m.StyleOf()
 	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
 	d.ledw = leds.NewWriter(drv, layout, &wo)
