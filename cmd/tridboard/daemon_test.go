@@ -89,6 +89,25 @@ func handMove(t *testing.T, d *daemon, pos rules.Position, long string, style si
 // sendCommand sends set/<name> and waits for its response.
 func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload string) map[string]any {
 	t.Helper()
+	// The daemon says it is online once it has subscribed to its commands:
+	// a command published before then would reach nobody.
+	online := make(chan struct{}, 1)
+	if tok := c.Subscribe(topics.Availability(), 1, func(_ paho.Client, m paho.Message) {
+		if string(m.Payload()) == mqtt.Online {
+			select {
+			case online <- struct{}{}:
+			default:
+			}
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	select {
+	case <-online:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: the daemon never said it was online", name)
+	}
+	c.Unsubscribe(topics.Availability())
 	got := make(chan []byte, 1)
 	if tok := c.Subscribe(topics.Response(name), 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
@@ -104,7 +123,7 @@ func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload 
 			t.Fatal(err)
 		}
 		return r
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		t.Fatalf("no response to %s", name)
 	}
 	return nil

@@ -94,6 +94,9 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			}
 			d := startDaemon(t, state, listen, "--config", cfg)
 			w, c, topics := watchState(t, listen, "e2e-clock-1")
+			// The daemon publishes its state once it has subscribed to its
+			// commands: a command sent before would reach nobody.
+			w.waitState(t, "the daemon's first state", func(s *mqtt.State) bool { return true })
 			if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","time_control":"60"}`); r["status"] != "ok" {
 				t.Fatalf("new_game: %v", r)
 			}
