@@ -1,0 +1,155 @@
+package recognize
+
+import (
+	"time"
+
+	"github.com/tridboard/tridboard/rules"
+)
+
+// candidate is a legal move with what it does to the cells.
+type candidate struct {
+	m     rules.Move
+	after rules.CellSet
+	info  rules.MoveInfo
+}
+
+// couldTake reports whether the piece on from has a legal move that
+// lifts a cell of s (a victim).
+func (r *Recognizer) couldTake(from rules.Cell, s rules.CellSet) bool {
+	for i := range r.moves {
+		if c := &r.moves[i]; c.info.From == from && !c.info.Touched.Intersect(s).Minus(rules.CellSetOf(from)).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// liftsExplained reports whether the cells that differ from the position
+// could be a move in progress: one legal move lifts every cell the reading
+// lacks and puts a piece on every cell it adds. lacking is the expected
+// cells that read open.
+func (r *Recognizer) liftsExplained(lacking rules.CellSet) bool {
+	placed := r.closed.Minus(r.expected)
+	for i := range r.moves {
+		c := &r.moves[i]
+		if lacking.Minus(c.info.Touched).Empty() && placed.Minus(c.after).Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// inProgress reports whether the reading closed can be a move of the
+// position in progress: one legal move lifts every expected cell that
+// reads open, and every other cell that reads closed is where it puts a
+// piece or a square its piece could reach on the way.
+func (r *Recognizer) inProgress(closed rules.CellSet) bool {
+	lacking, placed := r.expected.Minus(closed), closed.Minus(r.expected)
+	for i := range r.moves {
+		c := &r.moves[i]
+		if !lacking.Minus(c.info.Touched).Empty() {
+			continue
+		}
+		rest := placed.Minus(c.after)
+		for j := range r.moves {
+			if o := &r.moves[j]; !rest.Empty() && o.info.From == c.info.From && !o.info.Board && o.info.To != rules.NoCell {
+				rest.Remove(o.info.To)
+			}
+		}
+		if rest.Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// bestFor finds the moves a reading can be: their occupancy after equals
+// the reading and every cell they touch has been lifted (relaxed: but the
+// victim's square of a capture, which a hand can empty and fill again
+// faster than the debounce). Of several, the one touching more cells wins
+// (castling over a rook move of the same cells), then the one whose cells
+// were lifted last. Promotions to different pieces come back together, the
+// queen first.
+func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group []candidate, ambiguous string) {
+	group = r.group[:0]
+	var top *candidate
+	var topN int
+	var topAt time.Time
+	tie := false
+	for i := range r.moves {
+		c := &r.moves[i]
+		// A placement (a piece or platform put on the set from off it)
+		// touches no cell; every other move lifts something.
+		if c.after != reading || c.info.Touched.Empty() && c.info.From != rules.NoCell {
+			continue
+		}
+		if missing := c.info.Touched.Minus(lifted); !missing.Empty() {
+			if !relaxed || c.info.Captured != c.info.To || c.info.To == rules.NoCell ||
+				missing != rules.CellSetOf(c.info.To) || c.info.Board || c.info.Castle {
+				continue
+			}
+		}
+		n := 2 * c.info.Touched.Len()
+		if c.info.Touched.Minus(lifted).Empty() {
+			n += 1000 // every lift seen: above a move relying on an unseen swap
+		}
+		at := r.oldestLift(c.info.Touched.Intersect(lifted))
+		if c.info.From == rules.NoCell && c.info.To != rules.NoCell {
+			// Placements that put down the same cells (V.P6's queen, whose
+			// square decides the king's and the rooks') are told apart by
+			// the first cell put down, the piece the move names: the
+			// earlier its cell closed, the later it ranks here.
+			at = r.loadedAt.Add(time.Hour - r.closedAt[c.info.To].Sub(r.loadedAt))
+		}
+		switch {
+		case top == nil || n > topN || n == topN && at.After(topAt):
+			top, topN, topAt, tie = c, n, at, false
+		case n == topN && at.Equal(topAt) && !samePlay(c, top):
+			tie = true
+		}
+	}
+	if top == nil {
+		return nil, ""
+	}
+	if tie {
+		return nil, "ambiguous: more than one move leads to this reading"
+	}
+	for i := range r.moves {
+		if c := &r.moves[i]; samePlay(c, top) && c.after == top.after {
+			group = append(group, *c)
+		}
+	}
+	// The queen first: it stands when no choice is made.
+	for i, c := range group {
+		if c.info.PromoteTo == 'Q' {
+			group[0], group[i] = group[i], group[0]
+		}
+	}
+	return group, ""
+}
+
+// samePlay reports whether two moves differ at most in the promotion piece.
+func samePlay(a, b *candidate) bool {
+	return a.info.From == b.info.From && a.info.To == b.info.To && a.info.Touched == b.info.Touched &&
+		a.info.Board == b.info.Board && a.info.Castle == b.info.Castle
+}
+
+// settleFor is the settle window of a move: longer when the same piece
+// could still go further along its line.
+func (r *Recognizer) settleFor(c candidate) time.Duration {
+	if c.info.Board || c.info.Castle || c.info.Captured != rules.NoCell {
+		return r.opts.Settle
+	}
+	ext, hasExt := r.pos.(interface {
+		Extends(m, further rules.Move) bool
+	})
+	for _, o := range r.moves {
+		if o.info.From != c.info.From || o.info.To == c.info.To || o.info.Board {
+			continue
+		}
+		if !hasExt || ext.Extends(c.m, o.m) {
+			return r.opts.SettleExtended
+		}
+	}
+	return r.opts.Settle
+}
