@@ -12,6 +12,26 @@ import (
 // still counts as that move's, when something else completed it.
 const latePress = time.Second
 
+// pressState is what the recognizer knows of the clock presses.
+type pressState struct {
+	// waiting: a Confirm at at waits for the move it completes.
+	waiting bool
+	at      time.Time
+	// before holds the reading before the last change when the press was
+	// read with that change, and alt says it may be the board the press
+	// confirmed (see decidePress).
+	before reading
+	alt    bool
+	// seen: the side to move has pressed in this position.
+	seen bool
+	// owed, per side (by rules.Color): until then, a press still to come
+	// for a move of theirs that the other side's lift or the settle
+	// window completed is late, not one for their next move (a second
+	// after the move was complete: a player who never pressed does not
+	// lose every later press).
+	owed [2]time.Time
+}
+
 // Confirm completes the move the board shows at once: call it when side
 // presses their clock (after Observe of the same scan). A press by the
 // side not to move is late (the other side's lift has already completed
@@ -21,61 +41,61 @@ const latePress = time.Second
 // becomes a Mismatch at once.
 func (r *Recognizer) Confirm(now time.Time, side rules.Color) []Event {
 	r.evs = r.evs[:0]
-	r.amendOpen = false // a press, either side's, ends the move's correction
-	if owed := &r.owed[side&1]; now.Before(*owed) || side != r.pos.Turn() {
+	r.corr.open = false // a press, either side's, ends the move's correction
+	if owed := &r.press.owed[side&1]; now.Before(*owed) || side != r.pos.Turn() {
 		// The press of a move already completed (late, after the
 		// other side's lift, or after a reply quicker than the press).
 		*owed = time.Time{}
 		r.step(now)
 		return r.evs
 	}
-	r.pressSeen = true
+	r.press.seen = true
 	if !r.haveReading || !r.unknown.Empty() {
 		r.step(now)
 		return r.evs
 	}
 	switch {
-	case len(r.pending) > 0:
-		r.accept(now, r.pendingAt, ByPress, r.pending[0])
+	case len(r.choice.pending) > 0:
+		r.accept(now, r.choice.at, ByPress, r.choice.pending[0])
 	case r.synced:
-		r.pressedAt, r.pressed = now, true
+		r.press.at, r.press.waiting = now, true
 		// Read with the last change (a scan that came late read both):
 		// the press may have come before it.
-		r.pressBefore, r.pressAlt = r.before, now.Equal(r.changedAt) && !r.before.at.IsZero()
+		r.press.before, r.press.alt = r.before, now.Equal(r.changedAt) && !r.before.at.IsZero()
 	}
 	r.step(now)
 	return r.evs
 }
 
-// press handles a pending Confirm; it reports whether it decided.
-func (r *Recognizer) press(now time.Time) bool {
+// decidePress handles a pending Confirm; it reports whether it decided.
+func (r *Recognizer) decidePress(now time.Time) bool {
 	// Every lift seen before any swap too fast to see; the board as it
 	// stands before the other side's lifts since the move.
 	for _, relaxed := range []bool{false, true} {
 		if group, _ := r.bestFor(r.closed, r.lifted, relaxed); len(group) > 0 {
-			r.pressed = false
+			r.press.waiting = false
 			r.accept(now, r.changedAt, ByPress, group...)
 			return true
 		}
-		if r.replyConfirms(now, rules.CellSet{}, relaxed, r.pressedAt) {
-			r.pressed = false
+		if r.replyConfirms(now, rules.CellSet{}, relaxed, r.press.at) {
+			r.press.waiting = false
 			return true
 		}
 	}
 	_, ambiguous := r.bestFor(r.closed, r.lifted, true)
 	n := len(r.history)
 	switch {
-	case now.Sub(r.pressedAt) < r.opts.PressGrace:
+	case now.Sub(r.press.at) < r.opts.PressGrace:
 		return false
-	case r.pressAlt && r.pressBefore.closed != r.expected && r.pressBefore.closed != r.closed:
+	case r.press.alt && r.press.before.closed != r.expected && r.press.before.closed != r.closed:
 		// Read in the same scan as the last change, the press may have
 		// come first (the other side's first lift, read with it): the
 		// board before that change, if it shows a move.
-		r.pressAlt = false
+		r.press.alt = false
 		for _, relaxed := range []bool{false, true} {
-			if group, _ := r.bestFor(r.pressBefore.closed, r.pressBefore.lifted, relaxed); len(group) > 0 {
-				r.pressed = false
-				r.accept(now, r.pressBefore.at, ByPress, group...)
+			if group, _ := r.bestFor(r.press.before.closed, r.press.before.lifted, relaxed); len(group) > 0 {
+				r.press.waiting = false
+				r.accept(now, r.press.before.at, ByPress, group...)
 				return true
 			}
 		}
@@ -84,14 +104,14 @@ func (r *Recognizer) press(now time.Time) bool {
 		// Nothing moved, or pieces only lifted (held in the hand, a reply
 		// begun before a late press of the last move): nothing to
 		// confirm.
-		r.pressed = false
+		r.press.waiting = false
 		return false
 	case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
-		r.pressed = false
+		r.press.waiting = false
 		r.takeBack(now)
 		return true
 	}
-	r.pressed = false
+	r.press.waiting = false
 	if ambiguous == "" {
 		ambiguous = "the clock was pressed, but no legal move leads to this"
 	}
@@ -99,16 +119,25 @@ func (r *Recognizer) press(now time.Time) bool {
 	return true
 }
 
+// choiceState is a move completed on the board whose piece is still to
+// be chosen: pending, the moves that differ only in it (the queen first),
+// at, when the board came to show them, and list, their moves.
+type choiceState struct {
+	pending []candidate
+	at      time.Time
+	list    []rules.Move
+}
+
 // Choose picks the promotion piece ('Q', 'R', 'B', 'N') of the move
 // awaiting it.
 func (r *Recognizer) Choose(now time.Time, piece byte) ([]Event, error) {
 	r.evs = r.evs[:0]
-	if len(r.pending) == 0 {
+	if len(r.choice.pending) == 0 {
 		return nil, errors.New("recognize: no promotion is waiting for a choice")
 	}
-	for _, c := range r.pending {
+	for _, c := range r.choice.pending {
 		if c.info.PromoteTo == piece {
-			r.accept(now, r.pendingAt, ByChoice, c)
+			r.accept(now, r.choice.at, ByChoice, c)
 			r.step(now)
 			return r.evs, nil
 		}
@@ -117,8 +146,8 @@ func (r *Recognizer) Choose(now time.Time, piece byte) ([]Event, error) {
 }
 
 func (r *Recognizer) choices() []rules.Move {
-	out := make([]rules.Move, len(r.pending))
-	for i, c := range r.pending {
+	out := make([]rules.Move, len(r.choice.pending))
+	for i, c := range r.choice.pending {
 		out[i] = c.m
 	}
 	return out

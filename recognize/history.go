@@ -28,32 +28,32 @@ func (r *Recognizer) resetLifts() {
 	}
 	for _, c := range r.cellBuf {
 		// Open since before the position was loaded: open in it since.
-		if r.firstGen[c] != r.gen && r.haveReading && !r.openedAt[c].IsZero() {
-			r.firstOpen[c], r.firstGen[c] = r.openedAt[c], r.gen
+		if r.at.firstGen[c] != r.gen && r.haveReading && !r.at.opened[c].IsZero() {
+			r.at.firstOpen[c], r.at.firstGen[c] = r.at.opened[c], r.gen
 		}
 	}
 }
 
-// change takes in a new reading.
+// change takes in a new reading: a reply's lift that waited for it is
+// decided on the reading before it, the reading is recorded, and the
+// other side's reply may have begun with it (reply.go).
 func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	had := r.haveReading
-	if had && r.slideWait && r.synced && len(r.pending) == 0 && unknown.Empty() && r.unknown.Empty() {
-		// A reply's lift waited to see whether the mover's piece went on.
-		// If no move of the position in progress explains the new reading,
-		// it did not: the reply goes on (at blitz pace it lifts and puts
-		// down in the same instants as the mover, and its next lift can be
-		// in this reading already). Decide on the reading as it was, so
-		// that the reply continues in the new position. (When the new
-		// reading is explained, the wait is over too: the next check
-		// decides on it.)
-		r.slideWait, r.standOver = false, true
-		r.goesOn = r.inProgress(closed)
-		if !r.liftConfirms(now, r.replyLifts, false) {
-			r.liftConfirms(now, r.replyLifts, true)
-		}
-		r.standOver = false
+	if had && r.reply.slideWait && r.synced && len(r.choice.pending) == 0 && unknown.Empty() && r.unknown.Empty() {
+		r.slideDecided(now, closed)
 	}
 	prevClosed, prevUnknown := r.closed, r.unknown
+	r.record(now, closed, unknown)
+	if had && r.synced && len(r.choice.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
+		r.replyBegun(now, prevClosed)
+	}
+}
+
+// record makes closed and unknown the reading, read at now: the reading
+// before it is kept, the cells of the position that went open are
+// lifted, and the cells that changed are stamped.
+func (r *Recognizer) record(now time.Time, closed, unknown rules.CellSet) {
+	had := r.haveReading
 	r.before = reading{closed: r.closed, lifted: r.lifted, at: r.changedAt}
 	r.changedAt = now
 	// Cells the position has closed that went open (from closed, or from
@@ -64,110 +64,112 @@ func (r *Recognizer) change(now time.Time, closed, unknown rules.CellSet) {
 	}
 	r.cellBuf = newly.Cells(r.cellBuf[:0])
 	for _, c := range r.cellBuf {
-		r.liftedAt[c] = now
+		r.at.lifted[c] = now
 		if r.firstLifted == rules.NoCell && r.synced {
 			r.firstLifted = c
 		}
 	}
 	r.lifted = r.lifted.Union(newly)
 	if had {
-		r.cellBuf = prevClosed.Xor(closed).Cells(r.cellBuf[:0])
-		for _, c := range r.cellBuf {
-			r.gapOf[c] = r.nextGap
-			if closed.Has(c) {
-				r.closedAt[c] = now
-			} else {
-				r.openedAt[c] = now
-				if r.firstGen[c] != r.gen {
-					r.firstOpen[c], r.firstGen[c] = now, r.gen
-				}
-			}
-		}
+		r.at.stamp(now, r.closed, closed, r.nextGap, r.gen)
 	}
 	r.closed, r.unknown, r.haveReading = closed, unknown, true
 	r.fresh = false
 	if !unknown.Empty() {
 		r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
 	}
-	if had && r.synced && len(r.pending) == 0 && unknown.Empty() && prevUnknown.Empty() {
-		// The other side's recent lifts confirm a move once no other
-		// change has followed for r.opts.Skew: contact bounce can delay the
-		// move's last placement by a scan or two.
-		r.replyFrom = time.Time{}
-		if recent := r.replyLiftsNow(); !recent.Empty() {
-			r.replyFrom, r.replyLifts = now, recent
-			r.cellBuf = recent.Cells(r.cellBuf[:0])
-			for _, x := range r.cellBuf {
-				// A piece set down in this position that reads open again
-				// within Settle/2 may be rocking as the hand lets go (a
-				// wobble): a lift only once it stays open that long.
-				if c := r.closedAt[x]; c.After(r.loadedAt) && now.Sub(c) < r.opts.Settle/2 {
-					if at := c.Add(r.opts.Settle/2 - r.opts.Skew); at.After(r.replyFrom) {
-						r.replyFrom = at
-					}
-				}
+}
+
+// cellTimes is, per cell, when its readings changed.
+type cellTimes struct {
+	// opened and closed are when each cell last went open and closed;
+	// lifted when a cell the position has closed last went open.
+	opened, closed, lifted [256]time.Time
+	// gap is how long before the reading of its last change the change
+	// may have happened (ObserveGap).
+	gap [256]time.Duration
+	// firstOpen is when each cell first went open in the position loaded
+	// as generation firstGen.
+	firstOpen [256]time.Time
+	firstGen  [256]int
+	buf       []rules.Cell
+}
+
+// stamp records a reading at now, after a gap, that changed the cells
+// from prev to closed, in the position loaded as generation gen.
+func (t *cellTimes) stamp(now time.Time, prev, closed rules.CellSet, gap time.Duration, gen int) {
+	t.buf = prev.Xor(closed).Cells(t.buf[:0])
+	for _, c := range t.buf {
+		t.gap[c] = gap
+		if closed.Has(c) {
+			t.closed[c] = now
+		} else {
+			t.opened[c] = now
+			if t.firstGen[c] != gen {
+				t.firstOpen[c], t.firstGen[c] = now, gen
 			}
-		} else if !closed.Minus(prevClosed).Minus(r.expected).Empty() {
-			// A cell the position has empty closed: the mover's piece,
-			// or, in a placement phase, the next player's placement.
-			r.replyFrom, r.replyLifts = now, rules.CellSet{}
 		}
 	}
 }
 
+// firstOpenIn is when x first went open in the position loaded as
+// generation gen, or, if it has not since, when it last went open.
+func (t *cellTimes) firstOpenIn(x rules.Cell, gen int) time.Time {
+	if t.firstGen[x] == gen {
+		return t.firstOpen[x]
+	}
+	return t.opened[x]
+}
+
 // readBefore reports whether the lift of x was read before done, or in
-// the same reading after a gap longer than Opts.Skew (a scan that came
-// late: it may have come first).
-func (r *Recognizer) readBefore(x rules.Cell, done time.Time) bool {
-	return r.openedAt[x].Before(done) || r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew
+// the same reading after a gap longer than skew (a scan that came late:
+// it may have come first).
+func (t *cellTimes) readBefore(x rules.Cell, done time.Time, skew time.Duration) bool {
+	return t.opened[x].Before(done) || t.opened[x].Equal(done) && t.gap[x] > skew
 }
 
 // firstOpened is the earliest time a cell of s last went open (zero for
 // none).
-func (r *Recognizer) firstOpened(s rules.CellSet) time.Time {
-	var t time.Time
-	r.cellBuf = s.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if t.IsZero() || r.openedAt[x].Before(t) {
-			t = r.openedAt[x]
+func (t *cellTimes) firstOpened(s rules.CellSet) time.Time {
+	var first time.Time
+	t.buf = s.Cells(t.buf[:0])
+	for _, x := range t.buf {
+		if first.IsZero() || t.opened[x].Before(first) {
+			first = t.opened[x]
 		}
 	}
-	return t
+	return first
 }
 
 // lastClosed is the latest time a cell of s last closed.
-func (r *Recognizer) lastClosed(s rules.CellSet) time.Time {
-	var t time.Time
-	r.cellBuf = s.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if r.closedAt[x].After(t) {
-			t = r.closedAt[x]
+func (t *cellTimes) lastClosed(s rules.CellSet) time.Time {
+	var last time.Time
+	t.buf = s.Cells(t.buf[:0])
+	for _, x := range t.buf {
+		if t.closed[x].After(last) {
+			last = t.closed[x]
 		}
 	}
-	return t
+	return last
 }
 
-// openedSince reports whether every cell of s first went open in this
-// position at t or later.
-func (r *Recognizer) openedSince(s rules.CellSet, t time.Time) bool {
-	r.cellBuf = s.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		first := r.openedAt[x]
-		if r.firstGen[x] == r.gen {
-			first = r.firstOpen[x]
-		}
-		if first.Before(t) {
+// openedSince reports whether every cell of s first went open in the
+// position loaded as generation gen at since or later.
+func (t *cellTimes) openedSince(s rules.CellSet, since time.Time, gen int) bool {
+	t.buf = s.Cells(t.buf[:0])
+	for _, x := range t.buf {
+		if t.firstOpenIn(x, gen).Before(since) {
 			return false
 		}
 	}
 	return true
 }
 
-// closedAfter reports whether every cell of s was read closed after t.
-func (r *Recognizer) closedAfter(s rules.CellSet, t time.Time) bool {
-	r.cellBuf = s.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if !r.closedAt[x].After(t) {
+// closedAfter reports whether every cell of s was read closed after since.
+func (t *cellTimes) closedAfter(s rules.CellSet, since time.Time) bool {
+	t.buf = s.Cells(t.buf[:0])
+	for _, x := range t.buf {
+		if !t.closed[x].After(since) {
 			return false
 		}
 	}
@@ -176,32 +178,28 @@ func (r *Recognizer) closedAfter(s rules.CellSet, t time.Time) bool {
 
 // placedSince reports whether every cell of placed was read closed after
 // the first of the lifts of d: pieces the reply has put down.
-func (r *Recognizer) placedSince(placed, d rules.CellSet) bool {
+func (t *cellTimes) placedSince(placed, d rules.CellSet) bool {
 	if placed.Empty() {
 		return true
 	}
-	var start time.Time
-	r.cellBuf = d.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if start.IsZero() || r.openedAt[x].Before(start) {
-			start = r.openedAt[x]
-		}
-	}
-	r.cellBuf = placed.Cells(r.cellBuf[:0])
-	for _, x := range r.cellBuf {
-		if r.closedAt[x].Before(start) {
+	start := t.firstOpened(d)
+	t.buf = placed.Cells(t.buf[:0])
+	for _, x := range t.buf {
+		if t.closed[x].Before(start) {
 			return false
 		}
 	}
 	return true
 }
 
-func (r *Recognizer) oldestLift(s rules.CellSet) time.Time {
-	var t time.Time
-	for _, c := range s.Cells(r.cellBuf[:0]) {
-		if t.IsZero() || r.liftedAt[c].Before(t) {
-			t = r.liftedAt[c]
+// oldestLift is the earliest time a cell of s was lifted (zero for none).
+func (t *cellTimes) oldestLift(s rules.CellSet) time.Time {
+	var first time.Time
+	t.buf = s.Cells(t.buf[:0])
+	for _, c := range t.buf {
+		if first.IsZero() || t.lifted[c].Before(first) {
+			first = t.lifted[c]
 		}
 	}
-	return t
+	return first
 }

@@ -93,13 +93,13 @@ func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group
 		if c.info.Touched.Minus(lifted).Empty() {
 			n += 1000 // every lift seen: above a move relying on an unseen swap
 		}
-		at := r.oldestLift(c.info.Touched.Intersect(lifted))
+		at := r.at.oldestLift(c.info.Touched.Intersect(lifted))
 		if c.info.From == rules.NoCell && c.info.To != rules.NoCell {
 			// Placements that put down the same cells (V.P6's queen, whose
 			// square decides the king's and the rooks') are told apart by
 			// the first cell put down, the piece the move names: the
 			// earlier its cell closed, the later it ranks here.
-			at = r.loadedAt.Add(time.Hour - r.closedAt[c.info.To].Sub(r.loadedAt))
+			at = r.loadedAt.Add(time.Hour - r.at.closed[c.info.To].Sub(r.loadedAt))
 		}
 		switch {
 		case top == nil || n > topN || n == topN && at.After(topAt):

@@ -87,13 +87,14 @@ type Recognizer struct {
 	closed, unknown rules.CellSet
 	changedAt       time.Time // time of the reading's last change
 	lifted          rules.CellSet
-	liftedAt        [256]time.Time
 	firstLifted     rules.Cell
+	// at: when each cell's reading changed (history.go).
+	at cellTimes
 
-	pending    []candidate // a promotion awaiting its piece
-	pendingAt  time.Time   // when the promotion was completed on the board
-	choiceList []rules.Move
-	status     Status
+	// choice: a move completed on the board awaiting its piece (a
+	// promotion, or a placement), see Choose.
+	choice choiceState
+	status Status
 	// restate makes the next status be reported even if it equals the
 	// last one: after SetPosition, the board showing the new position
 	// already is news (the game that expects it is another).
@@ -104,59 +105,20 @@ type Recognizer struct {
 	ambiguous string
 	explained bool
 	fresh     bool
-	// openedAt and closedAt are when each cell last went open and closed;
-	// loadedAt is when the position was loaded.
-	openedAt, closedAt [256]time.Time
-	// gapOf is, per cell, how long before the reading of its last change
-	// the change may have happened (ObserveGap); nextGap is the gap of the
-	// next reading.
-	gapOf   [256]time.Duration
-	nextGap time.Duration
-	// firstOpen is when each cell first went open in the position loaded
-	// as generation firstGen.
-	firstOpen [256]time.Time
-	firstGen  [256]int
-	loadedAt  time.Time
-	// replyFrom, when set, is the reading in which the other side's
-	// pieces replyLifts were lifted: they confirm a move once the reading
-	// has stood r.opts.Skew.
-	replyFrom  time.Time
-	replyLifts rules.CellSet
-	// slideWait: a reply lift read just before the move's last placement
-	// waits to see whether the mover's piece goes on (see completedAt).
-	// The next change decides it (standOver set while it is checked,
-	// goesOn whether the position's moves in progress explain the new
-	// reading).
-	slideWait, standOver, goesOn bool
-	// pressed: a Confirm at pressedAt waits for the move it completes.
-	pressed   bool
-	pressedAt time.Time
-	// before is the reading before the last change, and its lifts; press
-	// holds it when the press was read with that change (see press).
-	before, pressBefore reading
-	// pressAlt: pressBefore may be the board the press confirmed.
-	pressAlt bool
-	// The last move, completed by the settle window, is open to its
-	// mover's correction (correction.go) until amendUntil, while amendTo
-	// (the cell its piece went to) is the first to change. reopened: its
-	// piece is lifted again and the position is the one before it, the
-	// move withdrawn (and withdrawnAfter the position it led to) until a
-	// move replaces it, a take-back, or the other side's lift restores it.
-	amendOpen      bool
-	amendUntil     time.Time
-	amendTo        rules.Cell
-	reopened       bool
-	reopenPlaced   bool // a piece was put down since the move was reopened
-	withdrawn      played
-	withdrawnAfter rules.Position
-	// owed, per side (by rules.Color): until then, a press still to come
-	// for a move of theirs that the other side's lift or the settle
-	// window completed is late, not one for their next move (a second
-	// after the move was complete: a player who never pressed does not
-	// lose every later press).
-	owed [2]time.Time
-	// pressSeen: the side to move has pressed in this position.
-	pressSeen bool
+	// nextGap is the gap of the next reading (ObserveGap); loadedAt is
+	// when the position was loaded.
+	nextGap  time.Duration
+	loadedAt time.Time
+	// reply: the other side's reply begun, which may confirm the move the
+	// board shows (reply.go).
+	reply replyWatch
+	// before is the reading before the last change, and its lifts.
+	before reading
+	// press: the clock presses (confirm.go).
+	press pressState
+	// corr: the last move, if the settle window completed it, open to its
+	// mover's change of mind (correction.go).
+	corr correction
 	// unexplainedSince is when the readings stopped being explained by a
 	// move in progress (zero while they are).
 	unexplainedSince time.Time
@@ -198,9 +160,9 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.restate = true
 	r.pos = pos
 	r.history = r.history[:0]
-	r.pending = nil
-	r.owed = [2]time.Time{}
-	r.amendOpen, r.reopened = false, false
+	r.choice.pending = nil
+	r.press.owed = [2]time.Time{}
+	r.corr.open, r.corr.reopened = false, false
 	r.load()
 	r.synced = false
 	r.reason = reason
@@ -227,8 +189,8 @@ func (r *Recognizer) load() {
 	}
 	r.fresh = false
 	r.unexplainedSince = time.Time{}
-	r.pressed, r.pressSeen = false, false
-	r.replyFrom, r.slideWait = time.Time{}, false
+	r.press.waiting, r.press.seen = false, false
+	r.reply.from, r.reply.slideWait = time.Time{}, false
 	r.loadedAt = r.changedAt
 	r.gen++
 }
@@ -289,18 +251,18 @@ func (r *Recognizer) step(now time.Time) {
 		r.setStatus(now, Status{State: SensorFault, Reason: r.fault})
 		return
 	}
-	if len(r.pending) > 0 {
+	if len(r.choice.pending) > 0 {
 		// Swapping the pawn for the new piece changes nothing; any other
 		// change means the next move has begun and the default stands.
-		diff := r.closed.Xor(r.pending[0].after)
-		if p := r.pending[0].info.Promoted; p != rules.NoCell {
+		diff := r.closed.Xor(r.choice.pending[0].after)
+		if p := r.choice.pending[0].info.Promoted; p != rules.NoCell {
 			diff.Remove(p)
 		}
 		if diff.Empty() {
-			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
+			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choice.list})
 			return
 		}
-		r.accept(now, r.pendingAt, ByLift, r.pending[0])
+		r.accept(now, r.choice.at, ByLift, r.choice.pending[0])
 	}
 	n := len(r.history)
 	if !r.synced {
@@ -316,13 +278,13 @@ func (r *Recognizer) step(now time.Time) {
 		}
 		return
 	}
-	if r.pressed && r.press(now) {
+	if r.press.waiting && r.decidePress(now) {
 		return
 	}
-	if !r.replyFrom.IsZero() && now.Sub(r.replyFrom) >= r.opts.Skew {
-		r.replyFrom, r.slideWait = time.Time{}, false
-		if r.synced && len(r.pending) == 0 &&
-			(r.liftConfirms(now, r.replyLifts, false) || !r.slideWait && r.liftConfirms(now, r.replyLifts, true)) {
+	if !r.reply.from.IsZero() && now.Sub(r.reply.from) >= r.opts.Skew {
+		r.reply.from, r.reply.slideWait = time.Time{}, false
+		if r.synced && len(r.choice.pending) == 0 &&
+			(r.liftConfirms(now, r.reply.lifts, false) || !r.reply.slideWait && r.liftConfirms(now, r.reply.lifts, true)) {
 			return
 		}
 	}
@@ -347,7 +309,7 @@ func (r *Recognizer) step(now time.Time) {
 		return
 	}
 	if r.closed == r.expected {
-		if r.reopened && stable >= r.opts.SettleExtended {
+		if r.corr.reopened && stable >= r.opts.SettleExtended {
 			r.withdraw(now)
 			return
 		}
@@ -374,10 +336,10 @@ func (r *Recognizer) step(now time.Time) {
 // completed is when the board came to show it.
 func (r *Recognizer) accept(now, completed time.Time, by Confirmation, group ...candidate) {
 	if len(group) > 1 {
-		r.pending = append(r.pending[:0:0], group...)
-		r.pendingAt = completed
-		r.choiceList = r.choices()
-		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choiceList})
+		r.choice.pending = append(r.choice.pending[:0:0], group...)
+		r.choice.at = completed
+		r.choice.list = r.choices()
+		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choice.list})
 		return
 	}
 	r.play(now, completed, by, group[0], r.pos.Play(group[0].m))
@@ -386,32 +348,32 @@ func (r *Recognizer) accept(now, completed time.Time, by Confirmation, group ...
 // play makes c, whose position after is next, the position.
 func (r *Recognizer) play(now, completed time.Time, by Confirmation, c candidate, next rules.Position) {
 	before := r.pos
-	r.pending = nil
+	r.choice.pending = nil
 	r.history = append(r.history, played{pos: before, m: c.m, occ: r.expected})
 	if len(r.history) > r.opts.MaxTakeBacks {
 		r.history = r.history[1:]
 	}
-	r.owed[before.Turn()&1] = time.Time{}
-	if by != ByPress && !r.pressSeen {
-		r.owed[before.Turn()&1] = completed.Add(latePress)
+	r.press.owed[before.Turn()&1] = time.Time{}
+	if by != ByPress && !r.press.seen {
+		r.press.owed[before.Turn()&1] = completed.Add(latePress)
 	}
 	r.pos = next
 	r.load()
 	r.resetLifts()
-	r.amendOpen = false
+	r.corr.open = false
 	if by == BySettle && r.opts.Correction > 0 && correctable(c.info) {
-		r.amendOpen, r.amendUntil, r.amendTo = true, completed.Add(r.opts.Correction), c.info.To
+		r.corr.open, r.corr.until, r.corr.to = true, completed.Add(r.opts.Correction), c.info.To
 	}
 	switch {
-	case !r.reopened:
+	case !r.corr.reopened:
 		r.evs = append(r.evs, Event{Kind: Moved, At: now, CompletedAt: completed, By: by, Move: c.m, Before: before, After: r.pos})
-	case c.m == r.withdrawn.m:
+	case c.m == r.corr.withdrawn.m:
 		// The piece went back to the square of the move: it stands.
-		r.reopened = false
+		r.corr.reopened = false
 	default:
-		r.reopened = false
+		r.corr.reopened = false
 		r.evs = append(r.evs, Event{Kind: Corrected, At: now, CompletedAt: completed, By: by, Move: c.m,
-			Withdrawn: r.withdrawn.m, Before: before, After: r.pos})
+			Withdrawn: r.corr.withdrawn.m, Before: before, After: r.pos})
 	}
 	r.setStatus(now, Status{State: r.quietState()})
 }

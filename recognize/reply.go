@@ -6,6 +6,62 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
+// replyWatch follows the other side's reply as it begins. from, when set,
+// is the reading in which the other side's pieces lifts were lifted: they
+// confirm a move once the reading has stood Opts.Skew. slideWait: a reply
+// lift read just before the move's last placement waits to see whether
+// the mover's piece goes on (see completedAt). The next change decides it
+// (standOver set while it is checked, goesOn whether the position's moves
+// in progress explain the new reading).
+type replyWatch struct {
+	from                         time.Time
+	lifts                        rules.CellSet
+	slideWait, standOver, goesOn bool
+}
+
+// slideDecided decides a reply's lift that waited to see whether the
+// mover's piece went on, now that the reading changed to closed. If no
+// move of the position in progress explains the new reading, it did not:
+// the reply goes on (at blitz pace it lifts and puts down in the same
+// instants as the mover, and its next lift can be in this reading
+// already). Decide on the reading as it was, so that the reply continues
+// in the new position. (When the new reading is explained, the wait is
+// over too: the next check decides on it.)
+func (r *Recognizer) slideDecided(now time.Time, closed rules.CellSet) {
+	r.reply.slideWait, r.reply.standOver = false, true
+	r.reply.goesOn = r.inProgress(closed)
+	if !r.liftConfirms(now, r.reply.lifts, false) {
+		r.liftConfirms(now, r.reply.lifts, true)
+	}
+	r.reply.standOver = false
+}
+
+// replyBegun follows a change from prevClosed to the reading: the other
+// side's recent lifts confirm a move once no other change has followed
+// for r.opts.Skew (contact bounce can delay the move's last placement by
+// a scan or two).
+func (r *Recognizer) replyBegun(now time.Time, prevClosed rules.CellSet) {
+	r.reply.from = time.Time{}
+	if recent := r.replyLiftsNow(); !recent.Empty() {
+		r.reply.from, r.reply.lifts = now, recent
+		r.cellBuf = recent.Cells(r.cellBuf[:0])
+		for _, x := range r.cellBuf {
+			// A piece set down in this position that reads open again
+			// within Settle/2 may be rocking as the hand lets go (a
+			// wobble): a lift only once it stays open that long.
+			if c := r.at.closed[x]; c.After(r.loadedAt) && now.Sub(c) < r.opts.Settle/2 {
+				if at := c.Add(r.opts.Settle/2 - r.opts.Skew); at.After(r.reply.from) {
+					r.reply.from = at
+				}
+			}
+		}
+	} else if !r.closed.Minus(prevClosed).Minus(r.expected).Empty() {
+		// A cell the position has empty closed: the mover's piece,
+		// or, in a placement phase, the next player's placement.
+		r.reply.from, r.reply.lifts = now, rules.CellSet{}
+	}
+}
+
 // replyLiftsNow are the cells holding a piece of the side not to move,
 // or a board, that read open: the next player's reply may have begun.
 func (r *Recognizer) replyLiftsNow() rules.CellSet {
@@ -42,7 +98,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	var topAt time.Time
 	var topNext rules.Position
 	tie, topChain := false, false
-	waiting := r.slideWait
+	waiting := r.reply.slideWait
 	for i := range r.moves {
 		c := &r.moves[i]
 		d := c.after.Minus(r.closed)
@@ -67,7 +123,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			chain = true
 		}
 		done, ok := r.completedAt(now, c, d, relaxed, !pressed.IsZero())
-		if !ok || !r.placedSince(extra, d) || placesOnly && !r.closedAfter(extra, done) {
+		if !ok || !r.at.placedSince(extra, d) || placesOnly && !r.at.closedAfter(extra, done) {
 			continue
 		}
 		seen := c.info.Touched.Minus(r.lifted).Empty()
@@ -89,7 +145,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		default:
 			// The other side's placement, or whole move, first, then the
 			// mover's lifts.
-			ok = !extra.Empty() && r.openedSince(d.Intersect(r.moverCells(next)), r.lastClosed(extra).Add(-r.opts.Skew)) &&
+			ok = !extra.Empty() && r.at.openedSince(d.Intersect(r.moverCells(next)), r.at.lastClosed(extra).Add(-r.opts.Skew), r.gen) &&
 				(placementReply(next, extra, d) || wholeReply(next, d, extra))
 			chain = ok
 		}
@@ -105,7 +161,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 		if seen {
 			n += 10000
 		}
-		if first := r.firstOpened(d); first.IsZero() || !done.After(first) {
+		if first := r.at.firstOpened(d); first.IsZero() || !done.After(first) {
 			n++
 		}
 		switch {
@@ -115,7 +171,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 			tie = true
 		}
 	}
-	if top == nil || tie || r.slideWait && !waiting {
+	if top == nil || tie || r.reply.slideWait && !waiting {
 		// A move this reading may be waits to see whether its piece
 		// goes on: no other is decided meanwhile.
 		return false
@@ -128,7 +184,7 @@ func (r *Recognizer) replyConfirms(now time.Time, recent rules.CellSet, relaxed 
 	if recent := r.replyLiftsNow(); topChain && !recent.Empty() {
 		// The placement that confirmed the move is confirmed by the
 		// lifts that followed it.
-		r.replyFrom, r.replyLifts = now, recent
+		r.reply.from, r.reply.lifts = now, recent
 	}
 	return true
 }
@@ -148,8 +204,8 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 	}
 	r.cellBuf = c.info.Touched.Intersect(r.lifted).Minus(d).Cells(r.cellBuf[:0])
 	for _, x := range r.cellBuf {
-		if r.liftedAt[x].After(done) {
-			done = r.liftedAt[x]
+		if r.at.lifted[x].After(done) {
+			done = r.at.lifted[x]
 		}
 	}
 	lastLift := done
@@ -161,23 +217,23 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 	placed := c.after.Intersect(c.info.Touched).Intersect(r.lifted).Union(c.after.Minus(r.expected))
 	r.cellBuf = placed.Cells(r.cellBuf[:0])
 	for _, x := range r.cellBuf {
-		if stale := r.closedAt[x].Before(r.loadedAt) || r.expected.Has(x) && r.closedAt[x].Equal(r.loadedAt); stale ||
-			!d.Has(x) && r.lifted.Has(x) && r.closedAt[x].Before(r.liftedAt[x]) {
+		if stale := r.at.closed[x].Before(r.loadedAt) || r.expected.Has(x) && r.at.closed[x].Equal(r.loadedAt); stale ||
+			!d.Has(x) && r.lifted.Has(x) && r.at.closed[x].Before(r.at.lifted[x]) {
 			return done, false
 		}
-		if r.closedAt[x].After(done) {
-			done = r.closedAt[x]
+		if r.at.closed[x].After(done) {
+			done = r.at.closed[x]
 		}
 	}
 	for _, x := range d.Cells(nil) {
-		if r.openedAt[x].Before(done.Add(-r.opts.Skew)) {
+		if r.at.opened[x].Before(done.Add(-r.opts.Skew)) {
 			return done, false
 		}
-		first := r.openedAt[x]
-		if r.firstGen[x] == r.gen && !placed.Has(x) {
+		first := r.at.opened[x]
+		if !placed.Has(x) {
 			// Not a cell the move puts a piece on (whose lift after its
 			// placement is the last): its first lift in this position.
-			first = r.firstOpen[x]
+			first = r.at.firstOpenIn(x, r.gen)
 		}
 		if !first.After(lastLift.Add(r.opts.Skew)) {
 			// Lifted with the move's own lifts (both hands), or before
@@ -185,22 +241,22 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 			// mover's as well as a reply.
 			return done, false
 		}
-		if !placed.Has(x) && r.closedAt[x].After(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+		if !placed.Has(x) && r.at.closed[x].After(done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			// Filled after the move was complete, then lifted again, and
 			// the mover's piece could go there: it went on (the rest on
 			// the way, the victim's lift and the capture merged by late
 			// scans, issue 21).
 			return done, false
 		}
-		if !pressed && r.readBefore(x, done) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
+		if !pressed && r.at.readBefore(x, done, r.opts.Skew) && r.couldTake(c.info.From, rules.CellSetOf(x)) {
 			switch {
-			case r.standOver:
+			case r.reply.standOver:
 				// The next change came: the piece went on only if a
 				// move of the position in progress explains it.
-				if r.goesOn {
+				if r.reply.goesOn {
 					return done, false
 				}
-			case r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew && r.changedAt.After(done) &&
+			case r.at.opened[x].Equal(done) && r.at.gap[x] > r.opts.Skew && r.changedAt.After(done) &&
 				r.closed.Minus(r.expected).Empty() && r.inProgress(r.closed):
 				// Read in one reading with the placement (a late scan,
 				// issue 21), and since then the placement was lifted again
@@ -212,7 +268,7 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 				// piece could take it: the mover's victim if the piece
 				// was only passing (a slide goes on within Settle/2). Ask
 				// again later, or at the next change.
-				r.replyFrom, r.slideWait = now, true
+				r.reply.from, r.reply.slideWait = now, true
 				return done, false
 			}
 		}
@@ -227,7 +283,7 @@ func (r *Recognizer) completedAt(now time.Time, c *candidate, d rules.CellSet, r
 // both: which came first is unknown, issue 21), c's settle window, as long
 // as a touch-down on the way lasts.
 func (r *Recognizer) liftWait(c *candidate, x rules.Cell, done time.Time) time.Duration {
-	if r.openedAt[x].Equal(done) && r.gapOf[x] > r.opts.Skew {
+	if r.at.opened[x].Equal(done) && r.at.gap[x] > r.opts.Skew {
 		return r.settleFor(*c)
 	}
 	return r.opts.Settle / 2
