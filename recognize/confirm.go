@@ -8,6 +8,32 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
+// What completes a move the board shows (the confirmation policy): the
+// settle window (settleFor, Recognizer.settle), the other side's reply
+// (reply.go), a press of the mover's clock (Confirm, decidePress), or,
+// for a move whose piece is still to be chosen, Choose or the next
+// change.
+
+// settleFor is the settle window of a move: longer when the same piece
+// could still go further along its line.
+func (r *Recognizer) settleFor(c candidate) time.Duration {
+	if c.info.Board || c.info.Castle || c.info.Captured != rules.NoCell {
+		return r.opts.Settle
+	}
+	ext, hasExt := r.pos.(interface {
+		Extends(m, further rules.Move) bool
+	})
+	for _, o := range r.moves {
+		if o.info.From != c.info.From || o.info.To == c.info.To || o.info.Board {
+			continue
+		}
+		if !hasExt || ext.Extends(c.m, o.m) {
+			return r.opts.SettleExtended
+		}
+	}
+	return r.opts.Settle
+}
+
 // latePress is how long after a move was complete a press by its mover
 // still counts as that move's, when something else completed it.
 const latePress = time.Second
@@ -83,7 +109,6 @@ func (r *Recognizer) decidePress(now time.Time) bool {
 		}
 	}
 	_, ambiguous := r.bestFor(r.closed, r.lifted, true)
-	n := len(r.history)
 	switch {
 	case now.Sub(r.press.at) < r.opts.PressGrace:
 		return false
@@ -106,7 +131,7 @@ func (r *Recognizer) decidePress(now time.Time) bool {
 		// confirm.
 		r.press.waiting = false
 		return false
-	case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ:
+	case r.showsPrevious():
 		r.press.waiting = false
 		r.takeBack(now)
 		return true
@@ -126,6 +151,25 @@ type choiceState struct {
 	pending []candidate
 	at      time.Time
 	list    []rules.Move
+}
+
+// choiceWaits follows a move awaiting its piece: swapping the pawn for
+// the new piece changes nothing, and it still waits (NeedsChoice); any
+// other change means the next move has begun and the default stands.
+func (r *Recognizer) choiceWaits(now time.Time) bool {
+	if len(r.choice.pending) == 0 {
+		return false
+	}
+	diff := r.closed.Xor(r.choice.pending[0].after)
+	if p := r.choice.pending[0].info.Promoted; p != rules.NoCell {
+		diff.Remove(p)
+	}
+	if diff.Empty() {
+		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choice.list})
+		return true
+	}
+	r.accept(now, r.choice.at, ByLift, r.choice.pending[0])
+	return false
 }
 
 // Choose picks the promotion piece ('Q', 'R', 'B', 'N') of the move

@@ -20,7 +20,7 @@ func (r *Recognizer) resetLifts() {
 	lifted := r.expected.Minus(r.closed).Minus(r.unknown)
 	if lifted != r.lifted {
 		r.lifted = lifted
-		r.fresh = false
+		r.best.fresh = false
 	}
 	r.firstLifted = rules.NoCell
 	if r.cellBuf = lifted.Cells(r.cellBuf[:0]); len(r.cellBuf) > 0 {
@@ -74,7 +74,7 @@ func (r *Recognizer) record(now time.Time, closed, unknown rules.CellSet) {
 		r.at.stamp(now, r.closed, closed, r.nextGap, r.gen)
 	}
 	r.closed, r.unknown, r.haveReading = closed, unknown, true
-	r.fresh = false
+	r.best.fresh = false
 	if !unknown.Empty() {
 		r.fault = "cannot read " + strings.Join(unknown.Names(r.cells), " ")
 	}

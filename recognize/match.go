@@ -63,6 +63,35 @@ func (r *Recognizer) inProgress(closed rules.CellSet) bool {
 	return false
 }
 
+// answer is bestFor's answer for the reading and its lifts (group, or
+// why none: ambiguous), valid while fresh, and whether any move in
+// progress explains the reading.
+type answer struct {
+	group     []candidate
+	ambiguous string
+	explained bool
+	fresh     bool
+}
+
+// refresh finds the moves the reading shows, if the reading or the lifts
+// changed since, and starts or stops the mismatch timer.
+func (r *Recognizer) refresh(now time.Time) {
+	if r.best.fresh {
+		return
+	}
+	b := &r.best
+	b.group, b.ambiguous = r.bestFor(r.closed, r.lifted, false)
+	b.explained = len(b.group) > 0 || r.closed == r.expected ||
+		b.ambiguous == "" && r.liftsExplained(r.expected.Minus(r.closed))
+	b.fresh = true
+	switch {
+	case b.explained:
+		r.unexplainedSince = time.Time{}
+	case r.unexplainedSince.IsZero():
+		r.unexplainedSince = now
+	}
+}
+
 // bestFor finds the moves a reading can be: their occupancy after equals
 // the reading and every cell they touch has been lifted (relaxed: but the
 // victim's square of a capture, which a hand can empty and fill again
@@ -71,7 +100,7 @@ func (r *Recognizer) inProgress(closed rules.CellSet) bool {
 // were lifted last. Promotions to different pieces come back together, the
 // queen first.
 func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group []candidate, ambiguous string) {
-	group = r.group[:0]
+	group = r.best.group[:0]
 	var top *candidate
 	var topN int
 	var topAt time.Time
@@ -132,24 +161,4 @@ func (r *Recognizer) bestFor(reading, lifted rules.CellSet, relaxed bool) (group
 func samePlay(a, b *candidate) bool {
 	return a.info.From == b.info.From && a.info.To == b.info.To && a.info.Touched == b.info.Touched &&
 		a.info.Board == b.info.Board && a.info.Castle == b.info.Castle
-}
-
-// settleFor is the settle window of a move: longer when the same piece
-// could still go further along its line.
-func (r *Recognizer) settleFor(c candidate) time.Duration {
-	if c.info.Board || c.info.Castle || c.info.Captured != rules.NoCell {
-		return r.opts.Settle
-	}
-	ext, hasExt := r.pos.(interface {
-		Extends(m, further rules.Move) bool
-	})
-	for _, o := range r.moves {
-		if o.info.From != c.info.From || o.info.To == c.info.To || o.info.Board {
-			continue
-		}
-		if !hasExt || ext.Extends(c.m, o.m) {
-			return r.opts.SettleExtended
-		}
-	}
-	return r.opts.Settle
 }

@@ -6,64 +6,6 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// Opts tunes a Recognizer.
-type Opts struct {
-	// Settle is how long a reading must stand still before a move that the
-	// same piece could not extend is accepted. A piece set down on its way
-	// for less than this is never a move.
-	Settle time.Duration
-	// SettleExtended is the same for a move the piece could still extend
-	// along its line (a slide may be passing through).
-	SettleExtended time.Duration
-	// MismatchAfter bounds how long the board may show readings that no
-	// legal move explains, however often they change, before it is called
-	// a mismatch.
-	MismatchAfter time.Duration
-	// TakeBacks makes putting the previous position back a take-back.
-	TakeBacks bool
-	// MaxTakeBacks bounds how many moves can be taken back in a row.
-	MaxTakeBacks int
-	// ConfirmByPress: a move is completed by Confirm (a clock button) or by
-	// the next player lifting one of their pieces, never by settling alone.
-	ConfirmByPress bool
-	// Skew is how far apart two changes made at the same moment can reach
-	// the recognizer: contact bounce delays a cell's first stable reading
-	// by up to two scans. A lift confirms a move once Skew has passed with
-	// no other change. Set it to two scan periods and a little more.
-	Skew time.Duration
-	// PressGrace is how long a Confirm that comes before the board shows a
-	// complete move waits for it (a press can beat the last placement's
-	// debounce) before it calls the reading a mismatch.
-	PressGrace time.Duration
-	// Correction is how long a move that the settle window completed
-	// stays open to correction by its mover (a change of mind): lifting
-	// the same piece again and putting it on another legal square replaces
-	// the move (a Corrected event); putting it back where it came from
-	// takes the move back. The other side's lift, a press, EndCorrection
-	// (a command) or the end of this time closes it. 0 never: the first
-	// move stands (touch-move tournaments).
-	Correction time.Duration
-}
-
-// DefaultOpts returns the defaults: 300 ms to settle, 400 ms when the move
-// could be extended, a mismatch after 2 s of readings no move explains,
-// take-backs on, moves completed by settling (or the next lift, or a
-// press), a press waiting up to 100 ms for the move it completes, a skew
-// of 12 ms (scans every 5 ms), a settled move open to its mover's
-// correction for 3 s.
-func DefaultOpts() Opts {
-	return Opts{
-		Settle:         300 * time.Millisecond,
-		SettleExtended: 400 * time.Millisecond,
-		MismatchAfter:  2 * time.Second,
-		TakeBacks:      true,
-		MaxTakeBacks:   16,
-		PressGrace:     100 * time.Millisecond,
-		Skew:           12 * time.Millisecond,
-		Correction:     3 * time.Second,
-	}
-}
-
 // played is an earlier position and the move played from it.
 type played struct {
 	pos rules.Position
@@ -73,61 +15,59 @@ type played struct {
 
 // Recognizer follows one board. It is not safe for concurrent use: feed it
 // from one goroutine (the scan loop).
+//
+// Its state, by concern: the position it expects and the moves the board
+// may show from it (match.go); the reading and when each cell changed
+// (history.go); what may complete the move the board shows, the other
+// side's reply (reply.go) and the clock presses and a promotion's choice
+// (confirm.go); the last move's change of mind (correction.go); and what
+// it said (the status, its hint: hint.go).
 type Recognizer struct {
-	opts     Opts
-	cells    []string
-	pos      rules.Position
-	history  []played // earlier positions, for take-backs
-	moves    []candidate
-	expected rules.CellSet
-	synced   bool
-	reason   string // why not synced
+	opts  Opts
+	cells []string // the cells' names
 
+	// The position expected.
+	pos      rules.Position
+	expected rules.CellSet // its occupancy
+	moves    []candidate   // its legal moves, with their occupancy after
+	history  []played      // earlier positions, for take-backs
+	gen      int           // counts the positions loaded
+	loadedAt time.Time     // the reading in which it was loaded
+	synced   bool          // the board has matched it since
+	reason   string        // why not synced
+
+	// The reading.
 	haveReading     bool
 	closed, unknown rules.CellSet
-	changedAt       time.Time // time of the reading's last change
-	lifted          rules.CellSet
+	changedAt       time.Time     // time of the reading's last change
+	lifted          rules.CellSet // cells of the position lifted since in sync
 	firstLifted     rules.Cell
-	// at: when each cell's reading changed (history.go).
-	at cellTimes
+	before          reading       // the reading before the last change
+	nextGap         time.Duration // the gap of the next reading (ObserveGap)
+	at              cellTimes     // when each cell's reading changed
+	fault           string        // which cells cannot be read
 
-	// choice: a move completed on the board awaiting its piece (a
-	// promotion, or a placement), see Choose.
-	choice choiceState
+	// What the reading means.
+	best answer // the moves it shows (bestFor), kept while fresh
+	// unexplainedSince is when the readings stopped being explained by a
+	// move in progress (zero while they are).
+	unexplainedSince time.Time
+	reply            replyWatch  // the other side's reply begun
+	press            pressState  // the clock presses
+	choice           choiceState // a move awaiting its piece (Choose)
+	corr             correction  // the last move open to its mover's change of mind
+
+	// What the recognizer said.
 	status Status
 	// restate makes the next status be reported even if it equals the
 	// last one: after SetPosition, the board showing the new position
 	// already is news (the game that expects it is another).
 	restate bool
-	// best's answer for the current reading and lifts (valid while fresh),
-	// and whether any move in progress explains the reading.
-	group     []candidate
-	ambiguous string
-	explained bool
-	fresh     bool
-	// nextGap is the gap of the next reading (ObserveGap); loadedAt is
-	// when the position was loaded.
-	nextGap  time.Duration
-	loadedAt time.Time
-	// reply: the other side's reply begun, which may confirm the move the
-	// board shows (reply.go).
-	reply replyWatch
-	// before is the reading before the last change, and its lifts.
-	before reading
-	// press: the clock presses (confirm.go).
-	press pressState
-	// corr: the last move, if the settle window completed it, open to its
-	// mover's change of mind (correction.go).
-	corr correction
-	// unexplainedSince is when the readings stopped being explained by a
-	// move in progress (zero while they are).
-	unexplainedSince time.Time
-	fault            string
-	gen              int // counts the positions loaded
-	hint             hintCache
-	evs              []Event
-	buf              []rules.Move
-	cellBuf          []rules.Cell
+	hint    hintCache
+	evs     []Event
+
+	buf     []rules.Move // scratch
+	cellBuf []rules.Cell
 }
 
 // New returns a recognizer expecting pos. It waits for the board to match
@@ -145,7 +85,7 @@ func (r *Recognizer) Position() rules.Position { return r.pos }
 // for a game with a clock and clock buttons, off for one without.
 func (r *Recognizer) SetConfirmByPress(on bool) {
 	r.opts.ConfirmByPress = on
-	r.fresh = false
+	r.best.fresh = false
 }
 
 // Status is the current status.
@@ -162,7 +102,7 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.history = r.history[:0]
 	r.choice.pending = nil
 	r.press.owed = [2]time.Time{}
-	r.corr.open, r.corr.reopened = false, false
+	r.corr = correction{}
 	r.load()
 	r.synced = false
 	r.reason = reason
@@ -187,7 +127,7 @@ func (r *Recognizer) load() {
 		}
 		r.moves = append(r.moves, c)
 	}
-	r.fresh = false
+	r.best.fresh = false
 	r.unexplainedSince = time.Time{}
 	r.press.waiting, r.press.seen = false, false
 	r.reply.from, r.reply.slideWait = time.Time{}, false
@@ -246,61 +186,51 @@ func (r *Recognizer) step(now time.Time) {
 	if !r.haveReading {
 		return
 	}
-	stable := now.Sub(r.changedAt)
 	if !r.unknown.Empty() {
 		r.setStatus(now, Status{State: SensorFault, Reason: r.fault})
 		return
 	}
-	if len(r.choice.pending) > 0 {
-		// Swapping the pawn for the new piece changes nothing; any other
-		// change means the next move has begun and the default stands.
-		diff := r.closed.Xor(r.choice.pending[0].after)
-		if p := r.choice.pending[0].info.Promoted; p != rules.NoCell {
-			diff.Remove(p)
-		}
-		if diff.Empty() {
-			r.setStatus(now, Status{State: NeedsChoice, Choices: r.choice.list})
-			return
-		}
-		r.accept(now, r.choice.at, ByLift, r.choice.pending[0])
+	if r.choiceWaits(now) {
+		return
 	}
-	n := len(r.history)
 	if !r.synced {
-		switch {
-		case r.closed == r.expected && stable >= r.opts.Settle:
-			r.synced = true
-			r.resetLifts()
-			r.setStatus(now, Status{State: InSync})
-		case r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.Settle:
-			r.takeBack(now)
-		default:
-			r.setStatus(now, Status{State: Mismatch, Reason: r.reason})
-		}
+		r.resync(now)
 		return
 	}
 	if r.press.waiting && r.decidePress(now) {
 		return
 	}
-	if !r.reply.from.IsZero() && now.Sub(r.reply.from) >= r.opts.Skew {
-		r.reply.from, r.reply.slideWait = time.Time{}, false
-		if r.synced && len(r.choice.pending) == 0 &&
-			(r.liftConfirms(now, r.reply.lifts, false) || !r.reply.slideWait && r.liftConfirms(now, r.reply.lifts, true)) {
-			return
-		}
+	if r.replyDecides(now) {
+		return
 	}
-	if !r.fresh {
-		r.group, r.ambiguous = r.bestFor(r.closed, r.lifted, false)
-		r.explained = len(r.group) > 0 || r.closed == r.expected ||
-			r.ambiguous == "" && r.liftsExplained(r.expected.Minus(r.closed))
-		r.fresh = true
-		switch {
-		case r.explained:
-			r.unexplainedSince = time.Time{}
-		case r.unexplainedSince.IsZero():
-			r.unexplainedSince = now
-		}
+	r.settle(now)
+}
+
+// resync follows the board out of sync: it is in sync again once it has
+// shown the position (or, a take-back, the previous one) for Opts.Settle.
+func (r *Recognizer) resync(now time.Time) {
+	stable := now.Sub(r.changedAt)
+	switch {
+	case r.closed == r.expected && stable >= r.opts.Settle:
+		r.synced = true
+		r.resetLifts()
+		r.setStatus(now, Status{State: InSync})
+	case r.showsPrevious() && stable >= r.opts.Settle:
+		r.takeBack(now)
+	default:
+		r.setStatus(now, Status{State: Mismatch, Reason: r.reason})
 	}
-	if group := r.group; len(group) > 0 {
+}
+
+// settle decides on the reading as it stands, in sync: a move it shows
+// completes once it has stood still for the move's settle window; the
+// position shows again (a piece lifted and put back, or a reopened move
+// withdrawn), or the previous one (a take-back); readings no move in
+// progress explains become a mismatch after Opts.MismatchAfter.
+func (r *Recognizer) settle(now time.Time) {
+	stable := now.Sub(r.changedAt)
+	r.refresh(now)
+	if group := r.best.group; len(group) > 0 {
 		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
 			r.accept(now, r.changedAt, BySettle, group...)
 			return
@@ -317,12 +247,12 @@ func (r *Recognizer) step(now time.Time) {
 		r.setStatus(now, Status{State: InSync})
 		return
 	}
-	if r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ && stable >= r.opts.SettleExtended {
+	if r.showsPrevious() && stable >= r.opts.SettleExtended {
 		r.takeBack(now)
 		return
 	}
-	if !r.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
-		reason := r.ambiguous
+	if !r.best.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
+		reason := r.best.ambiguous
 		if reason == "" {
 			reason = "no legal move leads to this"
 		}
@@ -330,6 +260,13 @@ func (r *Recognizer) step(now time.Time) {
 		return
 	}
 	r.setStatus(now, Status{State: MoveInProgress})
+}
+
+// showsPrevious reports whether the reading is the position before the
+// last move, and take-backs are on.
+func (r *Recognizer) showsPrevious() bool {
+	n := len(r.history)
+	return r.opts.TakeBacks && n > 0 && r.closed == r.history[n-1].occ
 }
 
 // accept plays the move (or, for a promotion with a choice, waits for it).

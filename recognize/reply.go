@@ -62,6 +62,18 @@ func (r *Recognizer) replyBegun(now time.Time, prevClosed rules.CellSet) {
 	}
 }
 
+// replyDecides completes a move once the other side's lifts have stood
+// Opts.Skew, if they can be the start of their reply (liftConfirms); it
+// reports whether it did.
+func (r *Recognizer) replyDecides(now time.Time) bool {
+	if r.reply.from.IsZero() || now.Sub(r.reply.from) < r.opts.Skew {
+		return false
+	}
+	r.reply.from, r.reply.slideWait = time.Time{}, false
+	return r.synced && len(r.choice.pending) == 0 &&
+		(r.liftConfirms(now, r.reply.lifts, false) || !r.reply.slideWait && r.liftConfirms(now, r.reply.lifts, true))
+}
+
 // replyLiftsNow are the cells holding a piece of the side not to move,
 // or a board, that read open: the next player's reply may have begun.
 func (r *Recognizer) replyLiftsNow() rules.CellSet {
