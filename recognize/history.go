@@ -7,6 +7,11 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
+// The reading's history: the reading and the one before its last change,
+// the cells of the position lifted since the board was last in sync, and,
+// per cell, when it last went open and closed (cellTimes). Every decision
+// about what completed a move, and when, is read from these times.
+
 // reading is a reading of the cells, the lifts seen by then, and when it
 // came.
 type reading struct {

@@ -6,11 +6,35 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
+// Candidate matching: the legal moves of the position with the occupancy
+// after each, and which of them the reading shows (bestFor), could still
+// become (liftsExplained, inProgress) or could extend (couldTake).
+
 // candidate is a legal move with what it does to the cells.
 type candidate struct {
 	m     rules.Move
 	after rules.CellSet
 	info  rules.MoveInfo
+}
+
+// listMoves lists the legal moves of the position with their occupancy
+// after.
+func (r *Recognizer) listMoves() {
+	r.buf = r.pos.LegalMoves(r.buf[:0])
+	r.moves = r.moves[:0]
+	for _, m := range r.buf {
+		next := r.pos.Play(m)
+		c := candidate{m: m, after: next.Occupancy(), info: r.pos.Info(m)}
+		if c.info.From == rules.NoCell && c.info.PromoteTo == 0 && c.info.To != rules.NoCell {
+			// A placement: the sensors see a cell close, not which piece;
+			// placements of different pieces on one cell are a choice,
+			// made like a promotion's (Choose with the piece's letter).
+			if pc, ok := next.CellPiece(c.info.To); ok {
+				c.info.PromoteTo = rules.PieceLetters[pc.Kind()]
+			}
+		}
+		r.moves = append(r.moves, c)
+	}
 }
 
 // couldTake reports whether the piece on from has a legal move that

@@ -109,24 +109,11 @@ func (r *Recognizer) SetPosition(pos rules.Position, reason string) {
 	r.resetLifts()
 }
 
-// load lists the legal moves of the position with their occupancy.
+// load starts the position afresh: its occupancy, its legal moves, and
+// nothing decided in it yet.
 func (r *Recognizer) load() {
 	r.expected = r.pos.Occupancy()
-	r.buf = r.pos.LegalMoves(r.buf[:0])
-	r.moves = r.moves[:0]
-	for _, m := range r.buf {
-		next := r.pos.Play(m)
-		c := candidate{m: m, after: next.Occupancy(), info: r.pos.Info(m)}
-		if c.info.From == rules.NoCell && c.info.PromoteTo == 0 && c.info.To != rules.NoCell {
-			// A placement: the sensors see a cell close, not which piece;
-			// placements of different pieces on one cell are a choice,
-			// made like a promotion's (Choose with the piece's letter).
-			if pc, ok := next.CellPiece(c.info.To); ok {
-				c.info.PromoteTo = rules.PieceLetters[pc.Kind()]
-			}
-		}
-		r.moves = append(r.moves, c)
-	}
+	r.listMoves()
 	r.best.fresh = false
 	r.unexplainedSince = time.Time{}
 	r.press.waiting, r.press.seen = false, false

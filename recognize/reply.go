@@ -6,6 +6,11 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
+// The next player's lift as a confirmation: a move the board shows is
+// complete once the other side has begun their reply (liftConfirms), even
+// in the same scan as its last placement, when one legal reply lifts what
+// they lifted and puts a piece on, or passes over, what they put down.
+
 // replyWatch follows the other side's reply as it begins. from, when set,
 // is the reading in which the other side's pieces lifts were lifted: they
 // confirm a move once the reading has stood Opts.Skew. slideWait: a reply
