@@ -135,12 +135,18 @@ func (t *cellTimes) readBefore(x rules.Cell, done time.Time, skew time.Duration)
 
 // firstOpened is the earliest time a cell of s last went open (zero for
 // none).
-func (t *cellTimes) firstOpened(s rules.CellSet) time.Time {
+func (t *cellTimes) firstOpened(s rules.CellSet) time.Time { return t.earliest(&t.opened, s) }
+
+// oldestLift is the earliest time a cell of s was lifted (zero for none).
+func (t *cellTimes) oldestLift(s rules.CellSet) time.Time { return t.earliest(&t.lifted, s) }
+
+// earliest is the earliest of times over the cells of s (zero for none).
+func (t *cellTimes) earliest(times *[256]time.Time, s rules.CellSet) time.Time {
 	var first time.Time
 	t.buf = s.Cells(t.buf[:0])
 	for _, x := range t.buf {
-		if first.IsZero() || t.opened[x].Before(first) {
-			first = t.opened[x]
+		if first.IsZero() || times[x].Before(first) {
+			first = times[x]
 		}
 	}
 	return first
@@ -195,16 +201,4 @@ func (t *cellTimes) placedSince(placed, d rules.CellSet) bool {
 		}
 	}
 	return true
-}
-
-// oldestLift is the earliest time a cell of s was lifted (zero for none).
-func (t *cellTimes) oldestLift(s rules.CellSet) time.Time {
-	var first time.Time
-	t.buf = s.Cells(t.buf[:0])
-	for _, c := range t.buf {
-		if first.IsZero() || t.lifted[c].Before(first) {
-			first = t.lifted[c]
-		}
-	}
-	return first
 }
