@@ -21,6 +21,23 @@ import (
 // was put down (it may rock as the hand lets go), their lift confirms the
 // correction instead.
 
+// correction is the state of the last move's change of mind. open: the
+// move, completed by the settle window, may still be corrected until until,
+// while to (the cell its piece went to) is the first to change. reopened:
+// its piece is lifted again and the position is the one before it, the
+// move withdrawn (and after the position it led to) until a move replaces
+// it, a take-back, or the other side's lift restores it; placed: a piece
+// was put down since the move was reopened.
+type correction struct {
+	open      bool
+	until     time.Time
+	to        rules.Cell
+	reopened  bool
+	placed    bool
+	withdrawn played
+	after     rules.Position
+}
+
 // correctable reports whether a move can be corrected: a piece moved from
 // one square to another (not a board, a castling, a placement or a
 // promotion, whose choice is a correction of its own).
@@ -33,8 +50,8 @@ func correctable(in rules.MoveInfo) bool {
 // (a command). A reopened move is restored.
 func (r *Recognizer) EndCorrection(now time.Time) []Event {
 	r.evs = r.evs[:0]
-	r.amendOpen = false
-	if r.reopened {
+	r.corr.open = false
+	if r.corr.reopened {
 		r.restore()
 		r.step(now)
 	}
@@ -43,32 +60,32 @@ func (r *Recognizer) EndCorrection(now time.Time) []Event {
 
 // amend follows the correction window after a reading.
 func (r *Recognizer) amend(now time.Time) {
-	if r.reopened {
+	if r.corr.reopened {
 		// Their lift while the piece is still in the hand: the move was
 		// not reopened, its piece was lifted as their victim. Once the
 		// piece is down again, their lift confirms that as it would any
 		// move.
 		if !r.closed.Minus(r.expected).Empty() {
-			r.reopenPlaced = true
+			r.corr.placed = true
 		}
 		// (Once their lift has stood Opts.Skew: contact bounce can delay
 		// the piece's placement by a scan or two.)
-		if !r.reopenPlaced && now.Sub(r.changedAt) >= r.opts.Skew && !r.theirLifts().Empty() {
+		if !r.corr.placed && now.Sub(r.changedAt) >= r.opts.Skew && !r.theirLifts().Empty() {
 			r.restore()
 		}
 		return
 	}
-	if !r.amendOpen {
+	if !r.corr.open {
 		return
 	}
 	switch {
-	case !now.Before(r.amendUntil) || !r.synced || len(r.pending) > 0 || !r.unknown.Empty():
-		r.amendOpen = false
+	case !now.Before(r.corr.until) || !r.synced || len(r.choice.pending) > 0 || !r.unknown.Empty():
+		r.corr.open = false
 	case r.closed == r.expected:
-	case r.closed.Union(rules.CellSetOf(r.amendTo)) == r.expected && len(r.history) > 0:
+	case r.closed.Union(rules.CellSetOf(r.corr.to)) == r.expected && len(r.history) > 0:
 		r.reopen(now)
 	default:
-		r.amendOpen = false
+		r.corr.open = false
 	}
 }
 
@@ -90,35 +107,35 @@ func (r *Recognizer) theirLifts() rules.CellSet {
 // expected, its piece in the hand.
 func (r *Recognizer) reopen(now time.Time) {
 	n := len(r.history)
-	r.withdrawn, r.withdrawnAfter = r.history[n-1], r.pos
+	r.corr.withdrawn, r.corr.after = r.history[n-1], r.pos
 	r.history = r.history[:n-1]
-	r.pos = r.withdrawn.pos
+	r.pos = r.corr.withdrawn.pos
 	r.load()
-	r.synced, r.reopened, r.amendOpen, r.reopenPlaced = true, true, false, false
+	r.synced, r.corr.reopened, r.corr.open, r.corr.placed = true, true, false, false
 	r.resetLifts()
 	r.setStatus(now, Status{State: MoveInProgress})
 }
 
 // restore plays the withdrawn move again, quietly.
 func (r *Recognizer) restore() {
-	r.history = append(r.history, r.withdrawn)
-	r.pos = r.withdrawnAfter
+	r.history = append(r.history, r.corr.withdrawn)
+	r.pos = r.corr.after
 	r.load()
-	r.synced, r.reopened = true, false
+	r.synced, r.corr.reopened = true, false
 	r.resetLifts()
 }
 
 // withdraw takes the reopened move back: its piece is back where it came
 // from.
 func (r *Recognizer) withdraw(now time.Time) {
-	r.reopened = false
+	r.corr.reopened = false
 	if !r.opts.TakeBacks {
 		r.restore()
-		r.mismatch(now, "take-backs are off: "+r.withdrawn.pos.Long(r.withdrawn.m)+" stands")
+		r.mismatch(now, "take-backs are off: "+r.corr.withdrawn.pos.Long(r.corr.withdrawn.m)+" stands")
 		return
 	}
-	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: r.withdrawn.m,
-		Before: r.withdrawnAfter, After: r.pos})
+	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: r.corr.withdrawn.m,
+		Before: r.corr.after, After: r.pos})
 	r.resetLifts()
 	r.setStatus(now, Status{State: InSync})
 }

@@ -64,7 +64,7 @@ func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press
 	}
 	check := func(final bool) bool {
 		for i, m := range r.moves {
-			if i == len(r.moves)-1 && r.rec.reopened && !final {
+			if i == len(r.moves)-1 && r.rec.corr.reopened && !final {
 				continue // a change of mind under way: corrected when complete
 			}
 			if i >= len(played) || m != played[i] {
