@@ -124,13 +124,17 @@ var roundTrips = flag.Int("rulestest.roundtrip", 0,
 	"multiply the sizes of the notation round-trip tests (random games, crowded positions) by N, for a large run")
 
 // Scale returns quick, the number of games or positions a round-trip test
-// checks in the ordinary tests, multiplied by the -rulestest.roundtrip
-// flag when it is given, for a large run:
+// checks in the ordinary tests (a quarter of it with -short), multiplied by
+// the -rulestest.roundtrip flag when it is given, for a large run:
 //
 //	go test ./rules/st3d -run NotationRoundTrip -rulestest.roundtrip 100 -v
 func Scale(quick int) int {
 	if *roundTrips > 0 {
 		return quick * *roundTrips
+	}
+	if testing.Short() {
+		// The ARM runs under emulation (deploy/arm-test.sh): a quarter.
+		return max(1, quick/4)
 	}
 	return quick
 }

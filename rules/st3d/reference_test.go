@@ -1016,14 +1016,19 @@ func TestReferenceRandomGames(t *testing.T) {
 	c := &refChecker{t: t, maxErrs: 20, deadline: time.Now().Add(time.Hour)}
 	stats := map[string]int{}
 	plies := 0
-	for game := 0; game < 200 && c.errs <= c.maxErrs; game++ {
+	// -short (the ARM runs under emulation, deploy/arm-test.sh): a tenth.
+	games, perStart := 200, 12
+	if testing.Short() {
+		games, perStart = 20, 2
+	}
+	for game := 0; game < games && c.errs <= c.maxErrs; game++ {
 		plies += c.randomGame(rng, StartString, 80, fmt.Sprintf("start game %d:", game), stats)
 	}
 	t.Logf("start: %d plies compared; move kinds played: %v", plies, stats)
 	stats, plies = map[string]int{}, 0
 	for _, name := range []string{"boards-white", "boards-black", "promotion-files", "deferred-own",
 		"deferred-opponent", "deferred-black", "carried-pawns", "ep-white", "sliders-over-voids", "castling-free"} {
-		for game := 0; game < 12 && c.errs <= c.maxErrs; game++ {
+		for game := 0; game < perStart && c.errs <= c.maxErrs; game++ {
 			plies += c.randomGame(rng, refPosition(t, name), 60, fmt.Sprintf("%s game %d:", name, game), stats)
 		}
 	}
