@@ -66,11 +66,11 @@ func TestPerft(t *testing.T) {
 	}
 }
 
-// TestDivide keeps Divide in step with Perft.
+// TestDivide keeps rules.Divide in step with Perft.
 func TestDivide(t *testing.T) {
 	p := rulestest.MustParse(t, Parse, perftTable[8].pos)
 	var total uint64
-	for _, e := range p.Divide(3) {
+	for _, e := range rules.Divide(p, 3) {
 		total += e.Nodes
 	}
 	if total != perftTable[8].nodes[2] {

@@ -101,6 +101,18 @@ func CheckPerft(t testing.TB, name string, p Perfter, nodes []uint64) {
 	}
 }
 
+// CheckPerftAllocs checks that p's Perft allocates nothing per node: at
+// most its copy of the position and its move buffers, once per call, so as
+// often at depth as at depth 1 (rules.Walk.Perft).
+func CheckPerftAllocs(t testing.TB, p Perfter, depth int) {
+	t.Helper()
+	shallow := testing.AllocsPerRun(3, func() { p.Perft(1) })
+	deep := testing.AllocsPerRun(3, func() { p.Perft(depth) })
+	if deep > 2 || deep != shallow {
+		t.Errorf("Perft(%d) allocates %v times and Perft(1) %v times; want the copy and the buffers, at most 2, at any depth", depth, deep, shallow)
+	}
+}
+
 // CheckShort checks that the move long of p is written short in short
 // notation, and that short reads back as the same move.
 func CheckShort(t testing.TB, name string, p rules.Position, long, short string) {

@@ -117,3 +117,9 @@ func BenchmarkLegalMoves(b *testing.B) {
 		})
 	}
 }
+
+// TestPerftAllocations: make/unmake and the bulk count allocate nothing
+// per node; Perft allocates its copy and its buffers once.
+func TestPerftAllocations(t *testing.T) {
+	rulestest.CheckPerftAllocs(t, rulestest.MustParse(t, Parse, perftTable[12].pos), 3)
+}
