@@ -113,6 +113,37 @@ func CheckPerftAllocs(t testing.TB, p Perfter, depth int) {
 	}
 }
 
+// BenchPerft measures p's Perft of the given depth, reporting nodes/s and
+// allocations.
+func BenchPerft(b *testing.B, p Perfter, depth int) {
+	var nodes uint64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		nodes += p.Perft(depth)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// Named is a position with a name, for a sub-benchmark.
+type Named struct {
+	Name string
+	Pos  rules.Position
+}
+
+// BenchLegalMoves measures LegalMoves of each position into a buffer with
+// room for maxMoves, which allocates nothing.
+func BenchLegalMoves(b *testing.B, maxMoves int, positions ...Named) {
+	for _, tc := range positions {
+		b.Run(tc.Name, func(b *testing.B) {
+			buf := make([]rules.Move, 0, maxMoves)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf = tc.Pos.LegalMoves(buf[:0])
+			}
+		})
+	}
+}
+
 // CheckShort checks that the move long of p is written short in short
 // notation, and that short reads back as the same move.
 func CheckShort(t testing.TB, name string, p rules.Position, long, short string) {
