@@ -144,6 +144,35 @@ func BenchLegalMoves(b *testing.B, maxMoves int, positions ...Named) {
 	}
 }
 
+// CheckAnyOrder checks that canon, a canonical position string, reads back
+// as itself however the items of its comma-list fields (lists, by index)
+// are shuffled and however vary (when not nil) rewrites its fields with
+// rng, such as castling letters or reserves in another order.
+func CheckAnyOrder(t testing.TB, sys rules.System, canon string, lists []int, vary func(f []string, rng *rand.Rand)) {
+	t.Helper()
+	fields := strings.Split(canon, " ")
+	rng := Rand(1)
+	for i := 0; i < 20; i++ {
+		f := append([]string(nil), fields...)
+		for _, k := range lists {
+			parts := strings.Split(f[k], ",")
+			rng.Shuffle(len(parts), func(a, b int) { parts[a], parts[b] = parts[b], parts[a] })
+			f[k] = strings.Join(parts, ",")
+		}
+		if vary != nil {
+			vary(f, rng)
+		}
+		in := strings.Join(f, " ")
+		p, err := sys.ParsePosition(in)
+		if err != nil {
+			t.Fatalf("shuffled input %q: %v", in, err)
+		}
+		if got := p.String(); got != canon {
+			t.Fatalf("shuffled input %q written as %q", in, got)
+		}
+	}
+}
+
 // CheckShort checks that the move long of p is written short in short
 // notation, and that short reads back as the same move.
 func CheckShort(t testing.TB, name string, p rules.Position, long, short string) {
