@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tridboard/tridboard/rules"
@@ -49,4 +50,10 @@ func TestDivide(t *testing.T) {
 	if total != 9128 {
 		t.Errorf("divide(3) adds up to %d, want 9128", total)
 	}
+}
+
+// Perft counts any system's move tree through rules.Position.
+func ExamplePerft() {
+	fmt.Println(rules.Perft(st3d.System.Start(), 2))
+	// Output: 400
 }
