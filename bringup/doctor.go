@@ -104,7 +104,7 @@ func Doctor(o DoctorOpts) []Finding {
 	}
 
 	// The switches, read through the scanner as the daemon reads them.
-	sopts := sensors.DefaultOpts
+	sopts := sensors.DefaultOpts()
 	sopts.Cells = o.Cells
 	sc, err := sensors.New(o.Bus, o.Wiring, &sopts)
 	if err != nil {

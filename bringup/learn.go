@@ -51,6 +51,7 @@ type learner struct {
 	t0    time.Time // when learning began
 	exps  []sensors.Expander
 	sc    *sensors.Scanner
+	so    sensors.Opts // the scanner's options
 	slots []slot
 }
 
@@ -78,13 +79,13 @@ func newLearner(o LearnOpts) (*learner, error) {
 	if len(names) > 256 {
 		return nil, fmt.Errorf("bringup: %d switch positions on %d expanders: at most 256 can be learned at once", len(names), len(o.Expanders))
 	}
-	so := sensors.DefaultOpts
+	so := sensors.DefaultOpts()
 	so.Cells = names
 	sc, err := sensors.New(o.Bus, &sensors.Wiring{Expanders: l.exps}, &so)
 	if err != nil {
 		return nil, fmt.Errorf("bringup: %w", err)
 	}
-	l.sc = sc
+	l.sc, l.so = sc, so
 	return l, nil
 }
 
@@ -92,11 +93,11 @@ func newLearner(o LearnOpts) (*learner, error) {
 // every slot is known yet (the first readings settle); an expander that
 // still cannot be read after that is an error.
 func (l *learner) read() (rules.CellSet, bool, error) {
-	l.o.Wait(sensors.DefaultOpts.Period)
+	l.o.Wait(l.so.Period)
 	l.sc.Scan(l.o.Now())
 	s := l.sc.Snapshot()
 	if !s.Unknown.Empty() {
-		if l.o.Now().Sub(l.t0) > sensors.DefaultOpts.Debounce*4+sensors.DefaultOpts.RetryMax {
+		if l.o.Now().Sub(l.t0) > l.so.Debounce*4+l.so.RetryMax {
 			first := s.Unknown.Cells(nil)[0]
 			return s.Closed, false, fmt.Errorf("bringup: expander %s cannot be read (tridboard doctor tells why)", l.exps[l.slots[first].exp].Name())
 		}

@@ -116,6 +116,9 @@ type Recognition struct {
 	SettleExtended Duration `yaml:"settle_extended"`
 	MismatchAfter  Duration `yaml:"mismatch_after"`
 	TakeBacks      bool     `yaml:"take_backs"`
+	// Correction is how long a move the settle window completed stays
+	// open to its mover's change of mind (0s: never, touch-move).
+	Correction Duration `yaml:"correction"`
 }
 
 // LEDs configures the lights.
@@ -230,6 +233,14 @@ type Limits struct {
 	MaxRetained      int      `yaml:"max_retained"`
 	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
 	SessionExpiry    Duration `yaml:"session_expiry"`
+	// MaxSessionsPerAccount bounds one account's persistent sessions.
+	MaxSessionsPerAccount int `yaml:"max_sessions_per_account"`
+	// MaxConnections and MaxConnectionsPerAddress bound the open
+	// connections; ConnectTimeout is the time a connection has to send its
+	// CONNECT.
+	MaxConnections           int      `yaml:"max_connections"`
+	MaxConnectionsPerAddress int      `yaml:"max_connections_per_address"`
+	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
 // Buttons names the push buttons wired as cells (hardware.md: bit 15 of
@@ -341,12 +352,12 @@ func Default() *Config {
 		I2C:      I2C{SpeedHz: 400000},
 		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
 		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
-			MismatchAfter: Dur(2 * time.Second), TakeBacks: true},
+			MismatchAfter: Dur(2 * time.Second), TakeBacks: true, Correction: Dur(3 * time.Second)},
 		LEDs: LEDs{Hints: true},
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:   HTTP{Listen: "127.0.0.1:8080"},
+		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
 		Lesson: DefaultLesson(),
 	}
 }
@@ -359,6 +370,9 @@ type HTTP struct {
 	// Delay is the broadcast delay: moves reach the pages and the feeds
 	// that much later (0: at once).
 	Delay Duration `yaml:"delay"`
+	// Eval shows the spectators the engine's evaluation of each position
+	// (a bar, the best line, a graph), never ahead of the delay.
+	Eval bool `yaml:"eval"`
 }
 
 func defaultBoardID() string {
@@ -585,6 +599,7 @@ func (c *Config) check() []keyError {
 	between("recognition.settle", r.Settle, time.Millisecond, 5*time.Second)
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
+	between("recognition.correction", r.Correction, 0, time.Minute)
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {

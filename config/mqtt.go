@@ -109,13 +109,20 @@ func (c *Config) checkMQTT() []keyError {
 	}
 	l := m.Limits
 	for key, v := range map[string]int{"max_sessions": l.MaxSessions, "max_queued": l.MaxQueued,
-		"max_queued_bytes": l.MaxQueuedBytes, "max_retained": l.MaxRetained, "max_retained_bytes": l.MaxRetainedBytes} {
+		"max_queued_bytes": l.MaxQueuedBytes, "max_retained": l.MaxRetained, "max_retained_bytes": l.MaxRetainedBytes,
+		"max_sessions_per_account": l.MaxSessionsPerAccount, "max_connections": l.MaxConnections,
+		"max_connections_per_address": l.MaxConnectionsPerAddress} {
 		if v < 0 {
 			bad("mqtt.limits."+key, "%d: want 0 (the default) or more", v)
 		}
 	}
-	if l.MaxQueued > 65535 {
-		bad("mqtt.limits.max_queued", "%d: want at most 65535", l.MaxQueued)
+	if l.MaxQueued > 32767 {
+		bad("mqtt.limits.max_queued", "%d: want at most 32767", l.MaxQueued)
+	}
+	if d := l.ConnectTimeout; d.bad != "" {
+		bad("mqtt.limits.connect_timeout", "%q is not a duration (such as 5s)", d.bad)
+	} else if d.D() < 0 {
+		bad("mqtt.limits.connect_timeout", "%v: want 0 (the default, 5s) or more", d.D())
 	}
 	if v := l.MaxPacketSize; v != 0 && (v < 1024 || v > 268435455) {
 		bad("mqtt.limits.max_packet_size", "%d: want 1024 to 268435455 bytes (0: the default, 256 KiB)", v)

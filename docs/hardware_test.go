@@ -302,7 +302,7 @@ func scanBits(t *testing.T, w *sensors.Wiring, cells []string) uint64 {
 			t.Fatal(err)
 		}
 	}
-	opts := sensors.DefaultOpts
+	opts := sensors.DefaultOpts()
 	opts.Cells, opts.Verify = cells, 0
 	sc, err := sensors.New(bus, w, &opts)
 	if err != nil {

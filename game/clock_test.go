@@ -193,4 +193,19 @@ func TestExportClock(t *testing.T) {
 	if rec.Tag("TimeControl") != "180+2" || len(g.Short()) != 3 {
 		t.Errorf("read back: %q, %d moves", rec.Tag("TimeControl"), len(g.Short()))
 	}
+	// A game going on has no Termination; a flag's is "time forfeit", as
+	// PGN writes it.
+	if strings.Contains(text, "Termination") {
+		t.Errorf("a game going on has a Termination:\n%s", text)
+	}
+	if err := s.FlagFell(rules.Black, rules.WhiteWins, at.Add(3*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := s.Export(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `[Termination "time forfeit"]`) || !strings.HasSuffix(b.String(), " 1-0\n") {
+		t.Errorf("after Black's flag:\n%s", b.String())
+	}
 }

@@ -122,6 +122,7 @@ func TestExportText(t *testing.T) {
 [Black "Spock"]
 [Result "1-0"]
 [Variant "st3d"]
+[Termination "normal"]
 
 1. Nc3W Nb6B 2. b4N 1-0
 `
@@ -139,5 +140,21 @@ func TestExportText(t *testing.T) {
 	if !strings.Contains(b.String(), "[Variant \"st3d\"]\n[Position \""+richBlack+"\"]\n\n") ||
 		!strings.HasSuffix(b.String(), "\n10... cNxb3N e.p. 11. 0-0 *\n") {
 		t.Errorf("Export:\n%s", b.String())
+	}
+}
+
+// The players' titles, ratings and FIDE ids go into the record after the
+// seven-tag roster, in PGN's names, only when known (issue 25); an event's
+// board after the Variant.
+func TestExportPlayers(t *testing.T) {
+	r := RecordOf{Tags: Tags{White: "Kirk", Black: "Spock", WhiteTitle: "GM", WhiteElo: "2712", BlackElo: "2650", BlackFideID: "4100018",
+		Board: "4"}, System: st3d.System, Start: st3d.Start(), Result: "*"}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "[White \"Kirk\"]\n[Black \"Spock\"]\n[Result \"*\"]\n[WhiteTitle \"GM\"]\n[WhiteElo \"2712\"]\n[BlackElo \"2650\"]\n[BlackFideId \"4100018\"]\n[Variant \"st3d\"]\n[Board \"4\"]\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("record:\n%s\nwant it to hold:\n%s", b.String(), want)
 	}
 }

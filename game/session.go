@@ -57,6 +57,14 @@ type Tags struct {
 	Board string `json:"board,omitempty"`
 	White string `json:"white,omitempty"`
 	Black string `json:"black,omitempty"`
+	// The players' ratings, FIDE titles and FIDE ids (PGN's WhiteElo,
+	// WhiteTitle, WhiteFideId, ...); empty when unknown.
+	WhiteElo    string `json:"white_elo,omitempty"`
+	BlackElo    string `json:"black_elo,omitempty"`
+	WhiteTitle  string `json:"white_title,omitempty"`
+	BlackTitle  string `json:"black_title,omitempty"`
+	WhiteFideID string `json:"white_fide_id,omitempty"`
+	BlackFideID string `json:"black_fide_id,omitempty"`
 	// Opponent says who plays a side from elsewhere, as package opponent
 	// writes it ("black=set:enterprise", "white=engine:3"); empty when both
 	// sides play on this set.
@@ -121,6 +129,9 @@ type Move struct {
 	SAN      string    // Meder notation with + or #
 	Position string    // position string after the move
 	Time     time.Time // when it was played (UTC)
+	// ClkMS is the mover's time left on the clock after the move, in
+	// milliseconds; nil without a clock.
+	ClkMS *int64
 }
 
 // Errors a Session returns, wrapped in errors that say more.
@@ -537,6 +548,10 @@ func (s *Session) apply(e *entry, m rules.Move) {
 		mover := s.g.Position().Turn()
 		s.g.Play(m)
 		mv := Move{Seq: e.Seq, Game: s.id, Move: e.Move, SAN: e.SAN, Position: e.Pos, Time: e.Time}
+		if e.Clock != nil {
+			ms := e.Clock.MS(mover)
+			mv.ClkMS = &ms
+		}
 		s.all = append(s.all, mv)
 		s.line = append(s.line, mv)
 		s.clk.moved(e.Clock)

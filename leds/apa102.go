@@ -20,9 +20,11 @@ type APA102Opts struct {
 	DisableGlobalPWM bool
 }
 
-// DefaultAPA102Opts is one LED per cell of the set (108), half intensity,
-// colours as given.
-var DefaultAPA102Opts = APA102Opts{NumLEDs: 108, Intensity: 128, Temperature: apa102.NeutralTemp}
+// DefaultAPA102Opts returns one LED per cell of the set (108), half
+// intensity, colours as given.
+func DefaultAPA102Opts() APA102Opts {
+	return APA102Opts{NumLEDs: 108, Intensity: 128, Temperature: apa102.NeutralTemp}
+}
 
 // APA102 drives a strip of APA102 RGB LEDs on an SPI port through periph's
 // devices/v3/apa102; LED index i is the i-th LED of the strip.

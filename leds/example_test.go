@@ -3,7 +3,6 @@ package leds_test
 import (
 	"fmt"
 	"log"
-	"time"
 
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
@@ -25,19 +24,19 @@ func Example() {
 	if err := bus.Attach(0x71, chip); err != nil {
 		log.Fatal(err)
 	}
-	drv, err := leds.NewHT16K33(bus, &leds.DefaultHT16K33Opts)
+	ho := leds.DefaultHT16K33Opts()
+	drv, err := leds.NewHT16K33(bus, &ho)
 	if err != nil {
 		log.Fatal(err)
 	}
-	w := leds.NewWriter(drv, layout, &leds.DefaultWriterOpts)
+	wo := leds.DefaultWriterOpts()
+	w := leds.NewWriter(drv, layout, &wo)
 
 	p := st3d.Start()
 	lifted := rules.CellSetOf(st3d.SquareCell(mustSquare("b2W")))
 	v := leds.ViewFor(p, lifted)
 	w.Show(&v) // never blocks; the writer's goroutine writes the frame
-	for w.Stats().Writes == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	w.Sync()   // waits until it did
 	for c, name := range cells {
 		if chip.LED(layout.LED(rules.Cell(c))) {
 			fmt.Println(name)

@@ -3,7 +3,6 @@ package leds_test
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
@@ -85,16 +84,4 @@ func position(t testing.TB, s string) rules.Position {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// eventually waits up to 2 s for cond.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }

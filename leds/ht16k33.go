@@ -25,11 +25,15 @@ type HT16K33Opts struct {
 	// when its last setup is older, so that a chip reset by a brown-out
 	// (standby, display off) lights again; 0 never does.
 	Resetup time.Duration
+	// Now is the clock of Resetup; nil means time.Now.
+	Now func() time.Time
 }
 
-// DefaultHT16K33Opts is the reference build: address 0x71, full brightness,
-// set up again every 10 s.
-var DefaultHT16K33Opts = HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time.Second}
+// DefaultHT16K33Opts returns the reference build: address 0x71, full
+// brightness, set up again every 10 s on the real clock.
+func DefaultHT16K33Opts() HT16K33Opts {
+	return HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time.Second, Now: time.Now}
+}
 
 // HT16K33 drives the 128 single-colour LEDs of a Holtek HT16K33 (16 rows x
 // 8 commons). LED index i is row i%16 of COM i/16, that is bit i%8 of
@@ -57,6 +61,9 @@ func NewHT16K33(bus i2c.Bus, opts *HT16K33Opts) (*HT16K33, error) {
 		return nil, fmt.Errorf("leds: ht16k33 %#x: dimming %d beyond 15", opts.Addr, opts.Dimming)
 	}
 	d := &HT16K33{bus: bus, opts: *opts, name: fmt.Sprintf("ht16k33 %#x", opts.Addr)}
+	if d.opts.Now == nil {
+		d.opts.Now = time.Now
+	}
 	if err := d.init(); err != nil {
 		return nil, err
 	}
@@ -85,7 +92,7 @@ func (d *HT16K33) init() error {
 	if err := d.cmd(htDimming|d.opts.Dimming, "dimming"); err != nil {
 		return err
 	}
-	d.setup, d.setAt = true, time.Now()
+	d.setup, d.setAt = true, d.opts.Now()
 	return nil
 }
 
@@ -101,7 +108,7 @@ func (d *HT16K33) resetup() error {
 			return err
 		}
 	}
-	d.setAt = time.Now()
+	d.setAt = d.opts.Now()
 	return nil
 }
 
@@ -124,7 +131,7 @@ func (d *HT16K33) Write(f *Frame) error {
 		if err := d.init(); err != nil {
 			return err
 		}
-	} else if d.opts.Resetup > 0 && time.Since(d.setAt) >= d.opts.Resetup {
+	} else if d.opts.Resetup > 0 && d.opts.Now().Sub(d.setAt) >= d.opts.Resetup {
 		if err := d.resetup(); err != nil {
 			return err
 		}

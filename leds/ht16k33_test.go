@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
@@ -157,10 +158,19 @@ func TestHT16K33Recovers(t *testing.T) {
 		t.Errorf("after recovery: lit %t, LED 5 %t", chip.Lit(), chip.LED(5))
 	}
 
-	// A silent brown-out: Resetup brings the display back with the next
-	// frame.
-	d2, chip2, _ := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 1})
+	// A silent brown-out: Resetup brings the display back with the first
+	// frame once the last setup is Resetup old, on the driver's clock.
+	c := sim.NewClock(time.Time{})
+	d2, chip2, _ := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time.Second, Now: c.Now})
 	chip2.PowerCycle()
+	c.Advance(10*time.Second - 1)
+	if err := d2.Write(&f); err != nil {
+		t.Fatal(err)
+	}
+	if chip2.Lit() {
+		t.Fatal("set up again before Resetup")
+	}
+	c.Advance(1)
 	if err := d2.Write(&f); err != nil {
 		t.Fatal(err)
 	}

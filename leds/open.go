@@ -5,7 +5,6 @@ import (
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
-	"periph.io/x/devices/v3/apa102"
 )
 
 // NewDriver opens the driver m describes: an HT16K33 on bus, an APA102 strip
@@ -39,7 +38,7 @@ func NewDriver(m *Mapping, bus i2c.Bus, port spi.Port) (Driver, error) {
 		if bus == nil {
 			return nil, fmt.Errorf("leds: %s: no I²C bus", m.Device())
 		}
-		o := DefaultHT16K33Opts
+		o := DefaultHT16K33Opts()
 		o.Addr = m.Addr
 		o.Dimming = uint8((pct*16+99)/100 - 1)
 		return NewHT16K33(bus, &o)
@@ -47,7 +46,9 @@ func NewDriver(m *Mapping, bus i2c.Bus, port spi.Port) (Driver, error) {
 		if port == nil {
 			return nil, fmt.Errorf("leds: %s: no SPI port", m.Device())
 		}
-		return NewAPA102(port, &APA102Opts{NumLEDs: m.NumLEDs(), Intensity: uint8(pct * 255 / 100), Temperature: apa102.NeutralTemp})
+		o := DefaultAPA102Opts()
+		o.NumLEDs, o.Intensity = m.NumLEDs(), uint8(pct*255/100)
+		return NewAPA102(port, &o)
 	case DriverMemory:
 		if n := m.NumLEDs(); n < 0 || n > MaxLEDs {
 			return nil, fmt.Errorf("leds: %s: %d LEDs outside 0..%d", m.Device(), n, MaxLEDs)

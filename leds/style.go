@@ -102,21 +102,25 @@ var MonoStyle = Style{
 	FixHidesHints: true,
 }
 
-// RGBStyle is the default for RGB LEDs (APA102): signals differ by colour;
-// the cells to fix also blink in the Alarm pattern, check blinks slowly and
-// a remote move chases from its from cell to its to cell.
+// RGBStyle is the default for RGB LEDs (APA102): signals differ by colour,
+// in colours that stay apart under protanopia, deuteranopia and tritanopia
+// (the displays' Okabe-Ito marks), and where two colours could still be
+// confused by blink pattern too: targets steady amber, captures vermillion
+// blinking fast, check vermillion blinking slowly, the cells to fix
+// magenta in the Alarm pattern, a remote move blue chasing from its from
+// cell to its to cell.
 var RGBStyle = Style{
 	Looks: [NumSignals]Look{
 		LastMove:   {Color{64, 64, 64}, Steady},
-		Target:     {Color{0, 255, 0}, Steady},
-		Pin:        {Color{0, 160, 255}, Steady},
-		Capture:    {Color{255, 96, 0}, Steady},
-		Check:      {Color{255, 0, 0}, Slow},
-		LowTime:    {Color{255, 160, 0}, Warning},
-		GameOver:   {Color{255, 0, 0}, Heartbeat},
-		Draw:       {Color{255, 200, 0}, Heartbeat},
-		RemoteTo:   {Color{0, 0, 255}, AlternateOpposite},
-		RemoteFrom: {Color{0, 0, 255}, Alternate},
+		Target:     {Color{255, 176, 0}, Steady},
+		Pin:        {Color{0, 120, 255}, Steady},
+		Capture:    {Color{255, 40, 0}, Fast},
+		Check:      {Color{255, 40, 0}, Slow},
+		LowTime:    {Color{255, 120, 0}, Warning},
+		GameOver:   {Color{255, 40, 0}, Heartbeat},
+		Draw:       {Color{255, 176, 0}, Heartbeat},
+		RemoteTo:   {Color{0, 60, 255}, AlternateOpposite},
+		RemoteFrom: {Color{0, 60, 255}, Alternate},
 		Fix:        {Color{255, 0, 255}, Alarm},
 	},
 	FixHidesHints: true,

@@ -21,11 +21,27 @@ type WriterOpts struct {
 	// OnError, if set, is called from the writer's goroutine with each
 	// failure of the driver. It must not block.
 	OnError func(err error)
+	// Now is the writer's clock: the blink patterns, the refresh, the
+	// backoff and the times of Stats follow it; nil means time.Now.
+	Now func() time.Time
+	// NewTimer makes a timer on that clock: a channel that receives once d
+	// has passed, and a function that stops it; nil means time.NewTimer.
+	// sim.Clock has both, for tests in simulated time.
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 }
 
-// DefaultWriterOpts retries after 50 ms, then up to every 5 s, and
-// refreshes every 10 s.
-var DefaultWriterOpts = WriterOpts{Style: &MonoStyle, RetryMin: 50 * time.Millisecond, RetryMax: 5 * time.Second, Refresh: 10 * time.Second}
+// DefaultWriterOpts returns the defaults: MonoStyle, retries after 50 ms,
+// then up to every 5 s, a refresh every 10 s, the real clock.
+func DefaultWriterOpts() WriterOpts {
+	return WriterOpts{Style: &MonoStyle, RetryMin: 50 * time.Millisecond, RetryMax: 5 * time.Second, Refresh: 10 * time.Second,
+		Now: time.Now, NewTimer: realTimer}
+}
+
+// realTimer is time.NewTimer as a WriterOpts.NewTimer.
+func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
+}
 
 // Stats counts what a Writer did.
 type Stats struct {
@@ -56,6 +72,7 @@ type Writer struct {
 	l     *Layout
 	o     WriterOpts
 	wake  chan struct{}
+	sync  chan chan struct{} // Sync's requests
 	quit  chan struct{}
 	done  chan struct{}
 	close sync.Once
@@ -73,14 +90,16 @@ type Writer struct {
 // NewWriter starts a writer that shows views on d with the LED indexes of
 // l. It shows nothing until the first Show or ShowFrame.
 func NewWriter(d Driver, l *Layout, o *WriterOpts) *Writer {
+	def := DefaultWriterOpts()
 	if o == nil {
-		o = &DefaultWriterOpts
+		o = &def
 	}
 	w := &Writer{
 		d:    d,
 		l:    l,
 		o:    *o,
 		wake: make(chan struct{}, 1),
+		sync: make(chan chan struct{}),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 	}
@@ -88,7 +107,13 @@ func NewWriter(d Driver, l *Layout, o *WriterOpts) *Writer {
 		w.o.Style = &MonoStyle
 	}
 	if w.o.RetryMin <= 0 {
-		w.o.RetryMin = DefaultWriterOpts.RetryMin
+		w.o.RetryMin = def.RetryMin
+	}
+	if w.o.Now == nil {
+		w.o.Now = time.Now
+	}
+	if w.o.NewTimer == nil {
+		w.o.NewTimer = realTimer
 	}
 	if w.o.RetryMax < w.o.RetryMin {
 		w.o.RetryMax = w.o.RetryMin
@@ -104,7 +129,7 @@ func (w *Writer) Show(v *View) {
 	if w.useFrame || w.view != *v {
 		w.view = *v
 		w.useFrame = false
-		w.shownAt = time.Now()
+		w.shownAt = w.o.Now()
 		w.changed++
 	}
 	w.mu.Unlock()
@@ -117,7 +142,7 @@ func (w *Writer) ShowFrame(f *Frame) {
 	w.mu.Lock()
 	w.frame = *f
 	w.useFrame = true
-	w.shownAt = time.Now()
+	w.shownAt = w.o.Now()
 	w.changed++
 	w.mu.Unlock()
 	w.poke()
@@ -127,6 +152,23 @@ func (w *Writer) poke() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
+	}
+}
+
+// Sync returns once the writer has handled everything handed to it before
+// the call: the last Show or ShowFrame written (or tried, when the driver
+// fails), and every timer of its clock that was due (a blink slot, a
+// refresh, a retry). It returns at once when the writer is closed. On a
+// simulated clock this makes the writer's frames exact in tests.
+func (w *Writer) Sync() {
+	ch := make(chan struct{})
+	select {
+	case w.sync <- ch:
+		select {
+		case <-ch:
+		case <-w.done:
+		}
+	case <-w.done:
 	}
 }
 
@@ -158,10 +200,8 @@ func (w *Writer) run() {
 		measured  uint64 // the change whose latency was measured last
 		backoff   time.Duration
 		retryAt   time.Time
-		timer     = time.NewTimer(time.Hour)
+		held      []chan struct{} // Sync calls to answer once idle
 	)
-	timer.Stop()
-	defer timer.Stop()
 	s := w.o.Style
 	for {
 		w.mu.Lock()
@@ -175,7 +215,7 @@ func (w *Writer) run() {
 			layers = w.view.layers(s.FixHidesHints)
 		}
 		w.mu.Unlock()
-		now := time.Now()
+		now := w.o.Now()
 		if !useFrame && gen > 0 {
 			paint(&cur, &layers, w.l, s, now.Sub(at))
 			blinking = s.blinks(&layers)
@@ -192,7 +232,7 @@ func (w *Writer) run() {
 			next = retryAt
 		default:
 			err := w.d.Write(&cur)
-			end := time.Now()
+			end := w.o.Now()
 			w.mu.Lock()
 			if err != nil {
 				valid = false
@@ -225,22 +265,55 @@ func (w *Writer) run() {
 		}
 		if blinking {
 			// Wake at the next slot boundary of the patterns.
-			next = earliest(next, at.Add((time.Since(at)/Slot+1)*Slot))
+			next = earliest(next, at.Add((w.o.Now().Sub(at)/Slot+1)*Slot))
 		}
 		if valid && w.o.Refresh > 0 {
 			next = earliest(next, writtenAt.Add(w.o.Refresh))
 		}
+		var (
+			fire <-chan time.Time
+			stop func() bool
+		)
 		if !next.IsZero() {
-			timer.Reset(time.Until(next))
+			fire, stop = w.o.NewTimer(next.Sub(w.o.Now()))
+		}
+		ok := w.wait(fire, &held)
+		if stop != nil {
+			stop()
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// wait blocks until a Show, a ShowFrame or the timer fire, answering the
+// Sync calls meanwhile once nothing is left to do. It returns false when
+// the writer closes.
+func (w *Writer) wait(fire <-chan time.Time, held *[]chan struct{}) bool {
+	for {
+		if len(*held) > 0 {
+			select {
+			case <-w.wake:
+				return true
+			case <-fire:
+				return true
+			default:
+				for _, ch := range *held {
+					close(ch)
+				}
+				*held = (*held)[:0]
+			}
 		}
 		select {
 		case <-w.wake:
-			if !next.IsZero() {
-				timer.Stop()
-			}
-		case <-timer.C:
+			return true
+		case <-fire:
+			return true
+		case ch := <-w.sync:
+			*held = append(*held, ch)
 		case <-w.quit:
-			return
+			return false
 		}
 	}
 }

@@ -2,11 +2,15 @@ package leds_test
 
 import (
 	"errors"
+	"math/bits"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/sim"
 )
 
 // steady are views without blinking, so that frames change only with them.
@@ -16,24 +20,56 @@ func steadyViews(t *testing.T) (a, b leds.View) {
 	return a, b
 }
 
+// simWriter is a writer of d on the reference layout with options o, on a
+// simulated clock: nothing happens with time unless the test moves c.
+func simWriter(t *testing.T, d leds.Driver, o leds.WriterOpts) (w *leds.Writer, c *sim.Clock) {
+	t.Helper()
+	c = sim.NewClock(time.Time{})
+	o.Now, o.NewTimer = c.Now, c.NewTimer
+	w = leds.NewWriter(d, refLayout(t), &o)
+	t.Cleanup(func() { w.Close() })
+	w.Sync() // started and idle: each Show is then one wake
+	return w, c
+}
+
+// timersAt checks that the clock's only timer is at want (none when want is
+// zero): what the writer waits for next.
+func timersAt(t *testing.T, c *sim.Clock, want time.Time) {
+	t.Helper()
+	var ws []time.Time
+	if !want.IsZero() {
+		ws = []time.Time{want}
+	}
+	if got := c.Timers(); !slices.Equal(got, ws) {
+		t.Fatalf("timers at %v, want %v", got, ws)
+	}
+}
+
 func TestWriterUnchangedNotRewritten(t *testing.T) {
-	d, chip, _ := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15})
+	d, chip, bus := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15})
+	w, c := simWriter(t, d, leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 10 * time.Millisecond})
+	bus.SetClock(c) // each write takes its wire time
 	l := refLayout(t)
-	w := leds.NewWriter(d, l, &leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 10 * time.Millisecond})
-	defer w.Close()
 	base := chip.RAMWrites()
 	a, b := steadyViews(t)
 
+	t0 := c.Now()
 	w.Show(&a)
-	eventually(t, "the first frame", func() bool { return w.Stats().Writes == 1 })
+	w.Sync()
+	wire := c.Now().Sub(t0)
+	if st := w.Stats(); st.Writes != 1 || wire <= 0 || st.Latency != wire || st.MaxLatency != wire {
+		t.Fatalf("after the first view: stats %+v, want 1 write of latency %v (its wire time)", st, wire)
+	}
 	for range 5 {
 		w.Show(&a)
 	}
-	// Nothing blinks and nothing changed: no further write.
-	time.Sleep(50 * time.Millisecond)
-	if st := w.Stats(); st.Writes != 1 {
-		t.Fatalf("unchanged views written: %+v", st)
+	w.Sync()
+	// Nothing blinks, nothing changed and no refresh is set: no further
+	// write, and the writer waits for no time at all.
+	if st := w.Stats(); st.Writes != 1 || st.Unchanged == 0 {
+		t.Fatalf("unchanged views: stats %+v, want 1 write and the rest unchanged", st)
 	}
+	timersAt(t, c, time.Time{})
 	if n := chip.RAMWrites() - base; n != 1 {
 		t.Fatalf("%d RAM writes for one view", n)
 	}
@@ -41,14 +77,14 @@ func TestWriterUnchangedNotRewritten(t *testing.T) {
 		t.Errorf("lit %v, want %v", got, want)
 	}
 	w.Show(&b)
-	eventually(t, "the second frame", func() bool { return w.Stats().Writes == 2 })
+	w.Sync()
 	if got, want := litCells(l, chip.LED), sorted("QL2", "QL3"); !sameNames(got, want) {
 		t.Errorf("lit %v, want %v", got, want)
 	}
 	if n := chip.RAMWrites() - base; n != 2 {
 		t.Errorf("%d RAM writes for two views", n)
 	}
-	if st := w.Stats(); st.Errors != 0 || st.Failing || st.Latency <= 0 || st.MaxLatency < st.Latency {
+	if st := w.Stats(); st.Writes != 2 || st.Errors != 0 || st.Failing || st.Latency != wire {
 		t.Errorf("stats %+v", st)
 	}
 	// Close turns everything off.
@@ -61,40 +97,68 @@ func TestWriterUnchangedNotRewritten(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
+	w.Sync() // returns at once on a closed writer
 }
 
+// TestWriterRetriesAndReports: a failing driver is tried again after
+// RetryMin, then after twice as long each time up to RetryMax, exactly; a
+// view shown meanwhile waits for the next try, and the latest view wins.
 func TestWriterRetriesAndReports(t *testing.T) {
 	mem := leds.NewMemory(128)
 	l := refLayout(t)
 	var mu sync.Mutex
 	var reported []error
-	w := leds.NewWriter(mem, l, &leds.WriterOpts{
-		RetryMin: time.Millisecond, RetryMax: 4 * time.Millisecond,
+	w, c := simWriter(t, mem, leds.WriterOpts{
+		RetryMin: 50 * time.Millisecond, RetryMax: 200 * time.Millisecond,
 		OnError: func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() },
 	})
-	defer w.Close()
 	a, b := steadyViews(t)
 	broken := errors.New("bus gone")
 	mem.Fail(broken)
 	w.Show(&a)
-	eventually(t, "three tries", func() bool { return w.Stats().Errors >= 3 })
-	st := w.Stats()
-	if !st.Failing || st.LastError != broken || st.LastErrorAt.IsZero() || st.Writes != 0 {
-		t.Fatalf("stats while failing: %+v", st)
+	w.Sync()
+	var tries []time.Time // when the writer tried
+	tries = append(tries, c.Now())
+	for i, backoff := range []time.Duration{50, 100, 200, 200} {
+		backoff *= time.Millisecond
+		timersAt(t, c, c.Now().Add(backoff))
+		st := w.Stats()
+		if st.Errors != uint64(i+1) || !st.Failing || st.LastError != broken || !st.LastErrorAt.Equal(tries[i]) || st.Writes != 0 {
+			t.Fatalf("after try %d: stats %+v", i+1, st)
+		}
+		if i == 2 {
+			// The latest view wins: b replaces a while the driver is down,
+			// and waits for the next try.
+			w.Show(&b)
+			w.Sync()
+			if st := w.Stats(); st.Errors != 3 {
+				t.Fatalf("a view shown while failing tried at once: %+v", st)
+			}
+			timersAt(t, c, c.Now().Add(backoff))
+		}
+		c.Advance(backoff - 1)
+		w.Sync()
+		if n := w.Stats().Errors; n != uint64(i+1) {
+			t.Fatalf("tried again %v after try %d, before the backoff %v", backoff-1, i+1, backoff)
+		}
+		tries = append(tries, c.Advance(1))
+		w.Sync()
 	}
-	// The latest view wins: b replaces a while the driver is down.
-	w.Show(&b)
+	// The fifth try fails too; then the driver comes back.
 	mem.Fail(nil)
-	eventually(t, "recovery", func() bool { s := w.Stats(); return s.Writes >= 1 && !s.Failing })
-	eventually(t, "the latest view", func() bool {
-		f, _ := mem.Frame()
-		return sameNames(litCells(l, f.Lit), sorted("QL2", "QL3"))
-	})
+	c.Advance(200 * time.Millisecond)
+	w.Sync()
+	st := w.Stats()
+	if st.Writes != 1 || st.Failing || st.Errors != 5 || st.LastError != broken || !st.LastErrorAt.Equal(tries[4]) {
+		t.Fatalf("after recovery: stats %+v", st)
+	}
+	if f, n := mem.Frame(); n != 1 || !sameNames(litCells(l, f.Lit), sorted("QL2", "QL3")) {
+		t.Errorf("%d writes, lit %v: want the latest view once", n, litCells(l, f.Lit))
+	}
 	mu.Lock()
-	n := len(reported)
-	mu.Unlock()
-	if st := w.Stats(); n == 0 || uint64(n) != st.Errors || st.LastError != broken {
-		t.Errorf("%d errors reported, stats %+v", n, st)
+	defer mu.Unlock()
+	if len(reported) != 5 {
+		t.Errorf("%d errors reported, want 5", len(reported))
 	}
 }
 
@@ -103,17 +167,22 @@ func TestWriterRetriesAndReports(t *testing.T) {
 func TestWriterSimVanish(t *testing.T) {
 	d, chip, _ := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15})
 	l := refLayout(t)
-	w := leds.NewWriter(d, l, &leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond})
-	defer w.Close()
+	w, c := simWriter(t, d, leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 2 * time.Millisecond})
 	a, _ := steadyViews(t)
 	chip.Vanish()
 	w.Show(&a)
-	eventually(t, "errors", func() bool { return w.Stats().Errors >= 2 })
-	if err := w.Stats().LastError; err == nil || err.Error()[:19] != "leds: ht16k33 0x71:" {
-		t.Fatalf("last error %v", err)
+	w.Sync()
+	c.Advance(time.Millisecond)
+	w.Sync()
+	if st := w.Stats(); st.Errors != 2 || st.Writes != 0 || st.LastError == nil || !strings.HasPrefix(st.LastError.Error(), "leds: ht16k33 0x71:") {
+		t.Fatalf("stats %+v: want 2 errors of leds: ht16k33 0x71", st)
 	}
 	chip.Return()
-	eventually(t, "the frame", func() bool { return !w.Stats().Failing && w.Stats().Writes > 0 })
+	c.Advance(2 * time.Millisecond)
+	w.Sync()
+	if st := w.Stats(); st.Failing || st.Writes != 1 || st.Errors != 2 {
+		t.Fatalf("after the chip came back: stats %+v", st)
+	}
 	if !chip.Lit() {
 		t.Error("display not set up again")
 	}
@@ -133,27 +202,35 @@ func (b *blockingDriver) Write(f *leds.Frame) error {
 	return b.Memory.Write(f)
 }
 
+// TestWriterShowNeverBlocks: Show returns while the driver is stuck in a
+// write; once it comes back, the latest view is shown.
 func TestWriterShowNeverBlocks(t *testing.T) {
 	d := &blockingDriver{leds.NewMemory(128), make(chan struct{})}
 	l := refLayout(t)
-	w := leds.NewWriter(d, l, nil)
+	w, _ := simWriter(t, d, leds.WriterOpts{})
 	a, b := steadyViews(t)
-	start := time.Now()
-	for i := range 10000 {
-		if i%2 == 0 {
-			w.Show(&a)
-		} else {
-			w.Show(&b)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 10000 {
+			if i%2 == 0 {
+				w.Show(&a)
+			} else {
+				w.Show(&b)
+			}
 		}
-	}
-	if el := time.Since(start); el > 500*time.Millisecond {
-		t.Errorf("10000 Show calls against a stuck driver took %v", el)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		close(d.release)
+		t.Fatal("Show blocked behind a stuck driver")
 	}
 	close(d.release)
-	eventually(t, "the last view", func() bool {
-		f, _ := d.Frame()
-		return sameNames(litCells(l, f.Lit), sorted("QL2", "QL3"))
-	})
+	w.Sync()
+	if f, _ := d.Frame(); !sameNames(litCells(l, f.Lit), sorted("QL2", "QL3")) {
+		t.Errorf("lit %v, want the last view", litCells(l, f.Lit))
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -162,22 +239,76 @@ func TestWriterShowNeverBlocks(t *testing.T) {
 	}
 }
 
-// TestWriterBlinks: a capture blinks, so frames keep changing without new
-// views: on, off, on...
+// TestWriterBlinks: each blinking signal follows its pattern slot by slot
+// over a whole cycle and into the next, in simulated time: the frame is
+// written when the cell changes, and the slots where it does not are
+// composed but not written. A steady target beside it stays lit.
 func TestWriterBlinks(t *testing.T) {
+	tests := []struct {
+		signal string
+		view   func(v *leds.View)
+		want   leds.Pattern
+	}{
+		{"capture", func(v *leds.View) { v.Captures = cells(t, "b3N") }, leds.Fast},
+		{"check", func(v *leds.View) { v.Check = cells(t, "b3N") }, leds.Slow},
+		{"low time", func(v *leds.View) { v.LowTime = cells(t, "b3N") }, leds.Warning},
+		{"game over", func(v *leds.View) { v.GameOver = cells(t, "b3N") }, leds.Heartbeat},
+		{"remote from", func(v *leds.View) { v.RemoteFrom = cells(t, "b3N") }, leds.Alternate},
+		{"remote to", func(v *leds.View) { v.RemoteTo = cells(t, "b3N") }, leds.AlternateOpposite},
+	}
+	for _, tt := range tests {
+		t.Run(tt.signal, func(t *testing.T) {
+			mem := leds.NewMemory(128)
+			l := refLayout(t)
+			w, c := simWriter(t, mem, leds.DefaultWriterOpts())
+			v := leds.View{Targets: cells(t, "c3W")}
+			tt.view(&v)
+			t0 := c.Now()
+			w.Show(&v)
+			var got leds.Pattern
+			for slot := range 33 {
+				w.Sync()
+				f, _ := mem.Frame()
+				if !f.Lit(l.LED(cell(t, "c3W"))) {
+					t.Fatalf("slot %d: the steady target went dark", slot)
+				}
+				if on := f.Lit(l.LED(cell(t, "b3N"))); on != tt.want.On(time.Duration(slot)*leds.Slot) {
+					t.Fatalf("slot %d: b3N lit %t, want %t (pattern %#x)", slot, on, !on, uint32(tt.want))
+				} else if on && slot < 32 {
+					got |= 1 << slot
+				}
+				timersAt(t, c, t0.Add(time.Duration(slot+1)*leds.Slot))
+				if slot < 32 {
+					c.Advance(leds.Slot)
+				}
+			}
+			// One write per change of the cell (slot 32 is slot 0 again).
+			changes := bits.OnesCount32(uint32(got ^ (got<<1 | got>>31)))
+			if st := w.Stats(); st.Writes != uint64(1+changes) || st.Unchanged != uint64(32-changes) {
+				t.Errorf("stats %+v, want %d writes and %d unchanged", st, 1+changes, 32-changes)
+			}
+		})
+	}
+}
+
+// TestWriterBlinkStartsLit: a new view starts its patterns at slot 0, so a
+// capture shown in the middle of another blink lights at once.
+func TestWriterBlinkStartsLit(t *testing.T) {
 	mem := leds.NewMemory(128)
 	l := refLayout(t)
-	w := leds.NewWriter(mem, l, nil)
-	defer w.Close()
-	v := leds.View{Targets: cells(t, "b3N", "c3W"), Captures: cells(t, "b3N")}
+	w, c := simWriter(t, mem, leds.DefaultWriterOpts())
+	v := leds.View{Captures: cells(t, "b3N")}
 	w.Show(&v)
-	eventually(t, "three frames", func() bool { return w.Stats().Writes >= 3 })
-	f, _ := mem.Frame()
-	if !f.Lit(l.LED(cell(t, "c3W"))) {
-		t.Error("the steady target went dark")
+	c.Advance(2*leds.Slot + leds.Slot/2) // Fast is dark in slot 2
+	w.Sync()
+	if f, _ := mem.Frame(); f.Lit(l.LED(cell(t, "b3N"))) {
+		t.Fatal("b3N lit in slot 2 of Fast")
 	}
-	if st := w.Stats(); st.Unchanged == 0 {
-		t.Errorf("no unchanged slot skipped: %+v", st)
+	v.Captures = cells(t, "b3N", "c3W")
+	w.Show(&v)
+	w.Sync()
+	if f, _ := mem.Frame(); !sameNames(litCells(l, f.Lit), sorted("b3N", "c3W")) {
+		t.Errorf("lit %v after a new view, want both captures", litCells(l, f.Lit))
 	}
 }
 
@@ -185,32 +316,45 @@ func TestWriterBlinks(t *testing.T) {
 func TestWriterShowFrame(t *testing.T) {
 	mem := leds.NewMemory(128)
 	l := refLayout(t)
-	w := leds.NewWriter(mem, l, nil)
-	defer w.Close()
+	w, _ := simWriter(t, mem, leds.DefaultWriterOpts())
 	var all leds.Frame
 	for i := range leds.MaxLEDs {
 		all.LED[i] = leds.Color{R: 1}
 	}
 	w.ShowFrame(&all)
-	eventually(t, "lamp test", func() bool { f, _ := mem.Frame(); return f.Lit(0) && f.Lit(127) })
+	w.Sync()
 	f, _ := mem.Frame()
+	if !f.Lit(0) || !f.Lit(127) {
+		t.Error("lamp test not shown")
+	}
 	if f.N != 128 || f.LED[128] != (leds.Color{}) {
 		t.Errorf("frame beyond the driver: N %d, LED 128 %v", f.N, f.LED[128])
 	}
 	a, _ := steadyViews(t)
 	w.Show(&a)
-	eventually(t, "the view", func() bool {
-		f, _ := mem.Frame()
-		return sameNames(litCells(l, f.Lit), sorted("b3W", "b3N", "b4W", "b4N")) && !f.Lit(120)
-	})
+	w.Sync()
+	if f, n := mem.Frame(); n != 2 || !sameNames(litCells(l, f.Lit), sorted("b3W", "b3N", "b4W", "b4N")) || f.Lit(120) {
+		t.Errorf("%d writes, lit %v: want the view", n, litCells(l, f.Lit))
+	}
 }
 
-// TestWriterRefresh rewrites an unchanged frame after Refresh.
+// TestWriterRefresh rewrites an unchanged frame every Refresh, exactly.
 func TestWriterRefresh(t *testing.T) {
 	mem := leds.NewMemory(128)
-	w := leds.NewWriter(mem, refLayout(t), &leds.WriterOpts{Refresh: 5 * time.Millisecond})
-	defer w.Close()
+	w, c := simWriter(t, mem, leds.WriterOpts{Refresh: 5 * time.Second})
 	a, _ := steadyViews(t)
 	w.Show(&a)
-	eventually(t, "refreshes", func() bool { _, n := mem.Frame(); return n >= 3 })
+	for i := 1; i <= 3; i++ {
+		w.Sync()
+		if _, n := mem.Frame(); n != i {
+			t.Fatalf("%d writes at %v, want %d", n, c.Now().Sub(sim.Epoch), i)
+		}
+		timersAt(t, c, c.Now().Add(5*time.Second))
+		c.Advance(5*time.Second - 1)
+		w.Sync()
+		if _, n := mem.Frame(); n != i {
+			t.Fatalf("refreshed early, %v after the last write", 5*time.Second-1)
+		}
+		c.Advance(1)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"go.etcd.io/bbolt"
 )
 
@@ -23,20 +22,24 @@ type BrokerOpts struct {
 	// (MQTT over ws://host:port/), or "" for none.
 	WSAddr string
 	// Username and Password, when set, are the daemon's own account (role
-	// daemon). Without them and without Accounts anyone may connect and do
-	// anything, which is allowed on loopback only.
+	// daemon). Without them the daemon's own client logs in with LocalLogin;
+	// and without Accounts either, anyone may connect as a controller
+	// (subscribe to the board, send commands), which is allowed on loopback
+	// only: the daemon's topics are written by the daemon alone.
 	Username, Password string
 	// Accounts are further logins, each with a role.
 	Accounts []Account
 	// CertFile and KeyFile, when set, are the PEM certificate (chain) and key
 	// of both listeners: TCP becomes MQTT over TLS (ssl://) and the websocket
-	// listener wss://. The daemon's own client then connects to a plain
-	// listener on 127.0.0.1 (LocalURL).
+	// listener wss://. The daemon's own client connects to a plain listener
+	// on 127.0.0.1 in any case (LocalURL).
 	CertFile, KeyFile string
 	// Prefix, BoardID and Discovery name the daemon's topics: the roles'
 	// rights and retained messages are about <Prefix>/<BoardID>/# and
-	// <Discovery>/#. Without a BoardID the daemon's account may retain
-	// messages on any topic, and controllers and displays may do nothing.
+	// <Discovery>/#. Without a BoardID (a hall's broker for several sets)
+	// the daemon's account may retain messages on any topic, clients
+	// without a login count as the daemon when no login is configured, and
+	// controllers and displays may do nothing.
 	Prefix, BoardID, Discovery string
 	// DaemonClientID is the daemon's client id, which only a daemon account
 	// may use; "" keeps none.
@@ -61,6 +64,8 @@ type BrokerOpts struct {
 	loginBackoff, loginBackoffMax time.Duration
 	bcryptCost                    int
 	store                         func(*storeHook)
+	guard                         func(*guard)
+	listen                        func(network, addr string) (net.Listener, error)
 	now                           func() time.Time // the command rate's clock
 }
 
@@ -71,9 +76,12 @@ type BrokerLimits struct {
 	// 256 KiB); a client sending a larger one is disconnected before the
 	// broker reads it.
 	MaxPacketSize int
-	// MaxSessions is how many persistent sessions are kept (default 64); a
-	// new one beyond it is refused.
-	MaxSessions int
+	// MaxSessions is how many persistent sessions are kept (default 64),
+	// and MaxSessionsPerAccount how many of one account (default 16; all
+	// clients without a login count as one account). A new one beyond
+	// either takes the place of the session (of that account, or of any)
+	// away the longest, which expires; it is refused when all are connected.
+	MaxSessions, MaxSessionsPerAccount int
 	// MaxQueued and MaxQueuedBytes bound the QoS 1 messages waiting for one
 	// session, in count (default 1000) and payload bytes (default 512 KiB);
 	// beyond them new messages for that session are dropped.
@@ -84,13 +92,21 @@ type BrokerLimits struct {
 	// SessionExpiry is how long a persistent session is kept after its
 	// client left (default 7 days).
 	SessionExpiry time.Duration
+	// MaxConnections and MaxConnectionsPerAddress bound the open TCP
+	// connections, in all (default 256) and from one address (default
+	// 64); a connection beyond them is closed at once, and logged.
+	MaxConnections, MaxConnectionsPerAddress int
+	// ConnectTimeout is how long a new connection has to send its CONNECT
+	// (default 5 s); then it is closed, and logged.
+	ConnectTimeout time.Duration
 }
 
 // DefaultBrokerLimits returns the defaults of BrokerLimits. With them the
 // store holds at most 64 sessions × 512 KiB + 1 MiB of messages.
 func DefaultBrokerLimits() BrokerLimits {
-	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
-		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour}
+	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxSessionsPerAccount: 16, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
+		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour,
+		MaxConnections: 256, MaxConnectionsPerAddress: 64, ConnectTimeout: 5 * time.Second}
 }
 
 func (l BrokerLimits) withDefaults() BrokerLimits {
@@ -102,14 +118,22 @@ func (l BrokerLimits) withDefaults() BrokerLimits {
 	}
 	set(&l.MaxPacketSize, d.MaxPacketSize)
 	set(&l.MaxSessions, d.MaxSessions)
+	set(&l.MaxSessionsPerAccount, d.MaxSessionsPerAccount)
 	set(&l.MaxQueued, d.MaxQueued)
 	set(&l.MaxQueuedBytes, d.MaxQueuedBytes)
 	set(&l.MaxRetained, d.MaxRetained)
 	set(&l.MaxRetainedBytes, d.MaxRetainedBytes)
+	set(&l.MaxConnections, d.MaxConnections)
+	set(&l.MaxConnectionsPerAddress, d.MaxConnectionsPerAddress)
 	if l.SessionExpiry <= 0 {
 		l.SessionExpiry = d.SessionExpiry
 	}
-	l.MaxQueued = min(l.MaxQueued, math.MaxUint16)
+	if l.ConnectTimeout <= 0 {
+		l.ConnectTimeout = d.ConnectTimeout
+	}
+	// The delivery orders a resent queue in the low 15 bits of creation
+	// times (broker_deliver.go).
+	l.MaxQueued = min(l.MaxQueued, 0x7fff)
 	return l
 }
 
@@ -127,6 +151,8 @@ type Broker struct {
 	tcp    string
 	ws     string
 	local  string
+	guard  *guard
+	login  [2]string
 	closer sync.Once
 }
 
@@ -176,7 +202,12 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	caps.MaximumMessageExpiryInterval = 0
 	// Messages waiting to be written to one connection.
 	caps.MaximumClientWritesPending = 1024
-	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps})
+	// Every packet is written at once (a write buffer of 1 byte): mochi
+	// keeps a packet written while its writer has more queued in a buffer
+	// that only a later successful write flushes, and the store hook's
+	// delivery vetoes the writer's copies of queued messages
+	// (broker_deliver.go), which would leave the buffer unflushed.
+	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps, ClientNetWriteBufferSize: 1})
 	auth, err := newAuthHook(srv, opts, log)
 	if err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
@@ -205,36 +236,40 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	if err := srv.AddHook(store, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
-	tcp := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "tcp", Address: opts.Addr, TLSConfig: tc})
+	auth.expire = func(cl *mochi.Client) {
+		srv.UnsubscribeClient(cl)
+		cl.ClearInflights()
+		srv.Clients.Delete(cl.ID)
+		store.OnClientExpired(cl)
+	}
+	g := newGuard(opts.Limits, log)
+	if opts.guard != nil {
+		opts.guard(g)
+	}
+	tcp := &guardedTCP{id: "tcp", addr: opts.Addr, tls: tc, g: g, listen: opts.listen}
 	if err := srv.AddListener(tcp); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
 	}
-	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address()}
-	if tc != nil {
-		local := listeners.NewTCP(listeners.Config{Type: listeners.TypeTCP, ID: "local", Address: "127.0.0.1:0"})
-		if err := srv.AddListener(local); err != nil {
-			srv.Close()
-			return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
-		}
-		b.local = local.Address()
+	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g, login: auth.local}
+	// The daemon's own client has a listener of its own, plain, on
+	// loopback, with a few connections of its own: no flood of
+	// connections on the others keeps it out.
+	own := opts.Limits
+	own.MaxConnections, own.MaxConnectionsPerAddress = localConnections, localConnections
+	local := &guardedTCP{id: "local", addr: "127.0.0.1:0", g: newGuard(own, log)}
+	if err := srv.AddListener(local); err != nil {
+		srv.Close()
+		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
 	}
+	b.local = local.Address()
 	if opts.WSAddr != "" {
-		// mochi binds the websocket listener in the background and only logs
-		// a failure: bind here first so that a busy port is an error now, and
-		// so that port 0 becomes a real port.
-		l, err := net.Listen("tcp", opts.WSAddr)
-		if err != nil {
+		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc, g: g}
+		if err := srv.AddListener(ws); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", opts.WSAddr, err)
 		}
-		b.ws = l.Addr().String()
-		l.Close()
-		ws := listeners.NewWebsocket(listeners.Config{Type: listeners.TypeWS, ID: "ws", Address: b.ws, TLSConfig: tc})
-		if err := srv.AddListener(ws); err != nil {
-			srv.Close()
-			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", b.ws, err)
-		}
+		b.ws = ws.Address()
 	}
 	if opts.onServe != nil {
 		if err := opts.onServe(srv); err != nil {
@@ -246,23 +281,8 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
 	}
+	auth.forgetStrangers()
 	store.replayPending()
-	if b.ws != "" {
-		// mochi serves websockets from a goroutine: wait until it accepts.
-		deadline := time.Now().Add(2 * time.Second)
-		for {
-			c, err := net.DialTimeout("tcp", b.ws, 100*time.Millisecond)
-			if err == nil {
-				c.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				srv.Close()
-				return nil, fmt.Errorf("mqtt: embedded broker: websocket listener %s did not start: %w", b.ws, err)
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-	}
 	return b, nil
 }
 
@@ -290,14 +310,19 @@ func (b *Broker) URL() string {
 }
 
 // LocalURL is the URL the daemon's own client connects to (Opts.Broker):
-// URL, or with TLS a plain listener on 127.0.0.1 that still requires a
-// login.
-func (b *Broker) LocalURL() string {
-	if b.local != "" {
-		return "tcp://" + b.local
-	}
-	return b.URL()
-}
+// a plain listener of its own on 127.0.0.1 (a login is still required),
+// with connections that no flood on URL's listener can take.
+func (b *Broker) LocalURL() string { return "tcp://" + b.local }
+
+// LocalLogin is the login of the daemon's own client when no daemon
+// account is configured (BrokerOpts.Username): a username and a random
+// password made at start, known to this process only. Without it, with no
+// login configured, a client counts as a controller. "", "" when a daemon
+// account is configured.
+func (b *Broker) LocalLogin() (user, password string) { return b.login[0], b.login[1] }
+
+// localConnections bounds the connections of LocalURL's listener.
+const localConnections = 8
 
 // WSURL is the websocket URL for browser displays ("ws://host:port/", or
 // "wss://" with TLS), or "" when off.

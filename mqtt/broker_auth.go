@@ -115,27 +115,43 @@ type account struct {
 
 // authHook logs clients in, gives them their account's rights, keeps the
 // daemon's client id for the daemon and each persistent session for the
-// account that made it, and slows down wrong passwords per address.
+// account that made it, bounds the persistent sessions per account, and
+// slows down wrong passwords per address.
 type authHook struct {
 	mochi.HookBase
 	srv       *mochi.Server
 	log       *slog.Logger
-	accounts  map[string]account // none: anyone may connect, as the daemon
-	dummy     verifier           // checked for unknown users, to take as long
+	accounts  map[string]account
+	anonymous bool      // no login configured: clients without one are controllers
+	local     [2]string // the login made for the daemon's own client when none is configured
+	dummy     verifier  // checked for unknown users, to take as long
 	daemonID  string
 	board     string // <prefix>/<board>; "" = not known
+	node      string // the board's Home Assistant node id
 	discovery string // "" = none
 	limits    BrokerLimits
 	logins    *loginLimiter
 	sleep     func(time.Duration)
+	now       func() time.Time
+	// expire ends a stored session (to make room for a new one).
+	expire func(cl *mochi.Client)
+
+	mu   sync.Mutex
+	away map[string]time.Time // persistent sessions' clients -> when they left
 }
+
+// localUser is the username of the login StartBroker makes for the
+// daemon's own client when no daemon account is configured.
+const localUser = "tridboard-daemon-local"
 
 func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, error) {
 	h := &authHook{srv: srv, log: log, accounts: map[string]account{}, daemonID: o.DaemonClientID,
 		discovery: o.Discovery, limits: o.Limits,
-		logins: newLoginLimiter(o.loginBackoff, o.loginBackoffMax, time.Now), sleep: time.Sleep}
+		logins: newLoginLimiter(o.loginBackoff, o.loginBackoffMax, time.Now), sleep: time.Sleep, now: time.Now,
+		anonymous: o.Username == "" && len(o.Accounts) == 0, away: map[string]time.Time{}}
 	if o.BoardID != "" {
 		h.board = o.Prefix + "/" + o.BoardID
+		h.node = nodeID(o.BoardID)
 	}
 	all := o.Accounts
 	if o.Username != "" {
@@ -173,6 +189,18 @@ func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, 
 		}
 		h.accounts[a.Username] = account{a.Role, v}
 	}
+	if o.Username == "" {
+		// The daemon's own client needs the daemon's rights: a login only
+		// this process knows (Broker.LocalLogin), checked in constant time.
+		if _, taken := h.accounts[localUser]; taken {
+			return nil, fmt.Errorf("account %q: the username is kept for the daemon's own client", localUser)
+		}
+		secret := make([]byte, 24)
+		rand.Read(secret)
+		h.local = [2]string{localUser, base64.RawURLEncoding.EncodeToString(secret)}
+		want := []byte(h.local[1])
+		h.accounts[localUser] = account{RoleDaemon, func(pw []byte) bool { return subtle.ConstantTimeCompare(pw, want) == 1 }}
+	}
 	salt := make([]byte, 16)
 	rand.Read(salt)
 	d, _ := bcrypt.GenerateFromPassword(salt, cost)
@@ -183,7 +211,20 @@ func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, 
 func (h *authHook) ID() string { return "tridboard-auth" }
 
 func (h *authHook) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck, mochi.OnPublish}, []byte{b})
+	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck, mochi.OnPublish,
+		mochi.OnDisconnect}, []byte{b})
+}
+
+// OnDisconnect notes when a persistent session's client left (sessions
+// read from the store count as away since before the start).
+func (h *authHook) OnDisconnect(cl *mochi.Client, _ error, expire bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if expire {
+		delete(h.away, cl.ID)
+	} else if cl.StopCause() != packets.ErrSessionTakenOver {
+		h.away[cl.ID] = h.now()
+	}
 }
 
 // refuse answers a CONNECT with code and logs why.
@@ -194,14 +235,16 @@ func (h *authHook) refuse(cl *mochi.Client, code packets.Code, why string, user 
 }
 
 // OnConnect checks the login. It answers refused clients itself, with the
-// reason's code, and returns an error so that mochi drops them.
+// reason's code, and returns an error so that mochi drops them. Without a
+// configured login, a client that gives none (or a username that is no
+// account) is a controller (anonymousRole).
 func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 	if cl.Net.Inline {
 		return nil
 	}
 	user := string(pk.Connect.Username)
-	role := RoleDaemon
-	if len(h.accounts) > 0 {
+	role := h.anonymousRole()
+	if a, known := h.accounts[user]; known || !h.anonymous {
 		addr := remoteHost(cl.Net.Remote)
 		wait, ok := h.logins.slot(addr)
 		if !ok {
@@ -212,7 +255,6 @@ func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 			h.sleep(wait)
 			h.logins.release(addr)
 		}
-		a, known := h.accounts[user]
 		if !known {
 			h.dummy(pk.Connect.Password)
 			h.logins.failed(addr)
@@ -232,30 +274,109 @@ func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 	if exists && string(old.Properties.Username) != user {
 		return h.refuse(cl, packets.ErrClientIdentifierNotValid, "the client id belongs to another account's session", user)
 	}
-	if !exists && persistent(cl) && h.persistentSessions() >= h.limits.MaxSessions {
-		return h.refuse(cl, packets.ErrServerUnavailable, fmt.Sprintf("%d persistent sessions are stored already (the limit)", h.limits.MaxSessions), user)
+	if !exists && persistent(cl) {
+		if why := h.makeRoom(user); why != "" {
+			return h.refuse(cl, packets.ErrServerUnavailable, why, user)
+		}
 	}
 	return nil
 }
 
-func (h *authHook) persistentSessions() int {
-	n := 0
+// makeRoom makes room for a new persistent session of user: beyond
+// MaxSessionsPerAccount sessions of that account, or MaxSessions in all,
+// the session away the longest (of that account, or of any) expires. It
+// says why there is no room when every such session is connected.
+func (h *authHook) makeRoom(user string) string {
+	var mine, all []*mochi.Client
 	for _, c := range h.srv.Clients.GetAll() {
-		if persistent(c) {
-			n++
+		if !persistent(c) {
+			continue
+		}
+		all = append(all, c)
+		if string(c.Properties.Username) == user {
+			mine = append(mine, c)
 		}
 	}
-	return n
+	for _, lim := range []struct {
+		sessions []*mochi.Client
+		max      int
+		what     string
+	}{
+		{mine, h.limits.MaxSessionsPerAccount, "persistent sessions of this account"},
+		{all, h.limits.MaxSessions, "persistent sessions"},
+	} {
+		if len(lim.sessions) < lim.max {
+			continue
+		}
+		var away *mochi.Client
+		var since time.Time
+		h.mu.Lock()
+		for _, c := range lim.sessions {
+			if t := h.away[c.ID]; c.Closed() && (away == nil || t.Before(since)) {
+				away, since = c, t
+			}
+		}
+		if away != nil {
+			delete(h.away, away.ID)
+		}
+		h.mu.Unlock()
+		if away == nil {
+			return fmt.Sprintf("%d %s are connected (the limit)", len(lim.sessions), lim.what)
+		}
+		left := "before the start"
+		if !since.IsZero() {
+			left = since.UTC().Format(time.RFC3339)
+		}
+		h.log.Warn("mqtt: embedded broker: persistent session expired to make room", "client", away.ID,
+			"user", string(away.Properties.Username), "left", left,
+			"why", fmt.Sprintf("%d %s (the limit)", len(lim.sessions), lim.what))
+		h.expire(away)
+		if lim.what != "persistent sessions" {
+			return "" // one fewer in all too
+		}
+	}
+	return ""
+}
+
+// forgetStrangers expires the stored sessions of usernames that are no
+// longer accounts (or, without logins, of any account): accounts that will
+// not come back. Run once the store is read.
+func (h *authHook) forgetStrangers() {
+	for _, c := range h.srv.Clients.GetAll() {
+		user := string(c.Properties.Username)
+		if _, known := h.accounts[user]; known || h.anonymous || c.Net.Inline {
+			continue
+		}
+		h.log.Warn("mqtt: embedded broker: stored session of a user that is no longer an account expired", "client", c.ID, "user", user)
+		h.expire(c)
+	}
 }
 
 // OnConnectAuthenticate lets in whoever OnConnect let through.
 func (h *authHook) OnConnectAuthenticate(*mochi.Client, packets.Packet) bool { return true }
 
 func (h *authHook) role(cl *mochi.Client) Role {
-	if cl.Net.Inline || len(h.accounts) == 0 {
+	if cl.Net.Inline {
 		return RoleDaemon
 	}
-	return h.accounts[string(cl.Properties.Username)].role
+	if a, ok := h.accounts[string(cl.Properties.Username)]; ok {
+		return a.role
+	}
+	if h.anonymous {
+		return h.anonymousRole()
+	}
+	return ""
+}
+
+// anonymousRole is the role of a client without a login when none is
+// configured: a controller, so that the daemon's topics are written by
+// the daemon alone; without a BoardID (a hall's broker for several sets,
+// no daemon's topics to keep) the daemon's role, as before.
+func (h *authHook) anonymousRole() Role {
+	if h.board == "" {
+		return RoleDaemon
+	}
+	return RoleController
 }
 
 // within says whether every topic filter matches lies under root.
@@ -285,25 +406,29 @@ func (h *authHook) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 }
 
 // OnPublish keeps retained messages to the daemon's account on its own
-// topics, within BrokerLimits: elsewhere the retain flag is cleared, so
-// the message is delivered but not kept.
+// topics: the daemon's own retained topics (own) always, outside the
+// budget; others within BrokerLimits' retained budget. Elsewhere, and
+// beyond the budget, the retain flag is cleared, so the message is
+// delivered but not kept.
 func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
 	if !pk.FixedHeader.Retain || len(pk.Payload) == 0 {
 		return pk, nil
 	}
 	why := ""
-	if h.role(cl) != RoleDaemon || h.board != "" && !(within(pk.TopicName, h.board) || within(pk.TopicName, h.discovery)) {
+	switch {
+	case h.role(cl) != RoleDaemon || h.board != "" && !(within(pk.TopicName, h.board) || within(pk.TopicName, h.discovery)):
 		why = "retained messages are kept only on the daemon's topics, from its account"
-	} else {
+	case h.own(pk.TopicName):
+	default:
 		n, size := 0, len(pk.Payload)
 		for topic, m := range h.srv.Topics.Retained.GetAll() {
-			if topic != pk.TopicName && !strings.HasPrefix(topic, "$") {
+			if topic != pk.TopicName && !strings.HasPrefix(topic, "$") && !h.own(topic) {
 				n++
 				size += len(m.Payload)
 			}
 		}
 		if n >= h.limits.MaxRetained || size > h.limits.MaxRetainedBytes {
-			why = fmt.Sprintf("retained messages full (%d messages, %d bytes at most)", h.limits.MaxRetained, h.limits.MaxRetainedBytes)
+			why = fmt.Sprintf("retained messages full (%d messages, %d bytes at most, besides the daemon's own)", h.limits.MaxRetained, h.limits.MaxRetainedBytes)
 		}
 	}
 	if why != "" {
@@ -311,6 +436,25 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 		pk.FixedHeader.Retain = false
 	}
 	return pk, nil
+}
+
+// own says whether topic is one the daemon itself retains: the board's
+// state and availability, and its Home Assistant discovery configs
+// (<discovery>/<component>/<node>/<object>/config). They have a budget of
+// their own: a fixed handful of messages of at most MaxPacketSize each.
+func (h *authHook) own(topic string) bool {
+	if h.board == "" {
+		return false
+	}
+	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability {
+		return true
+	}
+	rest, ok := strings.CutPrefix(topic, h.discovery+"/")
+	if h.discovery == "" || !ok {
+		return false
+	}
+	f := strings.Split(rest, "/")
+	return len(f) == 4 && f[1] == h.node && f[3] == "config"
 }
 
 func remoteHost(addr string) string {

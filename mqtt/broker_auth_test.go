@@ -363,3 +363,71 @@ func TestLoginBackoffBroker(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopbackAnonymousIsController (issue 23): without any login on
+// loopback, a client that gives none (or a made-up one) is a controller:
+// it follows the board and sends commands, but cannot write the daemon's
+// state, move, event or availability, retained or not, nor take the
+// daemon's client id. The daemon's own client logs in with LocalLogin.
+func TestLoopbackAnonymousIsController(t *testing.T) {
+	r := newRecorder()
+	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
+		DaemonClientID: "tridboard-board", Logger: quiet,
+		onServe: func(s *mochi.Server) error {
+			return s.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+				r.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
+			})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	user, pass := b.LocalLogin()
+	if user == "" || len(pass) < 16 {
+		t.Fatalf("LocalLogin() = %q, %q: want a username and a long random password", user, pass)
+	}
+	daemon, err := connectAs(t, b.URL(), "tridboard-board", user, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitToken(t, daemon.Publish("tridboard/board/state", 1, true, "the daemon's"), "daemon state")
+	const base = "tridboard/board/"
+	for i, who := range []struct{ user, pass string }{{"", ""}, {"mallory", "x"}, {user, ""}} {
+		c, err := connectAs(t, b.URL(), fmt.Sprintf("local-%d", i), who.user, who.pass)
+		if who.user == user {
+			if err == nil {
+				t.Errorf("the daemon's local username without its password was let in")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", who.user, err)
+		}
+		for _, topic := range []string{"state", "move", "event", "availability"} {
+			waitToken(t, c.Publish(base+topic, 0, true, "forged"), "publish")
+		}
+		waitToken(t, c.Publish(base+"set/resync", 0, false, "{}"), "command")
+		waitToken(t, c.Subscribe(base+"barrier", 0, nil), "barrier") // the publications were routed
+		for _, topic := range []string{"state", "move", "event", "availability"} {
+			for _, m := range r.on(base + topic) {
+				if m.payload == "forged" {
+					t.Errorf("%q wrote %s", who.user, topic)
+				}
+			}
+		}
+		if len(r.on(base+"set/resync")) != i+1 {
+			t.Errorf("%q: command not delivered", who.user)
+		}
+		tok := c.Subscribe(base+"#", 1, nil)
+		waitToken(t, tok, "subscribe")
+		if code := tok.(*paho.SubscribeToken).Result()[base+"#"]; code != 1 {
+			t.Errorf("%q: subscribe to the board refused (%#x)", who.user, code)
+		}
+	}
+	if m := b.srv.Topics.Retained.GetAll()[base+"state"]; string(m.Payload) != "the daemon's" {
+		t.Errorf("retained state %q, want the daemon's", m.Payload)
+	}
+	if _, err := connectAs(t, b.URL(), "tridboard-board", "", ""); err == nil {
+		t.Error("an anonymous client took the daemon's client id")
+	}
+}

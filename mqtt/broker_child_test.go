@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,7 +18,8 @@ import (
 // broker in a process of its own, which a test can kill (SIGKILL) like a
 // daemon that crashed. It prints "ready" once it serves; on its standard
 // input, "queued <client>\n" prints the number of messages the broker holds
-// for that client, and end of input closes the broker gracefully.
+// for that client, "conns\n" the connections its listener counts, and end
+// of input closes the broker gracefully.
 const childEnv = "TRIDBOARD_TEST_CHILD_BROKER"
 
 func TestMain(m *testing.M) {
@@ -26,6 +29,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// childLogEnv names a file for the child broker's log; childNofileEnv
+// bounds its file descriptors (RLIMIT_NOFILE).
+const childLogEnv, childNofileEnv = "TRIDBOARD_TEST_CHILD_LOG", "TRIDBOARD_TEST_CHILD_NOFILE"
+
 func childBroker(js string) int {
 	var o BrokerOpts
 	if err := json.Unmarshal([]byte(js), &o); err != nil {
@@ -33,6 +40,21 @@ func childBroker(js string) int {
 		return 2
 	}
 	o.Logger = quiet
+	if path := os.Getenv(childLogEnv); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Println("child:", err)
+			return 2
+		}
+		defer f.Close()
+		o.Logger = slog.New(slog.NewTextHandler(f, nil))
+	}
+	if n, err := strconv.ParseUint(os.Getenv(childNofileEnv), 10, 64); err == nil {
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+			fmt.Println("child:", err)
+			return 2
+		}
+	}
 	o.bcryptCost = 4
 	o.loginBackoff, o.loginBackoffMax = time.Millisecond, 10*time.Millisecond
 	b, err := StartBroker(o)
@@ -43,6 +65,10 @@ func childBroker(js string) int {
 	fmt.Println("ready")
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
+		if in.Text() == "conns" {
+			fmt.Println(b.guard.open())
+			continue
+		}
 		if id, ok := strings.CutPrefix(in.Text(), "queued "); ok {
 			var ms []string
 			if cl, ok := b.srv.Clients.Get(id); ok {
@@ -64,7 +90,7 @@ type child struct {
 	out *bufio.Scanner
 }
 
-func startChild(t testing.TB, o BrokerOpts) *child {
+func startChild(t testing.TB, o BrokerOpts, env ...string) *child {
 	t.Helper()
 	o.Logger = nil
 	js, err := json.Marshal(o)
@@ -72,7 +98,7 @@ func startChild(t testing.TB, o BrokerOpts) *child {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(js))
+	cmd.Env = append(append(os.Environ(), childEnv+"="+string(js)), env...)
 	cmd.Stderr = os.Stderr
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -155,19 +155,124 @@ func TestBrokerLimits(t *testing.T) {
 	}
 	d2 := &pahoDisplay{id: "second", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
 	d2.connect(t)
-	d2.disconnect(t)
-	o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("third").SetUsername(dispUser).SetPassword(dispPass).
+	d3 := &pahoDisplay{id: "third", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d3.connect(t) // takes the place of "away", away the longest
+	if _, kept := b.srv.Clients.Get("away"); kept {
+		t.Error(`a third persistent session with MaxSessions 2: "away" still stored, want it expired`)
+	}
+	o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("fourth").SetUsername(dispUser).SetPassword(dispPass).
 		SetCleanSession(false).SetAutoReconnect(false)
 	tok := paho.NewClient(o).Connect()
 	if !tok.WaitTimeout(5 * time.Second) {
 		t.Fatal("connect timed out")
 	}
 	if err := tok.Error(); err == nil || err.Error() != "server Unavailable" {
-		t.Fatalf("a third persistent session with MaxSessions 2: %v", err)
+		t.Fatalf("a third persistent session with MaxSessions 2, both connected: %v", err)
 	}
 	// A clean session is still welcome.
 	if _, err := connectAs(t, b.URL(), "clean", dispUser, dispPass); err != nil {
 		t.Fatalf("clean session refused: %v", err)
+	}
+}
+
+// TestBrokerSessionsPerAccount (issue 22, point 7): one account holds at
+// most MaxSessionsPerAccount persistent sessions: its next one takes the
+// place of its own session away the longest (logged), or is refused when
+// all of them are connected; the other accounts keep their places.
+func TestBrokerSessionsPerAccount(t *testing.T) {
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
+		o.Limits = BrokerLimits{MaxSessions: 4, MaxSessionsPerAccount: 2}
+	})
+	ctl := &pahoDisplay{id: "controller", url: b.URL(), user: ctlUser, pass: ctlPass, r: newRecorder()}
+	ctl.connect(t)
+	ctl.disconnect(t) // away before any display session: the oldest
+	var ds []*pahoDisplay
+	for _, id := range []string{"d1", "d2", "d3"} {
+		d := &pahoDisplay{id: id, url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+		d.connect(t)
+		d.disconnect(t)
+		ds = append(ds, d)
+	}
+	for id, want := range map[string]bool{"controller": true, "d1": false, "d2": true, "d3": true} {
+		if _, kept := b.srv.Clients.Get(id); kept != want {
+			t.Errorf("session %s stored: %v, want %v", id, kept, want)
+		}
+	}
+	if !strings.Contains(logs.String(), `persistent session expired to make room" client=d1 user=hall`) ||
+		!strings.Contains(logs.String(), `why="2 persistent sessions of this account (the limit)"`) {
+		t.Errorf("expiry not logged:\n%s", logs)
+	}
+	ds[1].connect(t)
+	ds[2].connect(t)
+	o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("d4").SetUsername(dispUser).SetPassword(dispPass).
+		SetCleanSession(false).SetAutoReconnect(false)
+	tok := paho.NewClient(o).Connect()
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() == nil || tok.Error().Error() != "server Unavailable" {
+		t.Fatalf("a third session of the display account, two connected: %v, want server Unavailable", tok.Error())
+	}
+	if !strings.Contains(logs.String(), "2 persistent sessions of this account are connected (the limit)") {
+		t.Errorf("refusal not logged:\n%s", logs)
+	}
+	c2 := &pahoDisplay{id: "controller-2", url: b.URL(), user: ctlUser, pass: ctlPass, r: newRecorder()}
+	c2.connect(t) // the display account could not take every place
+	if _, kept := b.srv.Clients.Get("controller"); !kept {
+		t.Error("the controller's first session expired, want kept (3 of 4 places used)")
+	}
+}
+
+// TestBrokerRetainedReserve (issue 22, point 6): junk retained messages
+// filling the retained budget do not keep the daemon's own state,
+// availability and discovery configs from being retained; across a restart
+// too.
+func TestBrokerRetainedReserve(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "broker.db")
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+		o.StorePath = store
+		o.Limits = BrokerLimits{MaxRetained: 3, MaxRetainedBytes: 3000}
+	})
+	pub := publisher(t, b.URL(), testUser, testPass)
+	for i := range 6 {
+		waitToken(t, pub.Publish(fmt.Sprintf("tridboard/board/junk%d", i), 1, true, strings.Repeat("j", 900)), "junk")
+	}
+	own := []string{"tridboard/board/state", "tridboard/board/availability", "homeassistant/sensor/tridboard_board/board/config"}
+	for _, topic := range own {
+		waitToken(t, pub.Publish(topic, 1, true, strings.Repeat("s", 2000)), "own")
+	}
+	waitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
+	kept := b.srv.Topics.Retained.GetAll()
+	junk := 0
+	for topic := range kept {
+		if strings.Contains(topic, "junk") {
+			junk++
+		}
+	}
+	if junk != 3 {
+		t.Errorf("%d junk messages retained, want 3 (the budget)", junk)
+	}
+	for _, topic := range own {
+		if _, ok := kept[topic]; !ok {
+			t.Errorf("%s not retained with the budget full of junk", topic)
+		}
+	}
+	if !strings.Contains(logs.String(), "retained messages full") {
+		t.Errorf("junk beyond the budget not logged:\n%s", logs)
+	}
+	// Another board's discovery configs are not the daemon's own.
+	waitToken(t, pub.Publish("homeassistant/sensor/tridboard_other/board/config", 1, true, "x"), "other")
+	waitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
+	if _, ok := b.srv.Topics.Retained.GetAll()["homeassistant/sensor/tridboard_other/board/config"]; ok {
+		t.Error("another board's discovery config retained beyond the budget")
+	}
+	b.Close()
+	b2, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", StorePath: store, Logger: quiet, Prefix: "tridboard", BoardID: "board"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	r := subscriber(t, b2.URL(), "", "", "tridboard/board/state")
+	if got := r.waitCount(t, "tridboard/board/state", 1); got[0].payload != strings.Repeat("s", 2000) {
+		t.Errorf("after a restart the state is %.20q, want the daemon's", got[0].payload)
 	}
 }
 

@@ -74,6 +74,7 @@ func (d *mosqDisplay) connect(t *testing.T) {
 		t.Fatalf("mosquitto_sub (apt-get install mosquitto-clients): %v", err)
 	}
 	d.done = make(chan struct{})
+	cmd := d.cmd
 	go func() {
 		defer close(d.done)
 		s := bufio.NewScanner(out)
@@ -81,16 +82,15 @@ func (d *mosqDisplay) connect(t *testing.T) {
 			topic, payload, _ := strings.Cut(s.Text(), " ")
 			d.r.add(rec{topic, payload, false})
 		}
+		cmd.Wait() // stderr is complete once it returns
 		if msg := stderr.String(); msg != "" {
 			d.r.add(rec{"stderr", msg, false})
 		}
 	}()
-	cmd := d.cmd
+	done := d.done
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
+		cmd.Process.Kill()
+		<-done
 	})
 }
 
@@ -101,7 +101,6 @@ func (d *mosqDisplay) disconnect(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("mosquitto_sub did not stop")
 	}
-	d.cmd.Wait()
 	if e := d.r.on("stderr"); len(e) > 0 {
 		t.Fatalf("mosquitto_sub: %s", e[0].payload)
 	}
@@ -113,15 +112,11 @@ func (d *mosqDisplay) disconnect(t *testing.T) {
 // display comes back: it gets every move, once, in order. With paho and with
 // mosquitto_sub, against the embedded broker and against mosquitto.
 func TestPersistentDisplayMissesNoMove(t *testing.T) {
-	const displayUser, displayPass = "hall", "display-secret"
 	for _, restart := range []string{"none", "graceful", "SIGKILL"} {
 		for _, kind := range []string{"paho", "mosquitto_sub"} {
 			t.Run("embedded/"+kind+"/restart "+restart, func(t *testing.T) {
 				addr := freeAddr(t)
-				o := BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
-					Prefix: "tridboard", BoardID: "board",
-					Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
-					StorePath: filepath.Join(t.TempDir(), "broker.db")}
+				o := displayBrokerOpts(t, addr)
 				br := startChild(t, o)
 				tb := &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}
 				recipe(t, tb, kind, displayUser, displayPass,
@@ -176,17 +171,7 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 			}
 		}
 	}
-	d.connect(t)
-	// A display connecting for the first time has no session yet: wait for
-	// its subscription before the first move.
-	probe := publisher(t, tb.url, tb.user, tb.pass)
-	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
-		probe.Publish(probeTopic, 0, false, "probe")
-		if time.Now().After(deadline) {
-			t.Fatal("the display never subscribed")
-		}
-	}
-	probe.Disconnect(0)
+	connectSubscribed(t, tb, d)
 	play(1, 3)
 	d.rec().waitSeq(t, 3)
 	d.disconnect(t)
@@ -207,4 +192,31 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 		t.Fatalf("%d duplicates, want every move once", dups)
 	}
 	d.disconnect(t)
+}
+
+// connectSubscribed connects d for the first time and waits for its
+// subscription (a first connection has no session to queue moves in yet).
+func connectSubscribed(t *testing.T, tb *testBroker, d display) {
+	t.Helper()
+	d.connect(t)
+	probe := publisher(t, tb.url, tb.user, tb.pass)
+	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
+		probe.Publish(probeTopic, 0, false, "probe")
+		if time.Now().After(deadline) {
+			t.Fatal("the display never subscribed")
+		}
+	}
+	probe.Disconnect(0)
+}
+
+// displayUser and displayPass are the display account of displayBrokerOpts.
+const displayUser, displayPass = "hall", "display-secret"
+
+// displayBrokerOpts is an embedded broker on addr with the daemon's and a
+// display's account and a store, as a hall's set runs it.
+func displayBrokerOpts(t *testing.T, addr string) BrokerOpts {
+	return BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+		Prefix: "tridboard", BoardID: "board",
+		Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
+		StorePath: filepath.Join(t.TempDir(), "broker.db")}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -27,14 +26,11 @@ import (
 // ("resend inflight: protocol violation: missing packet id"), every second,
 // forever.
 //
-// It also works around two faults of mochi v2.7.9 itself that lose or
-// reorder a persistent session's messages:
+// It also delivers the QoS 1 and 2 messages queued for a client, every one
+// once per connection and in the order they were queued (see
+// broker_deliver.go): mochi v2.7.9 loses and reorders them for a display
+// that reconnects often. And it works around a further fault of mochi:
 //
-//   - mochi resends a session's queued messages sorted by the low 16 bits of
-//     their creation time in seconds, with an unstable sort: messages queued
-//     within one second come back in any order. The hook numbers the queued
-//     messages as they are queued and, when the session is taken up again,
-//     rewrites their creation times so that mochi's sort gives that order.
 //   - mochi keeps its own packet ids and the client's in one map: a SUBSCRIBE
 //     (or a QoS 1 PUBLISH) from the client with the id of a message the
 //     broker has in flight to it is refused ("All subscription requests were
@@ -69,6 +65,9 @@ type storeHook struct {
 	alias   map[string]map[uint16]uint16 // client -> id the client acknowledges -> id in mochi's map
 	full    map[string]bool              // clients whose queue overflowed (logged once)
 	pending map[pendingID][]byte         // publications being handed out -> their pending key
+	conns   map[string]*delivery         // client -> its connection's delivery
+	orphans map[string][]adopted         // client -> messages queued for a connection being taken over
+	created int64                        // the last Created given by OnPublish
 	failing bool                         // the last write failed
 	// failWrites, for tests, makes every write fail like a full disk.
 	failWrites func() error
@@ -92,6 +91,8 @@ type pendingID struct {
 type queued struct {
 	order uint64
 	size  int
+	sent  bool // written to a connection once (DUP when written again)
+	ready bool // stored (or needs no storing): the delivery may write it
 }
 
 // inflightRecord is a queued message and its place in the session's queue.
@@ -150,7 +151,8 @@ func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
 func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l BrokerLimits) *storeHook {
 	return &storeHook{srv: srv, db: db, log: log, limits: l,
 		order: map[string]map[uint16]queued{}, size: map[string]int{},
-		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{}}
+		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{},
+		conns: map[string]*delivery{}, orphans: map[string][]adopted{}}
 }
 
 func (h *storeHook) ID() string { return "tridboard-store" }
@@ -170,7 +172,7 @@ func (h *storeHook) Provides(b byte) bool {
 		mochi.OnSessionEstablish, mochi.OnSessionEstablished, mochi.OnDisconnect,
 		mochi.OnSubscribed, mochi.OnUnsubscribed, mochi.OnRetainMessage, mochi.OnWillSent,
 		mochi.OnQosPublish, mochi.OnQosComplete, mochi.OnQosDropped, mochi.OnPacketRead,
-		mochi.OnClientExpired, mochi.OnRetainedExpired, mochi.OnPublish, mochi.OnPublished,
+		mochi.OnClientExpired, mochi.OnRetainedExpired, mochi.OnPublish, mochi.OnPublished, mochi.OnPacketEncode,
 		mochi.StoredClients, mochi.StoredInflightMessages, mochi.StoredRetainedMessages, mochi.StoredSubscriptions,
 	}, []byte{b})
 }
@@ -243,38 +245,20 @@ func deleteClient(tx *bbolt.Tx, id string) error {
 }
 
 // OnSessionEstablish runs before mochi hands a stored session to a
-// reconnecting client: it puts the queued messages in queue order for
-// mochi's resend.
+// connecting client: the client's connection gets a delivery, which
+// holds its queued messages back until mochi has sent the CONNACK and
+// resent what was in flight (see OnPacketEncode).
 func (h *storeHook) OnSessionEstablish(cl *mochi.Client, pk packets.Packet) {
-	old, ok := h.srv.Clients.Get(cl.ID)
+	if cl.Net.Inline {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.alias, cl.ID) // ids the old connection's client knew
-	if !ok || old.State.Inflight.Len() == 0 {
-		return
+	if d := h.conns[cl.ID]; d != nil {
+		d.close()
 	}
-	h.sweep(old, 0)
-	msgs := old.State.Inflight.GetAll(false)
-	ord := h.order[cl.ID]
-	sort.SliceStable(msgs, func(i, j int) bool {
-		oi, oki := ord[msgs[i].PacketID]
-		oj, okj := ord[msgs[j].PacketID]
-		if oki != okj {
-			return okj // messages of unknown order (not publishes) first
-		}
-		if oi.order != oj.order {
-			return oi.order < oj.order
-		}
-		return msgs[i].Created < msgs[j].Created
-	})
-	// mochi sorts by uint16(Created): from a base whose low 16 bits are zero,
-	// base+i sorts as i. Created serves nothing else here: the broker's
-	// maximum message expiry is off (BrokerLimits bound the queues instead).
-	base := time.Now().Unix() &^ 0xffff
-	for i, m := range msgs {
-		m.Created = base + int64(i)
-		old.State.Inflight.Set(m)
-	}
+	h.conns[cl.ID] = newDelivery(cl)
 }
 
 // OnSessionEstablished stores a persistent session, and forgets whatever was
@@ -283,6 +267,7 @@ func (h *storeHook) OnSessionEstablished(cl *mochi.Client, pk packets.Packet) {
 	if cl.Net.Inline {
 		return
 	}
+	h.goLive(cl)
 	if !persistent(cl) {
 		h.write(func(tx *bbolt.Tx) error { return deleteClient(tx, cl.ID) })
 		return
@@ -312,6 +297,12 @@ func (h *storeHook) saveClient(cl *mochi.Client) {
 }
 
 func (h *storeHook) OnDisconnect(cl *mochi.Client, _ error, expire bool) {
+	h.mu.Lock()
+	if d := h.conns[cl.ID]; d != nil && d.cl == cl {
+		d.close()
+		delete(h.conns, cl.ID)
+	}
+	h.mu.Unlock()
 	if !expire || cl.StopCause() == packets.ErrSessionTakenOver || cl.Net.Inline {
 		return
 	}
@@ -331,6 +322,11 @@ func (h *storeHook) forget(id string) {
 	delete(h.size, id)
 	delete(h.alias, id)
 	delete(h.full, id)
+	delete(h.orphans, id)
+	if d := h.conns[id]; d != nil {
+		d.close()
+		delete(h.conns, id)
+	}
 }
 
 func (h *storeHook) OnSubscribed(cl *mochi.Client, pk packets.Packet, codes []byte) {
@@ -399,61 +395,88 @@ func message2storage(pk packets.Packet) storage.Message {
 
 // OnQosPublish numbers a message newly queued for cl, drops it when cl's
 // queue is full (BrokerLimits.MaxQueuedBytes; mochi bounds the count with
-// MaximumInflight), and stores it for a persistent session. mochi calls it
-// again, with the same packet id, when it resends the message.
+// MaximumInflight), stores it for a persistent session and wakes cl's
+// delivery. mochi calls it again, with the same packet id, when it resends
+// the message. A message queued for a connection that a new one is taking
+// over goes to the new one (see adopt).
 func (h *storeHook) OnQosPublish(cl *mochi.Client, pk packets.Packet, sent int64, resends int) {
 	if pk.FixedHeader.Type != packets.Publish || cl.Net.Inline {
 		return // the broker's acknowledgements of the client's QoS 2 messages
 	}
 	h.mu.Lock()
+	if cl.IsTakenOver() {
+		d, store := h.adopt(cl, pk)
+		h.mu.Unlock()
+		if d != nil {
+			h.storeAdopted(d.cl, store)
+			d.poke()
+		}
+		return
+	}
+	q, known, ok := h.enqueue(cl, pk)
+	d := h.conns[cl.ID]
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	if !known && persistent(cl) {
+		h.storeQueued(cl, pk, q) // before the delivery may write it and get its PUBACK
+	}
+	if d != nil && d.cl == cl {
+		d.poke()
+	}
+}
+
+// enqueue gives pk its place in cl's queue, unless it has one (known) or
+// the queue is full or holds it already (!ok: then it is deleted from
+// cl's map). Call with h.mu held.
+func (h *storeHook) enqueue(cl *mochi.Client, pk packets.Packet) (q queued, known, ok bool) {
 	ord := h.order[cl.ID]
 	if ord == nil {
 		ord = map[uint16]queued{}
 		h.order[cl.ID] = ord
 	}
-	q, known := ord[pk.PacketID]
-	if !known {
-		h.sweep(cl, pk.PacketID)
-		if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
-			cl.State.Inflight.Delete(pk.PacketID)
-			cl.State.Inflight.IncreaseSendQuota() // mochi takes one for the message right after
-			if dup {
-				h.mu.Unlock()
-				return
-			}
-			if !h.full[cl.ID] {
-				h.full[cl.ID] = true
-				h.log.Warn("mqtt: embedded broker: session queue full; dropping its new messages",
-					"client", cl.ID, "bytes", h.size[cl.ID], "limit", h.limits.MaxQueuedBytes)
-			}
-			h.mu.Unlock()
-			return
+	if q, known = ord[pk.PacketID]; known {
+		return q, true, true
+	}
+	if dup := h.holds(cl, pk); dup || h.size[cl.ID]+len(pk.Payload) > h.limits.MaxQueuedBytes {
+		cl.State.Inflight.Delete(pk.PacketID)
+		cl.State.Inflight.IncreaseSendQuota() // mochi takes one for the message right after
+		if !dup && !h.full[cl.ID] {
+			h.full[cl.ID] = true
+			h.log.Warn("mqtt: embedded broker: session queue full; dropping its new messages",
+				"client", cl.ID, "bytes", h.size[cl.ID], "limit", h.limits.MaxQueuedBytes)
 		}
-		h.next++
-		q = queued{h.next, len(pk.Payload)}
-		ord[pk.PacketID] = q
-		h.size[cl.ID] += q.size
+		return q, false, false
 	}
-	h.mu.Unlock()
-	if known || !persistent(cl) {
-		return
-	}
+	h.next++
+	q = queued{order: h.next, size: len(pk.Payload), ready: !persistent(cl)}
+	ord[pk.PacketID] = q
+	h.size[cl.ID] += q.size
+	return q, false, true
+}
+
+// storeQueued stores a message queued for cl, then lets the delivery write
+// it: stored after its PUBACK, it would come back after a restart.
+func (h *storeHook) storeQueued(cl *mochi.Client, pk packets.Packet, q queued) {
 	rec := inflightRecord{Msg: message2storage(pk), Order: q.order}
 	rec.Msg.Client = cl.ID
 	h.write(func(tx *bbolt.Tx) error { return put(tx, bucketInflight, inflightKey(cl.ID, pk.PacketID), rec) })
-}
-
-// sweep deletes from cl's map the messages the hook dropped and mochi put
-// back: when the client's receive quota is used up, mochi sets a message
-// again after OnQosPublish, to send it later. Every message mochi queues
-// passes OnQosPublish, so one the hook has no order for is one it dropped.
-// Call with h.mu held.
-func (h *storeHook) sweep(cl *mochi.Client, except uint16) {
+	h.mu.Lock()
 	ord := h.order[cl.ID]
-	for _, m := range cl.State.Inflight.GetAll(false) {
-		if _, ok := ord[m.PacketID]; !ok && m.PacketID != except && m.FixedHeader.Type == packets.Publish {
-			cl.State.Inflight.Delete(m.PacketID)
+	for id, o := range ord { // found by its place: OnPacketRead may have moved it
+		if o.order == q.order {
+			o.ready = true
+			ord[id] = o
 		}
+	}
+	_, here := ord[pk.PacketID]
+	h.mu.Unlock()
+	// Moved to another id (stored there) or dropped meanwhile: this record
+	// would come back after a restart.
+	stale := !here
+	if stale {
+		h.write(func(tx *bbolt.Tx) error { return tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, pk.PacketID)) })
 	}
 }
 
@@ -480,10 +503,23 @@ func (h *storeHook) OnQosComplete(cl *mochi.Client, pk packets.Packet) {
 	h.dequeue(cl, pk.PacketID)
 }
 
-func (h *storeHook) OnQosDropped(cl *mochi.Client, pk packets.Packet) { h.dequeue(cl, pk.PacketID) }
+// OnQosDropped forgets a message mochi dropped, except when it drops the
+// queue of a connection taken over by a new one: the new connection has the
+// messages (mochi copied them), and the hook keeps their place and their
+// stored copy.
+func (h *storeHook) OnQosDropped(cl *mochi.Client, pk packets.Packet) {
+	if cl.IsTakenOver() {
+		return
+	}
+	h.dequeue(cl, pk.PacketID)
+}
 
 func (h *storeHook) dequeue(cl *mochi.Client, id uint16) {
 	h.mu.Lock()
+	if d := h.conns[cl.ID]; d != nil && d.cl == cl {
+		delete(d.written, id)
+		d.poke() // room in the client's receive window
+	}
 	q, known := h.order[cl.ID][id]
 	if known {
 		delete(h.order[cl.ID], id)
@@ -532,6 +568,10 @@ func (h *storeHook) OnPacketRead(cl *mochi.Client, pk packets.Packet) (packets.P
 		if known {
 			delete(h.order[cl.ID], from)
 			h.order[cl.ID][m.PacketID] = q
+		}
+		if d := h.conns[cl.ID]; d != nil && d.cl == cl && d.written[from] {
+			delete(d.written, from)
+			d.written[m.PacketID] = true
 		}
 		h.mu.Unlock()
 		if persistent(cl) {
@@ -608,7 +648,7 @@ func (h *storeHook) StoredInflightMessages() ([]storage.Message, error) {
 		if h.order[r.Msg.Client] == nil {
 			h.order[r.Msg.Client] = map[uint16]queued{}
 		}
-		h.order[r.Msg.Client][r.Msg.PacketID] = queued{r.Order, len(r.Msg.Payload)}
+		h.order[r.Msg.Client][r.Msg.PacketID] = queued{order: r.Order, size: len(r.Msg.Payload), sent: true, ready: true}
 		h.size[r.Msg.Client] += len(r.Msg.Payload)
 		h.next = max(h.next, r.Order)
 		out = append(out, r.Msg)
@@ -633,6 +673,7 @@ func (h *storeHook) StoredRetainedMessages() ([]storage.Message, error) {
 // OnPublish writes a QoS 1 publication that a persistent session subscribes
 // to into the pending bucket, before mochi acknowledges it.
 func (h *storeHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	pk.Created = h.createdStamp(pk)
 	if h.db == nil || pk.FixedHeader.Qos == 0 || cl.Net.Inline || !h.persistentSubscriber(pk.TopicName) {
 		return pk, nil
 	}

@@ -19,7 +19,7 @@ func TestStorePendingHandedOutOnce(t *testing.T) {
 		t.Run(map[bool]string{false: "not queued before the crash", true: "queued before the crash"}[queuedBefore], func(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "broker.db")
 			addr := freeAddr(t)
-			o := BrokerOpts{Addr: addr, StorePath: store, Logger: quiet}
+			o := BrokerOpts{Addr: addr, StorePath: store, Logger: quiet, Prefix: "tridboard", BoardID: "board"}
 			b, err := StartBroker(o)
 			if err != nil {
 				t.Fatal(err)
@@ -27,7 +27,8 @@ func TestStorePendingHandedOutOnce(t *testing.T) {
 			d := &pahoDisplay{id: "away", url: b.URL(), r: newRecorder()}
 			d.connect(t)
 			d.disconnect(t)
-			pub := publisher(t, b.URL(), "", "")
+			user, pass := b.LocalLogin()
+			pub := publisher(t, b.URL(), user, pass)
 			if queuedBefore {
 				waitToken(t, pub.Publish(moveTopic, 1, false, "m1"), "publish")
 				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {

@@ -125,7 +125,7 @@ func TestNewRefuses(t *testing.T) {
 func TestBrokerStoreKeepsSessions(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "broker.db")
 	start := func(addr string) *Broker {
-		b, err := StartBroker(BrokerOpts{Addr: addr, StorePath: store})
+		b, err := StartBroker(BrokerOpts{Addr: addr, StorePath: store, Prefix: "tridboard", BoardID: "board", Logger: quiet})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestBrokerStoreKeepsSessions(t *testing.T) {
 		return c
 	}
 	c := display()
-	if tok := c.Subscribe("t/move", 1, nil); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := c.Subscribe(moveTopic, 1, nil); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("subscribe: %v", tok.Error())
 	}
 	c.Disconnect(100)
@@ -155,11 +155,12 @@ func TestBrokerStoreKeepsSessions(t *testing.T) {
 
 	b = start(addr)
 	defer b.Close()
-	pub := paho.NewClient(paho.NewClientOptions().AddBroker(b.URL()).SetClientID("daemon"))
+	user, pass := b.LocalLogin()
+	pub := paho.NewClient(paho.NewClientOptions().AddBroker(b.URL()).SetClientID("daemon").SetUsername(user).SetPassword(pass))
 	if tok := pub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}
-	if tok := pub.Publish("t/move", 1, false, "seq 7"); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+	if tok := pub.Publish(moveTopic, 1, false, "seq 7"); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("publish: %v", tok.Error())
 	}
 	pub.Disconnect(100)

@@ -65,8 +65,16 @@ type Opts struct {
 	// (commandloop.go), so that a flood journals at most one clock change
 	// per gap. 0 means the default, 200 ms; negative, no gap.
 	ClockGap time.Duration
-	// after is the clock ClockGap waits on; nil means time.After (tests).
-	after func(time.Duration) <-chan time.Time
+	// Now is the clock that stamps states and events given without a
+	// time; nil means time.Now. NewTimer makes a timer on that clock (a
+	// channel that receives once d has passed, and a function that stops
+	// it) for every wait of the client: the backoff between connection
+	// attempts, the acknowledgement timeouts, the retries and ClockGap;
+	// nil means time.NewTimer. sim.Clock has both, for tests in simulated
+	// time. (paho's own keep-alive and connection timeouts stay on the
+	// real clock.)
+	Now      func() time.Time
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 
 	// Logger receives connection changes and failures; nil means
 	// slog.Default().
@@ -89,7 +97,15 @@ func DefaultOpts() Opts {
 		AckTimeout:     10 * time.Second,
 		EventBuffer:    64,
 		ClockGap:       200 * time.Millisecond,
+		Now:            time.Now,
+		NewTimer:       realTimer,
 	}
+}
+
+// realTimer is time.NewTimer as an Opts.NewTimer.
+func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // Client is the daemon's connection to the broker. It connects in the
@@ -174,8 +190,11 @@ func New(opts Opts, h Handler) (*Client, error) {
 	if opts.ClockGap == 0 {
 		opts.ClockGap = d.ClockGap
 	}
-	if opts.after == nil {
-		opts.after = time.After
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.NewTimer == nil {
+		opts.NewTimer = realTimer
 	}
 	if opts.ClientID == "" {
 		opts.ClientID = "tridboard-" + opts.BoardID
@@ -275,7 +294,7 @@ func (c *Client) Recovered() error { return c.outbox.Recovered() }
 // latest state is kept; it is published again after every reconnection.
 func (c *Client) PublishState(s State) {
 	if s.Time.IsZero() {
-		s.Time = time.Now()
+		s.Time = c.opts.Now()
 	}
 	s.Time = s.Time.UTC()
 	if s.Result == "" {
@@ -297,7 +316,7 @@ func (c *Client) PublishState(s State) {
 // connection in a buffer of Opts.EventBuffer, dropping the oldest.
 func (c *Client) PublishEvent(e Event) {
 	if e.Time.IsZero() {
-		e.Time = time.Now()
+		e.Time = c.opts.Now()
 	}
 	e.Time = e.Time.UTC()
 	b, err := json.Marshal(e)
@@ -411,18 +430,33 @@ func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 	return o
 }
 
-// wait waits for t, at most d. It returns false when the client closes.
+// wait waits for t, at most d on the client's clock. It returns false
+// when the client closes.
 func (c *Client) wait(t paho.Token, d time.Duration) (ok bool, err error) {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+	fire, stop := c.opts.NewTimer(d)
+	defer stop()
 	select {
 	case <-t.Done():
 		return true, t.Error()
-	case <-timer.C:
+	case <-fire:
 		return true, fmt.Errorf("no acknowledgement within %v", d)
 	case <-c.ctx.Done():
 		return false, ErrClosed
 	}
+}
+
+// pause waits d on the client's clock, or until down is closed (nil:
+// never). It returns false when the client closes.
+func (c *Client) pause(d time.Duration, down <-chan struct{}) bool {
+	fire, stop := c.opts.NewTimer(d)
+	defer stop()
+	select {
+	case <-fire:
+	case <-down:
+	case <-c.ctx.Done():
+		return false
+	}
+	return true
 }
 
 func (c *Client) connectLoop() {
@@ -444,9 +478,7 @@ func (c *Client) connectLoop() {
 				c.log.Warn("mqtt: cannot connect; retrying", "err", err)
 				lastLogged = err.Error()
 			}
-			select {
-			case <-time.After(delay):
-			case <-c.ctx.Done():
+			if !c.pause(delay, nil) {
 				return
 			}
 			delay = min(2*delay, c.opts.RetryMax)
@@ -532,19 +564,14 @@ func (c *Client) outboxLoop() {
 		}
 		if err != nil {
 			c.log.Warn("mqtt: move not acknowledged; will send it again", "game", m.Game, "seq", m.Seq, "err", err)
-			select { // wait for a new connection, or retry on this one
-			case <-cn.down:
-			case <-time.After(c.opts.RetryMin):
-			case <-c.ctx.Done():
+			if !c.pause(c.opts.RetryMin, cn.down) { // wait for a new connection, or retry on this one
 				return
 			}
 			continue
 		}
 		if err := c.outbox.Ack(m.Game, m.Seq); err != nil {
 			c.log.Error("mqtt: outbox: ack", "err", err)
-			select {
-			case <-time.After(c.opts.RetryMin):
-			case <-c.ctx.Done():
+			if !c.pause(c.opts.RetryMin, nil) {
 				return
 			}
 			continue
@@ -632,15 +659,7 @@ func (c *Client) requeue(events [][]byte) {
 	c.events = all
 }
 
-func (c *Client) retryLater(cn *conn) bool {
-	select {
-	case <-cn.down:
-	case <-time.After(c.opts.RetryMin):
-	case <-c.ctx.Done():
-		return false
-	}
-	return true
-}
+func (c *Client) retryLater(cn *conn) bool { return c.pause(c.opts.RetryMin, cn.down) }
 
 // commandQueue is how many commands wait to run.
 const commandQueue = 32
@@ -716,6 +735,8 @@ func (c *Client) Close(ctx context.Context) error {
 		if !connected || (!pending && idle) {
 			break
 		}
+		// A poll on the real clock, as paho's acknowledgements come in real
+		// time; ctx alone bounds the wait.
 		select {
 		case <-ctx.Done():
 		case <-time.After(5 * time.Millisecond):

@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/sim"
 )
 
 // daemon is a Handler recording the commands it gets.
@@ -88,18 +93,23 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("state does not read back: %v\n%+v", err, back)
 			}
 
-			// A display arriving late gets the retained state and availability only.
-			late := subscriber(t, tb.url, tb.user, tb.pass, base+"#")
-			late.waitCount(t, base+"state", 1)
-			late.waitCount(t, base+"availability", 1)
-			time.Sleep(100 * time.Millisecond)
+			// A display arriving late gets the retained state and availability
+			// only, then what is published after it came: the next event is
+			// the first message that is not retained.
+			late := lateSubscriber(t, tb, base+"#")
+			c.PublishEvent(Event{Type: EventIllegal, Game: "g1", Detail: "after the late display came", Time: testState.Time})
+			late.waitCount(t, base+"event", 1)
 			late.mu.Lock()
 			gotLate := append([]rec(nil), late.msgs...)
 			late.mu.Unlock()
+			if n := len(gotLate); n == 0 || gotLate[n-1].topic != base+"event" || gotLate[n-1].retained {
+				t.Fatalf("late subscriber got %+v\n want the retained messages, then the new event", gotLate)
+			}
+			gotLate = gotLate[:len(gotLate)-1]
 			sort.Slice(gotLate, func(i, j int) bool { return gotLate[i].topic < gotLate[j].topic })
 			wantLate := []rec{{base + "availability", Online, true}, {base + "state", testStateJSON, true}}
 			if !reflect.DeepEqual(gotLate, wantLate) {
-				t.Errorf("late subscriber got %+v\n want %+v", gotLate, wantLate)
+				t.Errorf("late subscriber got %+v before the new event\n want %+v", gotLate, wantLate)
 			}
 
 			// Home Assistant discovery.
@@ -332,22 +342,66 @@ func TestWrongCredentials(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			clk := sim.NewClock(time.Time{})
 			o := testOpts(tt.tb, t.TempDir())
 			o.Username, o.Password = tt.user, tt.pass
+			o.Now, o.NewTimer = clk.Now, clk.NewTimer
 			c := newClient(t, o, nil)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			err := c.WaitConnected(ctx)
-			if want := "mqtt: broker " + tt.tb.url + ": " + tt.want; err == nil || err.Error() != want {
+			if err := c.Enqueue(testMove("g1", 1)); err != nil {
+				t.Fatal(err)
+			}
+			// Refused, the client tries again after RetryMin (20 ms), then
+			// twice as long each time up to RetryMax (200 ms), in simulated
+			// time; it never connects, and the move stays in its outbox.
+			want := "mqtt: broker " + tt.tb.url + ": " + tt.want
+			for i, backoff := range []time.Duration{20, 40, 80, 160, 200, 200} {
+				backoff *= time.Millisecond
+				waitTimers(t, clk, fmt.Sprintf("the wait after refusal %d", i+1), clk.Now().Add(backoff))
+				if st := c.Stats(); st.Connected || st.PendingMoves != 1 || st.MovesAcked != 0 || st.LastError == nil || st.LastError.Error() != want {
+					t.Fatalf("after refusal %d: stats %+v, want not connected, the move pending and %s", i+1, st, want)
+				}
+				clk.Advance(backoff)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if err := c.WaitConnected(ctx); err == nil || err.Error() != want {
 				t.Fatalf("WaitConnected: %v, want %s", err, want)
 			}
-			c.Enqueue(testMove("g1", 1))
-			time.Sleep(50 * time.Millisecond)
 			if got := tt.tb.rec.on("tridboard/board/move"); len(got) != 0 {
 				t.Fatalf("a refused client published %d moves", len(got))
 			}
 		})
 	}
+}
+
+// waitTimers waits until the only timers of clk are at want: what the code
+// under test waits for once it is idle.
+func waitTimers(t testing.TB, clk *sim.Clock, what string, want ...time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !slices.Equal(clk.Timers(), want); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: timers at %v, want %v", what, clk.Timers(), want)
+		}
+	}
+}
+
+// lateSubscriber subscribes to filter on a new connection, then subscribes
+// once more: a broker handles a connection's packets in order, so once the
+// second subscription is acknowledged, every retained message of the first
+// was sent, and whatever is published next comes after them.
+func lateSubscriber(t testing.TB, tb *testBroker, filter string) *recorder {
+	t.Helper()
+	r := newRecorder()
+	cli := paho.NewClient(paho.NewClientOptions().AddBroker(tb.url).SetClientID("late-display").
+		SetUsername(tb.user).SetPassword(tb.pass).SetAutoReconnect(false))
+	waitToken(t, cli.Connect(), "late subscriber connect")
+	t.Cleanup(func() { cli.Disconnect(0) })
+	waitToken(t, cli.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
+		r.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
+	}), "subscribe "+filter)
+	barrier := strings.TrimSuffix(filter, "#") + "late-barrier" // no message has this topic
+	waitToken(t, cli.Subscribe(barrier, 1, nil), "subscribe "+barrier)
+	return r
 }
 
 // TestLastWill cuts the network under the client: the broker publishes its

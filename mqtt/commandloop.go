@@ -51,7 +51,7 @@ func (c *Client) commandLoop() {
 			cmd, rs, next = c.coalesce(ck, rs)
 			gap = nil
 			if c.opts.ClockGap > 0 {
-				gap = c.opts.after(c.opts.ClockGap)
+				gap, _ = c.opts.NewTimer(c.opts.ClockGap)
 			}
 		}
 		res, err := c.handler.Command(c.ctx, cmd)

@@ -5,24 +5,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/sim"
 )
 
 // gate records the commands it runs; the first waits until release closes.
 type gate struct {
 	release chan struct{}
+	now     func() time.Time // if set, the clock of at
 	mu      sync.Mutex
 	ran     []Command
+	at      []time.Time // when each command ran, on now
 }
 
 func (g *gate) Command(ctx context.Context, cmd Command) (any, error) {
 	g.mu.Lock()
 	first := len(g.ran) == 0
 	g.ran = append(g.ran, cmd)
+	if g.now != nil {
+		g.at = append(g.at, g.now())
+	}
 	g.mu.Unlock()
 	if first {
 		<-g.release
@@ -97,10 +104,10 @@ func TestClockChangesCoalesced(t *testing.T) {
 // end, then run as one, each answered.
 func TestClockGap(t *testing.T) {
 	tb := embedded(t, false)
-	g := &gate{release: make(chan struct{})}
-	fire := make(chan time.Time)
+	clk := sim.NewClock(time.Time{})
+	g := &gate{release: make(chan struct{}), now: clk.Now}
 	o := testOpts(tb, t.TempDir())
-	o.ClockGap, o.after = time.Second, func(time.Duration) <-chan time.Time { return fire }
+	o.ClockGap, o.Now, o.NewTimer = time.Second, clk.Now, clk.NewTimer
 	c := newClient(t, o, g)
 	waitConnected(t, c)
 	base := "tridboard/board/"
@@ -123,18 +130,22 @@ func TestClockGap(t *testing.T) {
 		add(tr)
 	}
 	poll("five changes queued", func() bool { return len(c.cmds) == 5 })
+	t0 := clk.Now()
 	close(g.release)
-	// The loop waits for the gap: it takes the simulated clock's tick.
-	select {
-	case fire <- time.Time{}:
-	case <-time.After(15 * time.Second):
-		t.Fatal("the next clock change did not wait for the gap")
-	}
+	// The loop takes the next change and waits for the gap the first one
+	// started: a timer at t0 + 1 s. Only the simulated clock ends it.
+	poll("the next change to wait for the gap", func() bool {
+		return len(c.cmds) == 4 && slices.Contains(clk.Timers(), t0.Add(time.Second))
+	})
+	clk.Advance(time.Second)
 	tb.rec.waitCount(t, base+"response/"+CmdClock, 6)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	want := []Command{Clock{Action: ClockAdd, Side: rules.White, MS: 1000}, Clock{Action: ClockAdd, Side: rules.White, MS: 5000}}
 	if !reflect.DeepEqual(g.ran, want) {
 		t.Errorf("the game ran %v, want %v", g.ran, want)
+	}
+	if wantAt := []time.Time{t0, t0.Add(time.Second)}; !slices.Equal(g.at, wantAt) {
+		t.Errorf("the changes ran at %v, want %v (one gap apart)", g.at, wantAt)
 	}
 }

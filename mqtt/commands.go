@@ -49,6 +49,14 @@ type NewGame struct {
 	Round    string `json:"round,omitempty"`
 	// Board is the board number in the event's round (an event sends it).
 	Board string `json:"board,omitempty"`
+	// The players' ratings (digits), FIDE titles ("GM", "WIM", ...) and
+	// FIDE ids (digits), for the record's tags and the displays.
+	WhiteElo    string `json:"white_elo,omitempty"`
+	BlackElo    string `json:"black_elo,omitempty"`
+	WhiteTitle  string `json:"white_title,omitempty"`
+	BlackTitle  string `json:"black_title,omitempty"`
+	WhiteFideID string `json:"white_fide_id,omitempty"`
+	BlackFideID string `json:"black_fide_id,omitempty"`
 	// Opponent, if set, plays one side from elsewhere.
 	Opponent *Opponent `json:"opponent,omitempty"`
 	// TimeControl is the game's clock as PGN's TimeControl tag writes it
@@ -207,6 +215,17 @@ func (c NewGame) validate() error {
 	}
 	if _, err := clock.Parse(c.TimeControl); err != nil {
 		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
+	}
+	for _, f := range []struct{ name, v string }{{"white_elo", c.WhiteElo}, {"black_elo", c.BlackElo},
+		{"white_fide_id", c.WhiteFideID}, {"black_fide_id", c.BlackFideID}} {
+		if f.v != "" && (len(f.v) > 12 || strings.Trim(f.v, "0123456789") != "") {
+			return fmt.Errorf(`%q: %q: want digits`, f.name, f.v)
+		}
+	}
+	for _, f := range []struct{ name, v string }{{"white_title", c.WhiteTitle}, {"black_title", c.BlackTitle}} {
+		if f.v != "" && (len(f.v) > 4 || strings.Trim(f.v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "") {
+			return fmt.Errorf(`%q: %q: want a title in capitals (GM, IM, WFM, ...)`, f.name, f.v)
+		}
 	}
 	return checkAssist(c.Assist)
 }

@@ -20,6 +20,9 @@ type Move struct {
 	SAN      string    `json:"san"`      // Meder notation with + or #
 	Position string    `json:"position"` // position string after the move
 	Time     time.Time `json:"ts"`       // RFC 3339
+	// ClkMS is the mover's time left on the clock after the move, in
+	// milliseconds (absent without a clock): the record's [%clk].
+	ClkMS *int64 `json:"clk_ms,omitempty"`
 }
 
 func (m Move) check() error {
@@ -91,8 +94,11 @@ type State struct {
 	// Start is the game's start position when it is not the variant's
 	// usual one; Moves the game so far in long form. A display that joins
 	// late, or missed a move message, rebuilds the game from them.
-	Start      string    `json:"start,omitempty"`
-	Moves      []string  `json:"moves,omitempty"`
+	Start string   `json:"start,omitempty"`
+	Moves []string `json:"moves,omitempty"`
+	// ClkMS holds, when every move of Moves has one, the mover's time left
+	// on the clock after each (Move.ClkMS), for a late joiner's record.
+	ClkMS      []int64   `json:"clk_ms,omitempty"`
 	MoveNumber int       `json:"move_number"`
 	Check      bool      `json:"check"`
 	Result     string    `json:"result"`                // a Result* constant
@@ -102,8 +108,9 @@ type State struct {
 	// clock.Snapshot marshals it: a display counts the running side down
 	// from its "at".
 	Clock *clock.Snapshot `json:"clock,omitempty"`
-	// Tags are the game's record tags that new_game carries: "White",
-	// "Black", "Event", "Round" (the players' names, the event, the round).
+	// Tags are the game's record tags: "White", "Black", "Event", "Round"
+	// (the players' names, the event, the round: what new_game carries),
+	// "Site" and "Date".
 	Tags map[string]string `json:"tags,omitempty"`
 	// Lesson is the teacher's settings and the hints used.
 	Lesson *Lesson `json:"lesson,omitempty"`
@@ -176,6 +183,10 @@ const (
 	// only; Detail: the side it is for).
 	EventHint   = "hint"
 	EventButton = "button" // a button of the set was pressed (Detail: its name, "clock_white")
+	// EventCorrection: the mover changed their mind about their last move:
+	// Detail is the move taken back, Move the move made instead (published
+	// on the move topic with the next seq).
+	EventCorrection = "correction"
 )
 
 // Event is the payload of <base>/event (not retained): what happens on the

@@ -33,8 +33,9 @@ type handStats struct {
 
 // playHandGame plays one random legal game of sys with the hand through
 // the simulated set, the scanner and the recognizer, and counts what went
-// wrong. A game stops at its first error.
-func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press sim.Span, plies int, st *handStats) {
+// wrong. A game stops at its first error. It returns the corrections made
+// (Corrected events).
+func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press sim.Span, plies int, st *handStats) int {
 	r := newRigAt(tb, sys.Start(), opts)
 	pos := sys.Start()
 	var played []string
@@ -63,6 +64,9 @@ func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press
 	}
 	check := func(final bool) bool {
 		for i, m := range r.moves {
+			if i == len(r.moves)-1 && r.rec.corr.reopened && !final {
+				continue // a change of mind under way: corrected when complete
+			}
 			if i >= len(played) || m != played[i] {
 				return fail(&st.ghosts, "ghost")
 			}
@@ -145,15 +149,27 @@ func playHandGame(tb testing.TB, sys rules.System, opts Opts, h *sim.Hand, press
 	}
 	st.unexplained = max(st.unexplained, r.unexplained)
 	i := 0
+	last := Confirmation(0) // the latency list the last move went to
 	for _, e := range r.log {
-		if e.Kind != Moved {
+		switch {
+		case e.Kind == Corrected && i > 0:
+			// The ply's move is the correction: its latency replaces the
+			// withdrawn move's.
+			if d := st.latency[last]; last != 0 {
+				st.latency[last] = d[:len(d)-1]
+			}
+			i--
+		case e.Kind != Moved:
 			continue
 		}
+		last = 0
 		if i < len(placedAt) && !e.Before.Info(e.Move).Promotion {
 			st.latency[e.By] = append(st.latency[e.By], e.At.Sub(placedAt[i]))
+			last = e.By
 		}
 		i++
 	}
+	return r.corrections
 }
 
 // BenchmarkHand plays random legal games (one per iteration) with the hand
@@ -270,6 +286,9 @@ func reportHand(b *testing.B, st *handStats) {
 	b.ReportMetric(float64(st.silent)/1e6, "silent-max-ms")
 	b.ReportMetric(float64(st.unexplained)/1e6, "unexplained-max-ms")
 	for by, d := range st.latency {
+		if len(d) == 0 {
+			continue
+		}
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 		b.ReportMetric(float64(len(d)), by.String()+"-n")
 		b.ReportMetric(float64(d[len(d)/2])/1e6, by.String()+"-p50-ms")

@@ -22,7 +22,7 @@ const (
 )
 
 // debounce is the sensors' window the rig scans with.
-var debounce = sensors.DefaultOpts.Debounce
+var debounce = sensors.DefaultOpts().Debounce
 
 func wait(d time.Duration) string { return fmt.Sprintf("wait %d", d.Milliseconds()) }
 
@@ -46,11 +46,14 @@ func TestTouchDownOnALegalTargetIsNoMove(t *testing.T) {
 	}
 }
 
-// A touch-down longer than the settle window is a move; the next placement
-// then explains nothing and becomes a mismatch whose hint says how to take
-// the wrong move back, and putting the position before it back does.
+// A touch-down longer than the settle window is a move; with corrections
+// off (touch-move), the next placement then explains nothing and becomes a
+// mismatch whose hint says how to take the wrong move back, and putting
+// the position before it back does.
 func TestWrongMoveIsTakenBackFromTheMismatch(t *testing.T) {
-	r := newRig(t, knightPos, DefaultOpts())
+	opts := DefaultOpts()
+	opts.Correction = 0
+	r := newRig(t, knightPos, opts)
 	r.script("lift b1W", "wait 100", "place c3W", "wait 400", "lift c3W", "wait 100", "place a3W")
 	r.wait(DefaultOpts().MismatchAfter + 200*time.Millisecond)
 	r.wantMoves("b1W-c3W")

@@ -36,6 +36,8 @@ type rig struct {
 	// presses are clock presses to come: the rig calls Confirm at the
 	// first scan after each button's debounce.
 	presses []press
+	// corrections counts the Corrected events.
+	corrections int
 }
 
 // press is a clock button pressed at at by side.
@@ -99,7 +101,7 @@ func (r *rig) wait(d time.Duration) {
 		for _, e := range r.rec.Observe(now, s.Closed, s.Unknown) {
 			r.record(e, now)
 		}
-		for len(r.presses) > 0 && !now.Before(r.presses[0].at.Add(sensors.DefaultOpts.Debounce)) {
+		for len(r.presses) > 0 && !now.Before(r.presses[0].at.Add(sensors.DefaultOpts().Debounce)) {
 			p := r.presses[0]
 			r.presses = r.presses[1:]
 			for _, e := range r.rec.Confirm(now, p.side) {
@@ -145,6 +147,14 @@ func (r *rig) record(e Event, now time.Time) {
 		r.latencies = append(r.latencies, now.Sub(r.lastChange))
 	case TookBack:
 		r.moves = append(r.moves, "takeback")
+	case Corrected:
+		// The record never holds the withdrawn move.
+		if n := len(r.moves); n > 0 && r.moves[n-1] == e.Before.Long(e.Withdrawn) {
+			r.moves[n-1] = e.Before.Long(e.Move)
+		} else {
+			r.moves = append(r.moves, "bad correction of "+e.Before.Long(e.Withdrawn))
+		}
+		r.corrections++
 	}
 }
 

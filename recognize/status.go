@@ -97,6 +97,11 @@ const (
 	TookBack
 	// StatusChanged: Status is the new status.
 	StatusChanged
+	// Corrected: the mover changed their mind about the last move, which
+	// the settle window had completed (Opts.Correction): Withdrawn is
+	// taken back and Move made instead, from Before (the position before
+	// both) to After.
+	Corrected
 )
 
 func (k Kind) String() string {
@@ -107,6 +112,8 @@ func (k Kind) String() string {
 		return "took back"
 	case StatusChanged:
 		return "status changed"
+	case Corrected:
+		return "corrected"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -152,8 +159,10 @@ type Event struct {
 	CompletedAt time.Time
 	// By says, for Moved, what completed the move.
 	By Confirmation
-	// Move, Before and After describe Moved and TookBack events.
+	// Move, Before and After describe Moved, TookBack and Corrected
+	// events; Withdrawn is the move a Corrected event takes back.
 	Move          rules.Move
+	Withdrawn     rules.Move
 	Before, After rules.Position
 	// Status is the status after the event.
 	Status Status
@@ -166,6 +175,8 @@ func (e Event) String() string {
 		return "moved " + e.Before.Long(e.Move)
 	case TookBack:
 		return "took back " + e.After.Long(e.Move)
+	case Corrected:
+		return "corrected " + e.Before.Long(e.Withdrawn) + " to " + e.Before.Long(e.Move)
 	}
 	return "status: " + e.Status.State.String()
 }

@@ -19,7 +19,7 @@ func setBoard(tb testing.TB, preset string) (*sim.Board, *sensors.Scanner, time.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opts := sensors.DefaultOpts
+	opts := sensors.DefaultOpts()
 	opts.Cells = b.Set.System().Cells()
 	sc, err := sensors.New(b.Bus, b.Wiring, &opts)
 	if err != nil {

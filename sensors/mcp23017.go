@@ -50,6 +50,8 @@ type expander struct {
 	unknown uint64 // slots whose state is unknown
 	fresh   bool   // next reading starts debounce afresh
 	since   [64]int64
+	readAt  int64     // time of the last reading
+	gap     [64]int64 // time from the reading before to the first of each change
 
 	// Health.
 	needConfig  bool

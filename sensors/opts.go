@@ -2,8 +2,10 @@ package sensors
 
 import (
 	"errors"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"slices"
 	"time"
+
+	"github.com/tridboard/tridboard/rules/st3d"
 )
 
 // Opts are the options of a Scanner.
@@ -26,16 +28,25 @@ type Opts struct {
 	// reading that changed since the last check is checked before it
 	// counts, so a reset chip's floating inputs never make a change.
 	Verify time.Duration
+	// Now, when set, is the clock each expander's reading is stamped
+	// with, read right after it: a scan preempted half way (a busy
+	// machine) stamps what it read with when it read it. Nil stamps the
+	// whole scan with Scan's time.
+	Now func() time.Time
 }
 
-// DefaultOpts are the options used when New is given nil.
-var DefaultOpts = Opts{
-	Cells:    st3d.CellNames(),
-	Period:   5 * time.Millisecond,
-	Debounce: 30 * time.Millisecond,
-	RetryMin: 10 * time.Millisecond,
-	RetryMax: time.Second,
-	Verify:   time.Second,
+// DefaultOpts returns the options used when New is given nil: the ST3D
+// cells (a copy of its own), a 5 ms scan, a 30 ms debounce, retries from
+// 10 ms to 1 s and a check of the expanders' configuration every second.
+func DefaultOpts() Opts {
+	return Opts{
+		Cells:    slices.Clone(st3d.CellNames()),
+		Period:   5 * time.Millisecond,
+		Debounce: 30 * time.Millisecond,
+		RetryMin: 10 * time.Millisecond,
+		RetryMax: time.Second,
+		Verify:   time.Second,
+	}
 }
 
 func (o *Opts) check() error {

@@ -12,7 +12,7 @@ import (
 
 func TestRunRealTime(t *testing.T) {
 	board := sim.NewReference()
-	opts := sensors.DefaultOpts
+	opts := sensors.DefaultOpts()
 	opts.Period, opts.Debounce = time.Millisecond, 3*time.Millisecond
 	sc, err := sensors.New(board.Bus, board.Wiring, &opts)
 	if err != nil {

@@ -2,7 +2,9 @@ package sensors
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -32,7 +34,13 @@ func (s State) String() string {
 
 // Snapshot is the debounced state of every cell at one scan.
 type Snapshot struct {
+	// Time is the time of the scan.
 	Time time.Time
+	// AsOf is the time the debounced state stands for: Time, or, when a
+	// change read before Time is still in its debounce window, when that
+	// change will have stood the window (a late scan reads a change late,
+	// and must not stretch the state before it: see Scanner.Readings).
+	AsOf time.Time
 	// Closed and Unknown are sets over Opts.Cells; a cell in neither is
 	// open.
 	Closed, Unknown rules.CellSet
@@ -43,7 +51,14 @@ type Snapshot struct {
 
 // Event is one cell (or button) changing state.
 type Event struct {
+	// Time is when the change was first read plus the debounce window:
+	// the scan that found it due, had every scan come on time (a failed
+	// expander's cells go Unknown at the scan's time).
 	Time time.Time
+	// Gap is how long before its first reading the change may have
+	// happened: the time since the reading before (a scan's period on
+	// time; more after a scan that came late).
+	Gap time.Duration
 	// Cell is the cell's index in Opts.Cells, or rules.NoCell for a button.
 	Cell rules.Cell
 	// Button is the button's index in Scanner.Buttons(), or -1 for a cell.
@@ -103,6 +118,10 @@ type Scanner struct {
 	events []Event
 	verify int       // next expander to check
 	epoch  time.Time // first scan
+	// prev is the state before the last scan; order sorts its events by
+	// time (Readings).
+	prev  Snapshot
+	order []int
 }
 
 // New returns a Scanner for the wiring w on bus (nil opts: DefaultOpts).
@@ -110,10 +129,13 @@ type Scanner struct {
 // configures the expanders; until their readings have been stable for the
 // debounce window, the cells are Unknown.
 func New(bus i2c.Bus, w *Wiring, opts *Opts) (*Scanner, error) {
-	if opts == nil {
-		opts = &DefaultOpts
+	o := DefaultOpts()
+	if opts != nil {
+		o = *opts
+		// The scanner keeps the cell list: a copy, so that the caller's
+		// slice (a system's own list, say) can change without it.
+		o.Cells = slices.Clone(o.Cells)
 	}
-	o := *opts
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -159,7 +181,7 @@ func New(bus i2c.Bus, w *Wiring, opts *Opts) (*Scanner, error) {
 	return s, nil
 }
 
-// Cells is Opts.Cells.
+// Cells is the scanner's copy of Opts.Cells; the caller must not change it.
 func (s *Scanner) Cells() []string { return s.cells }
 
 // Buttons lists the wired buttons (with ButtonPrefix); bit i of
@@ -176,6 +198,50 @@ func (s *Scanner) Snapshot() Snapshot {
 // Events are the changes of the last Scan, in expander and slot order. The
 // slice is reused by the next Scan.
 func (s *Scanner) Events() []Event { return s.events }
+
+// Readings calls fn with each debounced reading of the cells and buttons
+// the last Scan went through, in time order, each stamped with the time it
+// stands for: after each set of changes of the same Event.Time, the cells
+// and buttons as they then stood, at that time; last, the cells as they
+// stand, at Snapshot.AsOf; gap is the longest Event.Gap of the changes
+// the reading adds. On time, a scan has one reading, at its own
+// time. A late scan (the loop did not get the CPU) finds changes that
+// became due while it waited: fed in their order and at their times, a
+// consumer that times how long a reading stood (a recognizer's settle
+// window) or orders a button press among the cells' changes sees what it
+// would have seen on time, not a reading stretched by the delay. Call it
+// on Scan's goroutine, after Scan.
+func (s *Scanner) Readings(fn func(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration)) {
+	closed, unknown, buttons := s.prev.Closed, s.prev.Unknown, s.prev.Buttons
+	var gap time.Duration // the longest Gap of the changes since the last call
+	s.order = s.order[:0]
+	for i := range s.events {
+		s.order = append(s.order, i)
+	}
+	// Insertion sort by time, stable: a scan has few changes.
+	for i := 1; i < len(s.order); i++ {
+		for j := i; j > 0 && s.events[s.order[j]].Time.Before(s.events[s.order[j-1]].Time); j-- {
+			s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+		}
+	}
+	for i, k := range s.order {
+		e := &s.events[k]
+		if e.Cell != rules.NoCell {
+			closed.Set(e.Cell, e.To == Closed)
+			unknown.Set(e.Cell, e.To == Unknown)
+		} else if e.To == Closed {
+			buttons |= 1 << e.Button
+		} else {
+			buttons &^= 1 << e.Button
+		}
+		gap = max(gap, e.Gap)
+		if (i+1 == len(s.order) || !s.events[s.order[i+1]].Time.Equal(e.Time)) && e.Time.Before(s.snap.AsOf) {
+			fn(e.Time, closed, unknown, buttons, gap)
+			gap = 0
+		}
+	}
+	fn(s.snap.AsOf, s.snap.Closed, s.snap.Unknown, s.snap.Buttons, gap)
+}
 
 // Stats returns the scan counters.
 func (s *Scanner) Stats() Stats {
@@ -215,9 +281,12 @@ func (s *Scanner) Scan(now time.Time) bool {
 	// clock's monotonic reading is used and wall-clock jumps do not count.
 	t := int64(now.Sub(s.epoch))
 	s.events = s.events[:0]
+	s.prev = s.snap
 	s.snap.Time = now
+	last := t // the last reading's time
 	s.stats.Scans++
 	checked := false
+	asOf := int64(math.MaxInt64)
 	for i, x := range s.exps {
 		if x.failing && t < x.nextTry {
 			continue
@@ -253,10 +322,18 @@ func (s *Scanner) Scan(now time.Time) bool {
 			s.fail(x, now, t, err)
 			continue
 		}
+		if s.opts.Now != nil {
+			// Stamped with when it was read, not when the scan began.
+			if at := s.opts.Now(); at.After(now) {
+				now, t = at, int64(at.Sub(s.epoch))
+				last = max(last, t)
+			}
+		}
 		x.failing, x.consecutive = false, 0
 		x.reads++
 		raw &= x.used
-		due, latest := s.due(x, raw, t)
+		due, latest, pending := s.due(x, raw, t)
+		asOf = min(asOf, pending)
 		if due != 0 && latest > x.verifiedAt {
 			// A reading is about to count that changed after the last
 			// check: make sure the chip did not reset in between (its
@@ -277,6 +354,7 @@ func (s *Scanner) Scan(now time.Time) bool {
 	if !checked && s.verify != 0 {
 		s.verify = 0 // wrap the round-robin when the tail was not due
 	}
+	s.snap.AsOf = s.epoch.Add(time.Duration(min(asOf, last)))
 	if len(s.events) > 0 {
 		s.stats.Changes++
 		return true
@@ -285,27 +363,52 @@ func (s *Scanner) Scan(now time.Time) bool {
 }
 
 // due feeds one reading of x to its cells' debounce and returns the slots
-// whose new state has been stable for the window, and the latest time one
-// of them changed.
-func (s *Scanner) due(x *expander, raw uint64, t int64) (due uint64, latest int64) {
+// whose new state has been stable for the window, the latest time one of
+// them changed, and the earliest time a change still in its window will
+// have stood it (math.MaxInt64 for none).
+func (s *Scanner) due(x *expander, raw uint64, t int64) (due uint64, latest, pending int64) {
 	changed := raw ^ x.lastRaw
+	// A change first read by a scan that came late happened somewhere in
+	// the gap since the last reading: it is credited half of what the gap
+	// exceeds the period by, at most half the window, so that it still has
+	// to be read unchanged for half the window (contact bounce lasts a
+	// millisecond or two) but a late scan does not lose a piece that stood
+	// a few times the window (issue 21: a 150 ms placement read by two late
+	// scans 25 ms apart). On time, nothing is credited.
+	credit := min(max(t-x.readAt-int64(s.opts.Period), 0)/2, s.window/2)
+	first, gap := t-credit, t-x.readAt
 	if x.fresh {
 		x.fresh = false
-		changed = x.used
+		changed, first, gap = x.used, t, 0
+	} else if undone := changed & (x.lastRaw ^ x.state) &^ x.unknown; undone != 0 {
+		// A change still in its window that this reading undoes, after a
+		// gap: credited half the gap as well, it may have stood the
+		// window (a piece set down for 150 ms between two late scans is
+		// read once). Then it counts, at its time, before it is undone.
+		var pulse uint64
+		for m := undone; m != 0; m &= m - 1 {
+			if b := bits.TrailingZeros64(m); x.readAt-x.since[b]+credit >= s.window {
+				pulse |= 1 << b
+			}
+		}
+		s.commit(x, x.lastRaw, pulse, s.epoch.Add(time.Duration(t)))
 	}
 	for m := changed; m != 0; m &= m - 1 {
-		x.since[bits.TrailingZeros64(m)] = t
+		b := bits.TrailingZeros64(m)
+		x.since[b], x.gap[b] = first, gap
 	}
-	x.lastRaw = raw
-	latest = -1 << 63
+	x.lastRaw, x.readAt = raw, t
+	latest, pending = -1<<63, math.MaxInt64
 	for m := (raw ^ x.state | x.unknown) & x.used; m != 0; m &= m - 1 {
 		b := bits.TrailingZeros64(m)
 		if t-x.since[b] >= s.window {
 			due |= 1 << b
 			latest = max(latest, x.since[b])
+		} else {
+			pending = min(pending, x.since[b]+s.window)
 		}
 	}
-	return due, latest
+	return due, latest, pending
 }
 
 // commit sets the due slots of x to their reading.
@@ -325,7 +428,13 @@ func (s *Scanner) commit(x *expander, raw, due uint64, now time.Time) {
 		}
 		x.unknown &^= bit
 		x.state = x.state&^bit | raw&bit
-		s.set(int(x.slot[b]), from, to, now)
+		// Stamped with when it was read (and stood the window), not when
+		// this scan came to it.
+		at := s.epoch.Add(time.Duration(x.since[b] + s.window))
+		if at.After(now) {
+			at = now
+		}
+		s.set(int(x.slot[b]), from, to, at, time.Duration(x.gap[b]))
 	}
 }
 
@@ -347,8 +456,8 @@ func (s *Scanner) reset(x *expander, now time.Time, t int64) {
 }
 
 // set records a cell's (or button's) new state and its event.
-func (s *Scanner) set(idx int, from, to State, now time.Time) {
-	ev := Event{Time: now, From: from, To: to, Cell: rules.NoCell, Button: -1}
+func (s *Scanner) set(idx int, from, to State, now time.Time, gap time.Duration) {
+	ev := Event{Time: now, Gap: gap, From: from, To: to, Cell: rules.NoCell, Button: -1}
 	if idx < len(s.cells) {
 		c := rules.Cell(idx)
 		ev.Cell, ev.Name = c, s.cells[idx]
@@ -374,7 +483,7 @@ func (s *Scanner) lose(x *expander, now time.Time) {
 		if x.state&(1<<b) != 0 {
 			from = Closed
 		}
-		s.set(int(x.slot[b]), from, Unknown, now)
+		s.set(int(x.slot[b]), from, Unknown, now, 0)
 	}
 	x.unknown = x.used
 	x.state = 0

@@ -126,7 +126,7 @@ func splitFields(s string) []string {
 }
 
 func TestBounceTrain(t *testing.T) {
-	opts := sensors.DefaultOpts
+	opts := sensors.DefaultOpts()
 	opts.Debounce = 10 * ms
 	r := newRig(t, sim.NewReference(), &opts)
 	for i := 0; i < 3; i++ {
@@ -198,4 +198,33 @@ func mustBoard(t *testing.T, w *sensors.Wiring) *sim.Board {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestOptsNotShared (issue 23): DefaultOpts returns a fresh value each
+// time, and New keeps a copy of the cell list: a caller that changes its
+// options, or the slice it gave, changes neither the defaults, nor the
+// game system's cell list, nor a scanner already made.
+func TestOptsNotShared(t *testing.T) {
+	want := st3d.CellNames()[0]
+	o := sensors.DefaultOpts()
+	o.Cells[0] = "changed"
+	o.Debounce = time.Hour
+	if d := sensors.DefaultOpts(); d.Cells[0] != want || d.Debounce != 30*ms {
+		t.Fatalf("defaults changed by a caller: cell 0 %q, debounce %v", d.Cells[0], d.Debounce)
+	}
+	if got := st3d.CellNames()[0]; got != want {
+		t.Fatalf("st3d's cell 0 is %q after a caller changed its options", got)
+	}
+
+	o = sensors.DefaultOpts()
+	r := newRig(t, sim.NewReference(), &o)
+	o.Cells[0] = "changed"
+	if got := r.sc.Cells()[0]; got != want {
+		t.Fatalf("the scanner's cell 0 is %q after the caller changed its slice", got)
+	}
+	r.run(40 * ms)
+	r.do(r.board.Set.Lift(want))
+	if got, wantEv := r.run(40*ms), []string{"35ms " + want + " closed -> open"}; !reflect.DeepEqual(got, wantEv) {
+		t.Errorf("events %v, want %v", got, wantEv)
+	}
 }

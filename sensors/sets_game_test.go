@@ -37,7 +37,7 @@ func TestGamesThroughRegisters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := sensors.DefaultOpts
+		opts := sensors.DefaultOpts()
 		opts.Cells = sys.Cells()
 		sc, err := sensors.New(b.Bus, b.Wiring, &opts)
 		if err != nil {

@@ -299,7 +299,7 @@ func TestPresetsWireEveryButton(t *testing.T) {
 // and a scan of ten periods in b's time that returns its snapshot.
 func simScanner(t *testing.T, b *sim.Board, sys rules.System) (*sensors.Scanner, sensors.Opts, func() sensors.Snapshot) {
 	t.Helper()
-	opts := sensors.DefaultOpts
+	opts := sensors.DefaultOpts()
 	opts.Cells = sys.Cells()
 	sc, err := sensors.New(b.Bus, b.Wiring, &opts)
 	if err != nil {

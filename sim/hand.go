@@ -111,6 +111,33 @@ func QuirkyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
 	return h
 }
 
+// HastyHand is QuirkyHand at blitz pace and hesitating at once (issue
+// 21): every moved piece set down on a square on its way for exactly
+// touch (a legal target of its own in nine cases of ten) unless it is slid
+// through its line (one move of two that can be), pieces in the air
+// 60-250 ms, and the other side's first lift exactly reply after the last
+// placement. The benchmarks of late scans and the low-time tests play with
+// it.
+func HastyHand(r *rand.Rand, touch, reply time.Duration) *Hand {
+	h := QuirkyHand(r, touch, reply)
+	h.Carry = Span{Min: 60 * time.Millisecond, Max: 250 * time.Millisecond}
+	h.Slide, h.TouchLegal = 0.5, 0.9
+	if touch > 0 {
+		h.TouchDown, h.Touch = 1, Fixed(touch)
+	}
+	return h
+}
+
+// LearnerHand is QuirkyHand changing its mind (issue 21): in one move of
+// four it sets the piece down on another square, a legal target of its
+// own where it has one, rests there for rest (drawn), then goes on to the
+// square it means; no other touch-downs.
+func LearnerHand(r *rand.Rand, rest Span, reply time.Duration) *Hand {
+	h := QuirkyHand(r, 0, reply)
+	h.TouchDown, h.TouchLegal, h.Touch = 0.25, 1, rest
+	return h
+}
+
 // Pause draws the pause between the touches of one move (prev) and those
 // of the next (next): Reply, and long enough that next lifts a piece prev
 // set down no sooner than Regrab after.

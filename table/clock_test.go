@@ -471,7 +471,9 @@ func TestClockPenalty(t *testing.T) {
 // and Black's stands; once the pawn is back on b3W Black's clock runs
 // again.
 func TestClockPenaltyToTheSideThatMoved(t *testing.T) {
-	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute })
+	// Touch-move (no change of mind): White's pawn moved again on Black's
+	// turn is an illegal move, not a correction of b2W-b3W.
+	r := newClockRig(t, "180", func(o *table.Opts) { o.Clock.Penalty = time.Minute; o.Recognize.Correction = 0 })
 	r.play("b2W-b3W")
 	mv := r.lastMove().Time
 	white := r.clk().Remaining(rules.White, mv)
@@ -611,6 +613,10 @@ func TestClockMoveAfterTheFlag(t *testing.T) {
 		t.Fatal("the flag was declared while a move was on the way")
 	}
 	r.run(2 * time.Second)
+	// The journal refuses the move on its own goroutine; the table takes
+	// the refusal at its next scan, however slow the journal was.
+	r.drain()
+	r.run(r.opts.Sensors.Period)
 	r.drain()
 	snap := r.tb.Snapshot()
 	if len(snap.Moves) != 0 || snap.Result != rules.BlackWins || snap.Reason != game.ReasonTime {

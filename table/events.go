@@ -66,11 +66,16 @@ const (
 	// PeerChanged: the other set of a remote game went offline, came back,
 	// paired its game with this one or is in another (Snap.Peer; Detail).
 	PeerChanged
+	// Corrected: the mover changed their mind about their last move,
+	// which the settle window had completed (recognize.Opts.Correction):
+	// Withdrawn is taken back and Move made instead (from Before), both
+	// durable in the journal. The game's record never holds Withdrawn.
+	Corrected
 )
 
 var kindNames = [...]string{"", "started", "moved", "took back", "board changed", "lifted", "placed", "illegal",
 	"mismatch", "check", "game over", "fault", "new game", "draw offered", "changed", "hint", "clock", "low time", "button",
-	"peer"}
+	"peer", "corrected"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -95,8 +100,10 @@ type Event struct {
 	// Snap is the table right after the event. It is shared by every sink
 	// and must not be changed.
 	Snap *Snapshot
-	// Move is the move of Moved and TookBack.
-	Move *game.Move
+	// Move is the move of Moved and TookBack, and the move made instead
+	// of Withdrawn in Corrected.
+	Move      *game.Move
+	Withdrawn *game.Move
 	// Before is the position Move was played from (Moved).
 	Before rules.Position
 	// Remote is true for a Moved event of a move made elsewhere (the set

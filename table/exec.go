@@ -18,6 +18,9 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return Reply{}, ErrClosed
 	}
 	t.flush()
+	// A command is the other side acting too: the last move can no longer
+	// be corrected on the board.
+	t.recognized(t.rec.EndCorrection(now))
 	switch c := c.(type) {
 	case NewGame:
 		return t.newGame(now, c)

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -92,6 +93,12 @@ type handSetting struct {
 	touch, reply time.Duration
 	stall        time.Duration
 	every        int // the stall hits one write in every (0, 1: all)
+	// late: one scan in lateEvery (0: ten) comes up to late after its
+	// tick (a busy machine), at random; hasty: the hand is
+	// sim.HastyHand.
+	late      time.Duration
+	lateEvery int
+	hasty     bool
 }
 
 func (s handSetting) String() string {
@@ -103,8 +110,15 @@ func (s handSetting) String() string {
 	if s.every > 1 {
 		fsync += fmt.Sprintf("-1in%d", s.every)
 	}
-	return fmt.Sprintf("%s/%s/touch=%dms/reply=%dms/%s", s.sys, confirm, s.touch.Milliseconds(),
+	out := fmt.Sprintf("%s/%s/touch=%dms/reply=%dms/%s", s.sys, confirm, s.touch.Milliseconds(),
 		s.reply.Milliseconds(), fsync)
+	if s.late > 0 {
+		out += fmt.Sprintf("/late=%dms", s.late.Milliseconds())
+	}
+	if s.hasty {
+		out += "/hasty"
+	}
+	return out
 }
 
 // tableHandStats are the figures of BenchmarkTableHand.
@@ -129,6 +143,12 @@ type handTable struct {
 	published []time.Time
 	mismatch  bool
 	behind    int // the most moves waiting for the disk at once
+	// With late scans: the time of the next scan, and the draws of its
+	// lateness.
+	late      time.Duration
+	lateEvery int
+	lateRand  *rand.Rand
+	nextScan  time.Time
 }
 
 // buttonAt presses (or releases) a clock button at a time.
@@ -143,7 +163,7 @@ func newHandTable(tb testing.TB, s handSetting) *handTable {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h := &handTable{}
+	h := &handTable{late: s.late, lateEvery: cmp.Or(s.lateEvery, 10), lateRand: rand.New(rand.NewSource(1))}
 	edit := func(o *table.Opts) {
 		o.System = sys
 		h.disk = &disk{stall: s.stall, every: s.every, now: o.Now}
@@ -168,20 +188,28 @@ func newHandTable(tb testing.TB, s handSetting) *handTable {
 	return h
 }
 
-// pressAt presses side's clock button at at, for 60 ms.
+// pressAt presses side's clock button at at, for 60 ms (150 ms with late
+// scans: a press shorter than a stall of the scan loop can fall between
+// two scans, unseen).
 func (h *handTable) pressAt(at time.Time, side rules.Color) {
+	hold := 60 * time.Millisecond
+	if h.late > 0 {
+		hold = 150 * time.Millisecond
+	}
 	name := "button:queen"
 	if side == rules.Black {
 		name = "button:knight"
 	}
-	h.presses = append(h.presses, buttonAt{at, name, true}, buttonAt{at.Add(60 * time.Millisecond), name, false})
+	h.presses = append(h.presses, buttonAt{at, name, true}, buttonAt{at.Add(hold), name, false})
 	sort.SliceStable(h.presses, func(i, j int) bool { return h.presses[i].at.Before(h.presses[j].at) })
 }
 
-// tick is one scan: the buttons due, the scan, the journal's disk, and
-// what got published.
-func (h *handTable) tick() {
-	now := h.b.Clock.Advance(h.opts.Sensors.Period)
+// tick is one scan a period later: the buttons due, the scan, the
+// journal's disk, and what got published.
+func (h *handTable) tick() { h.scan(h.b.Clock.Advance(h.opts.Sensors.Period)) }
+
+// scan is one scan at now, the simulated clock's time.
+func (h *handTable) scan(now time.Time) {
 	for len(h.presses) > 0 && !now.Before(h.presses[0].at) {
 		p := h.presses[0]
 		h.presses = h.presses[1:]
@@ -207,10 +235,37 @@ func (h *handTable) tick() {
 	}
 }
 
-// wait lets d of simulated time pass, a scan every period.
+// wait lets d of simulated time pass, a scan every period. With late
+// scans, the clock ends exactly d later (the hand acts on time) and scans
+// come on a period's tick, one in h.lateEvery late by up to h.late; a late scan
+// drops the ticks it missed, as a time.Ticker does.
 func (h *handTable) wait(d time.Duration) {
-	for end := h.b.Clock.Now().Add(d); h.b.Clock.Now().Before(end); {
-		h.tick()
+	if h.late <= 0 {
+		for end := h.b.Clock.Now().Add(d); h.b.Clock.Now().Before(end); {
+			h.tick()
+		}
+		return
+	}
+	period := h.opts.Sensors.Period
+	end := h.b.Clock.Now().Add(d)
+	for {
+		if h.nextScan.IsZero() {
+			h.nextScan = h.b.Clock.Now().Add(period)
+		}
+		if h.nextScan.After(end) {
+			h.b.Clock.Set(end)
+			return
+		}
+		tick := h.nextScan
+		h.b.Clock.Set(tick)
+		h.scan(tick)
+		next := tick.Add(period)
+		if h.lateRand.Intn(h.lateEvery) == 0 {
+			// This scan is late: the ticks it missed are dropped.
+			at := next.Add(time.Duration(h.lateRand.Int63n(int64(h.late) + 1)))
+			next = at
+		}
+		h.nextScan = next
 	}
 }
 
@@ -235,7 +290,11 @@ func choice(p rules.Position, m rules.Move) byte {
 // first error.
 func playTableHandGame(tb testing.TB, s handSetting, seed int64, plies int, st *tableHandStats) {
 	h := newHandTable(tb, s)
+	h.lateRand = rand.New(rand.NewSource(^seed))
 	hand := sim.QuirkyHand(rand.New(rand.NewSource(seed)), s.touch, s.reply)
+	if s.hasty {
+		hand = sim.HastyHand(rand.New(rand.NewSource(seed)), s.touch, s.reply)
+	}
 	// A victim swapped for its captor faster than the debounce, with
 	// several victims possible, cannot be told from the sensors: the
 	// recognizer's own benchmark counts those apart.
@@ -362,6 +421,12 @@ func BenchmarkTableHand(b *testing.B) {
 				handSetting{sys: sys, press: true, touch: 200 * time.Millisecond, stall: d.stall, every: d.every})
 		}
 	}
+	benchTableHand(b, settings)
+}
+
+// benchTableHand runs BenchmarkTableHand's games for each setting and
+// reports its figures.
+func benchTableHand(b *testing.B, settings []handSetting) {
 	for _, s := range settings {
 		b.Run(s.String(), func(b *testing.B) {
 			st := tableHandStats{latency: map[string][]time.Duration{}}

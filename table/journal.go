@@ -13,7 +13,7 @@ import (
 // of its generation are skipped (they followed from it).
 type job struct {
 	gen  int
-	kind Kind // Moved or TookBack
+	kind Kind // Moved, TookBack or Corrected
 	ev   recognize.Event
 	sess *game.Session
 	// at is when a move was completed; reading the clock after it (clock.go).
@@ -23,9 +23,10 @@ type job struct {
 
 type result struct {
 	*job
-	move    game.Move
-	err     error
-	skipped bool
+	move      game.Move
+	withdrawn game.Move // Corrected: the move taken back
+	err       error
+	skipped   bool
 }
 
 // journal runs jobs on its own goroutine, so that an fsync never holds up
@@ -110,6 +111,11 @@ func (j *journal) do(batch []*job, failed int) int {
 			r.move, r.err = jb.sess.PlayAt(jb.ev.Move, jb.at, jb.reading)
 		case TookBack:
 			r.move, r.err = jb.sess.TakeBack()
+		case Corrected:
+			// Two records: a restart replays the corrected game.
+			if r.withdrawn, r.err = jb.sess.TakeBack(); r.err == nil {
+				r.move, r.err = jb.sess.PlayAt(jb.ev.Move, jb.at, jb.reading)
+			}
 		}
 		if r.err != nil {
 			failed = jb.gen

@@ -64,7 +64,7 @@ type Opts struct {
 // DefaultOpts returns the defaults: the scanner's and the recognizer's,
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
-	return Opts{Sensors: sensors.DefaultOpts, Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
+	return Opts{Sensors: sensors.DefaultOpts(), Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
 		Hints: DefaultHintOpts(), Clock: DefaultClockOpts()}
 }
 
@@ -294,6 +294,9 @@ func (t *Table) start(sess *game.Session) error {
 		}
 		so := t.o.Sensors
 		so.Cells = sys.Cells()
+		if so.Now == nil {
+			so.Now = t.o.Now // each reading stamped with when it was read
+		}
 		sc, err := sensors.New(t.o.Bus, w, &so)
 		if err != nil {
 			return err
@@ -476,26 +479,33 @@ func (t *Table) Tick() {
 	t.applyJournal()
 	now := t.o.Now()
 	t.sc.Scan(now)
-	snap := t.sc.Snapshot()
 	t.checkHealth(now)
-	evs := t.rec.Observe(now, snap.Closed, snap.Unknown)
-	if !t.observed {
-		t.observed = true
-		if len(evs) == 0 {
-			t.emit(Event{Kind: BoardChanged, At: now})
-		}
-	}
-	t.recognized(evs)
-	// Buttons after the reading of the same scan: a clock press completes
-	// the move that reading shows.
-	if pressed := snap.Buttons &^ t.pressed; pressed != 0 {
-		t.buttonsPressed(now, pressed)
-	}
-	t.pressed = snap.Buttons
+	// Each reading at the time it was read, the buttons in their order
+	// among the cells: a scan that came late (the loop did not get the
+	// CPU) must not make a reading seem to have stood longer than it did.
+	t.sc.Readings(t.observe)
 	if t.choice != 0 {
 		t.chooseLater(now)
 	}
 	t.clockTick(now)
+}
+
+// observe carries out one reading at its time: the cells to the
+// recognizer and its verdict, then the buttons pressed (a clock press
+// completes the move the reading shows).
+func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration) {
+	evs := t.rec.ObserveGap(at, closed, unknown, gap)
+	if !t.observed {
+		t.observed = true
+		if len(evs) == 0 {
+			t.emit(Event{Kind: BoardChanged, At: at})
+		}
+	}
+	t.recognized(evs)
+	if pressed := buttons &^ t.pressed; pressed != 0 {
+		t.buttonsPressed(at, pressed)
+	}
+	t.pressed = buttons
 }
 
 func (t *Table) checkHealth(now time.Time) {
@@ -598,6 +608,10 @@ func (t *Table) recognized(evs []recognize.Event) {
 		case recognize.TookBack:
 			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
+		case recognize.Corrected:
+			if jb := (&job{gen: t.gen, kind: Corrected, ev: e, sess: t.sess}); t.clockCorrect(jb) {
+				t.jr.put(jb)
+			}
 		case recognize.StatusChanged:
 			t.statusChanged(e)
 		}
@@ -713,6 +727,13 @@ func (t *Table) applied(r result) {
 		t.lastMove = t.lastMoveCells()
 		t.log.Info("take-back", "move", m.Move)
 		t.emit(Event{Kind: TookBack, At: r.ev.At, Completed: completedAt(r.ev), Move: &m})
+	case Corrected:
+		w := r.withdrawn
+		t.lastMove = moveCells(r.ev.Before.Info(r.ev.Move))
+		t.log.Info("correction", "withdrawn", w.Move, "seq", m.Seq, "move", m.Move, "san", m.SAN)
+		t.emit(Event{Kind: Corrected, At: r.ev.At, Completed: completedAt(r.ev), By: r.ev.By, Move: &m, Withdrawn: &w,
+			Before: r.ev.Before})
+		t.afterMove(r.ev.At, r.ev.After)
 	}
 }
 
@@ -762,7 +783,7 @@ func (t *Table) Run(ctx context.Context) error {
 	}
 	period := t.o.Sensors.Period
 	if period <= 0 {
-		period = sensors.DefaultOpts.Period
+		period = sensors.DefaultOpts().Period
 	}
 	tk := time.NewTicker(period)
 	defer tk.Stop()

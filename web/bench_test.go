@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"syscall"
@@ -112,4 +113,23 @@ func wallBench(b *testing.B, moving bool) {
 	}
 	b.ReportMetric(100*cpu.Seconds()/wall.Seconds(), "server-cpu-%")
 	b.ReportMetric(float64(moves)/wall.Seconds(), "moves/s")
+}
+
+// BenchmarkEval is the spectators' evaluation of a position (HubOpts.Eval
+// at its default budget) after a few moves of each system.
+func BenchmarkEval(b *testing.B) {
+	for _, variant := range []string{"st3d", "millennium", "first-contact"} {
+		b.Run(variant, func(b *testing.B) {
+			f := newFakeSet(b, nil, "b1", variant)
+			for i := 0; i < 8; i++ {
+				f.random()
+			}
+			p := f.g.Position()
+			for b.Loop() {
+				if _, err := evaluate(context.Background(), p, DefaultOpts().EvalNodes, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

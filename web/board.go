@@ -47,13 +47,19 @@ type board struct {
 	last           *EventView
 	buf            []rules.Move
 	updated        time.Time
+	startEval      *EvalView
+	startEvalVer   uint64
+	past           []pastGame // the games played before, without an archive
 }
 
-// plyView is a position as drawn: the pieces on their cells and the
-// presence cells closed (the boards standing on their pins).
+// plyView is a position as drawn: the pieces on their cells, the
+// presence cells closed (the boards standing on their pins) and the
+// pieces still to come in (rules.Reserver), by letter ("N" White's
+// knights, "n" Black's).
 type plyView struct {
-	Pieces map[string]string `json:"pieces"`
-	Pins   []string          `json:"pins,omitempty"`
+	Pieces  map[string]string `json:"pieces"`
+	Pins    []string          `json:"pins,omitempty"`
+	Reserve map[string]int    `json:"reserve,omitempty"`
 }
 
 func (b *board) touch(history bool) {
@@ -91,16 +97,30 @@ func (b *board) draw(p rules.Position) plyView {
 			v.Pins = append(v.Pins, n)
 		}
 	}
+	if r, ok := p.(rules.Reserver); ok {
+		for _, c := range []rules.Color{rules.White, rules.Black} {
+			for k := rules.Pawn; k <= rules.King; k++ {
+				if n := r.Reserve(c, k); n > 0 {
+					if v.Reserve == nil {
+						v.Reserve = map[string]int{}
+					}
+					v.Reserve[string(rules.PieceOf(c, k).Letter())] = n
+				}
+			}
+		}
+	}
 	return v
 }
 
 func isSocketName(n string) bool { _, _, _, ok := pin(n); return ok }
 
-// reset starts the history over from start with moves (long form), the
-// last of which has seq last.
-func (b *board) reset(start rules.Position, moves []string, last int) {
+// reset starts the history over from start with moves (long form) and
+// their clocks (the mover's time left after each, or nil), the last of
+// which has seq last.
+func (b *board) reset(start rules.Position, moves []string, clks []int64, last int) {
 	b.g = rules.NewGame(start)
 	b.seqs, b.plies = nil, nil
+	b.startEval = nil
 	b.start = b.draw(start)
 	b.err, b.partial = "", false
 	if last < len(moves) {
@@ -108,7 +128,7 @@ func (b *board) reset(start rules.Position, moves []string, last int) {
 	}
 	b.baseSeq = last - len(moves)
 	for i, s := range moves {
-		if !b.play(s, b.baseSeq+i+1) {
+		if !b.play(s, b.baseSeq+i+1, clkAt(clks, i), time.Time{}) {
 			break
 		}
 	}
@@ -116,8 +136,17 @@ func (b *board) reset(start rules.Position, moves []string, last int) {
 	b.touch(true)
 }
 
-// play plays a long move with its seq and records the ply.
-func (b *board) play(s string, seq int) bool {
+// clkAt is the clock after move i of clks, or nil.
+func clkAt(clks []int64, i int) *int64 {
+	if i < len(clks) {
+		return &clks[i]
+	}
+	return nil
+}
+
+// play plays a long move with its seq, the mover's clock after it (or nil)
+// and when it was played, and records the ply.
+func (b *board) play(s string, seq int, clk *int64, at time.Time) bool {
 	if len(b.plies) >= b.max {
 		b.err = "game too long: moves beyond " + itoa(b.max) + " are not shown"
 		return false
@@ -130,7 +159,7 @@ func (b *board) play(s string, seq int) bool {
 	}
 	info := p.Info(m)
 	ply := len(b.plies)
-	mv := &MoveView{Seq: seq, Ply: ply + 1, Num: moveNumber(b.g.Start(), ply), Long: p.Long(m), Short: p.Short(m)}
+	mv := &MoveView{Seq: seq, Ply: ply + 1, Num: moveNumber(b.g.Start(), ply), Long: p.Long(m), Short: p.Short(m), ClkMS: clk, Time: at}
 	cells := b.sys.Cells()
 	if info.From != rules.NoCell {
 		mv.From = cells[info.From]
@@ -180,6 +209,9 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		b.touch(false)
 		return
 	}
+	if b.game != s.Game {
+		b.remember() // the game before, with its own tags and result
+	}
 	b.tags, b.clock, b.lesson, b.peer = s.Tags, s.Clock, s.Lesson, s.Peer
 	last := len(s.Moves)
 	if s.LastMove != nil && s.LastMove.Seq > 0 {
@@ -194,30 +226,42 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		}
 	}
 	have := b.longs()
+	clks := s.ClkMS
+	if len(clks) != len(s.Moves) {
+		clks = nil
+	}
 	switch {
 	case b.sys == nil || b.sys.Name() != sys.Name() || b.game != s.Game || b.g.Start().String() != start.String() || b.partial && len(s.Moves) > 0:
 		b.sys, b.game = sys, s.Game
-		b.reset(start, s.Moves, last)
+		b.reset(start, s.Moves, clks, last)
 	case slices.Equal(have, s.Moves):
+		// The same moves: the state may know clocks a resumed page lacks.
+		for i, p := range b.plies {
+			if p.ClkMS == nil && i < len(clks) {
+				c := *p // the views handed out share the old one
+				c.ClkMS = clkAt(clks, i)
+				b.plies[i] = &c
+			}
+		}
 	case len(have) < len(s.Moves) && slices.Equal(have, s.Moves[:len(have)]):
 		for i, mv := range s.Moves[len(have):] {
 			seq := last - (len(s.Moves) - len(have) - 1 - i)
 			if seq <= b.seq() {
 				seq = b.seq() + 1
 			}
-			if !b.play(mv, seq) {
+			if !b.play(mv, seq, clkAt(clks, len(have)+i), time.Time{}) {
 				break
 			}
 		}
 	case len(s.Moves) < len(have) && slices.Equal(have[:len(s.Moves)], s.Moves):
 		b.truncate(len(s.Moves))
 	default:
-		b.reset(start, s.Moves, last)
+		b.reset(start, s.Moves, clks, last)
 	}
 	if s.Position != "" && len(b.plies) < b.max && b.g.Position().String() != s.Position {
 		// The moves do not lead to the state's position: show the position.
 		if p, err := sys.ParsePosition(s.Position); err == nil {
-			b.reset(p, nil, last)
+			b.reset(p, nil, nil, last)
 			b.partial = true
 			b.err = "the moves do not lead to the position: showing the position without its moves"
 		}
@@ -268,6 +312,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 		return
 	}
 	if m.Game != b.game {
+		b.remember()
 		b.game = m.Game
 		b.tags, b.result, b.reason = nil, mqtt.ResultOngoing, ""
 		start := b.sys.Start()
@@ -278,18 +323,18 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 				b.touch(false)
 				return
 			}
-			b.reset(p, nil, m.Seq)
+			b.reset(p, nil, nil, m.Seq)
 			b.partial = true
 			b.touch(false)
 			return
 		}
-		b.reset(start, nil, 0)
+		b.reset(start, nil, nil, 0)
 	}
 	if m.Seq <= b.seq() {
 		return // a duplicate
 	}
 	if b.follows(b.g.Position(), m) {
-		b.play(m.Move, m.Seq)
+		b.play(m.Move, m.Seq, m.ClkMS, m.Time)
 	} else {
 		// A take-back we missed: find the ply the move follows.
 		k := -1
@@ -301,9 +346,9 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 		}
 		if k >= 0 {
 			b.truncate(k)
-			b.play(m.Move, m.Seq)
+			b.play(m.Move, m.Seq, m.ClkMS, m.Time)
 		} else if p, err := b.sys.ParsePosition(m.Position); err == nil {
-			b.reset(p, nil, m.Seq)
+			b.reset(p, nil, nil, m.Seq)
 			b.partial = true
 			b.err = "move " + itoa(m.Seq) + " does not follow the game: showing its position"
 		} else {
@@ -350,7 +395,7 @@ func (b *board) setLifted(names []string) {
 }
 
 func (b *board) event(h *Hub, e mqtt.Event) {
-	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Time: e.Time}
+	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Result: e.Result, Time: e.Time}
 	switch e.Type {
 	case mqtt.EventLift:
 		b.setLifted(e.Cells)
@@ -384,9 +429,10 @@ func (b *board) event(h *Hub, e mqtt.Event) {
 		}
 	case mqtt.EventNewGame:
 		if b.sys != nil && e.Game != b.game {
+			b.remember()
 			b.game = e.Game
 			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, mqtt.ResultOngoing, "", nil, "", ""
-			b.reset(b.sys.Start(), nil, 0)
+			b.reset(b.sys.Start(), nil, nil, 0)
 		}
 	}
 	b.touch(false)
@@ -459,14 +505,22 @@ func (b *board) status0() Status {
 	return s
 }
 
-func (b *board) view(after int) *BoardView {
-	v := &BoardView{ID: b.id, Status: b.status0(), Start: b.start}
+// view is the board for a client that has the moves up to seq after (0:
+// none, a full view) as of the board's version ver: the moves after, and
+// the earlier ones whose evaluation came since.
+func (b *board) view(after int, ver uint64) *BoardView {
+	v := &BoardView{ID: b.id, Status: b.status0(), Start: b.start, StartEval: b.startEval}
 	if after == 0 {
 		v.Full = true
 		v.Moves = slices.Clone(b.plies)
 	} else {
 		i, _ := slices.BinarySearch(b.seqs, after+1)
-		v.Moves = slices.Clone(b.plies[i:])
+		for _, p := range b.plies[max(0, i-evalBack):i] {
+			if p.evalVer > ver {
+				v.Moves = append(v.Moves, p)
+			}
+		}
+		v.Moves = append(v.Moves, b.plies[i:]...)
 	}
 	if v.Moves == nil {
 		v.Moves = []*MoveView{}
@@ -482,6 +536,10 @@ func (b *board) summary() *Summary {
 	}
 	return s
 }
+
+// evalBack is how far back an update looks for evaluations that came
+// since the client's version.
+const evalBack = 64
 
 // label is "White - Black" from the tags, for titles.
 func (b *board) label() string {

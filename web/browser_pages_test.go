@@ -16,14 +16,19 @@ import (
 	"github.com/tridboard/tridboard/rules"
 )
 
-// keepShot saves a screenshot to $TRIDBOARD_SHOTS when it is set, for a
-// person to look at the pages.
+// keepShot saves a screenshot of the whole page to $TRIDBOARD_SHOTS when
+// it is set, for a person to look at the pages.
 func keepShot(t *testing.T, ctx contextT, name string) {
+	saveShot(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// saveShot saves the screenshot shot takes to $TRIDBOARD_SHOTS/name.png.
+func saveShot(t *testing.T, ctx contextT, name string, shot chromedp.Action[[]byte]) {
 	dir := os.Getenv("TRIDBOARD_SHOTS")
 	if dir == "" {
 		return
 	}
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	b, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
@@ -262,29 +267,6 @@ func TestBrowserWall(t *testing.T) {
 	waitJS(t, ctx, "b3's page", `location.pathname == '/boards/b3' && document.querySelectorAll('#flat .cell').length > 100`)
 }
 
-// The overlay for OBS: transparent background, no header or controls, the
-// board and the moves.
-func TestBrowserOverlay(t *testing.T) {
-	h := NewHub(DefaultOpts())
-	f := newFakeSet(t, h, "b1", "st3d")
-	f.random()
-	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
-	ctx := open(t, url+"/boards/b1?overlay=1")
-	waitJS(t, ctx, "the move", `document.querySelectorAll('#moves .move[data-ply]').length == 1 && document.querySelectorAll('#flat .piece').length == 32`)
-	for _, sel := range []string{"html", "body", "main"} {
-		if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('`+sel+`')).backgroundColor`); got != "rgba(0, 0, 0, 0)" {
-			t.Errorf("%s background %q, want transparent", sel, got)
-		}
-	}
-	for sel, want := range map[string]string{"#head": "none", ".controls": "none", "#moves": "block", "#flat": "block"} {
-		if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('`+sel+`')).display`); got != want {
-			t.Errorf("%s display %q, want %q", sel, got, want)
-		}
-	}
-	noErrors(t, ctx)
-	keepShot(t, ctx, "overlay")
-}
-
 // The status around the board: the king in check marked, the clocks
 // counted down from the clock's at, flip turning the board, the result
 // with its termination.
@@ -333,7 +315,7 @@ func TestBrowserCheckClockFlipResult(t *testing.T) {
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#flipbtn")))
 	waitJS(t, ctx, "flipped", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top < document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
 	h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: f.game, Result: "1-0", Detail: "resignation"})
-	waitJS(t, ctx, "the result", `document.getElementById('result').textContent == '1-0 (resignation)' && document.getElementById('turn').textContent == 'game over'`)
+	waitJS(t, ctx, "the result", `document.getElementById('result').textContent == '1-0 (resignation)' && document.getElementById('turn').textContent == 'Game over: White wins by resignation (1-0)'`)
 	noErrors(t, ctx)
 }
 

@@ -39,7 +39,7 @@ func FuzzHubPayloads(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		if _, _, err := h.Record("b"); err == nil {
+		if _, err := h.Record("b"); err == nil {
 			if err := h.WriteRecord(io.Discard, "b"); err != nil {
 				t.Fatal(err)
 			}

@@ -30,12 +30,22 @@ type HubOpts struct {
 	// MaxPending bounds the inputs waiting for the delay; beyond it the
 	// oldest is applied early.
 	MaxPending int
+	// Eval turns on the engine's evaluation of each position for the
+	// spectators (the evaluation bar, the best line, the graph), run by
+	// RunEval: EvalNodes bounds each search (and EvalDepth, 0: none),
+	// EvalPlies how far back in a game it goes.
+	Eval      bool
+	EvalNodes int64
+	EvalDepth int
+	EvalPlies int
 }
 
 // DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
-// game, 100000 delayed inputs.
+// game, 100000 delayed inputs; the evaluation off, and when on 60,000
+// nodes a position (0.2 to 0.35 s on a PC core, BenchmarkEval; a
+// Raspberry Pi takes longer), the last 400 plies.
 func DefaultOpts() HubOpts {
-	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000}
+	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000, EvalNodes: 60000, EvalPlies: 400}
 }
 
 // Hub keeps every board known from the MQTT payloads: the game replayed
@@ -50,6 +60,8 @@ type Hub struct {
 	pending []input
 	layouts map[string]*Layout
 	systems map[string]rules.System
+	// evalWake wakes RunEval when a board changed.
+	evalWake chan struct{}
 }
 
 type input struct {
@@ -78,14 +90,20 @@ func NewHub(opts HubOpts) *Hub {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.EvalNodes <= 0 {
+		opts.EvalNodes = d.EvalNodes
+	}
+	if opts.EvalPlies <= 0 {
+		opts.EvalPlies = d.EvalPlies
+	}
 	return &Hub{opts: opts, boards: map[string]*board{}, subs: map[*sub]struct{}{},
-		layouts: map[string]*Layout{}, systems: map[string]rules.System{}}
+		layouts: map[string]*Layout{}, systems: map[string]rules.System{}, evalWake: make(chan struct{}, 1)}
 }
 
 // State gives the hub a board's retained state.
 func (h *Hub) State(id string, s mqtt.State) {
 	// The hub keeps what it is given: copy what the caller may change.
-	s.Moves = slices.Clone(s.Moves)
+	s.Moves, s.ClkMS = slices.Clone(s.Moves), slices.Clone(s.ClkMS)
 	s.Board.Cells, s.Board.Choices = slices.Clone(s.Board.Cells), slices.Clone(s.Board.Choices)
 	s.Tags = maps.Clone(s.Tags)
 	if s.Clock != nil {
@@ -100,6 +118,10 @@ func (h *Hub) State(id string, s mqtt.State) {
 // Move gives the hub a move message. Duplicates (a seq not above the last
 // one of the game) are dropped.
 func (h *Hub) Move(id string, m mqtt.Move) {
+	if m.ClkMS != nil {
+		c := *m.ClkMS
+		m.ClkMS = &c
+	}
 	h.input(id, func(b *board) { b.move(h, m) })
 }
 
@@ -177,6 +199,16 @@ func (h *Hub) apply(id string, f func(*board)) {
 	if b.ver == v {
 		return
 	}
+	h.wake(id)
+}
+
+// wake tells the subscribers of board id (and RunEval) that it changed.
+// h.mu is held.
+func (h *Hub) wake(id string) {
+	select {
+	case h.evalWake <- struct{}{}:
+	default:
+	}
 	for s := range h.subs {
 		if s.board == "" || s.board == id {
 			select {
@@ -252,15 +284,21 @@ func (h *Hub) Layout(variant string) (*Layout, error) {
 	return l, nil
 }
 
-// Boards lists the ids of the boards known, sorted.
+// Boards lists the ids of the boards known, in natural order (load-2
+// before load-10).
 func (h *Hub) Boards() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	return h.boardIDs()
+}
+
+// boardIDs are the ids of the boards, in natural order. h.mu is held.
+func (h *Hub) boardIDs() []string {
 	ids := make([]string, 0, len(h.boards))
 	for id := range h.boards {
 		ids = append(ids, id)
 	}
-	sort.Strings(ids)
+	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
 	return ids
 }
 
@@ -273,7 +311,7 @@ func (h *Hub) View(id string) (*BoardView, bool) {
 	if b == nil {
 		return nil, false
 	}
-	v := b.view(0)
+	v := b.view(0, 0)
 	v.Now = h.opts.Now()
 	return v, true
 }
@@ -291,7 +329,8 @@ func (h *Hub) Summary(id string) (*Summary, bool) {
 	return v, true
 }
 
-// Summaries returns every board as the wall draws it, sorted by id.
+// Summaries returns every board as the wall draws it, in the natural
+// order of their ids.
 func (h *Hub) Summaries() []*Summary {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -301,7 +340,7 @@ func (h *Hub) Summaries() []*Summary {
 		v.Now = h.opts.Now()
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool { return naturalLess(out[i].ID, out[j].ID) })
 	return out
 }
 
@@ -329,9 +368,9 @@ func (h *Hub) since(id string, epoch uint64, seq int, ver uint64) (v *BoardView,
 	}
 	full = epoch != b.epoch || seq > b.seq()
 	if full {
-		v = b.view(0)
+		v = b.view(0, 0)
 	} else {
-		v = b.view(seq)
+		v = b.view(seq, ver)
 	}
 	v.Now = h.opts.Now()
 	return v, full, true

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -331,6 +332,47 @@ func TestHubLiftedBoardPins(t *testing.T) {
 	t.Fatal("no attack board could move in 400 random plies")
 }
 
+// The pieces still to come in are drawn with each position, kind by kind:
+// First Contact's reserve (pieces to introduce), V.P6's pieces to place;
+// the tournament game has none.
+func TestHubReserve(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		moves   []string
+		start   map[string]int
+	}{
+		{"first-contact", nil, map[string]int{"P": 8, "N": 2, "B": 2, "R": 2, "Q": 1, "p": 8, "n": 2, "b": 2, "r": 2, "q": 1}},
+		{"st3d+V.P6", nil, map[string]int{"N": 2, "B": 2, "R": 2, "Q": 1, "K": 1, "n": 2, "b": 2, "r": 2, "q": 1, "k": 1}},
+		{"st3d", nil, nil},
+	} {
+		h := NewHub(DefaultOpts())
+		f := newFakeSet(t, h, "b1", tc.variant)
+		v := view(t, h, "b1")
+		if !maps.Equal(v.Start.Reserve, tc.start) {
+			t.Errorf("%s: start reserve %v, want %v", tc.variant, v.Start.Reserve, tc.start)
+		}
+		for i := 0; i < 12 && f.random(); i++ {
+		}
+		v = view(t, h, "b1")
+		last := v.Moves[len(v.Moves)-1]
+		want := map[string]int{}
+		p := f.g.Position()
+		for _, c := range []rules.Color{rules.White, rules.Black} {
+			for k := rules.Pawn; k <= rules.King; k++ {
+				if r, ok := p.(rules.Reserver); ok && r.Reserve(c, k) > 0 {
+					want[string(rules.PieceOf(c, k).Letter())] = r.Reserve(c, k)
+				}
+			}
+		}
+		if len(want) == 0 {
+			want = nil
+		}
+		if !maps.Equal(last.Reserve, want) {
+			t.Errorf("%s after 12 moves: reserve %v, want %v", tc.variant, last.Reserve, want)
+		}
+	}
+}
+
 // A hint event reaches the page's event stream as the last event, and the
 // state's lesson (each side's assistance, the hints used) its status.
 func TestHubHintAndLesson(t *testing.T) {
@@ -365,5 +407,34 @@ func TestHubPeer(t *testing.T) {
 	h.State("b1", st)
 	if v := view(t, h, "b1"); v.Peer != nil {
 		t.Fatalf("peer %+v after the game without one", v.Peer)
+	}
+}
+
+// A change of mind (issue 21): the move made instead comes with the next
+// seq from the position before the withdrawn one, and the correction event
+// names the withdrawn move: the page drops it and shows the new one, before
+// any state says so, and without an error.
+func TestHubCorrection(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.play("b2W-b3W")
+	f.play("b7B-b6B")
+	instead := newFakeSet(t, nil, "b1", "st3d")
+	instead.play("b2W-b3W")
+	instead.seq = 2
+	mv := instead.play("c7B-c6B")
+	h.Move("b1", mv)
+	h.Event("b1", mqtt.Event{Type: mqtt.EventCorrection, Game: f.game, Move: mv.Move, Detail: "b7B-b6B"})
+	v := view(t, h, "b1")
+	var got []string
+	var seqs []int
+	for _, m := range v.Moves {
+		got, seqs = append(got, m.Long), append(seqs, m.Seq)
+	}
+	if !slices.Equal(got, []string{"b2W-b3W", "c7B-c6B"}) || !slices.Equal(seqs, []int{1, 3}) || v.Status.Error != "" {
+		t.Errorf("moves %q seqs %v error %q, want b2W-b3W c7B-c6B, seqs 1 3", got, seqs, v.Status.Error)
+	}
+	if e := v.Status.Event; e == nil || e.Type != mqtt.EventCorrection || e.Detail != "b7B-b6B" {
+		t.Errorf("last event %+v", e)
 	}
 }

@@ -41,6 +41,8 @@ type Opts struct {
 	Heartbeat time.Duration
 	// Title heads the wall.
 	Title string
+	// Archive holds the boards' past games (nil: the games the hub saw).
+	Archive Archive
 	// Board, when set, is the one board whose commands this server runs
 	// (a daemon's own board): a command posted for another id is refused
 	// with 404. Empty passes every board's commands on (tridboard view).
@@ -86,8 +88,13 @@ func New(hub *Hub, opts Opts) *Server {
 	}
 	s := &Server{hub: hub, opts: opts, mux: http.NewServeMux()}
 	sub, _ := fs.Sub(static, "static")
-	files := http.FileServerFS(sub)
+	files := newCompressed(sub)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheable(noListing(sub, files))))
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		r.URL.Path = "favicon.svg"
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		files.ServeHTTP(w, r)
+	})
 	s.mux.HandleFunc("GET /{$}", s.page("wall.html"))
 	s.mux.HandleFunc("GET /boards/{id}", s.page("board.html"))
 	s.mux.HandleFunc("GET /boards/{id}/game.pgn", s.pgn)
@@ -97,6 +104,10 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
 	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
+	s.mux.HandleFunc("GET /broadcast/", s.broadcastFeed)
+	s.mux.HandleFunc("GET /api/boards/{id}/games", s.apiGames)
+	s.mux.HandleFunc("GET /api/boards/{id}/games/{game}", s.apiGame)
+	s.mux.HandleFunc("GET /boards/{id}/games/{file}", s.gameFile)
 	return s
 }
 
@@ -144,9 +155,20 @@ func (s *Server) page(name string) http.HandlerFunc {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		b = []byte(strings.ReplaceAll(string(b), "{{TITLE}}", htmlEscape(s.opts.Title)))
+		id := r.PathValue("id")
+		found, class := "hidden", ""
+		if _, ok := s.hub.Summary(id); !ok && id != "" {
+			found, class = "", " missing"
+		}
+		b = []byte(strings.NewReplacer("{{TITLE}}", htmlEscape(s.opts.Title), "{{ID}}", htmlEscape(id),
+			"{{FOUND}}", found, "{{BODYCLASS}}", class).Replace(string(b)))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
+		if class != "" {
+			// An unknown board: the page says so (and shows the board
+			// when it publishes).
+			w.WriteHeader(http.StatusNotFound)
+		}
 		w.Write(b)
 	}
 }

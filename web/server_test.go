@@ -2,6 +2,8 @@ package web
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -356,5 +358,74 @@ func TestHandlerCommander(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Errorf("the handler got %v, want take_back and resign", got)
+	}
+}
+
+// Issue 25: an unknown board's page answers 404 and says so; a known
+// board's page is 200.
+func TestUnknownBoardPage(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	newFakeSet(t, h, "b1", "st3d")
+	srv := httptest.NewServer(New(h, DefaultServerOpts()).Handler())
+	defer srv.Close()
+	for _, tc := range []struct {
+		id     string
+		status int
+		says   bool
+	}{{"nope", http.StatusNotFound, true}, {"b1", http.StatusOK, false}} {
+		resp, err := http.Get(srv.URL + "/boards/" + tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("/boards/%s: %d, want %d", tc.id, resp.StatusCode, tc.status)
+		}
+		says := strings.Contains(string(b), `<div id="notfound" class="notfound" >No board &ldquo;<span id="missing-id">`+tc.id+`</span>`)
+		if says != tc.says {
+			t.Errorf("/boards/%s: says it is unknown: %v, want %v", tc.id, says, tc.says)
+		}
+	}
+}
+
+// Issue 25: three.js (687 KB) and the pages' scripts come gzip-compressed
+// to a browser that takes it, plain to one that does not; the favicon is
+// served.
+func TestStaticCompressedAndFavicon(t *testing.T) {
+	srv := httptest.NewServer(New(NewHub(DefaultOpts()), DefaultServerOpts()).Handler())
+	defer srv.Close()
+	get := func(path, enc string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", enc) // set: the transport does not decompress
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	plainResp, plain := get("/static/vendor/three/three.module.min.js", "identity")
+	if plainResp.StatusCode != 200 || plainResp.Header.Get("Content-Encoding") != "" || len(plain) < 500000 {
+		t.Fatalf("three.js plain: %d %q %d bytes", plainResp.StatusCode, plainResp.Header.Get("Content-Encoding"), len(plain))
+	}
+	gzResp, gz := get("/static/vendor/three/three.module.min.js", "gzip, deflate, br")
+	if gzResp.Header.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(gzResp.Header.Get("Content-Type"), "text/javascript") || len(gz) > len(plain)/3 {
+		t.Fatalf("three.js gzip: %q %q %d bytes of %d", gzResp.Header.Get("Content-Encoding"), gzResp.Header.Get("Content-Type"), len(gz), len(plain))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if un, _ := io.ReadAll(zr); !bytes.Equal(un, plain) {
+		t.Errorf("three.js gzip: %d bytes unpacked, not the file", len(un))
+	}
+	if resp, _ := get("/static/nope.js", "gzip"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/static/nope.js: %d", resp.StatusCode)
+	}
+	if resp, b := get("/favicon.ico", "identity"); resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" || !bytes.HasPrefix(b, []byte("<svg")) {
+		t.Errorf("favicon: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 }

@@ -58,6 +58,7 @@ type EventView struct {
 	Cells  []string  `json:"cells,omitempty"`
 	Move   string    `json:"move,omitempty"`
 	Detail string    `json:"detail,omitempty"`
+	Result string    `json:"result,omitempty"`
 	Time   time.Time `json:"ts"`
 }
 
@@ -73,18 +74,27 @@ type MoveView struct {
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
 	Check string `json:"check,omitempty"`
+	// ClkMS is the mover's time left after the move (absent without a
+	// clock); Time when it was played.
+	ClkMS *int64    `json:"clk_ms,omitempty"`
+	Time  time.Time `json:"ts,omitzero"`
+	// Eval is the engine's evaluation of the position after the move
+	// (HubOpts.Eval), when done.
+	Eval    *EvalView `json:"eval,omitempty"`
+	evalVer uint64    // the board's ver when Eval came
 	plyView
 }
 
 // BoardView is a board as one board's page draws it: its status, the start
 // position, and the moves (all of them when Full, else those after the
-// seq the client had).
+// seq the client had and those whose evaluation came since).
 type BoardView struct {
 	ID string `json:"id"`
 	Status
-	Full  bool        `json:"full"`
-	Start plyView     `json:"start"`
-	Moves []*MoveView `json:"moves"`
+	Full      bool        `json:"full"`
+	Start     plyView     `json:"start"`
+	StartEval *EvalView   `json:"start_eval,omitempty"`
+	Moves     []*MoveView `json:"moves"`
 }
 
 // Summary is a board as the wall draws it: its status, the position now

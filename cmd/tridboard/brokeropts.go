@@ -26,7 +26,10 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
 			MaxPacketSize: m.Limits.MaxPacketSize, MaxSessions: m.Limits.MaxSessions,
 			MaxQueued: m.Limits.MaxQueued, MaxQueuedBytes: m.Limits.MaxQueuedBytes,
 			MaxRetained: m.Limits.MaxRetained, MaxRetainedBytes: m.Limits.MaxRetainedBytes,
-			SessionExpiry: m.Limits.SessionExpiry.D(),
+			SessionExpiry:         m.Limits.SessionExpiry.D(),
+			MaxSessionsPerAccount: m.Limits.MaxSessionsPerAccount,
+			MaxConnections:        m.Limits.MaxConnections, MaxConnectionsPerAddress: m.Limits.MaxConnectionsPerAddress,
+			ConnectTimeout: m.Limits.ConnectTimeout.D(),
 		},
 		// A person presses a few buttons a second; a program that floods
 		// is answered busy by the broker beyond this (docs/mqtt.md).

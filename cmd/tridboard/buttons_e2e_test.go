@@ -246,7 +246,10 @@ func TestEndToEndClockPresses(t *testing.T) {
 			continue // castling shows no piece where the position has none
 		}
 		rested++
-		if r := m.Time.Sub(placed); r < rests[i]-15*time.Millisecond || r > rests[i]+300*time.Millisecond {
+		// Both the placement and the press are stamped by the scan that read
+		// them; a scan that comes late credits a change half its gap, so
+		// under load either may be off by a few scan periods.
+		if r := m.Time.Sub(placed); r < rests[i]-50*time.Millisecond || r > rests[i]+300*time.Millisecond {
 			t.Errorf("%s: completed %v after its placement, want the %v the hand rested before its press", m.Move, r, rests[i])
 		}
 	}

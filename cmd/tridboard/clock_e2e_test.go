@@ -87,18 +87,7 @@ func TestEndToEndClock(t *testing.T) {
 	pos := rules.Position(st3d.Start())
 	for i, long := range moves {
 		time.Sleep(time.Duration(200*(i%3)) * time.Millisecond) // thinking
-		m, _, err := pos.ParseMove(long)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range sim.Gestures(pos, m, style) {
-			if a.Op == sim.OpWait {
-				time.Sleep(a.Wait)
-			} else if err := d.board.Set.Do(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pos = pos.Play(m)
+		pos = handMove(t, d, pos, long, style)
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			if _, got := w.snapshot(); len(got) > i {
 				break

@@ -163,6 +163,7 @@ func (d *daemon) open() error {
 	topts.Recognize.SettleExtended = cfg.Recognition.SettleExtended.D()
 	topts.Recognize.MismatchAfter = cfg.Recognition.MismatchAfter.D()
 	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
+	topts.Recognize.Correction = cfg.Recognition.Correction.D()
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
 	l := cfg.Lesson
@@ -302,7 +303,7 @@ func (d *daemon) openLEDs(sys rules.System) error {
 		d.log.Error("LEDs off", "err", err)
 		return nil
 	}
-	wo := leds.DefaultWriterOpts
+	wo := leds.DefaultWriterOpts()
 	wo.Style = m.StyleOf()
 	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
 	d.ledw = leds.NewWriter(drv, layout, &wo)
@@ -340,6 +341,10 @@ func (d *daemon) openMQTT() error {
 		opts.Broker = d.broker.LocalURL()
 	}
 	opts.Username, opts.Password = cfg.Username, cfg.Password
+	if d.broker != nil && cfg.Username == "" {
+		// No daemon account: the embedded broker's login for its daemon.
+		opts.Username, opts.Password = d.broker.LocalLogin()
+	}
 	opts.CAFile, opts.CertFile, opts.KeyFile = cfg.CAFile, cfg.CertFile, cfg.KeyFile
 	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
 	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
@@ -396,18 +401,23 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 	}
 	ho := web.DefaultOpts()
 	ho.Delay = cfg.HTTP.Delay.D()
+	ho.Eval = cfg.HTTP.Eval
 	d.hub = web.NewHub(ho)
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)
 	so := web.DefaultServerOpts()
 	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
+	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)
+	}
+	if ho.Eval {
+		go d.hub.RunEval(d.webStop)
 	}
 	go func() {
 		if err := d.http.Serve(l); err != nil && err != http.ErrServerClosed {

@@ -67,9 +67,47 @@ func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.C
 	return d, c, topics
 }
 
+// handMove makes move long (long form) on the simulated set with a
+// hand's gestures in style, as a player does, and returns the position
+// after it.
+func handMove(t *testing.T, d *daemon, pos rules.Position, long string, style sim.Style) rules.Position {
+	t.Helper()
+	m, _, err := pos.ParseMove(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range sim.Gestures(pos, m, style) {
+		if a.Op == sim.OpWait {
+			time.Sleep(a.Wait)
+		} else if err := d.board.Set.Do(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pos.Play(m)
+}
+
 // sendCommand sends set/<name> and waits for its response.
 func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload string) map[string]any {
 	t.Helper()
+	// The daemon says it is online once it has subscribed to its commands:
+	// a command published before then would reach nobody.
+	online := make(chan struct{}, 1)
+	if tok := c.Subscribe(topics.Availability(), 1, func(_ paho.Client, m paho.Message) {
+		if string(m.Payload()) == mqtt.Online {
+			select {
+			case online <- struct{}{}:
+			default:
+			}
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	select {
+	case <-online:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: the daemon never said it was online", name)
+	}
+	c.Unsubscribe(topics.Availability())
 	got := make(chan []byte, 1)
 	if tok := c.Subscribe(topics.Response(name), 1, func(_ paho.Client, m paho.Message) { got <- m.Payload() }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
@@ -85,7 +123,7 @@ func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload 
 			t.Fatal(err)
 		}
 		return r
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		t.Fatalf("no response to %s", name)
 	}
 	return nil

@@ -77,7 +77,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		// the debounce: the sensors never see its square empty, and the
 		// reading is a piece held in the hand (docs/design.md, Limits).
 		fmt.Fprintf(stderr, "tridboard demo: --pause %d: a hand that fast swaps a capture's pieces within the sensors' %d ms debounce, which no set can see; give %d or more\n",
-			*pause, sensors.DefaultOpts.Debounce.Milliseconds(), minDemoPause)
+			*pause, sensors.DefaultOpts().Debounce.Milliseconds(), minDemoPause)
 		return exitUsage
 	}
 	sys, err := systemFor(*variant, *options)

@@ -47,7 +47,8 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// daemonProc is a "tridboard run --sim" process fed through its stdin.
+// daemonProc is a "tridboard run --sim" process fed through its stdin
+// (startDaemon's extra arguments follow the others).
 type daemonProc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
@@ -61,7 +62,9 @@ func startDaemon(t *testing.T, stateDir, listen string, args ...string) *daemonP
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn"}, args...)...)
+	// The pages on a free port (a later --http in args wins): 8080 may be
+	// taken on the test machine, and a taken port stops the start.
+	cmd := exec.Command(bin, append([]string{"run", "--sim", "--state-dir", stateDir, "--listen", listen, "--board-id", "e2e", "--log-level", "warn", "--http", "127.0.0.1:0"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,48 +19,72 @@ import (
 // journal reads it and nothing else. The journal ends in the first bytes of
 // a record being written: the export prints the game before it, and the
 // journal stays byte for byte as the daemon wrote it, with nothing cut or
-// copied aside.
+// copied aside. The web pages' archive (/boards/<id>/games/<game>.pgn,
+// issue 25) reads the journals of the running daemon the same way.
 func TestExportLeavesJournal(t *testing.T) {
-	dir := t.TempDir()
-	s, err := game.New(dir, st3d.System, "", game.Tags{Event: "Export"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []string{"Nc3W", "Nb6B"} {
-		if _, _, err := s.PlayNotation(m); err != nil {
+	for _, reader := range []struct {
+		name   string
+		export func(dir, id string) (string, error)
+	}{
+		{"tridboard export", func(dir, _ string) (string, error) {
+			code, out, errs := run("export", "--state-dir", dir)
+			if code != exitOK {
+				return "", fmt.Errorf("exit %d: %s", code, errs)
+			}
+			return out, nil
+		}},
+		{"the web archive", func(dir, id string) (string, error) {
+			a := journalArchive{dir: dir, board: "unit"}
+			r, err := a.Record("unit", id)
+			if err != nil {
+				return "", err
+			}
+			var b bytes.Buffer
+			err = r.Write(&b)
+			return b.String(), err
+		}},
+	} {
+		dir := t.TempDir()
+		s, err := game.New(dir, st3d.System, "", game.Tags{Event: "Export"}, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	path := s.Path()
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The head of the next record: the daemon is in the middle of its write.
-	if _, err := f.WriteString(`000001a0 1234abcd {"t":"move","seq":3,"mo`); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, out, errs := run("export", "--state-dir", dir)
-	if code != exitOK || !strings.Contains(out, "1. Nc3W Nb6B") {
-		t.Errorf("export: exit %d, stdout %q, stderr %q", code, out, errs)
-	}
-	after, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(after, before) {
-		t.Errorf("export changed the journal: %d bytes, the daemon wrote %d", len(after), len(before))
-	}
-	if m, _ := filepath.Glob(path + ".damaged*"); len(m) > 0 {
-		t.Errorf("export copied the journal aside: %v", m)
+		for _, m := range []string{"Nc3W", "Nb6B"} {
+			if _, _, err := s.PlayNotation(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path, id := s.Path(), s.ID()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The head of the next record: the daemon is in the middle of its write.
+		if _, err := f.WriteString(`000001a0 1234abcd {"t":"move","seq":3,"mo`); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		before, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := reader.export(dir, id)
+		if err != nil || !strings.Contains(out, "1. Nc3W Nb6B") {
+			t.Errorf("%s: %q, %v", reader.name, out, err)
+		}
+		after, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(after, before) {
+			t.Errorf("%s changed the journal: %d bytes, the daemon wrote %d", reader.name, len(after), len(before))
+		}
+		if m, _ := filepath.Glob(path + ".damaged*"); len(m) > 0 {
+			t.Errorf("%s copied the journal aside: %v", reader.name, m)
+		}
 	}
 }
 

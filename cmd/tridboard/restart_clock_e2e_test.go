@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -84,8 +86,17 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 	}{{"SIGTERM", syscall.SIGTERM}, {"SIGKILL", syscall.SIGKILL}} {
 		t.Run(tc.name, func(t *testing.T) {
 			state, listen := t.TempDir(), freePort(t)
-			d := startDaemon(t, state, listen)
+			// No clock buttons: the clock starts when the set shows the
+			// position and the move settles (the buttons have their own test).
+			cfg := filepath.Join(t.TempDir(), "nobuttons.yaml")
+			if err := os.WriteFile(cfg, []byte("buttons:\n  queen: \"button:queen\"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			d := startDaemon(t, state, listen, "--config", cfg)
 			w, c, topics := watchState(t, listen, "e2e-clock-1")
+			// The daemon publishes its state once it has subscribed to its
+			// commands: a command sent before would reach nobody.
+			w.waitState(t, "the daemon's first state", func(s *mqtt.State) bool { return true })
 			if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","time_control":"60"}`); r["status"] != "ok" {
 				t.Fatalf("new_game: %v", r)
 			}
@@ -108,7 +119,7 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			exited := time.Now()
 			c.Disconnect(50)
 
-			startDaemon(t, state, listen)
+			startDaemon(t, state, listen, "--config", cfg)
 			w2, _, _ := watchState(t, listen, "e2e-clock-2")
 			// The broker may first hand out the state retained before the
 			// stop; the resumed game's comes paused.

@@ -59,7 +59,7 @@ func TestScanFlags(t *testing.T) {
 		{[]string{"--help"}, exitOK, "usage: tridboard scan [--sim] [--config FILE] [--variant V] [--once]", ""},
 		{[]string{"--bogus"}, exitUsage, "", "flag provided but not defined: -bogus"},
 		{[]string{"--sim", "extra"}, exitUsage, "", `tridboard scan: unexpected argument "extra"`},
-		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ": [7:9] unknown field \"pins\""},
+		{[]string{"--sim", "--once", "--config", bad}, exitFailure, "", "tridboard scan: config " + bad + ":7: sensors.wiring.expanders[0].pins: no such setting"},
 	} {
 		var out, errb bytes.Buffer
 		code := runScan(tc.args, &out, &errb)

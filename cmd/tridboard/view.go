@@ -30,10 +30,11 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	user := fs.String("username", "", "the broker's user `name`")
 	pass := fs.String("password", "", "the broker's `password`")
 	delay := fs.Float64("delay", 0, "broadcast delay in `seconds`: moves are shown this late, on the pages and the feeds")
+	eval := fs.Bool("eval", true, "show the engine's evaluation of each position (bar, best line, graph), never ahead of --delay")
 	token := fs.String("token", "", "the sets' command `token`; the pages' game actions need it (off without it)")
 	qos := fs.Uint("qos", 1, "the subscriptions' `QoS`: 1, or 0 on a clustered broker (docs/hall.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--token T]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -56,6 +57,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	}
 	ho := web.DefaultOpts()
 	ho.Delay = time.Duration(*delay * float64(time.Second))
+	ho.Eval = *eval
 	hub := web.NewHub(ho)
 	if *qos > 1 {
 		fmt.Fprintf(stderr, "tridboard view: --qos %d: want 0 or 1\n", *qos)
@@ -79,6 +81,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	if ho.Delay > 0 {
 		go hub.Run(ctx.Done(), 100*time.Millisecond)
+	}
+	if ho.Eval {
+		go hub.RunEval(ctx.Done())
 	}
 	go srv.Serve(ln)
 	fmt.Fprintf(stdout, "tridboard view: http://%s/ shows the sets on %s (prefix %s)\n", ln.Addr(), *broker, *prefix)

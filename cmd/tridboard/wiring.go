@@ -29,8 +29,7 @@ const wiringUsage = "usage: tridboard wiring learn [--config FILE] [--variant V]
 func runWiring(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "learn" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(stdout, wiringUsage)
-			return exitOK
+			return runWiring([]string{"learn", "--help"}, stdout, stderr) // learn is its one subcommand
 		}
 		fmt.Fprintln(stderr, wiringUsage)
 		return exitUsage

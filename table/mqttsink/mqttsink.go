@@ -94,7 +94,7 @@ func (s *Sink) Handle(e table.Event) {
 		// publication goes to the outbox again (known seqs are no-ops), so
 		// a crash between the journal and the outbox loses nothing.
 		s.catchUp()
-	case table.Moved:
+	case table.Moved, table.Corrected:
 		s.enqueue(*e.Move)
 	}
 	if ev, ok := EventOf(e); ok {
@@ -208,8 +208,14 @@ func State(snap *table.Snapshot) mqtt.State {
 		m := snap.Moves[n-1]
 		s.LastMove = &mqtt.LastMove{Seq: m.Seq, Move: m.Move, SAN: m.SAN}
 		s.Moves = make([]string, n)
+		s.ClkMS = make([]int64, n)
 		for i, m := range snap.Moves {
 			s.Moves[i] = m.Move
+			if m.ClkMS == nil {
+				s.ClkMS = nil
+			} else if s.ClkMS != nil {
+				s.ClkMS[i] = *m.ClkMS
+			}
 		}
 	}
 	if start := snap.Start.String(); start != snap.System.Start().String() {
@@ -225,13 +231,20 @@ func State(snap *table.Snapshot) mqtt.State {
 		s.TakeBackAsked = &mqtt.TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
 	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
-		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}} {
+		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}, {"Site", snap.Tags.Site},
+		{"Date", snap.Tags.Date}} {
 		if t.value != "" {
 			if s.Tags == nil {
 				s.Tags = map[string]string{}
 			}
 			s.Tags[t.name] = t.value
 		}
+	}
+	for _, t := range snap.Tags.Players() {
+		if s.Tags == nil {
+			s.Tags = map[string]string{}
+		}
+		s.Tags[t.Name] = t.Value
 	}
 	return s
 }
@@ -278,6 +291,8 @@ func EventOf(e table.Event) (mqtt.Event, bool) {
 	switch e.Kind {
 	case table.TookBack:
 		ev.Type, ev.Move = mqtt.EventTakeBack, e.Move.Move
+	case table.Corrected:
+		ev.Type, ev.Move, ev.Detail = mqtt.EventCorrection, e.Move.Move, e.Withdrawn.Move
 	case table.Lifted:
 		ev.Type, ev.Cells = mqtt.EventLift, e.Cells.Names(names)
 		if e.Cell != rules.NoCell {
@@ -358,7 +373,9 @@ func Command(c mqtt.Command, resolve Resolver) (table.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board}
+		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board, WhiteElo: c.WhiteElo,
+			BlackElo: c.BlackElo, WhiteTitle: c.WhiteTitle, BlackTitle: c.BlackTitle, WhiteFideID: c.WhiteFideID,
+			BlackFideID: c.BlackFideID}
 		if o := c.Opponent; o != nil {
 			spec := opponent.Spec{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {

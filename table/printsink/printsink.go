@@ -24,7 +24,10 @@ func New(w io.Writer) *Sink { return &Sink{w: w} }
 // Handle prints e when it is worth a line.
 func (s *Sink) Handle(e table.Event) {
 	switch e.Kind {
-	case table.Moved:
+	case table.Moved, table.Corrected:
+		if e.Kind == table.Corrected {
+			fmt.Fprintf(s.w, "     correction: %s taken back\n", e.Withdrawn.Move)
+		}
 		num := ""
 		if e.Before != nil {
 			num = fmt.Sprintf("%d.", e.Before.FullmoveNumber())
@@ -39,6 +42,7 @@ func (s *Sink) Handle(e table.Event) {
 		fmt.Fprintf(s.w, "%6s %-14s %-14s seq %d%s%s\n", num, e.Move.Move, e.Move.SAN, e.Move.Seq, remote, times(e))
 	case table.TookBack:
 		fmt.Fprintf(s.w, "     take-back of %s\n", e.Move.Move)
+
 	case table.GameOver:
 		fmt.Fprintf(s.w, "     %s (%s)\n", e.Result, e.Reason)
 	case table.GameBegan:

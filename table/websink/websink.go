@@ -27,7 +27,7 @@ func (s *Sink) Handle(e table.Event) {
 	switch e.Kind {
 	case table.Started:
 		s.hub.Availability(s.board, true)
-	case table.Moved:
+	case table.Moved, table.Corrected:
 		s.hub.Move(s.board, mqtt.Move(*e.Move))
 	}
 	if ev, ok := mqttsink.EventOf(e); ok {

@@ -1,6 +1,7 @@
 // One board's page: the game pushed over SSE (/boards/<id>/events), drawn
 // flat and in 3D, the move list in the system's notation with stepping.
-import {FlatBoard, layout, clockText, clockLeft, statusText} from '/static/flat.js';
+import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves} from '/static/flat.js';
+import {spokenMove, eventText, describe} from '/static/words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const params = new URLSearchParams(location.search);
@@ -8,12 +9,33 @@ const overlay = params.get('overlay') === '1';
 if (overlay) document.body.classList.add('overlay');
 const $ = s => document.getElementById(s);
 
-const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0};
+const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0, spoken: [], announced: 0};
 let flat = null, view3d = null, variant = '', want3d = params.get('flat') !== '1', dirty = false;
 window.tridboard = st; // for tests and the curious
 
 $('board-id').textContent = id;
 $('pgnlink').href = `/boards/${encodeURIComponent(id)}/game.pgn`;
+// ?game=<id>: an archived game of the board, replayed from its record
+// (no live updates).
+const archivedGame = params.get('game');
+$('tolive').href = `/boards/${encodeURIComponent(id)}` + (overlay ? '?overlay=1' : '');
+
+// A phone stacks the levels (the highest on top), each level full width;
+// wider screens put them side by side.
+const narrow = matchMedia('(max-width: 600px)');
+function arrangement() { return narrow.matches && !overlay ? 'column' : 'row'; }
+narrow.addEventListener('change', () => refit());
+// The overlay, and a wide screen (the 3D and flat views side by side, the
+// page's height), fit the flat view to its box.
+const wide = matchMedia('(min-width: 1200px) and (min-aspect-ratio: 4/3)');
+function fitted() { return overlay || wide.matches && !narrow.matches; }
+function refit() {
+  if (!flat) return;
+  if (fitted()) flat.fit($('flat').clientWidth, $('flat').clientHeight);
+  else flat.setArrange(arrangement());
+}
+new ResizeObserver(refit).observe($('flat'));
+wide.addEventListener('change', refit);
 
 function schedule() { if (!dirty) { dirty = true; requestAnimationFrame(render); } }
 
@@ -27,8 +49,10 @@ async function setVariant(v) {
   }
   if (variant !== v) return;
   $('flat').replaceChildren();
-  flat = new FlatBoard($('flat'), lay);
+  flat = new FlatBoard($('flat'), lay, {arrange: arrangement()});
+  st.flat = flat;
   flat.setFlip(st.flip);
+  refit();
   if (view3d) { view3d.dispose(); view3d = null; }
   schedule();
   if (want3d) { await start3d(lay); schedule(); }
@@ -40,11 +64,14 @@ async function start3d(lay) {
     if (view3d || !want3d) return;
     document.body.classList.add('has3d');
     view3d = new m.View3D($('view3d'), lay);
+    st.view3d = view3d;
     view3d.setFlip(st.flip);
-    document.body.classList.add('has3d');
   } catch (e) {
+    // No WebGL: no empty box above the flat view, a line saying why.
     console.warn('3D view:', e);
-    $('view3d').querySelector('.nogl').hidden = false;
+    document.body.classList.remove('has3d');
+    document.querySelector('.nogl').hidden = false;
+    want3d = false;
   }
 }
 
@@ -54,9 +81,19 @@ function apply(v) {
     st.moves = v.moves; st.start = v.start;
     if (st.view !== null && st.view > st.moves.length) st.view = null;
   } else {
-    for (const m of v.moves) if (!st.moves.length || m.seq > st.moves[st.moves.length - 1].seq) st.moves.push(m);
+    for (const m of v.moves) {
+      if (!st.moves.length || m.seq > st.moves[st.moves.length - 1].seq) st.moves.push(m);
+      else {
+        // An earlier move again: its evaluation came.
+        const k = st.moves.findIndex(x => x.seq === m.seq);
+        if (k >= 0) st.moves[k].eval = m.eval;
+      }
+    }
   }
+  st.startEval = v.start_eval || (v.full ? null : st.startEval);
   st.game = v.game; st.epoch = v.epoch; st.seq = v.seq; st.status = v;
+  if (document.body.classList.contains('missing')) { document.body.classList.remove('missing'); $('notfound').hidden = true; }
+  announce(v.full || full);
   if (v.now) st.offset = Date.parse(v.now) - Date.now();
   renderMoves(v.full || full);
   if (v.variant && v.variant !== variant) setVariant(v.variant);
@@ -80,6 +117,26 @@ function setConn(ok) {
   $('conn').classList.toggle('down', !ok);
 }
 
+// announce says each new move in words: in the live region for a screen
+// reader, aloud when "speak the moves" is on. The moves a page loads with
+// are not said.
+function announce(reload) {
+  if (reload && st.announced === 0 || st.moves.length < st.announced) { st.announced = st.moves.length; return; }
+  for (; st.announced < st.moves.length; st.announced++) {
+    const i = st.announced, m = st.moves[i];
+    const before = i > 0 ? st.moves[i - 1] : st.start;
+    const text = spokenMove(m, before);
+    $('announce').textContent = text;
+    if ($('speak').checked) say(text);
+  }
+}
+function say(text) {
+  st.spoken.push(text);
+  if (window.speechSynthesis) speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+}
+$('speak').checked = localStorage.getItem('tridboard.speak') === '1';
+$('speak').addEventListener('change', () => localStorage.setItem('tridboard.speak', $('speak').checked ? '1' : '0'));
+
 // The move list: one row per move number, appended as moves come.
 let listed = 0;
 function renderMoves(rebuild) {
@@ -90,14 +147,20 @@ function renderMoves(rebuild) {
     let li = ol.lastElementChild;
     const black = m.num.endsWith('...');
     if (!black || !li || li.dataset.full) {
-      li = document.createElement('li');
-      const n = document.createElement('span'); n.className = 'num'; n.textContent = black ? m.num : m.num;
+      li = document.createElement('li'); li.setAttribute('role', 'presentation');
+      const n = document.createElement('span'); n.className = 'num'; n.textContent = m.num; n.setAttribute('aria-hidden', 'true');
       li.appendChild(n);
       if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; li.appendChild(gap); }
       ol.appendChild(li);
     }
     const s = document.createElement('span');
-    s.className = 'move'; s.textContent = m.short; s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
+    s.className = 'move'; s.textContent = m.short;
+    const prev = st.moves[listed - 1];
+    if (prev && prev.ts && m.ts) {
+      // The time the move took: from the move before it to it.
+      s.dataset.spent = spentText(Date.parse(m.ts) - Date.parse(prev.ts));
+    } s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
+    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.setAttribute('aria-label', m.num + ' ' + m.short);
     s.addEventListener('click', () => { st.view = m.ply === st.moves.length ? null : m.ply; schedule(); });
     li.appendChild(s);
     if (black) li.dataset.full = '1';
@@ -120,13 +183,24 @@ function render() {
   const pos = ply > 0 ? st.moves[ply - 1] : st.start;
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
+  document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
+  renderMaterial(pos);
+  renderEval(ply);
+  $('flat').firstChild && $('flat').firstChild.setAttribute('aria-label', describe(pos));
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
   if (view3d) view3d.draw(pos, mk);
-  document.querySelectorAll('#moves .move.current').forEach(e => e.classList.remove('current'));
+  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); });
   const cur = document.querySelector(`#moves .move[data-ply="${ply}"]`);
-  if (cur) { cur.classList.add('current'); if (st.view === null) cur.scrollIntoView({block: 'nearest'}); }
+  if (cur) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); scrollList(cur); $('moves').setAttribute('aria-activedescendant', cur.id); }
+  else $('moves').removeAttribute('aria-activedescendant');
   document.body.classList.toggle('stepping', st.view !== null);
+  const shownMove = ply > 0 ? st.moves[ply - 1] : null;
+  $('lastmove').textContent = shownMove ? shownMove.num + ' ' + shownMove.short : '';
+  // Stepping back: the live turn line gives way to what is shown.
+  $('turn').hidden = st.view !== null;
+  $('stepline').hidden = st.view === null;
+  $('stepline').textContent = st.view === null ? '' : (shownMove ? 'after ' + shownMove.num + ' ' + shownMove.short : 'the start position') + ' (an earlier move: live shows the game now)';
   $('live').classList.toggle('on', st.view === null);
   const tags = s.tags || {};
   $('white-name').textContent = tags.White || 'White';
@@ -138,7 +212,10 @@ function render() {
   $('status').className = 'badge status-' + (s.online === false ? 'offline' : s.board);
   $('result').textContent = s.result !== '*' ? s.result + (s.termination ? ' (' + s.termination + ')' : '') : '';
   $('result').hidden = s.result === '*';
-  $('turn').textContent = s.result !== '*' ? 'game over' : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
+  $('turn').textContent = s.result !== '*' ? 'Game over: ' + resultWords(s) : (s.turn === 'white' ? 'White' : 'Black') + ' to move' + (s.check ? ', check' : '');
+  for (const side of ['White', 'Black']) {
+    $(side.toLowerCase() + '-info').textContent = [tags[side + 'Title'], tags[side + 'Elo']].filter(Boolean).join(' ');
+  }
   $('lesson').hidden = !s.lesson;
   if (s.lesson) $('lesson').textContent = lessonText(s.lesson);
   const fix = s.fix && s.fix.length || s.board === 'mismatch' || s.board === 'sensor_fault';
@@ -148,8 +225,16 @@ function render() {
   const peer = s.peer && (!s.peer.online || s.peer.detail) ? s.peer.detail || `set ${s.peer.set} is offline` : '';
   $('peer').hidden = !peer; $('peer').textContent = peer;
   const ev = s.event;
-  $('lastevent').textContent = ev ? `${ev.type}${ev.cells ? ' ' + ev.cells.join(' ') : ''}${ev.cell ? ' ' + ev.cell : ''}${ev.detail ? ': ' + ev.detail : ''}` : '';
+  $('lastevent').textContent = ev ? eventText(ev) : '';
   tickClocks();
+}
+
+// scrollList brings a move into the list's view, scrolling the list only
+// (never the page: a phone keeps the board in view).
+function scrollList(e) {
+  const ol = $('moves'), top = e.offsetTop, bottom = top + e.offsetHeight;
+  if (top < ol.scrollTop) ol.scrollTop = top;
+  else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
 }
 
 // lessonText says what the set gives each side: "White: full assistance
@@ -173,11 +258,117 @@ function tickClocks() {
     const ms = clockLeft(c, side, st.offset);
     e.textContent = clockText(ms);
     e.classList.toggle('running', c.running === side && !c.paused);
-    e.classList.toggle('low', c.low === side || ms < 10000);
+    e.classList.toggle('low', c.low === side || c.low === 'both' || ms < 10000);
     e.classList.toggle('flag', c.flag === side);
   }
 }
 setInterval(tickClocks, 100);
+
+// spentText is the time a move took: "8s", "1:05", "1:02:03".
+function spentText(ms) {
+  if (!(ms >= 0)) return '';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return s + 's';
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// The material: each side's pieces on the board and in reserve against
+// the start's; what is missing was captured.
+const VALUES = {P: 1, N: 3, B: 3, R: 5, Q: 9, K: 0};
+function counts(pos) {
+  const n = {};
+  for (const l of Object.values(pos.pieces || {})) n[l] = (n[l] || 0) + 1;
+  for (const [l, c] of Object.entries(pos.reserve || {})) n[l] = (n[l] || 0) + c;
+  return n;
+}
+function renderMaterial(pos) {
+  const start = counts(st.start), now = counts(pos);
+  const el = $('material');
+  const key = JSON.stringify(now);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren();
+  let value = {white: 0, black: 0};
+  for (const [l, c] of Object.entries(now)) value[l === l.toUpperCase() ? 'white' : 'black'] += VALUES[l.toUpperCase()] * c;
+  // White took Black's missing pieces, and the other way round.
+  for (const [side, lower] of [['white', true], ['black', false]]) {
+    const took = [];
+    for (const k of 'QRBNP') {
+      const l = lower ? k.toLowerCase() : k;
+      for (let i = (start[l] || 0) - (now[l] || 0); i > 0; i--) took.push(l);
+    }
+    if (!took.length) continue;
+    const d = document.createElement('span'); d.className = 'took'; d.dataset.side = side;
+    d.append((side === 'white' ? 'White' : 'Black') + ' took ');
+    for (const l of took) { const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase(); d.appendChild(b); }
+    el.appendChild(d);
+  }
+  const diff = value.white - value.black;
+  if (diff !== 0 && el.childElementCount) {
+    const a = document.createElement('span'); a.className = 'adv';
+    a.textContent = (diff > 0 ? 'White +' : 'Black +') + Math.abs(diff);
+    el.appendChild(a);
+  }
+}
+
+// The evaluation (the server's engine, HubOpts.Eval): a bar, the best
+// line, the graph of the game; off with the toggle or &eval=0.
+const wantEval = params.get('eval') !== '0';
+$('evaltoggle').checked = localStorage.getItem('tridboard.eval') !== '0';
+$('evaltoggle').addEventListener('change', () => { localStorage.setItem('tridboard.eval', $('evaltoggle').checked ? '1' : '0'); schedule(); });
+function evalAt(ply) { return ply > 0 ? st.moves[ply - 1] && st.moves[ply - 1].eval : st.startEval; }
+// share is White's share of the bar, 0..1.
+function share(ev) {
+  if (ev.result) return {'1-0': 1, '0-1': 0}[ev.result] ?? 0.5;
+  if (ev.mate) return ev.mate > 0 ? 1 : 0;
+  return 0.5 + 0.5 * Math.tanh(ev.cp / 400);
+}
+function evalText(ev) {
+  if (ev.result) return ev.result;
+  if (ev.mate) return (ev.mate > 0 ? '#' : '#-') + Math.abs(ev.mate);
+  return (ev.cp > 0 ? '+' : ev.cp < 0 ? '\u2212' : '') + (Math.abs(ev.cp) / 100).toFixed(2);
+}
+function renderEval(ply) {
+  const any = !!st.startEval || st.moves.some(m => m.eval);
+  $('evaltogglebox').hidden = !any || !wantEval;
+  const box = $('evalbox');
+  box.hidden = !any || !wantEval || !$('evaltoggle').checked;
+  if (box.hidden) return;
+  const ev = evalAt(ply);
+  const bar = box.querySelector('.evalbar');
+  box.querySelector('.evalfill').style.width = ev ? (100 * share(ev)).toFixed(1) + '%' : '50%';
+  box.querySelector('.evaltext').textContent = ev ? evalText(ev) : '\u2026';
+  bar.setAttribute('aria-valuenow', ev ? Math.round(100 * share(ev)) : 50);
+  bar.setAttribute('aria-valuetext', ev ? evalText(ev) : 'not yet');
+  box.querySelector('.bestline').textContent = ev && ev.best ? 'best: ' + ev.best.join(' ') + (ev.depth ? ` (depth ${ev.depth})` : '') : '';
+  // The graph: White's share after each move, White's advantage above.
+  const g = box.querySelector('.evalgraph'), n = st.moves.length;
+  const pts = [];
+  for (let i = 0; i <= n; i++) { const e = evalAt(i); if (e) pts.push([n ? 100 * i / n : 50, 30 * (1 - share(e))]); }
+  const key = JSON.stringify(pts) + ply;
+  if (g.dataset.key === key) return;
+  g.dataset.key = key;
+  const NS = 'http://www.w3.org/2000/svg';
+  g.replaceChildren();
+  const mk = (name, attrs) => { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); g.appendChild(e); return e; };
+  if (pts.length) mk('polygon', {class: 'adv', points: `${pts[0][0]},30 ` + pts.map(p => p.join(',')).join(' ') + ` ${pts[pts.length - 1][0]},30`});
+  mk('line', {class: 'zero', x1: 0, x2: 100, y1: 15, y2: 15});
+  const cx = n ? 100 * ply / n : 50;
+  mk('line', {class: 'cur', x1: cx, x2: cx, y1: 0, y2: 30});
+  g.dataset.points = pts.length;
+}
+document.querySelector('.evalgraph').addEventListener('click', e => {
+  const r = e.currentTarget.getBoundingClientRect(), n = st.moves.length;
+  const p = Math.round((e.clientX - r.left) / r.width * n);
+  st.view = p >= n ? null : Math.max(0, p); schedule();
+});
+
+// resultWords is the result in words: "White wins by checkmate (1-0)".
+function resultWords(s) {
+  const who = {'1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'draw'}[s.result] || s.result;
+  return who + (s.termination ? ' by ' + s.termination.replace(/_/g, ' ') : '') + ' (' + s.result + ')';
+}
 
 function step(d) {
   const n = st.moves.length;
@@ -189,6 +380,14 @@ $('first').onclick = () => { st.view = 0; schedule(); };
 $('back').onclick = () => step(-1);
 $('fwd').onclick = () => step(1);
 $('live').onclick = () => { st.view = null; schedule(); };
+$('sharebtn').onclick = async () => {
+  const url = location.origin + '/boards/' + encodeURIComponent(id) + (st.flip ? '?flip=1' : '');
+  $('shareurl').hidden = false; $('shareurl').value = url; $('shareurl').select();
+  try {
+    if (navigator.share && matchMedia('(pointer: coarse)').matches) await navigator.share({title: document.title, url});
+    else await navigator.clipboard.writeText(url);
+  } catch (e) { /* the link is shown, selected, to copy by hand */ }
+};
 $('flipbtn').onclick = () => { st.flip = !st.flip; if (flat) flat.setFlip(st.flip); if (view3d) view3d.setFlip(st.flip); schedule(); };
 $('toggle3d').onclick = async () => {
   want3d = !want3d;
@@ -196,6 +395,16 @@ $('toggle3d').onclick = async () => {
   if (want3d && variant) await start3d(await layout(variant));
   schedule();
 };
+// The move list by keyboard: arrows step, Home and End go to the start
+// and to the game now.
+$('moves').addEventListener('keydown', e => {
+  const k = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
+  if (k) step(k);
+  else if (e.key === 'Home') { st.view = 0; schedule(); }
+  else if (e.key === 'End') { st.view = null; schedule(); }
+  else return;
+  e.preventDefault(); e.stopPropagation();
+});
 document.addEventListener('keydown', e => {
   if (e.target.tagName === 'INPUT') return;
   if (e.key === 'ArrowLeft') step(-1);
@@ -226,4 +435,36 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
   $('cmd-reply').textContent = r.ok ? shown : text;
 }));
 
-connect();
+// The board's games (its journal): listed when the list opens; a click
+// replays one on this page.
+$('archive').addEventListener('toggle', async () => {
+  if (!$('archive').open) return;
+  const r = await fetch(`/api/boards/${encodeURIComponent(id)}/games`);
+  if (!r.ok) { $('gamelist').textContent = 'no games'; return; }
+  const games = await r.json();
+  $('gamelist').replaceChildren(...games.map(g => {
+    const li = document.createElement('li'); li.dataset.game = g.game; li.className = g.live ? 'live' : '';
+    const a = document.createElement('a');
+    a.href = g.live ? `/boards/${encodeURIComponent(id)}` : `/boards/${encodeURIComponent(id)}?game=${encodeURIComponent(g.game)}`;
+    a.textContent = `${g.white} - ${g.black}, ${g.result}${g.termination ? ' (' + g.termination + ')' : ''}, ${Math.ceil(g.plies / 2)} moves${g.date ? ', ' + g.date : ''}${g.live ? ' (now)' : ''}`;
+    const p = document.createElement('a'); p.href = `/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(g.game)}.pgn`; p.textContent = ' record';
+    li.append(a, p);
+    return li;
+  }));
+});
+
+async function loadArchived() {
+  const r = await fetch(`/api/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(archivedGame)}`);
+  const text = r.ok ? null : await r.text();
+  document.body.classList.remove('missing'); $('notfound').hidden = true;
+  $('archived').hidden = false;
+  $('conn').textContent = 'archive';
+  $('pgnlink').href = `/boards/${encodeURIComponent(id)}/games/${encodeURIComponent(archivedGame)}.pgn`;
+  if (!r.ok) { $('archived-what').textContent = archivedGame + ': ' + text; return; }
+  const v = await r.json();
+  const t = v.tags || {};
+  $('archived-what').textContent = `${t.White || '?'} - ${t.Black || '?'}, ${v.result}${v.termination ? ' (' + v.termination + ')' : ''}`;
+  apply(v);
+}
+
+if (archivedGame) loadArchived(); else connect();

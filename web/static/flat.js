@@ -25,54 +25,128 @@ export function layout(variant) {
   return layouts.get(variant);
 }
 
+// fileOf is the file letter of a cell name: "b" of "b2W", "c" of "1c3".
+function fileOf(n) { return n[0] >= '0' && n[0] <= '9' ? n[1] : n[0]; }
+// rankOf is the rank of a cell name.
+function rankOf(n) { return n[0] >= '0' && n[0] <= '9' ? n[2] : n[1]; }
+
+// FlatBoard draws every level of a system as a panel of squares: side by
+// side (arrange "row"), or one above the other, the highest on top and
+// each cut to its own ranks (arrange "column", for a phone). Marks differ
+// by shape as well as colour (app.css).
 export class FlatBoard {
   constructor(container, lay, opts = {}) {
     this.lay = lay;
     this.small = !!opts.small;
     this.flip = false;
+    this.arrange = opts.arrange || 'row';
     this.cells = new Map(); // name -> {g, geo, piece, marks}
     const maxW = Math.max(...lay.panels.map(p => p.w)), maxH = Math.max(...lay.panels.map(p => p.h));
     this.pw = maxW; this.ph = maxH;
-    const left = this.small ? 0 : U, top = this.small ? 0 : U * 1.2;
-    this.left = left; this.top = top;
-    const w = left + lay.panels.length * (maxW + 1) * U - U + (this.small ? 0 : U * 0.5);
-    const h = top + maxH * U + (this.small ? 0 : U);
-    this.svg = el('svg', {viewBox: `0 0 ${w} ${h}`, class: 'flat' + (this.small ? ' small' : ''), role: 'img'});
-    this.labels = el('g', {class: 'labels'}, this.svg);
+    // The rows each panel uses, and the file letter of each of its columns.
+    this.rows = lay.panels.map(() => [1e9, -1e9]);
+    this.files = lay.panels.map(() => new Map());
+    for (const geo of lay.cells) {
+      if (geo.k) continue;
+      const r = this.rows[geo.p];
+      r[0] = Math.min(r[0], geo.py); r[1] = Math.max(r[1], geo.py);
+      if (!this.files[geo.p].has(geo.px)) this.files[geo.p].set(geo.px, fileOf(geo.n));
+    }
+    this.svg = el('svg', {class: 'flat' + (this.small ? ' small' : ''), role: 'img', 'aria-label': 'the board, flat: every level side by side'});
+    this.labels = el('g', {class: 'labels', 'aria-hidden': 'true'}, this.svg);
     const squares = el('g', {class: 'squares'}, this.svg);
+    const c = U / 2;
     for (const geo of lay.cells) {
       if (geo.k) continue; // presence cells are not squares
       const g = el('g', {class: 'cell ' + (geo.d ? 'dark' : 'light') + (geo.s ? ' carried' : '') + (geo.i ? ' inverted' : ''), 'data-cell': geo.n}, squares);
       el('rect', {class: 'sq', width: U, height: U}, g);
-      el('rect', {class: 'mark', x: 0.6, y: 0.6, width: U - 1.2, height: U - 1.2}, g);
+      el('rect', {class: 'mark', x: 0.9, y: 0.9, width: U - 1.8, height: U - 1.8}, g);
+      el('path', {class: 'cross', d: `M1.5 1.5L${U - 1.5} ${U - 1.5}M${U - 1.5} 1.5L1.5 ${U - 1.5}`}, g);
+      el('circle', {class: 'ring', cx: c, cy: c, r: U * 0.45}, g);
+      el('circle', {class: 'dot', cx: c, cy: c, r: U * 0.21}, g);
       const title = el('title', {}, g); title.textContent = geo.n;
       this.cells.set(geo.n, {g, geo, piece: null, pg: null});
     }
     this.place();
     container.appendChild(this.svg);
   }
-  // place puts every cell where the flip says.
-  place() {
+  setArrange(a) { if (a !== this.arrange) { this.arrange = a; this.place(); } }
+  // fit picks the arrangement that draws the squares largest in a box of
+  // w x h pixels (the overlay, whose size the stream gives).
+  fit(w, h) {
+    if (!(w > 0 && h > 0)) return;
+    const keep = this.arrange, size = {};
+    for (const a of ['row', 'column']) {
+      this.arrange = a;
+      const d = this.panelOrigins();
+      size[a] = Math.min(w / d.w, h / d.h);
+    }
+    this.arrange = keep;
+    this.setArrange(size.column > size.row * 1.1 ? 'column' : 'row');
+  }
+  // panelOrigins is where each panel's (0, first row) lands, and the size
+  // of the drawing.
+  panelOrigins() {
     const {pw, ph} = this;
+    const left = this.small ? 0 : U, top = this.small ? 0 : U * 1.2, foot = this.small ? 0 : U * 0.9;
+    const o = [];
+    if (this.arrange === 'column' && !this.small) {
+      let y = 0;
+      const order = this.lay.panels.map((_, i) => i).reverse();
+      for (const i of order) {
+        const [r0, r1] = this.rows[i];
+        o[i] = {x: left, y: y + top, r0, r1};
+        y += top + (r1 - r0 + 1) * U + foot;
+      }
+      return {o, w: left + pw * U + U * 0.3, h: y};
+    }
+    this.lay.panels.forEach((_, i) => { o[i] = {x: left + i * (pw + 1) * U, y: top, r0: 0, r1: ph - 1}; });
+    return {o, w: left + this.lay.panels.length * (pw + 1) * U - U + (this.small ? 0 : U * 0.5), h: top + ph * U + foot};
+  }
+  // place puts every cell where the arrangement and the flip say.
+  place() {
+    const {pw} = this;
+    const {o, w, h} = this.panelOrigins();
+    this.svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+    this.svg.dataset.arrange = this.arrange;
+    const xy = (p, px, py) => {
+      const panel = this.lay.panels[p], {x, y, r0, r1} = o[p];
+      px += Math.floor((pw - panel.w) / 2);
+      let row = py - r0;
+      if (this.flip) { px = pw - 1 - px; row = r1 - py; }
+      return [x + px * U, y + row * U];
+    };
     for (const c of this.cells.values()) {
-      const {geo} = c;
-      const panel = this.lay.panels[geo.p];
-      let px = geo.px + Math.floor((pw - panel.w) / 2), py = geo.py;
-      if (this.flip) { px = pw - 1 - px; py = ph - 1 - py; }
-      const x = this.left + geo.p * (pw + 1) * U + px * U, y = this.top + py * U;
+      const [x, y] = xy(c.geo.p, c.geo.px, c.geo.py);
       c.g.setAttribute('transform', `translate(${x} ${y})`);
     }
     if (this.small) return;
     this.labels.replaceChildren();
-    this.lay.panels.forEach((p, i) => {
-      const t = el('text', {x: this.left + i * (pw + 1) * U + pw * U / 2, y: U * 0.9, class: 'panel-name'}, this.labels);
-      t.textContent = p.name;
-    });
-    for (let r = 0; r < ph; r++) {
-      const rank = this.lay.panels[0].h === 10 ? 9 - r : 8 - r;
-      const t = el('text', {x: U * 0.5, y: this.top + (this.flip ? ph - 1 - r : r) * U + U * 0.68, class: 'rank'}, this.labels);
-      t.textContent = rank;
+    const text = (x, y, t, cls) => { const e = el('text', {x, y, class: cls}, this.labels); e.textContent = t; };
+    const ranks = new Map(); // panel -> py -> rank
+    for (const {geo} of this.cells.values()) {
+      if (!ranks.has(geo.p)) ranks.set(geo.p, new Map());
+      ranks.get(geo.p).set(geo.py, rankOf(geo.n));
     }
+    this.lay.panels.forEach((p, i) => {
+      const {x, y, r0, r1} = o[i];
+      text(x + pw * U / 2, y - U * 0.3, p.name, 'panel-name');
+      // Ranks at the left of the first panel (all panels share their
+      // rows when side by side), at the left of each when stacked.
+      if (i === 0 || this.arrange === 'column') {
+        for (let py = r0; py <= r1; py++) {
+          const r = [...ranks.values()].map(m => m.get(py)).find(Boolean);
+          if (!r) continue;
+          const [, ty] = xy(i, 0, py);
+          text(U * 0.5, ty + U * 0.68, r, 'rank');
+        }
+      }
+      // Files under each panel.
+      for (const [px, f] of [...this.files[i]].sort((a, b) => a[0] - b[0])) {
+        const [fx] = xy(i, px, r1);
+        text(fx + U / 2, y + (r1 - r0 + 1) * U + U * 0.7, f, 'file');
+      }
+    });
   }
   setFlip(f) { if (this.flip !== !!f) { this.flip = !!f; this.place(); } }
   // draw shows a position ({pieces, pins}) with marks ({from, to, check,
@@ -89,10 +163,12 @@ export class FlatBoard {
       const present = !c.geo.s || pins.has(c.geo.s);
       const cls = ['cell', c.geo.d ? 'dark' : 'light'];
       if (c.geo.s) cls.push('carried');
+      if (c.geo.i) cls.push('inverted');
       if (!present) cls.push('absent');
       if (c.geo.s && pinTargets.has(c.geo.s)) cls.push('pin-target');
-      if (name === marks.from) cls.push('last-from');
-      if (name === marks.to) cls.push('last-to');
+      // A mark on a pin (a board move) shows on the board's squares.
+      if (name === marks.from || c.geo.s && c.geo.s === marks.from) cls.push('last-from');
+      if (name === marks.to || c.geo.s && c.geo.s === marks.to) cls.push('last-to');
       if (name === marks.check) cls.push('check');
       for (const k in sets) if (sets[k].has(name)) cls.push(k);
       const s = cls.join(' ');
@@ -104,21 +180,48 @@ export class FlatBoard {
         c.piece = p;
       }
     }
-    // A mark on a pin (a board move) shows on the board's squares.
-    for (const c of this.cells.values()) {
-      if (c.geo.s && (c.geo.s === marks.from || c.geo.s === marks.to)) {
-        const k = c.geo.s === marks.from ? 'last-from' : 'last-to';
-        c.g.classList.add(k); c.cls += ' ' + k;
-      }
-    }
   }
   puck(g, p) {
     const white = p === p.toUpperCase();
     const pg = el('g', {class: 'piece ' + (white ? 'white' : 'black'), 'data-piece': p}, g);
-    el('circle', {cx: U / 2, cy: U / 2, r: U * 0.42}, pg);
+    el('circle', {cx: U / 2, cy: U / 2, r: U * 0.38}, pg);
     const t = el('text', {x: U / 2, y: U / 2 + U * 0.22}, pg);
     t.textContent = p.toUpperCase();
+    // The capture ring and the target dot stay on top of a piece.
+    const ring = g.querySelector('.ring');
+    if (ring) g.appendChild(ring);
     return pg;
+  }
+}
+
+export const pieceNames = {P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king'};
+
+// renderReserves fills el with each side's reserve (the pieces still to
+// come in: {letter: count}), kind by kind with counts, labelled
+// "reserve"; empty when there is none.
+export function renderReserves(el, reserve) {
+  const key = JSON.stringify(reserve || {});
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren();
+  if (!reserve) return;
+  for (const [side, upper] of [['white', true], ['black', false]]) {
+    const kinds = 'KQRBNP'.split('').map(k => upper ? k : k.toLowerCase()).filter(l => reserve[l] > 0);
+    if (!kinds.length) continue;
+    const d = document.createElement('div');
+    d.className = 'reserve ' + side; d.dataset.side = side;
+    const words = kinds.map(l => `${reserve[l]} ${pieceNames[l.toUpperCase()]}${reserve[l] > 1 ? 's' : ''}`);
+    d.setAttribute('aria-label', `${side === 'white' ? 'White' : 'Black'}'s reserve: ${words.join(', ')}`);
+    const lab = document.createElement('span'); lab.className = 'rlabel';
+    lab.textContent = (side === 'white' ? 'White' : 'Black') + ' reserve';
+    d.appendChild(lab);
+    for (const l of kinds) {
+      const p = document.createElement('span'); p.className = 'rp'; p.dataset.piece = l; p.dataset.count = reserve[l];
+      const b = document.createElement('b'); b.textContent = l.toUpperCase();
+      p.append(b, '\u00d7' + reserve[l]);
+      d.appendChild(p);
+    }
+    el.appendChild(d);
   }
 }
 
@@ -192,10 +295,12 @@ export class MiniBoard {
       const panel = this.lay.panels[c.p];
       const x = (c.p * (this.pw + 1) + c.px + Math.floor((this.pw - panel.w) / 2)) * s, y = c.py * s;
       if (!present) { g.strokeStyle = '#39434d'; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1); continue; }
-      let fill = c.s ? (c.d ? '#5d7a93' : '#d9e6f0') : (c.d ? '#8a6a45' : '#efe2c0');
-      if (c.n === marks.from || c.n === marks.to || c.s && (c.s === marks.from || c.s === marks.to)) fill = '#f2d048';
-      if (fix.has(c.n)) fill = '#ff8c1a';
-      if (c.n === marks.check) fill = '#ff5a4a';
+      // The flat view's colours (app.css).
+      let fill = c.s ? (c.d ? '#666c72' : '#d4d8dc') : (c.d ? '#94704a' : '#ecdfc4');
+      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#0072b2';
+      if (c.n === marks.to || c.s && c.s === marks.to) fill = '#56b4e9';
+      if (fix.has(c.n)) fill = '#e69f00';
+      if (c.n === marks.check) fill = '#ff2a00';
       g.fillStyle = fill; g.fillRect(x, y, s, s);
       const p = pieces[c.n];
       if (!p) continue;

@@ -5,10 +5,26 @@
 import * as THREE from 'three';
 import {OrbitControls} from 'three/addons/OrbitControls.js';
 
+// The marks' colours are the flat view's (Okabe-Ito, app.css); targets are
+// dots and captures rings on the square, as there.
 const COLORS = {
-  light: 0xe8d9b5, dark: 0x8a6a45, from: 0xf2d048, to: 0xf7e04a, target: 0x3ccf5a, capture: 0xe0452f,
-  lifted: 0x3a8dde, fix: 0xff8c1a, check: 0xd11a1a, pinTarget: 0x7fd88f,
+  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x0072b2, to: 0x56b4e9, target: 0x2060ff,
+  capture: 0xd55e00, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0xff2a00, pinTarget: 0x009e73,
 };
+// Level plates: a tint under each fixed level, so the levels read apart.
+const PLATES = [0x2f5d8a, 0x4f7a3a, 0x7a3a5d];
+
+function labelSprite(text) {
+  const c = document.createElement('canvas'); c.width = 256; c.height = 128;
+  const g = c.getContext('2d');
+  g.fillStyle = 'rgba(0,0,0,0.6)'; g.fillRect(0, 0, 256, 128);
+  g.fillStyle = '#fff'; g.font = 'bold 80px sans-serif'; g.textAlign = 'center'; g.textBaseline = 'middle';
+  g.fillText(text, 128, 68);
+  const t = new THREE.CanvasTexture(c); t.colorSpace = THREE.SRGBColorSpace;
+  const s = new THREE.Sprite(new THREE.SpriteMaterial({map: t, depthTest: false}));
+  s.scale.set(1.6, 0.8, 1); s.renderOrder = 20;
+  return s;
+}
 
 const letterTex = new Map();
 function letterTexture(letter, white) {
@@ -47,8 +63,11 @@ export class View3D {
   constructor(container, lay) {
     this.container = container;
     this.lay = lay;
-    const scale = lay.panels[0].w === 8 ? 1 : 1.25;
-    this.scale = scale;
+    // Millennium's levels stand 3 apart on 8x8 boards: drawn twice as far
+    // apart, and seen from lower, they read as three boards.
+    const mill = lay.panels[0].w === 8 && lay.panels[0].h === 8;
+    const scale = mill ? 2 : 1.25;
+    this.scale = scale; this.mill = mill;
     const canvas = document.createElement('canvas');
     canvas.className = 'gl';
     const renderer = new THREE.WebGLRenderer({canvas, antialias: true, alpha: true, preserveDrawingBuffer: true});
@@ -61,14 +80,13 @@ export class View3D {
     const sun = new THREE.DirectionalLight(0xffffff, 1.6); sun.position.set(5, 12, 8); scene.add(sun);
     let minX = 1e9, maxX = -1e9, minY = 1e9, maxY = -1e9, maxH = 0;
     for (const c of lay.cells) { minX = Math.min(minX, c.x); maxX = Math.max(maxX, c.x); minY = Math.min(minY, c.y); maxY = Math.max(maxY, c.y); maxH = Math.max(maxH, c.h); }
-    this.cx = (minX + maxX) / 2; this.cy = (minY + maxY) / 2;
-    const span = Math.max(maxX - minX, maxY - minY, maxH * scale) + 2;
-    this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 200);
-    this.span = span;
+    this.cx = (minX + maxX) / 2; this.cy = (minY + maxY) / 2; this.minX = minX;
+    // The box every square and piece stands in, for framing it whole.
+    this.box = new THREE.Box3(new THREE.Vector3(minX - this.cx - 0.6, -0.3, -(maxY - this.cy) - 0.6),
+      new THREE.Vector3(maxX - this.cx + 0.6, maxH * scale + 1.4, -(minY - this.cy) + 0.6));
+    this.camera = new THREE.PerspectiveCamera(35, 1, 0.1, 400);
     this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.target.set(0, maxH * scale / 2, 0);
     this.controls.addEventListener('change', () => this.render());
-    this.setFlip(false);
     const tileGeo = new THREE.BoxGeometry(0.96, 0.08, 0.96);
     this.tiles = new Map();
     this.pieces = new Map();
@@ -84,20 +102,66 @@ export class View3D {
         scene.add(post); this.posts.set(c.n, post);
         continue;
       }
-      const mat = new THREE.MeshStandardMaterial({color: c.d ? COLORS.dark : COLORS.light, roughness: 0.8, transparent: true, opacity: 0.92});
+      const mat = new THREE.MeshStandardMaterial({color: this.base(c), roughness: 0.8, transparent: true, opacity: 0.92});
       const t = new THREE.Mesh(tileGeo, mat);
       t.position.set(c.x - this.cx, c.h * scale, -(c.y - this.cy));
       t.userData = c;
       scene.add(t); this.tiles.set(c.n, t);
     }
+    this.plates(lay);
+    this.marks = new Map(); // name -> mark mesh (dot or ring)
+    this.dotGeo = new THREE.CircleGeometry(0.17, 20); this.dotGeo.rotateX(-Math.PI / 2);
+    this.ringGeo = new THREE.RingGeometry(0.36, 0.46, 28); this.ringGeo.rotateX(-Math.PI / 2);
+    this.flip = false;
     this.ro = new ResizeObserver(() => this.resize());
     this.ro.observe(container);
     this.resize();
   }
+  // plates puts a tinted plate under each fixed level and its name beside
+  // it, so that the levels' heights read apart.
+  plates(lay) {
+    const byPanel = new Map();
+    for (const c of lay.cells) {
+      if (c.k || c.s) continue;
+      const b = byPanel.get(c.p) || {x0: 1e9, x1: -1e9, y0: 1e9, y1: -1e9, h: c.h};
+      b.x0 = Math.min(b.x0, c.x); b.x1 = Math.max(b.x1, c.x); b.y0 = Math.min(b.y0, c.y); b.y1 = Math.max(b.y1, c.y);
+      byPanel.set(c.p, b);
+    }
+    for (const [p, b] of byPanel) {
+      const w = b.x1 - b.x0 + 1.3, d = b.y1 - b.y0 + 1.3;
+      const plate = new THREE.Mesh(new THREE.BoxGeometry(w, 0.06, d), new THREE.MeshStandardMaterial({color: PLATES[p % 3], roughness: 0.9}));
+      plate.position.set((b.x0 + b.x1) / 2 - this.cx, b.h * this.scale - 0.07, -((b.y0 + b.y1) / 2 - this.cy));
+      this.scene.add(plate);
+      const name = lay.panels[p].name.replace('Level ', '');
+      const label = labelSprite(name);
+      label.position.set(this.minX - this.cx - 2, b.h * this.scale + 0.3, -((b.y0 + b.y1) / 2 - this.cy));
+      this.scene.add(label);
+      this.box.expandByPoint(label.position.clone().add(new THREE.Vector3(-0.8, 0, 0)));
+    }
+  }
   setFlip(f) {
     this.flip = !!f;
-    const d = this.span * 1.05, s = this.flip ? -1 : 1;
-    this.camera.position.set(0, this.controls.target.y + d * 0.85, s * d);
+    this.frame();
+  }
+  // frame points the camera from the player's side, turned a little and
+  // raised, as far as it must be to show every square and piece whole.
+  frame() {
+    const s = this.flip ? -1 : 1;
+    const az = 0.45 * s, el = this.mill ? 0.42 : 0.62; // radians
+    const dir = new THREE.Vector3(Math.sin(az) * Math.cos(el) * s, Math.sin(el), Math.cos(az) * Math.cos(el) * s).normalize();
+    const center = this.box.getCenter(new THREE.Vector3());
+    const corners = [];
+    for (const x of [this.box.min.x, this.box.max.x]) for (const y of [this.box.min.y, this.box.max.y]) for (const z of [this.box.min.z, this.box.max.z]) corners.push(new THREE.Vector3(x, y, z));
+    const fits = d => {
+      this.camera.position.copy(center).addScaledVector(dir, d);
+      this.camera.lookAt(center);
+      this.camera.updateMatrixWorld(); this.camera.updateProjectionMatrix();
+      return corners.every(c => { const p = c.clone().project(this.camera); return Math.abs(p.x) <= 0.96 && Math.abs(p.y) <= 0.96 && p.z < 1; });
+    };
+    let lo = 1, hi = 400;
+    for (let i = 0; i < 40; i++) { const mid = (lo + hi) / 2; if (fits(mid)) hi = mid; else lo = mid; }
+    fits(hi);
+    this.controls.target.copy(center);
     this.controls.update();
     this.render();
   }
@@ -105,7 +169,22 @@ export class View3D {
     const w = this.container.clientWidth || 600, h = this.container.clientHeight || 400;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h; this.camera.updateProjectionMatrix();
-    this.render();
+    this.frame();
+    // setSize cleared the canvas: draw at once, not at the next frame.
+    this.declutter();
+    this.renderer.render(this.scene, this.camera);
+  }
+  base(c) { return c.s ? (c.d ? COLORS.cdark : COLORS.clight) : (c.d ? COLORS.dark : COLORS.light); }
+  // mark puts a dot (a target) or a ring (a capture) on a square, or
+  // none.
+  mark(n, t, kind) {
+    let m = this.marks.get(n);
+    if (m && m.userData.kind !== kind) { this.scene.remove(m); this.marks.delete(n); m = null; }
+    if (!kind || m) return;
+    m = new THREE.Mesh(kind === 'dot' ? this.dotGeo : this.ringGeo, new THREE.MeshBasicMaterial({color: kind === 'dot' ? COLORS.target : COLORS.capture, depthTest: false}));
+    m.renderOrder = 5; m.userData.kind = kind;
+    m.position.copy(t.position); m.position.y += 0.06;
+    this.scene.add(m); this.marks.set(n, m);
   }
   draw(pos, mk = {}) {
     this.drawn = true;
@@ -117,11 +196,10 @@ export class View3D {
     for (const [n, t] of this.tiles) {
       const c = t.userData;
       const present = !c.s || pins.has(c.s);
-      let color = c.d ? COLORS.dark : COLORS.light;
+      let color = this.base(c);
       if (n === mk.from || c.s && c.s === mk.from) color = COLORS.from;
       if (n === mk.to || c.s && c.s === mk.to) color = COLORS.to;
-      if (sets.target.has(n)) color = COLORS.target;
-      if (sets.capture.has(n)) color = COLORS.capture;
+      this.mark(n, t, present && sets.capture.has(n) ? 'ring' : present && sets.target.has(n) ? 'dot' : null);
       if (sets.lifted.has(n)) color = COLORS.lifted;
       if (sets.fix.has(n)) color = COLORS.fix;
       if (n === mk.check) color = COLORS.check;
@@ -142,7 +220,7 @@ export class View3D {
       body.scale.setScalar(0.9);
       g.add(body);
       const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: letterTexture(kind, white), depthTest: false}));
-      sprite.scale.set(0.42, 0.42, 1); sprite.position.y = 1.1;
+      sprite.scale.set(0.36, 0.36, 1); sprite.position.y = PROFILES[kind] ? PROFILES[kind][PROFILES[kind].length - 1][1] * 0.9 + 0.22 : 1;
       sprite.renderOrder = 10;
       g.add(sprite);
       g.position.copy(t.position); g.position.y += 0.04;
@@ -156,10 +234,35 @@ export class View3D {
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
+      this.declutter();
       this.renderer.render(this.scene, this.camera);
       // Frames drawn since the pieces were first placed, for tests.
       if (this.drawn) this.container.dataset.frames = (+this.container.dataset.frames || 0) + 1;
     });
+  }
+  // declutter shows the pieces' letters that do not collide on the screen:
+  // the nearest first, a letter hidden where it would overlap one shown
+  // (the piece's figure still shows). this.labels are the letters shown,
+  // as screen boxes, for tests.
+  declutter() {
+    const w = this.container.clientWidth || 600, h = this.container.clientHeight || 400;
+    const cam = this.camera.position, up = new THREE.Vector3(0, 1, 0).applyQuaternion(this.camera.quaternion);
+    const items = [];
+    for (const [n, g] of this.pieces) {
+      const sp = g.children[1];
+      const c = sp.getWorldPosition(new THREE.Vector3());
+      const p = c.clone().project(this.camera), q = c.clone().addScaledVector(up, sp.scale.y / 2).project(this.camera);
+      const r = Math.abs(q.y - p.y) * h / 2;
+      items.push({n, sp, d: c.distanceTo(cam), x: (p.x + 1) * w / 2, y: (1 - p.y) * h / 2, r});
+    }
+    items.sort((a, b) => a.d - b.d);
+    const shown = [];
+    for (const it of items) {
+      const hit = shown.some(o => Math.abs(o.x - it.x) < o.r + it.r && Math.abs(o.y - it.y) < o.r + it.r);
+      it.sp.visible = !hit;
+      if (!hit) shown.push(it);
+    }
+    this.labels = shown.map(o => ({n: o.n, x: o.x, y: o.y, r: o.r}));
   }
   dispose() {
     this.ro.disconnect();

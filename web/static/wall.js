@@ -7,7 +7,14 @@ const wall = document.getElementById('wall');
 const cards = new Map(); // id -> {el, flat, variant, sum}
 const pending = new Map();
 let frameQueued = false, offset = 0;
-const measure = new URLSearchParams(location.search).get('measure') === '1';
+const params = new URLSearchParams(location.search);
+const measure = params.get('measure') === '1';
+// Kiosk mode (?kiosk=1, a hall screen): large cards, as many as fit the
+// screen, a page at a time, the next page every ?every= seconds (12).
+const kiosk = params.get('kiosk') === '1';
+const every = Math.max(1, +params.get('every') || 12);
+const paging = {page: 0, pages: 1, per: 0};
+if (kiosk) document.body.classList.add('kiosk');
 window.tridboardWall = {cards, frames: [], work: [], applied: 0};
 
 function card(id) {
@@ -15,19 +22,35 @@ function card(id) {
   if (c) return c;
   const a = document.createElement('a');
   a.className = 'card'; a.href = '/boards/' + encodeURIComponent(id); a.dataset.board = id;
-  a.innerHTML = '<div class="card-head"><span class="bid"></span><span class="cstatus badge"></span></div>' +
+  a.innerHTML = '<div class="card-head"><span class="bid"></span><span class="cround"></span><span class="cstatus badge"></span></div>' +
     '<div class="players"><div class="pl white"><span class="swatch white"></span><span class="name"></span><span class="clock"></span></div>' +
     '<div class="pl black"><span class="swatch black"></span><span class="name"></span><span class="clock"></span></div></div>' +
     '<div class="mini"></div><div class="card-foot"><span class="last"></span><span class="res"></span></div>';
   a.querySelector('.bid').textContent = id;
   c = {el: a, flat: null, variant: '', sum: null, q: s => a.querySelector(s)};
-  // Keep the wall sorted by board id.
+  // Keep the wall in the natural order of the ids: load-2 before load-10.
   let before = null;
-  for (const [oid, oc] of cards) if (oid > id && (!before || oid < before.el.dataset.board)) before = oc;
+  for (const [oid, oc] of cards) if (natural(oid, id) > 0 && (!before || natural(oid, before.el.dataset.board) < 0)) before = oc;
   wall.insertBefore(a, before ? before.el : null);
   cards.set(id, c);
-  document.getElementById('count').textContent = cards.size + ' boards';
+  document.getElementById('count').textContent = cards.size + (cards.size === 1 ? ' board' : ' boards');
   return c;
+}
+
+// natural compares board ids as the server orders them (web/natural.go):
+// runs of digits by value, the rest by character.
+function natural(a, b) {
+  const ra = a.match(/\d+|\D/g) || [], rb = b.match(/\d+|\D/g) || [];
+  for (let i = 0; i < ra.length && i < rb.length; i++) {
+    const x = ra[i], y = rb[i], dx = /\d/.test(x[0]), dy = /\d/.test(y[0]);
+    if (dx && dy) {
+      const tx = x.replace(/^0+(?=\d)/, ''), ty = y.replace(/^0+(?=\d)/, '');
+      if (tx.length !== ty.length) return tx.length - ty.length;
+      if (tx !== ty) return tx < ty ? -1 : 1;
+      if (x.length !== y.length) return x.length - y.length;
+    } else if (x !== y) return x < y ? -1 : 1;
+  }
+  return ra.length - rb.length;
 }
 
 function update(c, s) {
@@ -38,6 +61,7 @@ function update(c, s) {
       c.q('.mini').replaceChildren();
       c.flat = new MiniBoard(c.q('.mini'), lay);
       if (c.sum) draw(c, c.sum);
+      if (kiosk) paginate(); // the card's height is known now
     }, () => { c.variant = ''; }); // the server went away: again with the next update
   }
   draw(c, s);
@@ -45,6 +69,7 @@ function update(c, s) {
 
 function draw(c, s) {
   const tags = s.tags || {};
+  set(c.q('.cround'), tags.Round ? 'round ' + tags.Round : '');
   set(c.q('.pl.white .name'), tags.White || 'White');
   set(c.q('.pl.black .name'), tags.Black || 'Black');
   const stx = s.online === false ? 'offline' : statusText[s.board] || s.board;
@@ -77,11 +102,33 @@ function frame(t) {
   if (measure && last) window.tridboardWall.frames.push(t - last);
   last = t;
   const w0 = performance.now();
+  const grew = [...pending.keys()].some(id => !cards.has(id));
   for (const [id, s] of pending) { update(card(id), s); window.tridboardWall.applied++; }
+  if (kiosk && grew) paginate();
   if (measure && pending.size) window.tridboardWall.work.push(performance.now() - w0);
   pending.clear();
   if (measure) { frameQueued = true; requestAnimationFrame(frame); }
 }
+
+// paginate shows the cards of the current page, as many as fit.
+function paginate() {
+  const all = [...wall.children];
+  if (!all.length) return;
+  all.forEach(e => { e.hidden = false; });
+  const cols = getComputedStyle(wall).gridTemplateColumns.split(' ').filter(Boolean).length || 1;
+  const first = all[0].getBoundingClientRect(), gap = parseFloat(getComputedStyle(wall).rowGap) || 0;
+  const rows = Math.max(1, Math.floor((innerHeight - first.top - 4) / (first.height + gap)));
+  paging.per = cols * rows;
+  paging.pages = Math.max(1, Math.ceil(all.length / paging.per));
+  paging.page %= paging.pages;
+  all.forEach((e, i) => { e.hidden = Math.floor(i / paging.per) !== paging.page; });
+  document.getElementById('pageno').textContent = paging.pages > 1 ? `page ${paging.page + 1} of ${paging.pages}` : '';
+}
+if (kiosk) {
+  setInterval(() => { paging.page = (paging.page + 1) % paging.pages; paginate(); }, every * 1000);
+  addEventListener('resize', paginate);
+}
+window.tridboardWall.paging = paging;
 
 function connect() {
   const es = new EventSource('/events');

@@ -1,0 +1,6 @@
+//go:build race
+
+package mqtt
+
+// raceEnabled: built with -race, which multiplies memory use.
+const raceEnabled = true
