@@ -65,7 +65,7 @@ func (c *clockState) tookBack() {
 }
 
 func (c *clockState) changed(e *entry) {
-	side, _ := parseSide(e.Side)
+	side, _ := rules.ParseColor(e.Side)
 	c.changes = append(c.changes, ClockChange{Action: e.Action, Side: side,
 		D: time.Duration(e.MS) * time.Millisecond, Time: e.Time})
 }
@@ -241,7 +241,7 @@ func (s *Session) canChangeClock(e *entry) error {
 	case ClockPause, ClockResume:
 		return nil
 	case ClockAdd, ClockSet, ClockPenalty:
-		if _, err := parseSide(e.Side); err != nil {
+		if _, err := rules.ParseColor(e.Side); err != nil {
 			return err
 		}
 		if e.Action != ClockAdd && e.MS <= 0 {

@@ -492,7 +492,7 @@ func (s *Session) replayEntry(e *entry) error {
 			return fmt.Errorf("takes back seq %d, the last move is seq %d", e.Seq, last.Seq)
 		}
 	case kindOffer, kindDecline, kindResult:
-		side, err := parseSide(e.Side)
+		side, err := rules.ParseColor(e.Side)
 		if err != nil {
 			return err
 		}
@@ -695,18 +695,8 @@ func resultOf(r Reason, side rules.Color) rules.Result {
 	return rules.Draw
 }
 
-func parseSide(s string) (rules.Color, error) {
-	switch s {
-	case "white":
-		return rules.White, nil
-	case "black":
-		return rules.Black, nil
-	}
-	return 0, fmt.Errorf("side %q: want \"white\" or \"black\"", s)
-}
-
 func sideOf(s string) rules.Color {
-	c, _ := parseSide(s)
+	c, _ := rules.ParseColor(s)
 	return c
 }
 

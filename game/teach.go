@@ -126,7 +126,7 @@ func (s *Session) UseHint(side rules.Color, at time.Time) error {
 // replayTeach checks a teach or hint record.
 func (s *Session) replayTeach(e *entry) error {
 	if e.T == kindHint {
-		_, err := parseSide(e.Side)
+		_, err := rules.ParseColor(e.Side)
 		return err
 	}
 	if e.Teach == nil {

@@ -71,7 +71,7 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 		}
 		return nil
 	}
-	s, err := parseColor(v.Side)
+	s, err := rules.ParseColor(v.Side)
 	c.Side = s
 	return err
 }

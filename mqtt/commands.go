@@ -286,7 +286,7 @@ func (c *Resign) UnmarshalJSON(b []byte) error {
 	if err := strictDecode(b, &v); err != nil {
 		return err
 	}
-	s, err := parseColor(v.Side)
+	s, err := rules.ParseColor(v.Side)
 	c.Side = s
 	return err
 }
@@ -299,7 +299,7 @@ func (c *Draw) UnmarshalJSON(b []byte) error {
 	if err := strictDecode(b, &v); err != nil {
 		return err
 	}
-	s, err := parseColor(v.Side)
+	s, err := rules.ParseColor(v.Side)
 	c.Action, c.Side = v.Action, s
 	return err
 }

@@ -155,23 +155,13 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	c, err := parseColor(v.Turn)
+	c, err := rules.ParseColor(v.Turn)
 	if err != nil {
 		return err
 	}
 	*s = State(v.plain)
 	s.Turn = c
 	return nil
-}
-
-func parseColor(s string) (rules.Color, error) {
-	switch s {
-	case "white":
-		return rules.White, nil
-	case "black":
-		return rules.Black, nil
-	}
-	return 0, fmt.Errorf("side %q: want \"white\" or \"black\"", s)
 }
 
 // Event types of Event.Type.

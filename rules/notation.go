@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -68,6 +69,54 @@ func CleanMove(s string) string {
 		return "0-0-0"
 	}
 	return s
+}
+
+// Reader is what ReadMove needs of a system to read a move: how it finds
+// the legal moves a clean move may name, how it writes a move in long
+// form, and (when not nil) how it settles several candidates by a stated
+// convention.
+type Reader struct {
+	// System names the rules in errors ("st3d: move ...").
+	System string
+	// Match finds the legal moves that in, a move as CleanMove leaves it,
+	// may name; its error says why in cannot be read.
+	Match func(in string) ([]Move, error)
+	// Long writes a move in long form, to list ambiguous candidates.
+	Long func(Move) string
+	// Settle, when not nil, picks one of several candidates by a
+	// convention and says which in the note; ok is false when it cannot.
+	Settle func(cands []Move) (m Move, note string, ok bool)
+}
+
+// ReadMove reads the move s, in long form or short notation, with r: s is
+// reduced with CleanMove, and exactly one legal move must match it. The
+// error names s and says whether it is empty, unreadable, not legal or
+// ambiguous (listing the candidates in long form).
+func (r Reader) ReadMove(s string) (m Move, note string, err error) {
+	in := CleanMove(s)
+	if in == "" {
+		return 0, "", fmt.Errorf("%s: empty move", r.System)
+	}
+	cands, err := r.Match(in)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: move %q: %v", r.System, s, err)
+	}
+	switch len(cands) {
+	case 0:
+		return 0, "", fmt.Errorf("%s: move %q: not legal in this position", r.System, s)
+	case 1:
+		return cands[0], "", nil
+	}
+	if r.Settle != nil {
+		if m, note, ok := r.Settle(cands); ok {
+			return m, note, nil
+		}
+	}
+	names := make([]string, len(cands))
+	for i, m := range cands {
+		names[i] = r.Long(m)
+	}
+	return 0, "", fmt.Errorf("%s: move %q: ambiguous: %s", r.System, s, strings.Join(names, ", "))
 }
 
 // trimNAG drops a numeric annotation glyph ("$1", "$146") ending s.

@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
 
 func TestCleanMove(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -48,4 +52,45 @@ func FuzzCleanMove(f *testing.F) {
 			t.Fatalf("CleanMove(%q) = %q, and again %q", s, c, again)
 		}
 	})
+}
+
+// TestReadMove: the one resolution every system's ParseMove shares: one
+// candidate is the move, none is illegal, several are ambiguous unless the
+// system's convention settles them (st3d's D17).
+func TestReadMove(t *testing.T) {
+	legal := map[string][]Move{"a": {1}, "b": {2, 3}, "c": {4, 5}}
+	r := Reader{
+		System: "toy",
+		Match: func(in string) ([]Move, error) {
+			if in == "q" {
+				return nil, errors.New("cannot read it")
+			}
+			return legal[in], nil
+		},
+		Long: func(m Move) string { return fmt.Sprintf("m%d", m) },
+		Settle: func(cands []Move) (Move, string, bool) {
+			if cands[0] == 4 {
+				return 5, "settled on m5", true
+			}
+			return 0, "", false
+		},
+	}
+	for _, tc := range []struct {
+		in   string
+		m    Move
+		note string
+		err  string
+	}{
+		{"a+", 1, "", ""},
+		{"c", 5, "settled on m5", ""},
+		{"+", 0, "", "toy: empty move"},
+		{"q", 0, "", `toy: move "q": cannot read it`},
+		{"z", 0, "", `toy: move "z": not legal in this position`},
+		{"b!", 0, "", `toy: move "b!": ambiguous: m2, m3`},
+	} {
+		m, note, err := r.ReadMove(tc.in)
+		if m != tc.m || note != tc.note || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("ReadMove(%q) = %d, %q, %v; want %d, %q, %q", tc.in, m, note, err, tc.m, tc.note, tc.err)
+		}
+	}
 }

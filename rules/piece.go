@@ -38,10 +38,3 @@ func (pc Piece) Letter() byte {
 	}
 	return l
 }
-
-// DivideEntry is one root move of a Divide (perft split by root move) with
-// its leaf count.
-type DivideEntry struct {
-	Move  string // long form
-	Nodes uint64
-}

@@ -10,6 +10,73 @@ import (
 // same way: comma lists ("-" when empty), pieces as a FEN letter and a
 // cell, the side to move, KQkq castling rights and the two clocks.
 
+// ParseString reads the position string s of the named system into a new
+// P with parse; the error says "SYSTEM: position string: REASON" and the
+// position is the zero P.
+func ParseString[P any](system, s string, parse func(p *P, s string) error) (P, error) {
+	var p P
+	if err := parse(&p, s); err != nil {
+		var zero P
+		return zero, fmt.Errorf("%s: position string: %w", system, err)
+	}
+	return p, nil
+}
+
+// MustParse reads a package's own position string, such as its start
+// position; an error there is a bug in the package, so it panics.
+func MustParse[P any](parse func(string) (P, error), s string) P {
+	p, err := parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// SplitFields splits a position string into its n fields, separated by
+// single spaces.
+func SplitFields(s string, n int) ([]string, error) {
+	fields := strings.Split(s, " ")
+	if len(fields) != n {
+		return nil, fmt.Errorf("%d fields, want %d separated by single spaces", len(fields), n)
+	}
+	return fields, nil
+}
+
+// ParsePieces reads a piece-list field ("-" when empty) of items such as
+// "Kd0KL1": a FEN letter and a square that square reads; example is an
+// item shown when one is malformed. It refuses a second piece on a square
+// (occupied says whether one stands there) and a second king of a side,
+// then hands the piece to place, which may refuse it for the system's own
+// reasons (a square that does not exist, a pawn where it cannot stand) and
+// otherwise puts it on the board.
+func ParsePieces[S any](f, example string, square func(string) (S, error), occupied func(S) bool,
+	place func(item string, pc Piece, sq S) error) error {
+	var kings [2]bool
+	for _, item := range ListItems(f) {
+		pc, at, ok := CutPiece(item)
+		if !ok {
+			return fmt.Errorf("piece %q: want a FEN letter and a square, such as %s", item, example)
+		}
+		sq, err := square(at)
+		if err != nil {
+			return fmt.Errorf("piece %q: %v", item, err)
+		}
+		if occupied(sq) {
+			return fmt.Errorf("two pieces on %v", sq)
+		}
+		if pc.Kind() == King {
+			if kings[pc.Color()] {
+				return fmt.Errorf("more than one %s king", pc.Color())
+			}
+			kings[pc.Color()] = true
+		}
+		if err := place(item, pc, sq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ListItems splits a comma-list field; "-" is the empty list.
 func ListItems(f string) []string {
 	if f == "-" {

@@ -20,6 +20,18 @@ func (c Color) String() string {
 	return "black"
 }
 
+// ParseColor reads a side as String writes it, "white" or "black", as
+// journals, commands and payloads name it.
+func ParseColor(s string) (Color, error) {
+	switch s {
+	case "white":
+		return White, nil
+	case "black":
+		return Black, nil
+	}
+	return 0, fmt.Errorf("side %q: want \"white\" or \"black\"", s)
+}
+
 // Cell is the index of a sensing cell in a System's cell list: a square that
 // can hold a piece, or a socket that senses whether a board stands on it.
 // The reed switch under a cell reads closed when it is occupied.

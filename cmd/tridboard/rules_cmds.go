@@ -112,44 +112,20 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	}
 	if *divide {
 		var total uint64
-		for _, e := range divideAny(pos, depth) {
+		for _, e := range divideSorted(pos, depth) {
 			fmt.Fprintf(stdout, "%s %d\n", e.Move, e.Nodes)
 			total += e.Nodes
 		}
 		fmt.Fprintln(stdout, total)
 		return exitOK
 	}
-	fmt.Fprintln(stdout, perftAny(pos, depth))
+	fmt.Fprintln(stdout, rules.Perft(pos, depth))
 	return exitOK
 }
 
-// perftAny uses a system's fast perft when it has one.
-func perftAny(pos rules.Position, depth int) uint64 {
-	if f, ok := pos.(interface{ Perft(int) uint64 }); ok {
-		return f.Perft(depth)
-	}
-	if depth == 0 {
-		return 1
-	}
-	var n uint64
-	for _, m := range pos.LegalMoves(nil) {
-		if depth == 1 {
-			n++
-			continue
-		}
-		n += perftAny(pos.Play(m), depth-1)
-	}
-	return n
-}
-
-func divideAny(pos rules.Position, depth int) []rules.DivideEntry {
-	var out []rules.DivideEntry
-	if depth <= 0 {
-		return out
-	}
-	for _, m := range pos.LegalMoves(nil) {
-		out = append(out, rules.DivideEntry{Move: pos.Long(m), Nodes: perftAny(pos.Play(m), depth-1)})
-	}
+// divideSorted is rules.Divide sorted by move, as --divide prints it.
+func divideSorted(pos rules.Position, depth int) []rules.DivideEntry {
+	out := rules.Divide(pos, depth)
 	sort.Slice(out, func(i, j int) bool { return out[i].Move < out[j].Move })
 	return out
 }

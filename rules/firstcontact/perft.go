@@ -8,53 +8,18 @@ import "github.com/tridboard/tridboard/rules"
 // lattice stay far below the rest.
 const maxMoves = 512
 
-// Perft counts the leaf nodes of the legal move tree of the given depth.
-// A position whose side to move is in check has lost (giving check wins),
-// so nothing grows below it. It allocates only the move buffers, once per
-// call.
-func (p *Position) Perft(depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([]rules.Move, depth*maxMoves)
-	q := *p
-	return q.perft(depth, bufs)
+// walk is how rules.Walk walks this system's move tree in place. A position
+// whose side to move is in check has lost (giving check wins), so it has no
+// legal moves and nothing grows below it.
+var walk = rules.Walk[Position, undo]{
+	MaxMoves: maxMoves,
+	Legal:    (*Position).legalMoves,
+	Count:    func(p *Position, buf []rules.Move) int { return len(p.legalMoves(buf)) },
+	Make:     (*Position).make,
+	Unmake:   (*Position).unmake,
 }
 
-func (p *Position) perft(depth int, bufs []rules.Move) uint64 {
-	moves := p.legalMoves(bufs[:0:maxMoves])
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for _, m := range moves {
-		u := p.make(m)
-		n += p.perft(depth-1, bufs[maxMoves:])
-		p.unmake(m, u)
-	}
-	return n
-}
-
-// DivideEntry is one root move of Divide with its leaf count.
-type DivideEntry = rules.DivideEntry
-
-// Divide is Perft split by root move, in generation order.
-func (p *Position) Divide(depth int) []DivideEntry {
-	var out []DivideEntry
-	if depth <= 0 {
-		return out
-	}
-	q := *p
-	moves := q.legalMoves(nil)
-	bufs := make([]rules.Move, depth*maxMoves)
-	for _, m := range moves {
-		var n uint64 = 1
-		if depth > 1 {
-			u := q.make(m)
-			n = q.perft(depth-1, bufs)
-			q.unmake(m, u)
-		}
-		out = append(out, DivideEntry{Move: q.Long(m), Nodes: n})
-	}
-	return out
-}
+// Perft counts the leaf nodes of the legal move tree of the given depth
+// (docs/rules.md, "Perft"); rules.Walk.Perft says what it allocates.
+// rules.Perft and rules.Divide call it.
+func (p *Position) Perft(depth int) uint64 { return walk.Perft(p, depth) }

@@ -66,11 +66,11 @@ func TestPerft(t *testing.T) {
 	}
 }
 
-// TestDivide keeps Divide in step with Perft.
+// TestDivide keeps rules.Divide in step with Perft.
 func TestDivide(t *testing.T) {
 	p := rulestest.MustParse(t, Parse, perftTable[8].pos)
 	var total uint64
-	for _, e := range p.Divide(3) {
+	for _, e := range rules.Divide(p, 3) {
 		total += e.Nodes
 	}
 	if total != perftTable[8].nodes[2] {
@@ -96,13 +96,7 @@ func TestStatus(t *testing.T) {
 }
 
 func benchPerft(b *testing.B, pos string, depth int) {
-	p := rulestest.MustParse(b, Parse, pos)
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(depth)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, rulestest.MustParse(b, Parse, pos), depth)
 }
 
 func BenchmarkPerftStart(b *testing.B)      { benchPerft(b, StartString, 5) }
@@ -111,18 +105,9 @@ func BenchmarkPerftMiddlegame(b *testing.B) { benchPerft(b, perftTable[13].pos, 
 func BenchmarkPerftCrowded(b *testing.B)    { benchPerft(b, perftTable[14].pos, 3) }
 
 func BenchmarkLegalMoves(b *testing.B) {
-	for _, tc := range []struct{ name, pos string }{
-		{"first-move", perftTable[3].pos},
-		{"middlegame", perftTable[13].pos},
-		{"crowded", perftTable[14].pos},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			p := rulestest.MustParse(b, Parse, tc.pos)
-			buf := make([]rules.Move, 0, maxMoves)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				buf = p.LegalMoves(buf[:0])
-			}
-		})
+	named := func(name, pos string) rulestest.Named {
+		return rulestest.Named{Name: name, Pos: rulestest.MustParse(b, Parse, pos)}
 	}
+	rulestest.BenchLegalMoves(b, maxMoves, named("first-move", perftTable[3].pos),
+		named("middlegame", perftTable[13].pos), named("crowded", perftTable[14].pos))
 }

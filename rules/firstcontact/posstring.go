@@ -26,15 +26,8 @@ import (
 // place a platform.
 const StartString = "- - w - - - 0 1 QRRBBNNPPPPPPPP/qrrbbnnpppppppp -"
 
+// startPos is parsed once the tables exist (geometry's init).
 var startPos Position
-
-func initStart() {
-	p, err := Parse(StartString)
-	if err != nil {
-		panic(err)
-	}
-	startPos = p
-}
 
 // StartPosition returns the start position.
 func StartPosition() Position { return startPos }
@@ -48,20 +41,16 @@ func Parse(s string) (Position, error) { return parse(s, false) }
 func ParseUpOnly(s string) (Position, error) { return parse(s, true) }
 
 func parse(s string, up bool) (Position, error) {
-	var p Position
-	if err := p.parse(s, up); err != nil {
-		return Position{}, fmt.Errorf("first-contact: position string: %w", err)
-	}
-	return p, nil
+	return rules.ParseString("first-contact", s, func(p *Position, s string) error { return p.parse(s, up) })
 }
 
 // reserveOrder is the order of a written reserve half.
 var reserveOrder = [5]Piece{Queen, Rook, Bishop, Knight, Pawn}
 
 func (p *Position) parse(s string, up bool) error {
-	fields := strings.Split(s, " ")
-	if len(fields) != 10 {
-		return fmt.Errorf("%d fields, want 10 separated by single spaces", len(fields))
+	fields, err := rules.SplitFields(s, 10)
+	if err != nil {
+		return err
 	}
 	p.up = up
 	p.exist = fixedMask
@@ -84,27 +73,16 @@ func (p *Position) parse(s string, up bool) error {
 	if n := bits.OnesCount32(p.plats); n > 4 {
 		return fmt.Errorf("%d platforms, the set has 4", n)
 	}
-	for _, f := range rules.ListItems(fields[1]) {
-		pc, at, ok := rules.CutPiece(f)
-		if !ok {
-			return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kc1W", f)
-		}
-		sq, err := ParseSquare(at)
-		if err != nil {
-			return fmt.Errorf("piece %q: %v", f, err)
-		}
+	err = rules.ParsePieces(fields[1], "Kc1W", ParseSquare, p.occupied, func(f string, pc Piece, sq Square) error {
 		if !p.exist.has(sq) {
 			return fmt.Errorf("piece %q: square %s does not exist without a platform at %s", f, sq, sq.Slot())
 		}
-		if p.board[sq] != 0 {
-			return fmt.Errorf("two pieces on %s", sq)
-		}
-		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-			return fmt.Errorf("more than one %s king", pc.Color())
-		}
 		p.put(sq, pc)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	var err error
 	if p.side, err = rules.ParseSide(fields[2]); err != nil {
 		return err
 	}
@@ -228,6 +206,9 @@ func (p *Position) checkPhase() error {
 	}
 	return nil
 }
+
+// occupied reports whether a piece stands on sq.
+func (p *Position) occupied(sq Square) bool { return p.board[sq] != 0 }
 
 // String writes the canonical position string. Square numbers follow the
 // writer's order (W, N, B, then the platform positions QL1u .. KL6d, each

@@ -100,7 +100,5 @@ func TestLegalMovesAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { buf = p.LegalMoves(buf[:0]) }); n != 0 {
 		t.Errorf("LegalMoves allocates %v times", n)
 	}
-	if n := testing.AllocsPerRun(5, func() { p.Perft(3) }); n > 1 {
-		t.Errorf("Perft(3) allocates %v times (the buffers once)", n)
-	}
+	rulestest.CheckPerftAllocs(t, p, 3)
 }

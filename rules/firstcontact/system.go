@@ -4,41 +4,16 @@ import "github.com/tridboard/tridboard/rules"
 
 // System is First Contact on a set that senses platforms both up and
 // inverted: all 24 platform positions, 168 cells (F6).
-var System rules.System = system{name: "first-contact"}
+var System rules.System = rules.NewSystem("first-contact", CellNames, StartPosition, Parse)
 
 // UpOnly is First Contact for a set whose sockets sense upright platforms
 // only (the reference socket, F6): it offers no `d` position (placements,
 // inversions, position strings), so an empty platform can never move, and
 // its cell list is the 108 cells without them.
-var UpOnly rules.System = system{name: "first-contact-up", up: true}
-
-type system struct {
-	name string
-	up   bool
-}
-
-func (s system) Name() string { return s.name }
-
-func (s system) Cells() []string {
-	if s.up {
-		return upCells.names
-	}
-	return fullCells.names
-}
-
-func (s system) Start() rules.Position {
-	p := startPos
-	p.up = s.up
-	return &p
-}
-
-func (s system) ParsePosition(str string) (rules.Position, error) {
-	p, err := parse(str, s.up)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
+var UpOnly rules.System = rules.NewSystem("first-contact-up",
+	func() []string { return upCells.names },
+	func() Position { p := startPos; p.up = true; return p },
+	ParseUpOnly)
 
 // The methods below make *Position a rules.Position.
 

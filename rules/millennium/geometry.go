@@ -100,7 +100,7 @@ func init() {
 		cellNames[s] = sqName[s]
 	}
 	initTables()
-	initStart()
+	startPos = rules.MustParse(Parse, StartString)
 }
 
 // bset is a set of squares: word l holds level l, bit rank*8+file.

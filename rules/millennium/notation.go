@@ -120,25 +120,11 @@ func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	p = &cp
 	var buf [maxMoves]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := rules.CleanMove(s)
-	if in == "" {
-		return 0, "", fmt.Errorf("millennium: empty move")
-	}
-	cands, err := p.match(in, legal)
-	if err != nil {
-		return 0, "", fmt.Errorf("millennium: move %q: %v", s, err)
-	}
-	switch len(cands) {
-	case 0:
-		return 0, "", fmt.Errorf("millennium: move %q: not legal in this position", s)
-	case 1:
-		return cands[0], "", nil
-	}
-	names := make([]string, len(cands))
-	for i, m := range cands {
-		names[i] = p.Long(m)
-	}
-	return 0, "", fmt.Errorf("millennium: move %q: ambiguous: %s", s, strings.Join(names, ", "))
+	return rules.Reader{
+		System: "millennium",
+		Match:  func(in string) ([]rules.Move, error) { return p.match(in, legal) },
+		Long:   p.Long,
+	}.ReadMove(s)
 }
 
 // match finds the legal moves that in may name.

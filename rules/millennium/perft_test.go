@@ -110,48 +110,22 @@ func TestPerftReference(t *testing.T) {
 
 func BenchmarkPerftStart(b *testing.B) {
 	p := StartPosition()
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(3)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, &p, 3)
 }
 
 func BenchmarkPerftStart4(b *testing.B) {
 	p := StartPosition()
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(4)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, &p, 4)
 }
 
 func BenchmarkPerftCastling(b *testing.B) {
-	p := rulestest.MustParse(b, Parse, perftTable[1].pos)
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(4)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, rulestest.MustParse(b, Parse, perftTable[1].pos), 4)
 }
 
 func BenchmarkLegalMoves(b *testing.B) {
-	for _, tc := range []struct{ name, pos string }{
-		{"start", StartString},
-		{"castling", perftTable[1].pos},
-		{"check", perftTable[9].pos},
-		{"pins", perftTable[10].pos},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			p := rulestest.MustParse(b, Parse, tc.pos)
-			buf := make([]rules.Move, 0, maxMoves)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				buf = p.LegalMoves(buf[:0])
-			}
-		})
+	named := func(name, pos string) rulestest.Named {
+		return rulestest.Named{Name: name, Pos: rulestest.MustParse(b, Parse, pos)}
 	}
+	rulestest.BenchLegalMoves(b, maxMoves, named("start", StartString), named("castling", perftTable[1].pos),
+		named("check", perftTable[9].pos), named("pins", perftTable[10].pos))
 }

@@ -17,14 +17,6 @@ const StartString = "R1a1,N1b1,B1c1,Q1d1,K1e1,B1f1,N1g1,R1h1,P1a2,P1b2,P1c2,P1d2
 // startPos is parsed once the tables exist (geometry's init).
 var startPos Position
 
-func initStart() {
-	p, err := Parse(StartString)
-	if err != nil {
-		panic(err)
-	}
-	startPos = p
-}
-
 // StartPosition returns the start position.
 func StartPosition() Position { return startPos }
 
@@ -33,42 +25,25 @@ func StartPosition() Position { return startPos }
 // the reason, for an unknown cell, two pieces on a cell, more than one king
 // a side, a pawn on its promotion cell, castling, en-passant or double-step
 // fields that the pieces contradict, or the side not to move in check.
-func Parse(s string) (Position, error) {
-	var p Position
-	if err := p.parse(s); err != nil {
-		return Position{}, fmt.Errorf("millennium: position string: %w", err)
-	}
-	return p, nil
-}
+func Parse(s string) (Position, error) { return rules.ParseString("millennium", s, (*Position).parse) }
 
 func (p *Position) parse(s string) error {
-	fields := strings.Split(s, " ")
-	if len(fields) != 7 {
-		return fmt.Errorf("%d fields, want 7 separated by single spaces", len(fields))
+	fields, err := rules.SplitFields(s, 7)
+	if err != nil {
+		return err
 	}
 	p.ep = NoSquare
 	p.king = [2]Square{NoSquare, NoSquare}
-	for _, f := range rules.ListItems(fields[0]) {
-		pc, at, ok := rules.CutPiece(f)
-		if !ok {
-			return fmt.Errorf("piece %q: want a FEN letter and a cell, such as K1e1", f)
-		}
-		sq, err := ParseSquare(at)
-		if err != nil {
-			return fmt.Errorf("piece %q: unknown cell: %v", f, err)
-		}
-		if p.board[sq] != 0 {
-			return fmt.Errorf("two pieces on %s", sq)
-		}
-		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-			return fmt.Errorf("more than one %s king", pc.Color())
-		}
+	err = rules.ParsePieces(fields[0], "K1e1", parseCell, p.occupied, func(f string, pc Piece, sq Square) error {
 		if pc.Kind() == Pawn && promoZone[pc.Color()].has(sq) {
 			return fmt.Errorf("pawn %q stands on its promotion cell (M9)", f)
 		}
 		p.put(sq, pc)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	var err error
 	if p.side, err = rules.ParseSide(fields[1]); err != nil {
 		return err
 	}
@@ -97,6 +72,18 @@ func (p *Position) parse(s string) error {
 	}
 	return nil
 }
+
+// parseCell is ParseSquare for a piece list, whose items name cells.
+func parseCell(s string) (Square, error) {
+	sq, err := ParseSquare(s)
+	if err != nil {
+		return NoSquare, fmt.Errorf("unknown cell: %v", err)
+	}
+	return sq, nil
+}
+
+// occupied reports whether a piece stands on sq.
+func (p *Position) occupied(sq Square) bool { return p.board[sq] != 0 }
 
 func (p *Position) parseCastling(f string) error {
 	homes := [4]struct{ king, rook Square }{{sqWK, sqWKR}, {sqWK, sqWQR}, {sqBK, sqBKR}, {sqBK, sqBQR}}

@@ -19,21 +19,7 @@ func TestStartPositionString(t *testing.T) {
 }
 
 func TestParseAcceptsAnyOrder(t *testing.T) {
-	fields := strings.Fields(StartString)
-	rng := rand.New(rand.NewSource(1))
-	for i := 0; i < 20; i++ {
-		f := append([]string(nil), fields...)
-		for _, k := range []int{0, 4} {
-			parts := strings.Split(f[k], ",")
-			rng.Shuffle(len(parts), func(a, b int) { parts[a], parts[b] = parts[b], parts[a] })
-			f[k] = strings.Join(parts, ",")
-		}
-		f[2] = "qkQK"
-		p := rulestest.MustParse(t, Parse, strings.Join(f, " "))
-		if got := p.String(); got != StartString {
-			t.Fatalf("shuffled input %q written as %q", strings.Join(f, " "), got)
-		}
-	}
+	rulestest.CheckAnyOrder(t, System, StartString, []int{0, 4}, func(f []string, _ *rand.Rand) { f[2] = "qkQK" })
 }
 
 func TestParseRefuses(t *testing.T) {

@@ -3,20 +3,7 @@ package millennium
 import "github.com/tridboard/tridboard/rules"
 
 // System is Millennium 3D chess as docs/rules.md states it.
-var System rules.System = system{}
-
-type system struct{}
-
-func (system) Name() string          { return "millennium" }
-func (system) Cells() []string       { return cellNames }
-func (system) Start() rules.Position { p := startPos; return &p }
-func (system) ParsePosition(s string) (rules.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
+var System rules.System = rules.NewSystem("millennium", CellNames, StartPosition, Parse)
 
 // Start returns the start position as a rules.Position.
 func Start() rules.Position { return System.Start() }

@@ -101,6 +101,78 @@ func CheckPerft(t testing.TB, name string, p Perfter, nodes []uint64) {
 	}
 }
 
+// CheckPerftAllocs checks that p's Perft allocates nothing per node: at
+// most its copy of the position and its move buffers, once per call, so as
+// often at depth as at depth 1 (rules.Walk.Perft).
+func CheckPerftAllocs(t testing.TB, p Perfter, depth int) {
+	t.Helper()
+	shallow := testing.AllocsPerRun(3, func() { p.Perft(1) })
+	deep := testing.AllocsPerRun(3, func() { p.Perft(depth) })
+	if deep > 2 || deep != shallow {
+		t.Errorf("Perft(%d) allocates %v times and Perft(1) %v times; want the copy and the buffers, at most 2, at any depth", depth, deep, shallow)
+	}
+}
+
+// BenchPerft measures p's Perft of the given depth, reporting nodes/s and
+// allocations.
+func BenchPerft(b *testing.B, p Perfter, depth int) {
+	var nodes uint64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		nodes += p.Perft(depth)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// Named is a position with a name, for a sub-benchmark.
+type Named struct {
+	Name string
+	Pos  rules.Position
+}
+
+// BenchLegalMoves measures LegalMoves of each position into a buffer with
+// room for maxMoves, which allocates nothing.
+func BenchLegalMoves(b *testing.B, maxMoves int, positions ...Named) {
+	for _, tc := range positions {
+		b.Run(tc.Name, func(b *testing.B) {
+			buf := make([]rules.Move, 0, maxMoves)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf = tc.Pos.LegalMoves(buf[:0])
+			}
+		})
+	}
+}
+
+// CheckAnyOrder checks that canon, a canonical position string, reads back
+// as itself however the items of its comma-list fields (lists, by index)
+// are shuffled and however vary (when not nil) rewrites its fields with
+// rng, such as castling letters or reserves in another order.
+func CheckAnyOrder(t testing.TB, sys rules.System, canon string, lists []int, vary func(f []string, rng *rand.Rand)) {
+	t.Helper()
+	fields := strings.Split(canon, " ")
+	rng := Rand(1)
+	for i := 0; i < 20; i++ {
+		f := append([]string(nil), fields...)
+		for _, k := range lists {
+			parts := strings.Split(f[k], ",")
+			rng.Shuffle(len(parts), func(a, b int) { parts[a], parts[b] = parts[b], parts[a] })
+			f[k] = strings.Join(parts, ",")
+		}
+		if vary != nil {
+			vary(f, rng)
+		}
+		in := strings.Join(f, " ")
+		p, err := sys.ParsePosition(in)
+		if err != nil {
+			t.Fatalf("shuffled input %q: %v", in, err)
+		}
+		if got := p.String(); got != canon {
+			t.Fatalf("shuffled input %q written as %q", in, got)
+		}
+	}
+}
+
 // CheckShort checks that the move long of p is written short in short
 // notation, and that short reads back as the same move.
 func CheckShort(t testing.TB, name string, p rules.Position, long, short string) {

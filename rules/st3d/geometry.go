@@ -92,7 +92,7 @@ func init() {
 	}
 	initCells()
 	initTables()
-	initStart()
+	startPos = rules.MustParse(Parse, StartString)
 }
 
 func levelName(lv int) string {

@@ -137,37 +137,31 @@ func (p *Position) ParseMove(s string) (rules.Move, string, error) {
 	p = &cp
 	var buf [256]rules.Move
 	legal := p.legalMoves(buf[:0])
-	in := rules.CleanMove(s)
-	if in == "" {
-		return 0, "", fmt.Errorf("st3d: empty move")
-	}
-	cands, d17, err := p.match(in, legal)
-	if err != nil {
-		return 0, "", fmt.Errorf("st3d: move %q: %v", s, err)
-	}
-	switch len(cands) {
-	case 0:
-		return 0, "", fmt.Errorf("st3d: move %q: not legal in this position", s)
-	case 1:
-		return cands[0], "", nil
-	}
-	if d17 {
-		// D17: take the pawn that stays on its level, if exactly one does.
-		var stay []rules.Move
-		for _, m := range cands {
-			if sqLevel[mFrom(m)] == sqLevel[mTo(m)] {
-				stay = append(stay, m)
+	var d17 bool
+	return rules.Reader{
+		System: "st3d",
+		Match: func(in string) (cands []rules.Move, err error) {
+			cands, d17, err = p.match(in, legal)
+			return cands, err
+		},
+		Long: p.Long,
+		Settle: func(cands []rules.Move) (rules.Move, string, bool) {
+			if !d17 {
+				return 0, "", false
 			}
-		}
-		if len(stay) == 1 {
-			return stay[0], fmt.Sprintf("%s: ambiguous push read as %s, the pawn that stays on its level (D17)", s, p.Long(stay[0])), nil
-		}
-	}
-	names := make([]string, len(cands))
-	for i, m := range cands {
-		names[i] = p.Long(m)
-	}
-	return 0, "", fmt.Errorf("st3d: move %q: ambiguous: %s", s, strings.Join(names, ", "))
+			// D17: take the pawn that stays on its level, if exactly one does.
+			var stay []rules.Move
+			for _, m := range cands {
+				if sqLevel[mFrom(m)] == sqLevel[mTo(m)] {
+					stay = append(stay, m)
+				}
+			}
+			if len(stay) != 1 {
+				return 0, "", false
+			}
+			return stay[0], fmt.Sprintf("%s: ambiguous push read as %s, the pawn that stays on its level (D17)", s, p.Long(stay[0])), true
+		},
+	}.ReadMove(s)
 }
 
 // parseLevel reads a level name at the start of s: W, N, B (or S), QL1..KL6.

@@ -282,8 +282,8 @@ func ParseOptions(s string) (Options, error) {
 
 // optSystem is ST3D under a set of options.
 type optSystem struct {
+	*rules.SystemOf[Position, *Position]
 	o     Options
-	name  string
 	start Position
 }
 
@@ -313,23 +313,15 @@ func optSystemOf(o Options) (*optSystem, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys := &optSystem{o: o, name: "st3d+" + o.String()}
+	sys := &optSystem{o: o}
+	sys.SystemOf = rules.NewSystem("st3d+"+o.String(), CellNames,
+		func() Position { return sys.start },
+		func(s string) (Position, error) { return ParseWith(s, o) })
 	if sys.start, err = ParseWith(st, o); err != nil {
 		return nil, fmt.Errorf("st3d options %s: start position: %w", o, err)
 	}
 	s, _ := systemCache.LoadOrStore(o, sys)
 	return s.(*optSystem), nil
-}
-
-func (s *optSystem) Name() string          { return s.name }
-func (s *optSystem) Cells() []string       { return cellNames }
-func (s *optSystem) Start() rules.Position { p := s.start; return &p }
-func (s *optSystem) ParsePosition(str string) (rules.Position, error) {
-	p, err := ParseWith(str, s.o)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
 }
 
 // Options returns the options of the system.

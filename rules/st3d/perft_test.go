@@ -83,37 +83,23 @@ func TestStatus(t *testing.T) {
 
 func BenchmarkPerftStart(b *testing.B) {
 	p := StartPosition()
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(4)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, &p, 4)
 }
 
 func BenchmarkPerftMiddlegame(b *testing.B) {
-	p := rulestest.MustParse(b, Parse, perftTable[12].pos)
-	var nodes uint64
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		nodes += p.Perft(3)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	rulestest.BenchPerft(b, rulestest.MustParse(b, Parse, perftTable[12].pos), 3)
 }
 
 func BenchmarkLegalMoves(b *testing.B) {
-	for _, tc := range []struct{ name, pos string }{
-		{"start", StartString},
-		{"middlegame", perftTable[12].pos},
-		{"check", perftTable[10].pos},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			p := rulestest.MustParse(b, Parse, tc.pos)
-			buf := make([]rules.Move, 0, maxMoves)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				buf = p.LegalMoves(buf[:0])
-			}
-		})
+	named := func(name, pos string) rulestest.Named {
+		return rulestest.Named{Name: name, Pos: rulestest.MustParse(b, Parse, pos)}
 	}
+	rulestest.BenchLegalMoves(b, maxMoves, named("start", StartString),
+		named("middlegame", perftTable[12].pos), named("check", perftTable[10].pos))
+}
+
+// TestPerftAllocations: make/unmake and the bulk count allocate nothing
+// per node; Perft allocates its copy and its buffers once.
+func TestPerftAllocations(t *testing.T) {
+	rulestest.CheckPerftAllocs(t, rulestest.MustParse(t, Parse, perftTable[12].pos), 3)
 }

@@ -17,32 +17,18 @@ const StartString = "QL1:w,QL6:b,KL1:w,KL6:b " +
 // startPos is parsed once the tables exist (geometry's init).
 var startPos Position
 
-func initStart() {
-	p, err := Parse(StartString)
-	if err != nil {
-		panic(err)
-	}
-	startPos = p
-}
-
 // StartPosition returns the start position.
 func StartPosition() Position { return startPos }
 
 // Parse reads a position string (docs/rules.md, "Position string"). Lists may come
 // in any order; the position is refused, with the reason, when it could not
 // arise under the rules' own bookkeeping (see docs/rules.md).
-func Parse(s string) (Position, error) {
-	var p Position
-	if err := p.parse(s); err != nil {
-		return Position{}, fmt.Errorf("st3d: position string: %w", err)
-	}
-	return p, nil
-}
+func Parse(s string) (Position, error) { return rules.ParseString("st3d", s, (*Position).parse) }
 
 func (p *Position) parse(s string) error {
-	fields := strings.Split(s, " ")
-	if len(fields) != 8 {
-		return fmt.Errorf("%d fields, want 8 separated by single spaces", len(fields))
+	fields, err := rules.SplitFields(s, 8)
+	if err != nil {
+		return err
 	}
 	p.ep = NoSquare
 	p.king = [2]Square{NoSquare, NoSquare}
@@ -71,30 +57,19 @@ func (p *Position) parse(s string) error {
 			p.black |= 1 << uint(q)
 		}
 	}
-	for _, f := range rules.ListItems(fields[1]) {
-		pc, at, ok := rules.CutPiece(f)
-		if !ok {
-			return fmt.Errorf("piece %q: want a FEN letter and a square, such as Kd0KL1", f)
-		}
-		sq, err := ParseSquare(at)
-		if err != nil {
-			return fmt.Errorf("piece %q: %v", f, err)
-		}
+	err = rules.ParsePieces(fields[1], "Kd0KL1", ParseSquare, p.occupied, func(f string, pc Piece, sq Square) error {
 		if !p.exists(sq) {
 			return fmt.Errorf("piece %q: square %s does not exist without a board on %s", f, sq, sq.Pin())
-		}
-		if p.board[sq] != 0 {
-			return fmt.Errorf("two pieces on %s", sq)
-		}
-		if pc.Kind() == King && p.king[pc.Color()] != NoSquare {
-			return fmt.Errorf("more than one %s king", pc.Color())
 		}
 		if pc.Kind() == Pawn && sqRank[sq] == p.furthest(pc.Color(), sqFile[sq]) {
 			return fmt.Errorf("pawn %q stands on its furthest rank (D9)", f)
 		}
 		p.put(sq, pc)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	var err error
 	if p.side, err = rules.ParseSide(fields[2]); err != nil {
 		return err
 	}
@@ -136,6 +111,9 @@ func (p *Position) parse(s string) error {
 	}
 	return nil
 }
+
+// occupied reports whether a piece stands on sq.
+func (p *Position) occupied(sq Square) bool { return p.board[sq] != 0 }
 
 // String writes the canonical position string. Square numbers follow the
 // writer's order (level W, N, B, QL1..QL6, KL1..KL6, then rank, then file),

@@ -5,20 +5,7 @@ import (
 )
 
 // System is Star Trek 3D chess under the tournament rules (docs/rules.md).
-var System rules.System = system{}
-
-type system struct{}
-
-func (system) Name() string          { return "st3d" }
-func (system) Cells() []string       { return cellNames }
-func (system) Start() rules.Position { p := startPos; return &p }
-func (system) ParsePosition(s string) (rules.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
+var System rules.System = rules.NewSystem("st3d", CellNames, StartPosition, Parse)
 
 // Start returns the start position as a rules.Position.
 func Start() rules.Position { return System.Start() }

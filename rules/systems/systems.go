@@ -4,8 +4,15 @@
 // variant options are resolved here too ("st3d+V.A1,V.A2" is the name of
 // st3d with those options).
 //
-// It is the one place above the systems' own packages that knows them all,
-// so that the layers above rules (game, table, cmd) stay generic.
+// It is the one place that maps names to systems: game, table, clock,
+// event, web and the commands find a system here and then work through
+// rules.System alone. It is not the only package above rules that knows
+// the systems: those with per-system knowledge import their packages
+// directly: engine (an evaluation and move facts for each), explain (each
+// system's reasons a move is illegal), sensors and sim (the wiring and
+// geometry of each system's set), leds (st3d's squares and pins) and
+// cmd/tridboard (scan draws st3d's pins, demo plays a recorded Millennium
+// game).
 package systems
 
 import (
