@@ -47,12 +47,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	cfg, err := config.Load(*cfgFile)
-	if err != nil {
-		fmt.Fprintln(stderr, "tridboard scan:", err)
-		return exitFailure
-	}
-	sys, w, err := scanWiring(cfg, *variant)
+	cfg, sys, w, err := loadWiring(*cfgFile, *variant)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard scan:", err)
 		return exitFailure
@@ -140,6 +135,21 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 // scanWiring is the configured wiring and the system whose cells it senses:
 // the one named, or the one whose cells the wiring names (sim.SystemOf; the
 // first system's error when it fits none).
+// loadWiring reads the configuration file (the reference board without
+// one) and the wiring of the set it describes, for variant when given (see
+// scanWiring): what scan, doctor and wiring learn start from.
+func loadWiring(cfgFile, variant string) (*config.Config, rules.System, *sensors.Wiring, error) {
+	cfg, err := config.Load(cfgFile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sys, w, err := scanWiring(cfg, variant)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return cfg, sys, w, nil
+}
+
 func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiring, error) {
 	if variant != "" {
 		sys, err := systems.Lookup(variant, "")

@@ -12,7 +12,6 @@ import (
 	"periph.io/x/conn/v3/i2c"
 
 	"github.com/tridboard/tridboard/bringup"
-	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
@@ -62,11 +61,7 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard wiring learn:", err)
 		return exitFailure
 	}
-	cfg, err := config.Load(*cfgFile)
-	if err != nil {
-		return fail(err)
-	}
-	sys, w, err := scanWiring(cfg, *variant)
+	cfg, sys, w, err := loadWiring(*cfgFile, *variant)
 	if err != nil {
 		return fail(err)
 	}
