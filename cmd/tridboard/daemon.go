@@ -9,14 +9,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"slices"
-	"strings"
-	"syscall"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
-	"periph.io/x/conn/v3/spi/spireg"
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
@@ -24,9 +20,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
-	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
-	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/ledsink"
@@ -207,230 +201,6 @@ func (d *daemon) open() error {
 		d.tb.AddSink(d.seg)
 	}
 	return d.openMQTT()
-}
-
-// cannotSense explains a wiring refused for sys: when it is the wiring of
-// another system's set, it says so instead of listing every cell.
-func cannotSense(cfg *config.Config, sys rules.System, err error) error {
-	for _, name := range systems.Names() {
-		other, _ := systems.Lookup(name, "")
-		if _, werr := cfg.Wiring(other.Cells()); werr == nil && !slices.Equal(other.Cells(), sys.Cells()) {
-			return configError{fmt.Errorf("the configured set is wired for %s: it cannot sense the cells of a %s game "+
-				"(configure that set's wiring: sensors.preset or sensors.wiring)", name, sys.Name())}
-		}
-	}
-	return configError{err}
-}
-
-// configError is a start-up failure the configuration causes: retrying
-// cannot fix it, so the daemon exits with exitConfig, which the systemd
-// unit does not retry.
-type configError struct{ error }
-
-func (e configError) Unwrap() error { return e.error }
-
-// followReal is the simulated set's clock for run --sim: it follows the
-// real time, and the bus's transactions may move it on in between.
-func followReal(c *sim.Clock) func() time.Time {
-	return func() time.Time {
-		if real := time.Now(); real.After(c.Now()) {
-			c.Set(real)
-		}
-		return c.Now()
-	}
-}
-
-// buttons says what each configured button does.
-func buttons(b config.Buttons) map[string]table.Button {
-	m := map[string]table.Button{}
-	for name, btn := range map[string]table.Button{
-		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
-		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
-		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
-		b.Hint: {Kind: table.ButtonHint}, b.Pawn: {Kind: table.ButtonPromote, Piece: 'P'}, b.King: {Kind: table.ButtonPromote, Piece: 'K'},
-		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
-	} {
-		if name != "" {
-			m[name] = btn
-		}
-	}
-	return m
-}
-
-// shortButtons are the configured buttons' cells without
-// sensors.ButtonPrefix, as the wiring presets take them.
-func shortButtons(cfg *config.Config) []string {
-	var short []string
-	for _, b := range cfg.ButtonCells() {
-		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
-	}
-	return short
-}
-
-// placesPieces reports whether the games of sys place pieces that a pawn
-// or king button must choose (First Contact's introductions and king
-// placements).
-func placesPieces(sys rules.System) bool {
-	v, _ := systems.Split(sys)
-	return strings.HasPrefix(v, "first-contact")
-}
-
-// standSet puts the simulated set in pos, as players set up a set.
-func standSet(b *sim.Board, pos rules.Position) { b.Set.SetUp(pos.Occupancy()) }
-
-func (d *daemon) openLEDs(sys rules.System) error {
-	m, layout, err := d.o.cfg.LEDMapping(sys.Cells())
-	if err != nil {
-		return configError{err}
-	}
-	if m == nil {
-		return nil
-	}
-	if d.o.sim {
-		m = m.Simulated()
-	} else if p, ok := m.SPIPort(); ok {
-		if d.spi, err = spireg.Open(p); err != nil {
-			return fmt.Errorf("leds: spi port %q: %w", p, err)
-		}
-	}
-	var port spi.Port
-	if d.spi != nil {
-		port = d.spi
-	}
-	drv, err := leds.NewDriver(m, d.bus, port)
-	if err != nil {
-		// A failing LED driver never stops scanning: report and go on dark.
-		d.log.Error("LEDs off", "err", err)
-		return nil
-	}
-	wo := leds.DefaultWriterOpts()
-	wo.Style = m.StyleOf()
-	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
-	d.ledw = leds.NewWriter(drv, layout, &wo)
-	return nil
-}
-
-// startBroker starts the embedded broker, unless an external one is
-// configured.
-func (d *daemon) startBroker() error {
-	if d.o.cfg.MQTT.Broker != "" {
-		return nil
-	}
-	bo, err := brokerOpts(d.o.cfg, d.log)
-	if err != nil {
-		return err
-	}
-	b, err := mqtt.StartBroker(bo)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("MQTT broker: %s is in use (another tridboard, or Mosquitto): --listen ADDR (mqtt.listen) takes another port, --broker URL uses that broker instead", d.o.cfg.MQTT.Listen)
-	}
-	if err != nil {
-		return err
-	}
-	d.broker = b
-	d.log.Info("embedded MQTT broker", "tcp", b.URL(), "websocket", b.WSURL())
-	return nil
-}
-
-func (d *daemon) openMQTT() error {
-	cfg := d.o.cfg.MQTT
-	opts := mqtt.DefaultOpts()
-	opts.Broker = cfg.Broker
-	if d.broker != nil {
-		// The daemon's own connection is a plain loopback one, TLS or not.
-		opts.Broker = d.broker.LocalURL()
-	}
-	opts.Username, opts.Password = cfg.Username, cfg.Password
-	if d.broker != nil && cfg.Username == "" {
-		// No daemon account: the embedded broker's login for its daemon.
-		opts.Username, opts.Password = d.broker.LocalLogin()
-	}
-	opts.CAFile, opts.CertFile, opts.KeyFile = cfg.CAFile, cfg.CertFile, cfg.KeyFile
-	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
-	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
-	opts.Logger = d.log
-	c, err := mqtt.New(opts, mqttsink.Handler(d.tb, systems.Lookup))
-	if err != nil {
-		return err
-	}
-	d.client = c
-	if err := c.Recovered(); err != nil {
-		d.log.Warn("MQTT outbox tail was damaged; the journal fills the gap", "err", err)
-	}
-	so := mqttsink.DefaultOpts()
-	so.Log = d.log
-	d.msink = mqttsink.New(c, &so)
-	d.tb.AddSink(d.msink)
-	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
-	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
-		if spec.Set != "" {
-			return opponent.NewRemote(spec, snap, d.tb, ro)
-		}
-		return d.enginePlayer(spec, snap)
-	}, d.log)
-	d.tb.AddSink(d.opp)
-	return d.openWeb(mqttsink.Handler(d.tb, systems.Lookup))
-}
-
-// listenWeb takes the displays' port: one in use stops the start, saying
-// how to choose another (a set whose pages the hall expects must not start
-// without them, quietly).
-func (d *daemon) listenWeb() error {
-	addr := d.o.cfg.HTTP.Listen
-	if addr == "off" {
-		return nil
-	}
-	l, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("web displays: %s is in use (another tridboard, or another server): --http ADDR (http.listen) takes another port, --http off serves no pages", addr)
-	}
-	if err != nil {
-		return fmt.Errorf("web displays: %s: %w", addr, errors.Unwrap(err))
-	}
-	d.webLn = l
-	return nil
-}
-
-// openWeb serves the displays (docs/web.md) from the table's own payloads,
-// on the port listenWeb took.
-func (d *daemon) openWeb(h mqtt.Handler) error {
-	cfg := d.o.cfg
-	if d.webLn == nil {
-		return nil
-	}
-	ho := web.DefaultOpts()
-	ho.Delay = cfg.HTTP.Delay.D()
-	ho.Eval = cfg.HTTP.Eval
-	d.hub = web.NewHub(ho)
-	d.wsink = websink.New(d.hub, cfg.BoardID)
-	d.tb.AddSink(d.wsink)
-	so := web.DefaultServerOpts()
-	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
-	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
-	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
-	l := d.webLn
-	d.webURL = "http://" + l.Addr().String() + "/"
-	d.http = web.New(d.hub, so).HTTPServer()
-	d.webStop = make(chan struct{})
-	if ho.Delay > 0 {
-		go d.hub.Run(d.webStop, 100*time.Millisecond)
-	}
-	if ho.Eval {
-		go d.hub.RunEval(d.webStop)
-	}
-	go func() {
-		if err := d.http.Serve(l); err != nil && err != http.ErrServerClosed {
-			d.log.Error("web displays stopped", "err", err)
-		}
-	}()
-	d.log.Info("web displays", "url", d.webURL)
-	return nil
-}
-
-// enginePlayer makes an engine opponent.
-func (d *daemon) enginePlayer(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
-	return opponent.NewEngine(spec, snap, d.tb, opponent.EngineOpts{Log: d.log, Seed: uint64(time.Now().UnixNano())})
 }
 
 // run runs the table until ctx ends.

@@ -4,28 +4,22 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
-	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
-	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 )
 
@@ -89,197 +83,6 @@ func (r loadReport) String() string {
 		s += "\n" + l
 	}
 	return s
-}
-
-func runLoadtest(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	o := loadOpts{Prefix: "tridboard-load"}
-	fs.IntVar(&o.Boards, "boards", 10, "simulated `sets` (1-1000)")
-	fs.StringVar(&o.Broker, "broker", "", "the broker's `URL`")
-	fs.IntVar(&o.Moves, "moves", 20, "moves per set (1-10000)")
-	secs := fs.Float64("seconds", 60, "bound of the whole run in `seconds` (1-3600)")
-	fs.DurationVar(&o.Interval, "interval", time.Second, "time between two moves of a set")
-	fs.StringVar(&o.Prefix, "prefix", o.Prefix, "topic `prefix` of the simulated sets")
-	fs.StringVar(&o.Username, "username", "", "the broker's user `name`")
-	fs.StringVar(&o.Password, "password", "", "the broker's `password`")
-	fs.StringVar(&o.Variant, "variant", "st3d", "the rule system the sets play")
-	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a broker beyond loopback (a hall's broker before the event)")
-	views := fs.String("views", "", "`URLs` of tridboard view processes following the sets (their --prefix must be this one), comma-separated")
-	fs.IntVar(&o.Viewers, "viewers", 0, "spectators spread over --views, each reading the wall's event stream (0-10000)")
-	fs.BoolVar(&o.PerSet, "per-set", false, "a line per set in the report")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard loadtest --boards N --broker URL [--moves M] [--seconds S] [--interval D]")
-		fmt.Fprintln(fs.Output(), "\nRuns N simulated sets in this process, each publishing a random legal game as the daemon")
-		fmt.Fprintln(fs.Output(), "does (retained state, moves with seq through the outbox), and a subscriber that checks")
-		fmt.Fprintln(fs.Output(), "every move arrives once and in order. Exits 1 when a move was lost.")
-		fmt.Fprintln(fs.Output())
-		fs.PrintDefaults()
-	}
-	if done, code := parseFlags(fs, args, stdout); done {
-		return code
-	}
-	o.Duration = time.Duration(*secs * float64(time.Second))
-	if *views != "" {
-		o.Views = strings.Split(*views, ",")
-	}
-	o.Drain, o.Log = 10*time.Second, stderr
-	if err := o.check(); err != nil {
-		fmt.Fprintln(stderr, "tridboard loadtest:", err)
-		return exitUsage
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	r, err := loadTest(ctx, o)
-	if err != nil {
-		fmt.Fprintln(stderr, "tridboard loadtest:", err)
-		return exitFailure
-	}
-	fmt.Fprintln(stdout, r)
-	if r.Lost > 0 || r.OutOfOrder > 0 {
-		return exitFailure
-	}
-	return exitOK
-}
-
-func (o loadOpts) check() error {
-	switch {
-	case o.Broker == "":
-		return fmt.Errorf("--broker is required")
-	case o.Boards < 1 || o.Boards > 1000:
-		return fmt.Errorf("--boards %d: want 1 to 1000", o.Boards)
-	case o.Moves < 1 || o.Moves > 10000:
-		return fmt.Errorf("--moves %d: want 1 to 10000", o.Moves)
-	case o.Duration < time.Second || o.Duration > time.Hour:
-		return fmt.Errorf("--seconds %v: want 1 to 3600", o.Duration.Seconds())
-	case o.Interval < time.Millisecond:
-		return fmt.Errorf("--interval %v: want 1ms or more", o.Interval)
-	}
-	brokers, err := mqtt.ParseBrokers(o.Broker)
-	if err != nil {
-		return fmt.Errorf("--broker: %v", strings.TrimPrefix(err.Error(), "mqtt: "))
-	}
-	for _, b := range brokers {
-		if u, _ := url.Parse(b); !o.AllowRemote && !isLoopback(u.Hostname()) {
-			return fmt.Errorf("--broker %s is beyond loopback: add --allow-remote to load a real broker", b)
-		}
-	}
-	if o.Viewers < 0 || o.Viewers > 10000 {
-		return fmt.Errorf("--viewers %d: want 0 to 10000", o.Viewers)
-	}
-	if o.Viewers > 0 && len(o.Views) == 0 {
-		return fmt.Errorf("--viewers needs --views: the tridboard view processes they watch")
-	}
-	for _, v := range o.Views {
-		u, err := url.Parse(v)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("--views: %q: want a URL such as http://127.0.0.1:8080", v)
-		}
-		if !o.AllowRemote && !isLoopback(u.Hostname()) {
-			return fmt.Errorf("--views %s is beyond loopback: add --allow-remote", v)
-		}
-	}
-	if _, err := systems.ByName(o.Variant); err != nil {
-		return fmt.Errorf("--variant: %w", err)
-	}
-	return nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// loadSet is one simulated set: a game played at random, published through
-// an mqtt.Client (outbox and all) with its own state directory.
-type loadSet struct {
-	// sent, if set, is told of every move enqueued.
-	sent func(board, game string, seq int, at time.Time)
-	id   string
-	cli  *mqtt.Client
-	sys  rules.System
-	g    *rules.Game
-	game string
-	seq  int
-	n    int
-	rng  *rand.Rand
-}
-
-func (s *loadSet) newGame(now time.Time) {
-	s.g = rules.NewGame(s.sys.Start())
-	s.game = now.UTC().Format("20060102-150405.000") + "-" + s.id
-	s.seq = 0
-}
-
-// step plays one random move and publishes it as the daemon does.
-func (s *loadSet) step(now time.Time) (bool, error) {
-	p := s.g.Position()
-	moves := p.LegalMoves(nil)
-	if len(moves) == 0 || s.g.Len() >= 300 {
-		s.newGame(now)
-		p = s.g.Position()
-		moves = p.LegalMoves(nil)
-	}
-	m := moves[s.rng.IntN(len(moves))]
-	long, short := p.Long(m), p.Short(m)
-	next := s.g.Play(m)
-	s.seq++
-	mv := mqtt.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
-	if s.sent != nil {
-		s.sent(s.id, s.game, s.seq, now)
-	}
-	if err := s.cli.Enqueue(mv); err != nil {
-		return false, err
-	}
-	st := mqtt.State{Game: s.game, Variant: s.sys.Name(), Position: next.String(), Turn: next.Turn(),
-		Board: mqtt.Board{Status: mqtt.BoardInSync}, LastMove: &mqtt.LastMove{Seq: s.seq, Move: long, SAN: short},
-		Moves: s.g.Long(), MoveNumber: next.FullmoveNumber(), Result: mqtt.ResultOngoing, Time: now.UTC()}
-	st.Check, _ = next.InCheck()
-	s.cli.PublishState(st)
-	s.n++
-	return true, nil
-}
-
-// loadCheck is the subscriber's bookkeeping.
-type loadCheck struct {
-	mu        sync.Mutex
-	last      map[string]int // board/game -> highest seq
-	seen      map[string]bool
-	received  int
-	dups, ooo int
-	// dupsOf and oooOf count them per set.
-	dupsOf, oooOf map[string]int
-	lat           []time.Duration
-	cond          chan struct{}
-}
-
-func (c *loadCheck) move(board string, m mqtt.Move, at time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k := board + "/" + m.Game
-	sk := k + "/" + strconv.Itoa(m.Seq)
-	switch {
-	case c.seen[sk]:
-		c.dups++
-		c.dupsOf[board]++
-		return
-	case m.Seq != c.last[k]+1:
-		c.ooo++
-		c.oooOf[board]++
-	}
-	c.seen[sk] = true
-	c.last[k] = max(c.last[k], m.Seq)
-	c.received++
-	if len(c.lat) < 1_000_000 {
-		c.lat = append(c.lat, at.Sub(m.Time))
-	}
-	select {
-	case c.cond <- struct{}{}:
-	default:
-	}
 }
 
 // loadTest runs the sets and the subscriber and reports.
