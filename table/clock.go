@@ -80,6 +80,7 @@ type Clock struct {
 
 // Name is the command's name.
 func (Clock) Name() string { return "clock" }
+func (Clock) command()     {}
 
 // ErrNoClock: the game has no clock.
 var ErrNoClock = game.ErrNoClock

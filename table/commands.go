@@ -9,11 +9,14 @@ import (
 )
 
 // Command is one of the commands a Table carries out: NewGame, Promote,
-// TakeBack, Resign, Draw, Resync, PlayMove. A command that fails changes
-// nothing.
+// TakeBack, Resign, Draw, Resync, PlayMove, Clock, Hint, Teach, Alert, Peer,
+// PeerFlag, PeerTakeBack. A command that fails changes nothing.
 type Command interface {
 	// Name is the command's name, as MQTT and the buttons know it.
 	Name() string
+	// command seals the set: the commands are this package's types, so a
+	// switch over them is checked against this list (commands.go).
+	command()
 }
 
 // NewGame starts a new game. The set must then be set up for it.
@@ -112,13 +115,21 @@ type Alert struct {
 }
 
 func (Alert) Name() string    { return "alert" }
+func (Alert) command()        {}
 func (NewGame) Name() string  { return "new_game" }
+func (NewGame) command()      {}
 func (Promote) Name() string  { return "promotion" }
+func (Promote) command()      {}
 func (TakeBack) Name() string { return "take_back" }
+func (TakeBack) command()     {}
 func (Resign) Name() string   { return "resign" }
+func (Resign) command()       {}
 func (Draw) Name() string     { return "draw" }
+func (Draw) command()         {}
 func (Resync) Name() string   { return "resync" }
+func (Resync) command()       {}
 func (PlayMove) Name() string { return "move" }
+func (PlayMove) command()     {}
 
 // Reply is what a command that succeeded answers.
 type Reply struct {

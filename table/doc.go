@@ -14,8 +14,14 @@
 // its outputs, the Sinks. Outputs get domain Events, each with a Snapshot of
 // the table after it; each sink runs on its own goroutine behind a bounded
 // queue, so that a slow or failing sink never holds up scanning or another
-// sink. The MQTT client, the LEDs, the terminal printer and web displays
-// are sinks (sibling packages: ledsink, mqttsink, printsink).
+// sink. The MQTT client, the LEDs, the terminal printer, the web displays,
+// the clock's 7-segment displays and the opponents are sinks (sibling
+// packages ledsink, mqttsink, printsink, websink, segsink, and package
+// opponent's Manager).
+//
+// The commands are a closed set (Command is sealed): NewGame, Promote,
+// TakeBack, Resign, Draw, Resync, PlayMove, Clock, Hint, Teach, Alert, and
+// the remote game's Peer, PeerFlag and PeerTakeBack.
 //
 // Scanning never waits on the disk: a recognized move is journaled by a
 // worker goroutine while the scan loop and the recognizer go on, and it takes

@@ -36,7 +36,9 @@ type Teach struct {
 }
 
 func (Hint) Name() string  { return "hint" }
+func (Hint) command()      {}
 func (Teach) Name() string { return "teach" }
+func (Teach) command()     {}
 
 // HintOpts tune hints and the lessons' defaults.
 type HintOpts struct {

@@ -39,7 +39,9 @@ type PeerFlag struct {
 }
 
 func (Peer) Name() string     { return "peer" }
+func (Peer) command()         {}
 func (PeerFlag) Name() string { return "peer_flag" }
+func (PeerFlag) command()     {}
 
 func (t *Table) peerCommand(now time.Time, c Command) (Reply, error) {
 	switch c := c.(type) {
@@ -103,6 +105,7 @@ type PeerTakeBack struct {
 }
 
 func (PeerTakeBack) Name() string { return "peer_take_back" }
+func (PeerTakeBack) command()     {}
 
 // remoteTakeBack handles c in a paired remote game; false when c is this
 // set's own take-back to make at once.
