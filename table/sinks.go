@@ -14,6 +14,13 @@ type Sink interface {
 	Handle(e Event)
 }
 
+// A Sink that is also a Closer is closed by Table.Close, once it has
+// handled its last event: what it owns (an LED writer, a display) goes with
+// the table, and the daemon wires a sink in one line.
+type Closer interface {
+	Close() error
+}
+
 // SinkFunc is a Sink made of a function.
 type SinkFunc func(e Event)
 
@@ -113,16 +120,22 @@ func (q *queue) run() {
 func (q *queue) idle() bool { return q.delivered.Load() == q.accepted.Load() && !q.lost.Load() }
 
 // close stops the queue after the events queued, waiting at most wait.
-func (q *queue) close(wait time.Duration) bool {
+// close ends the queue, waits (at most wait) for the sink to handle the
+// events queued, then closes a sink that is a Closer. It reports whether the
+// sink finished in time; the error is the sink's Close's.
+func (q *queue) close(wait time.Duration) (bool, error) {
 	q.closeOnce.Do(func() { close(q.ch) })
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-q.done:
-		return true
 	case <-t.C:
-		return false
+		return false, nil
 	}
+	if c, ok := q.sink.(Closer); ok {
+		return true, c.Close()
+	}
+	return true, nil
 }
 
 func (q *queue) stats() SinkStats {

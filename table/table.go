@@ -848,8 +848,12 @@ func (t *Table) Close() error {
 	t.clockClose(t.o.Now())
 	err := t.sess.Close()
 	for _, q := range t.queues {
-		if !q.close(5 * time.Second) {
+		done, cerr := q.close(5 * time.Second)
+		if !done {
 			t.log.Warn("an output did not finish within 5 s")
+		}
+		if cerr != nil {
+			t.log.Warn("an output failed to close", "err", cerr)
 		}
 	}
 	if err != nil {

@@ -212,7 +212,8 @@ func (d *daemon) run(ctx context.Context) error {
 }
 
 // close shuts down in order: the table (journal durable, last state to the
-// outputs), LEDs off, MQTT offline, broker down, bus closed. It closes only
+// outputs, the LEDs and clock displays closed), MQTT offline, broker down,
+// bus closed. It closes only
 // what was opened.
 func (d *daemon) close(ctx context.Context) {
 	if d.tb != nil {
@@ -226,16 +227,8 @@ func (d *daemon) close(ctx context.Context) {
 	if d.opp != nil {
 		d.opp.Close()
 	}
-	if d.seg != nil {
-		if err := d.seg.Close(); err != nil {
-			d.log.Warn("clock displays off", "err", err)
-		}
-	}
-	if d.ledw != nil {
-		if err := d.ledw.Close(); err != nil {
-			d.log.Warn("LEDs off", "err", err)
-		}
-	}
+	// The LEDs and the clock's displays are the table's sinks: its Close
+	// closed them after their last event.
 	if d.http != nil {
 		d.wsink.Offline()
 		_ = d.http.Shutdown(ctx)

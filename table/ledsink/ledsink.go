@@ -39,6 +39,15 @@ func New(w Shower, o *Opts) *Sink {
 	return s
 }
 
+// Close closes the Shower when it can be closed (a leds.Writer: the LEDs go
+// dark); the table calls it after the last event.
+func (s *Sink) Close() error {
+	if c, ok := s.w.(table.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 // Handle shows the table after e.
 func (s *Sink) Handle(e table.Event) {
 	if e.Snap == nil {
