@@ -204,7 +204,12 @@ func TestEndToEndClockPresses(t *testing.T) {
 		n := len(w.states)
 		return len(w.moves) >= len(moves) && w.states[n-1].LastMove != nil && w.states[n-1].LastMove.Seq == len(moves)
 	})
-	time.Sleep(400 * time.Millisecond) // a wrong extra move would come within the settle window
+	// Then the set in sync at the sixth move: with nothing lifted or placed
+	// any more, no wrong extra move can still come.
+	w.waitFor(t, "the set in sync after the sixth move", func() bool {
+		s := w.states[len(w.states)-1]
+		return s.Board.Status == mqtt.BoardInSync && s.LastMove != nil && s.LastMove.Seq == len(moves)
+	})
 	w.mu.Lock()
 	states, got, evs := append([]mqtt.State(nil), w.states...), append([]mqtt.Move(nil), w.moves...), append([]mqtt.Event(nil), w.events...)
 	w.mu.Unlock()
