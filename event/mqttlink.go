@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // MQTTLink follows the event's sets on a broker and feeds a Runner; it is
@@ -20,7 +21,7 @@ func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runn
 	var rr *Runner
 	ready := make(chan struct{})
 	h := mqtt.Handlers{
-		State: func(board string, s mqtt.State) {
+		State: func(board string, s protocol.State) {
 			<-ready
 			rr.Observe(board, s)
 		},

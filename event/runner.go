@@ -10,6 +10,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
 )
 
@@ -412,7 +413,7 @@ func (r *Runner) send(n int, g tournament.Game) BoardReport {
 	if r.cfg.TimeControl != "" {
 		p["time_control"] = r.cfg.TimeControl
 	}
-	if err := r.link.Send(g.Set, mqtt.CmdNewGame, p); err != nil {
+	if err := r.link.Send(g.Set, protocol.CmdNewGame, p); err != nil {
 		rep.Error = err.Error()
 		r.o.Log.Warn("event: a set did not take its game", "round", n, "board", g.Board, "set", g.Set, "err", err)
 	} else {
@@ -497,7 +498,7 @@ func (r *Runner) Clock(action, set, side string, ms int64) ([]BoardReport, error
 	var reps []BoardReport
 	for _, s := range targets {
 		rep := BoardReport{Set: s, OK: true}
-		if err := r.link.Send(s, mqtt.CmdClock, p); err != nil {
+		if err := r.link.Send(s, protocol.CmdClock, p); err != nil {
 			rep.OK, rep.Error = false, err.Error()
 		}
 		reps = append(reps, rep)
@@ -517,12 +518,12 @@ func (r *Runner) Online(set string, online bool) {
 // Observe takes a set's state: the pairing its game carries, its moves and
 // clock for the records, and its result once the game is over. A state of
 // another event, round or board changes no result.
-func (r *Runner) Observe(set string, st mqtt.State) {
+func (r *Runner) Observe(set string, st protocol.State) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s, ok := r.sets[set]
-	if !ok {
-		return
+	if !ok || st.Supported() != nil {
+		return // not a set of the event, or a state it cannot read
 	}
 	s.Online = true
 	s.Game, s.Result, s.Termination, s.Moves, s.Status, s.Clock = st.Game, st.Result, st.Reason, len(st.Moves), st.Board.Status, st.Clock
@@ -562,7 +563,7 @@ func (r *Runner) Observe(set string, st mqtt.State) {
 }
 
 // record keeps the moves and the mover's clock after each.
-func (r *Runner) record(round, board int, st mqtt.State) {
+func (r *Runner) record(round, board int, st protocol.State) {
 	k := [2]int{round, board}
 	rec := r.recs[k]
 	if rec == nil {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
 )
 
@@ -57,8 +57,8 @@ func newEvent(t *testing.T, link Link) (*Runner, string) {
 	return r, dir
 }
 
-func state(event, round, board, white, black, game, result, reason string) mqtt.State {
-	return mqtt.State{Game: game, Result: result, Reason: reason,
+func state(event, round, board, white, black, game, result, reason string) protocol.State {
+	return protocol.State{Game: game, Result: result, Reason: reason,
 		Tags: map[string]string{"Event": event, "Round": round, "Board": board, "White": white, "Black": black}}
 }
 
@@ -96,7 +96,7 @@ func TestObserveTakesOnlyItsOwnGames(t *testing.T) {
 	r.StartRound(1)
 	for _, tc := range []struct {
 		set string
-		st  mqtt.State
+		st  protocol.State
 	}{
 		{"s1", state("Other", "1", "1", "Spock", "Uhura", "g0", "1-0", "resignation")},
 		{"s1", state("Test", "2", "1", "Spock", "Uhura", "g0", "1-0", "resignation")},

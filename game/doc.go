@@ -12,7 +12,7 @@
 // may be published. A refused command changes nothing.
 //
 // Each accepted move is a Move (seq, game id, long form, short notation,
-// position after, time), whose fields are those of mqtt.Move. Seqs count the
+// position after, time), whose fields are those of protocol.Move. Seqs count the
 // game's moves from 1 and never repeat: after a take-back the next move gets
 // the next seq.
 //

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
@@ -21,7 +21,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(stateDir)
-	enqueue := func(m mqtt.Move) { fmt.Println("enqueue", m.Seq, m.Move, m.SAN) } // client.Enqueue
+	enqueue := func(m protocol.Move) { fmt.Println("enqueue", m.Seq, m.Move, m.SAN) } // client.Enqueue
 
 	s, err := game.Open(stateDir, nil)
 	if errors.Is(err, game.ErrNoGame) {
@@ -34,7 +34,7 @@ func Example() {
 		log.Print(d) // a torn tail was cut off: warn, and go on
 	}
 	for _, m := range s.Published() {
-		enqueue(mqtt.Move(m)) // no-ops for what the outbox already knows
+		enqueue(protocol.Move(m)) // no-ops for what the outbox already knows
 	}
 
 	// A recognized move (rules.Move from the recognizer), or a command.
@@ -44,7 +44,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	enqueue(mqtt.Move(mv)) // only now: the journal holds it
+	enqueue(protocol.Move(mv)) // only now: the journal holds it
 
 	if err := s.Resign(rules.Black); err != nil {
 		log.Fatal(err)

@@ -65,7 +65,7 @@ type Tags struct {
 	BlackTitle  string `json:"black_title,omitempty"`
 	WhiteFideID string `json:"white_fide_id,omitempty"`
 	BlackFideID string `json:"black_fide_id,omitempty"`
-	// Opponent says who plays a side from elsewhere, as package opponent
+	// Opponent says who plays a side from elsewhere, as Opponent.String
 	// writes it ("black=set:enterprise", "white=engine:3"); empty when both
 	// sides play on this set.
 	Opponent string `json:"opponent,omitempty"`
@@ -121,7 +121,7 @@ func (c Claim) String() string {
 }
 
 // Move is an accepted move as the daemon publishes it. Its fields are those
-// of mqtt.Move, so mqtt.Move(m) converts it.
+// of protocol.Move, so protocol.Move(m) converts it.
 type Move struct {
 	Seq      int       // counts the game's moves from 1, never repeats
 	Game     string    // the game id

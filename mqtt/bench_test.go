@@ -7,6 +7,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // benchSetup connects a client and a TCP subscriber to a broker and returns
@@ -24,7 +25,7 @@ func benchSetup(b *testing.B, broker string) (*Client, <-chan int) {
 	sub := paho.NewClient(o)
 	waitToken(b, sub.Connect(), "subscriber connect")
 	waitToken(b, sub.Subscribe("tridboard/board/move", 1, func(_ paho.Client, m paho.Message) {
-		var mv Move
+		var mv protocol.Move
 		if err := json.Unmarshal(m.Payload(), &mv); err == nil {
 			seqs <- mv.Seq
 		}

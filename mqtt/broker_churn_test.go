@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // churnPlies is the length of the churning display's game.
@@ -92,7 +94,7 @@ func applied(t *testing.T, got []rec, n int) (applied, lost, reordered int) {
 	seen := map[int]bool{}
 	last := 0
 	for _, r := range got {
-		var m Move
+		var m protocol.Move
 		if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
 			t.Fatalf("move %q: %v", r.payload, err)
 		}
@@ -186,7 +188,7 @@ func TestChurningDisplay(t *testing.T) {
 			if lost != 0 || reordered != 0 || a != churnPlies {
 				var seqs []string
 				for _, r := range got {
-					var m Move
+					var m protocol.Move
 					json.Unmarshal([]byte(r.payload), &m)
 					seqs = append(seqs, strconv.Itoa(m.Seq))
 				}

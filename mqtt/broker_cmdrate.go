@@ -11,6 +11,7 @@ import (
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // rateHook limits, per client, the commands published on the board's
@@ -77,7 +78,7 @@ func (h *rateHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 	if !ok || h.take(cl.ID) {
 		return pk, nil
 	}
-	r := Response{Transaction: transactionOf(pk.Payload), Status: StatusBusy,
+	r := protocol.Response{Transaction: transactionOf(pk.Payload), Status: protocol.StatusBusy,
 		Reason: fmt.Sprintf("busy: over %g commands a second from this client; send it again later", h.rate)}
 	b, _ := json.Marshal(r)
 	if err := h.srv.Publish(base+"response/"+name, b, false, 1); err != nil {

@@ -10,6 +10,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // TestCommandRatePerClient (issue 22): the embedded broker limits each
@@ -44,7 +45,7 @@ func TestCommandRatePerClient(t *testing.T) {
 	publish := func(p paho.Client, n int) {
 		for range n {
 			tr++
-			waitToken(t, p.Publish("tridboard/board/set/"+CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, tr)), "publish")
+			waitToken(t, p.Publish("tridboard/board/set/"+protocol.CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, tr)), "publish")
 		}
 	}
 	publish(flood, 30) // 10 run, 20 busy
@@ -53,11 +54,11 @@ func TestCommandRatePerClient(t *testing.T) {
 	now = now.Add(time.Second) // 5 more for the flood
 	mu.Unlock()
 	publish(flood, 6) // 5 run, 1 busy
-	got := recd.waitCount(t, "tridboard/board/response/"+CmdResync, tr)
+	got := recd.waitCount(t, "tridboard/board/response/"+protocol.CmdResync, tr)
 	status := map[string]int{}
 	seen := map[int]bool{}
 	for _, m := range got {
-		var r Response
+		var r protocol.Response
 		if err := json.Unmarshal([]byte(m.payload), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -68,11 +69,11 @@ func TestCommandRatePerClient(t *testing.T) {
 		}
 		seen[n] = true
 		status[r.Status]++
-		if r.Status == StatusBusy && r.Reason != "busy: over 5 commands a second from this client; send it again later" {
+		if r.Status == protocol.StatusBusy && r.Reason != "busy: over 5 commands a second from this client; send it again later" {
 			t.Errorf("busy reply %s", m.payload)
 		}
 	}
-	if status[StatusOK] != 18 || status[StatusBusy] != 21 || len(seen) != 39 {
+	if status[protocol.StatusOK] != 18 || status[protocol.StatusBusy] != 21 || len(seen) != 39 {
 		t.Errorf("replies by status %v for %d commands, want 18 ok and 21 busy", status, len(seen))
 	}
 	g.mu.Lock()

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // blocked is a handler whose commands wait until release is closed.
 type blocked struct{ release chan struct{} }
 
-func (b blocked) Command(ctx context.Context, _ Command) (any, error) {
+func (b blocked) Command(ctx context.Context, _ protocol.Command) (any, error) {
 	select {
 	case <-b.release:
 	case <-ctx.Done():
@@ -42,12 +44,12 @@ func answeredBusy(t *testing.T, n int, qos byte) {
 	base := "tridboard/board/"
 	pub := publisher(t, tb.url, tb.user, tb.pass)
 	for i := range n {
-		pub.Publish(base+"set/"+CmdResync, qos, false, fmt.Sprintf(`{"transaction":%d}`, i))
+		pub.Publish(base+"set/"+protocol.CmdResync, qos, false, fmt.Sprintf(`{"transaction":%d}`, i))
 	}
 	// The busy replies arrive while the first command still runs.
-	tb.rec.waitCount(t, base+"response/"+CmdResync, n-commandQueue-1)
+	tb.rec.waitCount(t, base+"response/"+protocol.CmdResync, n-commandQueue-1)
 	close(h.release)
-	got := tb.rec.waitCount(t, base+"response/"+CmdResync, n)
+	got := tb.rec.waitCount(t, base+"response/"+protocol.CmdResync, n)
 	seen := map[int]string{}
 	status := map[string]int{}
 	for _, m := range got {
@@ -64,14 +66,14 @@ func answeredBusy(t *testing.T, n int, qos byte) {
 		}
 		seen[r.Transaction] = m.payload
 		status[r.Status]++
-		if r.Status == StatusBusy && r.Reason != "busy: 32 commands are waiting; send it again later" {
+		if r.Status == protocol.StatusBusy && r.Reason != "busy: 32 commands are waiting; send it again later" {
 			t.Errorf("busy reply %s", m.payload)
 		}
 	}
 	if len(seen) != n {
 		t.Fatalf("%d commands answered, want %d", len(seen), n)
 	}
-	if status[StatusOK]+status[StatusBusy] != n || status[StatusOK] < commandQueue+1 || status[StatusBusy] == 0 {
+	if status[protocol.StatusOK]+status[protocol.StatusBusy] != n || status[protocol.StatusOK] < commandQueue+1 || status[protocol.StatusBusy] == 0 {
 		t.Fatalf("replies by status %v: want only ok and busy, at least %d ok", status, commandQueue+1)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // Opts configures a Client.
@@ -122,7 +123,7 @@ type Client struct {
 	next    int      // the node the next connection tries first (connectLoop)
 	topics  Topics
 	outbox  *Outbox
-	handler Handler
+	handler protocol.Handler
 	tls     *tls.Config
 	log     *slog.Logger
 
@@ -154,7 +155,7 @@ type conn struct {
 // New checks opts, opens the outbox in opts.StateDir and starts connecting
 // to opts.Broker in the background. Commands go to h; a nil h means the
 // client does not subscribe to commands.
-func New(opts Opts, h Handler) (*Client, error) {
+func New(opts Opts, h protocol.Handler) (*Client, error) {
 	brokers, err := ParseBrokers(opts.Broker)
 	if err != nil {
 		return nil, err
@@ -284,7 +285,7 @@ func (c *Client) Topics() Topics { return c.topics }
 // Enqueue makes m durable in the outbox (append and fsync) and wakes the
 // publisher. Call it after the game journal holds the move. Enqueueing a
 // (game, seq) already enqueued is a no-op.
-func (c *Client) Enqueue(m Move) error { return c.outbox.Enqueue(m) }
+func (c *Client) Enqueue(m protocol.Move) error { return c.outbox.Enqueue(m) }
 
 // Recovered reports damage found in the outbox when it was opened (see
 // OpenOutbox), or nil.
@@ -292,13 +293,13 @@ func (c *Client) Recovered() error { return c.outbox.Recovered() }
 
 // PublishState replaces the state to publish (retained, QoS 1). Only the
 // latest state is kept; it is published again after every reconnection.
-func (c *Client) PublishState(s State) {
+func (c *Client) PublishState(s protocol.State) {
 	if s.Time.IsZero() {
 		s.Time = c.opts.Now()
 	}
 	s.Time = s.Time.UTC()
 	if s.Result == "" {
-		s.Result = ResultOngoing
+		s.Result = protocol.ResultOngoing
 	}
 	b, err := json.Marshal(s)
 	if err != nil { // cannot happen: State holds only strings, numbers and times
@@ -314,7 +315,7 @@ func (c *Client) PublishState(s State) {
 
 // PublishEvent queues e (QoS 1, not retained). Events wait for a
 // connection in a buffer of Opts.EventBuffer, dropping the oldest.
-func (c *Client) PublishEvent(e Event) {
+func (c *Client) PublishEvent(e protocol.Event) {
 	if e.Time.IsZero() {
 		e.Time = c.opts.Now()
 	}
@@ -680,7 +681,7 @@ func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	if !ok || cn == nil {
 		return
 	}
-	b, _ := json.Marshal(Response{Transaction: transactionOf(m.Payload()), Status: StatusBusy,
+	b, _ := json.Marshal(protocol.Response{Transaction: transactionOf(m.Payload()), Status: protocol.StatusBusy,
 		Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
 	cn.cli.Publish(c.topics.Response(name), 1, false, b)
 }
@@ -699,10 +700,10 @@ func transactionOf(payload []byte) json.RawMessage {
 }
 
 // reply publishes r on response/<name>.
-func (c *Client) reply(name string, r Response) {
+func (c *Client) reply(name string, r protocol.Response) {
 	b, err := json.Marshal(r)
 	if err != nil {
-		b, _ = json.Marshal(Response{Transaction: r.Transaction, Status: StatusError, Reason: "result: " + err.Error()})
+		b, _ = json.Marshal(protocol.Response{Transaction: r.Transaction, Status: protocol.StatusError, Reason: "result: " + err.Error()})
 	}
 	cn := c.connection()
 	if cn == nil {

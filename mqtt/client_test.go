@@ -15,6 +15,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -22,26 +23,26 @@ import (
 // daemon is a Handler recording the commands it gets.
 type daemon struct {
 	mu  sync.Mutex
-	got []Command
+	got []protocol.Command
 }
 
-func (d *daemon) Command(_ context.Context, c Command) (any, error) {
+func (d *daemon) Command(_ context.Context, c protocol.Command) (any, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.got = append(d.got, c)
 	switch c := c.(type) {
-	case NewGame:
+	case protocol.NewGame:
 		return map[string]string{"game": "g2", "variant": c.Variant}, nil
-	case TakeBack:
+	case protocol.TakeBack:
 		return nil, errors.New("no move to take back")
 	}
 	return nil, nil
 }
 
-func (d *daemon) commands() []Command {
+func (d *daemon) commands() []protocol.Command {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]Command(nil), d.got...)
+	return append([]protocol.Command(nil), d.got...)
 }
 
 var brokers = []struct {
@@ -54,15 +55,15 @@ var brokers = []struct {
 	}},
 }
 
-var testState = State{
+var testState = protocol.State{V: protocol.Version,
 	Game: "g1", Variant: "st3d", Position: "pos-g1-1", Turn: rules.Black,
-	Board:      Board{Status: BoardMismatch, Cells: []string{"b2W", "z2QL3"}},
-	LastMove:   &LastMove{Seq: 1, Move: "e1W-e2W", SAN: "e2"},
-	MoveNumber: 1, Result: ResultOngoing,
+	Board:      protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W", "z2QL3"}},
+	LastMove:   &protocol.LastMove{Seq: 1, Move: "e1W-e2W", SAN: "e2"},
+	MoveNumber: 1, Result: protocol.ResultOngoing,
 	Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 }
 
-const testStateJSON = `{"game":"g1","variant":"st3d","position":"pos-g1-1","board":{"status":"mismatch","cells":["b2W","z2QL3"]},"last_move":{"seq":1,"move":"e1W-e2W","san":"e2"},"move_number":1,"check":false,"result":"*","ts":"2025-01-02T03:04:05Z","turn":"black"}`
+const testStateJSON = `{"v":1,"game":"g1","variant":"st3d","position":"pos-g1-1","board":{"status":"mismatch","cells":["b2W","z2QL3"]},"last_move":{"seq":1,"move":"e1W-e2W","san":"e2"},"move_number":1,"check":false,"result":"*","ts":"2025-01-02T03:04:05Z","turn":"black"}`
 
 func TestRoundTrip(t *testing.T) {
 	for _, bk := range brokers {
@@ -74,7 +75,7 @@ func TestRoundTrip(t *testing.T) {
 			base := "tridboard/board/"
 
 			c.PublishState(testState)
-			c.PublishEvent(Event{Type: EventIllegal, Game: "g1", Cells: []string{"c3W"}, Detail: "no legal move explains it", Time: testState.Time})
+			c.PublishEvent(protocol.Event{Type: protocol.EventIllegal, Game: "g1", Cells: []string{"c3W"}, Detail: "no legal move explains it", Time: testState.Time})
 			if err := c.Enqueue(testMove("g1", 1)); err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +89,7 @@ func TestRoundTrip(t *testing.T) {
 			if got := tb.rec.waitCount(t, base+"state", 1); got[0].payload != testStateJSON {
 				t.Errorf("state %s\n want %s", got[0].payload, testStateJSON)
 			}
-			var back State
+			var back protocol.State
 			if err := json.Unmarshal([]byte(testStateJSON), &back); err != nil || !reflect.DeepEqual(back, testState) {
 				t.Errorf("state does not read back: %v\n%+v", err, back)
 			}
@@ -97,7 +98,7 @@ func TestRoundTrip(t *testing.T) {
 			// only, then what is published after it came: the next event is
 			// the first message that is not retained.
 			late := lateSubscriber(t, tb, base+"#")
-			c.PublishEvent(Event{Type: EventIllegal, Game: "g1", Detail: "after the late display came", Time: testState.Time})
+			c.PublishEvent(protocol.Event{Type: protocol.EventIllegal, Game: "g1", Detail: "after the late display came", Time: testState.Time})
 			late.waitCount(t, base+"event", 1)
 			late.mu.Lock()
 			gotLate := append([]rec(nil), late.msgs...)
@@ -138,15 +139,15 @@ func TestRoundTrip(t *testing.T) {
 				retain       bool
 				reply        string
 			}{
-				{CmdNewGame, `{"transaction":"t1","variant":"st3d"}`, false, `{"transaction":"t1","status":"ok","data":{"game":"g2","variant":"st3d"}}`},
-				{CmdTakeBack, `{"transaction":2}`, false, `{"transaction":2,"status":"error","reason":"no move to take back"}`},
-				{CmdResync, `{"transaction":"t3"`, false, `{"status":"error","reason":"malformed payload: want a JSON object"}`},
+				{protocol.CmdNewGame, `{"transaction":"t1","variant":"st3d"}`, false, `{"transaction":"t1","status":"ok","data":{"game":"g2","variant":"st3d"}}`},
+				{protocol.CmdTakeBack, `{"transaction":2}`, false, `{"transaction":2,"status":"error","reason":"no move to take back"}`},
+				{protocol.CmdResync, `{"transaction":"t3"`, false, `{"status":"error","reason":"malformed payload: want a JSON object"}`},
 				{"castle", `{"transaction":"t4"}`, false, `{"transaction":"t4","status":"error","reason":"unknown command \"castle\""}`},
-				{CmdResign, `{"transaction":"t5","side":"blue"}`, false, `{"transaction":"t5","status":"error","reason":"resign: side \"blue\": want \"white\" or \"black\""}`},
+				{protocol.CmdResign, `{"transaction":"t5","side":"blue"}`, false, `{"transaction":"t5","status":"error","reason":"resign: side \"blue\": want \"white\" or \"black\""}`},
 				// A retained command reaches the subscribed client as a live one (MQTT
 				// clears the flag for existing subscriptions): it runs once.
-				{CmdResign, `{"transaction":"t6","side":"black"}`, true, `{"transaction":"t6","status":"ok"}`},
-				{CmdDraw, `{"transaction":"t7","action":"offer","side":"white"}`, false, `{"transaction":"t7","status":"ok"}`},
+				{protocol.CmdResign, `{"transaction":"t6","side":"black"}`, true, `{"transaction":"t6","status":"ok"}`},
+				{protocol.CmdDraw, `{"transaction":"t7","action":"offer","side":"white"}`, false, `{"transaction":"t7","status":"ok"}`},
 			}
 			for i, cm := range cmds {
 				waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, cm.retain, cm.payload), "publish command")
@@ -182,14 +183,14 @@ func TestRoundTrip(t *testing.T) {
 					waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, true, ""), "clear retained")
 				}
 			}
-			wantCmds := []Command{NewGame{Variant: "st3d"}, TakeBack{}, Resign{Side: rules.Black}, Draw{Action: DrawOffer, Side: rules.White}}
+			wantCmds := []protocol.Command{protocol.NewGame{Variant: "st3d"}, protocol.TakeBack{}, protocol.Resign{Side: rules.Black}, protocol.Draw{Action: protocol.DrawOffer, Side: rules.White}}
 			if got := d.commands(); !reflect.DeepEqual(got, wantCmds) {
 				t.Errorf("handler got %#v\n want %#v", got, wantCmds)
 			}
 
 			// Shutdown: final state, then offline.
 			final := testState
-			final.Result, final.Reason = ResultWhiteWins, "resignation"
+			final.Result, final.Reason = protocol.ResultWhiteWins, "resignation"
 			c.PublishState(final)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

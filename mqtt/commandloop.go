@@ -4,6 +4,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // commandLoop runs the queued commands one at a time, in the order
@@ -31,16 +32,16 @@ func (c *Client) commandLoop() {
 		}
 		if m.Retained() {
 			// A retained command would run again at every connection.
-			c.reply(name, Response{Status: StatusError, Reason: "retained command ignored: publish commands without the retain flag"})
+			c.reply(name, protocol.Response{Status: protocol.StatusError, Reason: "retained command ignored: publish commands without the retain flag"})
 			continue
 		}
-		cmd, r := admit(c.opts.CommandToken, name, m.Payload())
+		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
 		if cmd == nil {
 			c.reply(name, r)
 			continue
 		}
-		rs := []Response{r}
-		if ck, ok := cmd.(Clock); ok {
+		rs := []protocol.Response{r}
+		if ck, ok := cmd.(protocol.Clock); ok {
 			if gap != nil {
 				select {
 				case <-gap:
@@ -56,7 +57,7 @@ func (c *Client) commandLoop() {
 		}
 		res, err := c.handler.Command(c.ctx, cmd)
 		for _, r := range rs {
-			c.reply(name, answer(r, res, err))
+			c.reply(name, protocol.Answer(r, res, err))
 		}
 	}
 }
@@ -68,8 +69,8 @@ func (c *Client) commandLoop() {
 // transaction) and the first message that could not join, if any. A
 // command that does not parse or has a wrong token ends the run, to be
 // answered in turn.
-func (c *Client) coalesce(ck Clock, rs []Response) (Command, []Response, paho.Message) {
-	if ck.Action != ClockAdd && ck.Action != ClockSet {
+func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.Command, []protocol.Response, paho.Message) {
+	if ck.Action != protocol.ClockAdd && ck.Action != protocol.ClockSet {
 		return ck, rs, nil
 	}
 	for {
@@ -80,17 +81,17 @@ func (c *Client) coalesce(ck Clock, rs []Response) (Command, []Response, paho.Me
 			return ck, rs, nil
 		}
 		name, _ := c.topics.command(m.Topic())
-		if name != CmdClock || m.Retained() {
+		if name != protocol.CmdClock || m.Retained() {
 			return ck, rs, m
 		}
-		cmd, r := admit(c.opts.CommandToken, name, m.Payload())
-		nk, isClock := cmd.(Clock)
+		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
+		nk, isClock := cmd.(protocol.Clock)
 		if !isClock || nk.Action != ck.Action || nk.Side != ck.Side {
 			return ck, rs, m
 		}
-		if ck.Action == ClockAdd {
+		if ck.Action == protocol.ClockAdd {
 			sum := ck.MS + nk.MS
-			if sum == 0 || sum > maxClockMS || sum < -maxClockMS {
+			if sum == 0 || sum > protocol.MaxClockMS || sum < -protocol.MaxClockMS {
 				return ck, rs, m
 			}
 			nk.MS = sum

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -19,11 +20,11 @@ type gate struct {
 	release chan struct{}
 	now     func() time.Time // if set, the clock of at
 	mu      sync.Mutex
-	ran     []Command
+	ran     []protocol.Command
 	at      []time.Time // when each command ran, on now
 }
 
-func (g *gate) Command(ctx context.Context, cmd Command) (any, error) {
+func (g *gate) Command(ctx context.Context, cmd protocol.Command) (any, error) {
 	g.mu.Lock()
 	first := len(g.ran) == 0
 	g.ran = append(g.ran, cmd)
@@ -52,21 +53,21 @@ func TestClockChangesCoalesced(t *testing.T) {
 	send := func(tr int, name, payload string) {
 		waitToken(t, pub.Publish(base+"set/"+name, 1, false, fmt.Sprintf(`{"transaction":%d,%s}`, tr, payload)), "publish")
 	}
-	send(0, CmdResync, `"token":""`)
+	send(0, protocol.CmdResync, `"token":""`)
 	tr := 1
 	for range 20 {
-		send(tr, CmdClock, `"action":"add","side":"white","ms":1000`)
+		send(tr, protocol.CmdClock, `"action":"add","side":"white","ms":1000`)
 		tr++
 	}
 	for _, ms := range []int{5000, 7000, 9000} {
-		send(tr, CmdClock, fmt.Sprintf(`"action":"set","side":"black","ms":%d`, ms))
+		send(tr, protocol.CmdClock, fmt.Sprintf(`"action":"set","side":"black","ms":%d`, ms))
 		tr++
 	}
-	send(tr, CmdClock, `"action":"add","side":"black","ms":1000`)
+	send(tr, protocol.CmdClock, `"action":"add","side":"black","ms":1000`)
 	tr++
-	send(tr, CmdClock, `"action":"pause"`)
+	send(tr, protocol.CmdClock, `"action":"pause"`)
 	tr++
-	send(tr, CmdClock, `"action":"pause"`)
+	send(tr, protocol.CmdClock, `"action":"pause"`)
 	tr++
 	// Every command has reached the daemon's queue (the first runs).
 	deadline := time.Now().Add(15 * time.Second)
@@ -74,22 +75,22 @@ func TestClockChangesCoalesced(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	close(g.release)
-	tb.rec.waitCount(t, base+"response/"+CmdClock, tr-1)
+	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, tr-1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	want := []Command{Clock{Action: ClockAdd, Side: rules.White, MS: 20000}, Clock{Action: ClockSet, Side: rules.Black, MS: 9000},
-		Clock{Action: ClockAdd, Side: rules.Black, MS: 1000}, Clock{Action: ClockPause}, Clock{Action: ClockPause}}
+	want := []protocol.Command{protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 20000}, protocol.Clock{Action: protocol.ClockSet, Side: rules.Black, MS: 9000},
+		protocol.Clock{Action: protocol.ClockAdd, Side: rules.Black, MS: 1000}, protocol.Clock{Action: protocol.ClockPause}, protocol.Clock{Action: protocol.ClockPause}}
 	if len(g.ran) != len(want)+1 || !reflect.DeepEqual(g.ran[1:], want) {
 		t.Errorf("the game ran %v, want a resync then %v", g.ran, want)
 	}
 	seen := map[int]bool{}
-	for _, m := range tb.rec.on(base + "response/" + CmdClock) {
+	for _, m := range tb.rec.on(base + "response/" + protocol.CmdClock) {
 		var r struct {
 			Transaction int    `json:"transaction"`
 			Status      string `json:"status"`
 		}
 		json.Unmarshal([]byte(m.payload), &r)
-		if seen[r.Transaction] || r.Status != StatusOK {
+		if seen[r.Transaction] || r.Status != protocol.StatusOK {
 			t.Errorf("reply %s: twice, or not ok", m.payload)
 		}
 		seen[r.Transaction] = true
@@ -113,7 +114,7 @@ func TestClockGap(t *testing.T) {
 	base := "tridboard/board/"
 	pub := publisher(t, tb.url, tb.user, tb.pass)
 	add := func(tr int) {
-		waitToken(t, pub.Publish(base+"set/"+CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
+		waitToken(t, pub.Publish(base+"set/"+protocol.CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
 	}
 	poll := func(what string, cond func() bool) {
 		t.Helper()
@@ -138,10 +139,10 @@ func TestClockGap(t *testing.T) {
 		return len(c.cmds) == 4 && slices.Contains(clk.Timers(), t0.Add(time.Second))
 	})
 	clk.Advance(time.Second)
-	tb.rec.waitCount(t, base+"response/"+CmdClock, 6)
+	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, 6)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	want := []Command{Clock{Action: ClockAdd, Side: rules.White, MS: 1000}, Clock{Action: ClockAdd, Side: rules.White, MS: 5000}}
+	want := []protocol.Command{protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 1000}, protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 5000}}
 	if !reflect.DeepEqual(g.ran, want) {
 		t.Errorf("the game ran %v, want %v", g.ran, want)
 	}

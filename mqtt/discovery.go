@@ -3,6 +3,8 @@ package mqtt
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // haDevice is the device block of a Home Assistant discovery config.
@@ -81,7 +83,7 @@ func discoveryMessages(t Topics, opts Opts, commands bool) []message {
 			e              haEntity
 		}{"button", "resync", haEntity{
 			Name: "Resync", UniqueID: node + "_resync", Icon: "mdi:sync",
-			CommandTopic: t.Set(CmdResync), PayloadPress: "{}",
+			CommandTopic: t.Set(protocol.CmdResync), PayloadPress: "{}",
 			AvailabilityTopic: t.Availability(), PayloadAvailable: Online, PayloadNotAvailable: Offline,
 			Device: dev,
 		}})

@@ -3,6 +3,8 @@ package mqtt
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // A set given a cluster's nodes moves to another when its node dies, and
@@ -45,7 +47,7 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	for _, node := range []*testBroker{first, second} {
 		last := 0
 		for _, r := range node.rec.on("tridboard/board/move") {
-			var m Move
+			var m protocol.Move
 			if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
 				t.Fatal(err)
 			}

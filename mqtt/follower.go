@@ -11,6 +11,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // FollowerOpts configure a Follower.
@@ -32,20 +33,31 @@ type FollowerOpts struct {
 	// the broker (what a clustered broker serves cheapest); a follower
 	// resumes from the retained state either way.
 	QoS byte
+	// RetryMin is the wait before connecting again after a failed attempt;
+	// RetryMax bounds the wait between reconnections after a lost
+	// connection (paho doubles it up to there).
+	RetryMin, RetryMax time.Duration
 }
 
-// DefaultFollowerOpts follows every board under "tridboard".
+// DefaultFollowerOpts follows every board under "tridboard", retrying
+// every second and reconnecting within 10 s.
 func DefaultFollowerOpts() FollowerOpts {
-	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1}
+	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1, RetryMin: time.Second, RetryMax: 10 * time.Second}
 }
 
-// Handlers receive what the followed sets publish, decoded. Any may be nil.
-// They are called one at a time, in the order the broker delivered.
+// Handlers receive what the followed sets publish, decoded. Any may be nil:
+// the follower subscribes to what has a handler. They are called one at a
+// time, in the order the broker delivered.
 type Handlers struct {
-	State        func(board string, s State)
-	Move         func(board string, m Move)
-	Event        func(board string, e Event)
+	State        func(board string, s protocol.State)
+	Move         func(board string, m protocol.Move)
+	Event        func(board string, e protocol.Event)
 	Availability func(board string, online bool)
+	// Remote receives a set's side of a game against another set.
+	Remote func(board string, r protocol.RemoteRecord)
+	// Connected is called after each (re)connection, once subscribed:
+	// what the follower published retained may need publishing again.
+	Connected func()
 }
 
 // Follower follows sets on a broker (their state, moves, events and
@@ -58,9 +70,11 @@ type Follower struct {
 	h      Handlers
 	cli    paho.Client
 	mu     sync.Mutex
-	waits  map[string]chan Response
+	waits  map[string]chan protocol.Response
 	next   int
 	warned map[string]time.Time
+	ready  chan struct{} // closed once subscribed the first time
+	once   sync.Once
 }
 
 // Follow connects (retrying in the background) and starts following.
@@ -80,18 +94,26 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 			return nil, err
 		}
 	}
+	d := DefaultFollowerOpts()
+	if o.RetryMin <= 0 {
+		o.RetryMin = d.RetryMin
+	}
+	if o.RetryMax < o.RetryMin {
+		o.RetryMax = max(d.RetryMax, o.RetryMin)
+	}
 	if o.ClientID == "" {
 		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
 	}
-	f := &Follower{o: o, h: h, waits: map[string]chan Response{}, warned: map[string]time.Time{}}
+	f := &Follower{o: o, h: h, waits: map[string]chan protocol.Response{}, warned: map[string]time.Time{},
+		ready: make(chan struct{})}
 	po := paho.NewClientOptions()
 	for _, b := range spread(brokers, o.ClientID) {
 		po.AddBroker(b)
 	}
 	po = po.SetClientID(o.ClientID).
 		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
-		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
-		SetMaxReconnectInterval(10 * time.Second).SetOrderMatters(true)
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(o.RetryMin).
+		SetMaxReconnectInterval(o.RetryMax).SetOrderMatters(true)
 	po.SetOnConnectHandler(func(c paho.Client) {
 		boards := o.Boards
 		if len(boards) == 0 {
@@ -99,13 +121,22 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		}
 		filters := map[string]byte{}
 		for _, b := range boards {
-			for _, s := range []string{TopicState, TopicMove, TopicEvent, TopicAvailability, TopicResponse + "/+"} {
+			for _, s := range f.kinds() {
 				filters[o.Prefix+"/"+b+"/"+s] = o.QoS
 			}
 		}
 		tok := c.SubscribeMultiple(filters, f.message)
-		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
+		if !tok.WaitTimeout(10 * time.Second) {
+			f.warn("subscribe", fmt.Sprintf("subscribing on %s: no answer in 10 s", o.Broker))
+			return
+		}
+		if tok.Error() != nil {
 			f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v", o.Broker, tok.Error()))
+			return
+		}
+		f.once.Do(func() { close(f.ready) })
+		if f.h.Connected != nil {
+			f.h.Connected()
 		}
 	})
 	po.SetConnectionLostHandler(func(_ paho.Client, err error) {
@@ -119,6 +150,33 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		}
 	}()
 	return f, nil
+}
+
+// kinds are the topics followed under each board: those with a handler,
+// and the replies to commands.
+func (f *Follower) kinds() []string {
+	k := []string{TopicResponse + "/+"}
+	for _, t := range []struct {
+		kind string
+		on   bool
+	}{{TopicState, f.h.State != nil}, {TopicMove, f.h.Move != nil}, {TopicEvent, f.h.Event != nil},
+		{TopicAvailability, f.h.Availability != nil}, {TopicRemote, f.h.Remote != nil}} {
+		if t.on {
+			k = append(k, t.kind)
+		}
+	}
+	return k
+}
+
+// Ready returns once the follower has subscribed (nothing published after
+// that is missed), or ctx's error.
+func (f *Follower) Ready(ctx context.Context) error {
+	select {
+	case <-f.ready:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("mqtt: follower: not subscribed on %s: %w", f.o.Broker, ctx.Err())
+	}
 }
 
 // warn reports at most once a minute per kind.
@@ -154,21 +212,21 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 	bad := func(err error) { f.warn("payload "+kind, fmt.Sprintf("%s: %v (ignored)", m.Topic(), err)) }
 	switch {
 	case kind == TopicState && f.h.State != nil:
-		var s State
+		var s protocol.State
 		if err := json.Unmarshal(m.Payload(), &s); err != nil {
 			bad(err)
 			return
 		}
 		f.h.State(board, s)
 	case kind == TopicMove && f.h.Move != nil:
-		var mv Move
+		var mv protocol.Move
 		if err := json.Unmarshal(m.Payload(), &mv); err != nil {
 			bad(err)
 			return
 		}
 		f.h.Move(board, mv)
 	case kind == TopicEvent && f.h.Event != nil:
-		var e Event
+		var e protocol.Event
 		if err := json.Unmarshal(m.Payload(), &e); err != nil {
 			bad(err)
 			return
@@ -176,8 +234,15 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 		f.h.Event(board, e)
 	case kind == TopicAvailability && f.h.Availability != nil:
 		f.h.Availability(board, string(m.Payload()) == Online)
+	case kind == TopicRemote && f.h.Remote != nil:
+		var r protocol.RemoteRecord
+		if err := json.Unmarshal(m.Payload(), &r); err != nil {
+			bad(err)
+			return
+		}
+		f.h.Remote(board, r)
 	case strings.HasPrefix(kind, TopicResponse+"/"):
-		var r Response
+		var r protocol.Response
 		var tr string
 		if json.Unmarshal(m.Payload(), &r) != nil || json.Unmarshal(r.Transaction, &tr) != nil {
 			return
@@ -195,15 +260,15 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 // Command publishes command name with fields on board's set/<name>, with a
 // transaction of its own and the token, and waits for the reply. A reply
 // other than ok is an error holding the set's reason.
-func (f *Follower) Command(ctx context.Context, board, name string, fields map[string]any) (Response, error) {
+func (f *Follower) Command(ctx context.Context, board, name string, fields map[string]any) (protocol.Response, error) {
 	topics, err := NewTopics(f.o.Prefix, board)
 	if err != nil {
-		return Response{}, err
+		return protocol.Response{}, err
 	}
 	f.mu.Lock()
 	f.next++
 	tr := f.o.ClientID + "-" + strconv.Itoa(f.next)
-	ch := make(chan Response, 1)
+	ch := make(chan protocol.Response, 1)
 	f.waits[tr] = ch
 	f.mu.Unlock()
 	defer func() {
@@ -221,25 +286,49 @@ func (f *Follower) Command(ctx context.Context, board, name string, fields map[s
 	}
 	b, err := json.Marshal(body)
 	if err != nil {
-		return Response{}, fmt.Errorf("mqtt: %s %s: %w", board, name, err)
+		return protocol.Response{}, fmt.Errorf("mqtt: %s %s: %w", board, name, err)
 	}
 	tok := f.cli.Publish(topics.Set(name), 1, false, b)
 	select {
 	case <-tok.Done():
 		if tok.Error() != nil {
-			return Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), tok.Error())
+			return protocol.Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), tok.Error())
 		}
 	case <-ctx.Done():
-		return Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), ctx.Err())
+		return protocol.Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), ctx.Err())
 	}
 	select {
 	case r := <-ch:
-		if r.Status != StatusOK {
+		if r.Status != protocol.StatusOK {
 			return r, fmt.Errorf("%s refused %s: %s", board, name, r.Reason)
 		}
 		return r, nil
 	case <-ctx.Done():
-		return Response{}, fmt.Errorf("no reply from %s on %s (offline?): %w", board, topics.Response(name), ctx.Err())
+		return protocol.Response{}, fmt.Errorf("no reply from %s on %s (offline?): %w", board, topics.Response(name), ctx.Err())
+	}
+}
+
+// PublishRemote publishes, retained, board's side of a game against
+// another set (the follower's own set: a set playing another follows it
+// and tells it its side). It waits for the broker's acknowledgement.
+func (f *Follower) PublishRemote(ctx context.Context, board string, r protocol.RemoteRecord) error {
+	topics, err := NewTopics(f.o.Prefix, board)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("mqtt: %s: remote record: %w", board, err)
+	}
+	tok := f.cli.Publish(topics.Remote(), 1, true, b)
+	select {
+	case <-tok.Done():
+		if err := tok.Error(); err != nil {
+			return fmt.Errorf("mqtt: publishing on %s: %w", topics.Remote(), err)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("mqtt: publishing on %s: %w", topics.Remote(), ctx.Err())
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -117,7 +118,7 @@ func checkMoves(t testing.TB, got []rec, game string, n int) int {
 	seen := map[int]string{}
 	last, dups := 0, 0
 	for _, r := range got {
-		var m Move
+		var m protocol.Move
 		if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
 			t.Fatalf("move %q: %v", r.payload, err)
 		}
@@ -380,7 +381,7 @@ func testOpts(tb *testBroker, dir string) Opts {
 	return o
 }
 
-func newClient(t testing.TB, o Opts, h Handler) *Client {
+func newClient(t testing.TB, o Opts, h protocol.Handler) *Client {
 	t.Helper()
 	c, err := New(o, h)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/internal/durable"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // OutboxFile is the name of the outbox log in the state directory.
@@ -35,10 +36,10 @@ const (
 )
 
 type record struct {
-	Kind string `json:"k"`
-	Move *Move  `json:"m,omitempty"`
-	Game string `json:"g,omitempty"`
-	Seq  int    `json:"s,omitempty"`
+	Kind string         `json:"k"`
+	Move *protocol.Move `json:"m,omitempty"`
+	Game string         `json:"g,omitempty"`
+	Seq  int            `json:"s,omitempty"`
 }
 
 // ErrClosed is returned by the methods of a closed Outbox or Client.
@@ -58,11 +59,11 @@ type Outbox struct {
 	mu        sync.Mutex
 	path      string
 	f         *os.File
-	size      int64          // bytes of valid records in f
-	pending   []Move         // not acknowledged, in order
-	high      map[string]int // highest seq enqueued per game
-	games     []string       // games by last enqueue, oldest first
-	unsynced  bool           // ack records written since the last fsync
+	size      int64           // bytes of valid records in f
+	pending   []protocol.Move // not acknowledged, in order
+	high      map[string]int  // highest seq enqueued per game
+	games     []string        // games by last enqueue, oldest first
+	unsynced  bool            // ack records written since the last fsync
 	recovered error
 	broken    error
 	closed    bool
@@ -149,7 +150,7 @@ func (o *Outbox) apply(r record) error {
 		if r.Move == nil {
 			return errors.New("move record without a move")
 		}
-		if err := r.Move.check(); err != nil {
+		if err := r.Move.Validate(); err != nil {
 			return err
 		}
 		o.pending = append(o.pending, *r.Move)
@@ -184,7 +185,7 @@ func (o *Outbox) raise(game string, seq int) {
 func (o *Outbox) dropThrough(game string, seq int) bool {
 	for i, m := range o.pending {
 		if m.Game == game && m.Seq == seq {
-			o.pending = append([]Move(nil), o.pending[i+1:]...)
+			o.pending = append([]protocol.Move(nil), o.pending[i+1:]...)
 			return true
 		}
 	}
@@ -230,8 +231,8 @@ func (o *Outbox) Recovered() error {
 // when (m.Game, m.Seq) was already enqueued, or a later seq of the game was.
 // Seqs may skip (a game skips those a damaged journal record may have used,
 // game.Skip): enqueueing seq n+2 after n is fine.
-func (o *Outbox) Enqueue(m Move) error {
-	if err := m.check(); err != nil {
+func (o *Outbox) Enqueue(m protocol.Move) error {
+	if err := m.Validate(); err != nil {
 		return fmt.Errorf("mqtt: outbox: enqueue: %w", err)
 	}
 	o.mu.Lock()
@@ -289,20 +290,20 @@ func (o *Outbox) signal() {
 func (o *Outbox) Notify() <-chan struct{} { return o.notify }
 
 // Next returns the first move not acknowledged yet.
-func (o *Outbox) Next() (Move, bool) {
+func (o *Outbox) Next() (protocol.Move, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.pending) == 0 {
-		return Move{}, false
+		return protocol.Move{}, false
 	}
 	return o.pending[0], true
 }
 
 // Pending returns the moves not acknowledged yet, in order.
-func (o *Outbox) Pending() []Move {
+func (o *Outbox) Pending() []protocol.Move {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]Move(nil), o.pending...)
+	return append([]protocol.Move(nil), o.pending...)
 }
 
 // Ack records that the broker acknowledged the move (game, seq), and so every

@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tridboard/tridboard/protocol"
 )
 
-func testMove(game string, seq int) Move {
-	return Move{
+func testMove(game string, seq int) protocol.Move {
+	return protocol.Move{
 		Seq:      seq,
 		Game:     game,
 		Move:     fmt.Sprintf("e%dW-e%dW", seq, seq+1),
@@ -22,7 +24,7 @@ func testMove(game string, seq int) Move {
 	}
 }
 
-func seqs(ms []Move) []string {
+func seqs(ms []protocol.Move) []string {
 	var s []string
 	for _, m := range ms {
 		s = append(s, fmt.Sprintf("%s/%d", m.Game, m.Seq))
@@ -41,7 +43,7 @@ func mustOpen(t *testing.T, dir string) *Outbox {
 
 func TestOutboxEnqueueAckReopen(t *testing.T) {
 	type op struct {
-		enqueue *Move // else ack
+		enqueue *protocol.Move // else ack
 		game    string
 		seq     int
 		wantErr string
@@ -61,9 +63,9 @@ func TestOutboxEnqueueAckReopen(t *testing.T) {
 		{"games interleave in order", []op{enq("a", 1), enq("b", 1), enq("a", 2), ack("a", 1)}, []string{"b/1", "a/2"}},
 		{"gap accepted (seqs a damaged journal skipped)", []op{enq("a", 1), enq("a", 3)}, []string{"a/1", "a/3"}},
 		{"below a gap is a no-op", []op{enq("a", 1), enq("a", 3), enq("a", 2)}, []string{"a/1", "a/3"}},
-		{"seq 0 refused", []op{{enqueue: &Move{Game: "a", Seq: 0, Move: "x"}, wantErr: `mqtt: outbox: enqueue: game "a": seq 0: must be 1 or more`}}, nil},
-		{"no game refused", []op{{enqueue: &Move{Seq: 1, Move: "x"}, wantErr: `mqtt: outbox: enqueue: move seq 1: empty game id`}}, nil},
-		{"no move refused", []op{{enqueue: &Move{Game: "a", Seq: 1}, wantErr: `mqtt: outbox: enqueue: game "a" seq 1: empty move`}}, nil},
+		{"seq 0 refused", []op{{enqueue: &protocol.Move{Game: "a", Seq: 0, Move: "x"}, wantErr: `mqtt: outbox: enqueue: game "a": seq 0: must be 1 or more`}}, nil},
+		{"no game refused", []op{{enqueue: &protocol.Move{Seq: 1, Move: "x"}, wantErr: `mqtt: outbox: enqueue: move seq 1: empty game id`}}, nil},
+		{"no move refused", []op{{enqueue: &protocol.Move{Game: "a", Seq: 1}, wantErr: `mqtt: outbox: enqueue: game "a" seq 1: empty move`}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,7 +264,7 @@ func TestHighestSeq(t *testing.T) {
 	}
 	o := mustOpen(t, dir)
 	o.compactBytes = 1 // compact at every ack that empties it
-	for _, m := range []Move{testMove("a", 1), testMove("a", 2), testMove("b", 1), testMove("a", 3)} {
+	for _, m := range []protocol.Move{testMove("a", 1), testMove("a", 2), testMove("b", 1), testMove("a", 3)} {
 		if err := o.Enqueue(m); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,9 @@ const (
 	TopicAvailability = "availability"
 	TopicSet          = "set"
 	TopicResponse     = "response"
+	// TopicRemote: the retained topic where a set playing another set
+	// publishes its side of the remote game (protocol.RemoteRecord).
+	TopicRemote = "remote"
 )
 
 // Availability payloads, as Home Assistant expects them by default.
@@ -83,6 +86,9 @@ func (t Topics) SetFilter() string { return t.Base + "/" + TopicSet + "/+" }
 func (t Topics) Response(command string) string {
 	return t.Base + "/" + TopicResponse + "/" + command
 }
+
+// Remote is the retained topic of this board's side of a remote game.
+func (t Topics) Remote() string { return t.Base + "/" + TopicRemote }
 
 // command returns the command name of a set topic, or false.
 func (t Topics) command(topic string) (string, bool) {

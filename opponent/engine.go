@@ -9,6 +9,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/engine"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
@@ -38,7 +39,7 @@ type EngineOpts struct {
 // (engine.TimeLeft): it never thinks longer than its level allows, nor so
 // long that its clock falls under what its remaining moves need.
 type Engine struct {
-	spec Spec
+	spec game.Opponent
 	do   Doer
 	o    EngineOpts
 
@@ -54,7 +55,7 @@ type Engine struct {
 }
 
 // NewEngine starts an engine opponent for the table do, whose game snap is.
-func NewEngine(spec Spec, snap *table.Snapshot, do Doer, o EngineOpts) (*Engine, error) {
+func NewEngine(spec game.Opponent, snap *table.Snapshot, do Doer, o EngineOpts) (*Engine, error) {
 	if spec.Engine < 1 || spec.Engine > len(engine.Levels) {
 		return nil, fmt.Errorf("opponent: engine level %d: want 1 to %d", spec.Engine, len(engine.Levels))
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -22,7 +23,7 @@ type Player interface {
 }
 
 // Factory makes the player of spec for the game of snap.
-type Factory func(spec Spec, snap *table.Snapshot) (Player, error)
+type Factory func(spec game.Opponent, snap *table.Snapshot) (Player, error)
 
 // Manager is a table sink that keeps the game's opponent playing: it starts
 // the player a game's tags name when the game begins (or the set restarts
@@ -58,7 +59,7 @@ func (m *Manager) Handle(e table.Event) {
 			m.player = nil
 		}
 		m.game, m.spec = e.Snap.Game, e.Snap.Tags.Opponent
-		spec, ok, err := Parse(m.spec)
+		spec, ok, err := game.ParseOpponent(m.spec)
 		switch {
 		case err != nil:
 			m.log.Error("opponent", "game", m.game, "err", err)

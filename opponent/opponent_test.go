@@ -6,41 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/opponent"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
 )
-
-func TestSpec(t *testing.T) {
-	for _, tc := range []struct {
-		in, err string
-		want    opponent.Spec
-	}{
-		{"black=set:klingon", "", opponent.Spec{Side: rules.Black, Set: "klingon"}},
-		{"white=engine:3", "", opponent.Spec{Side: rules.White, Engine: 3}},
-		{"red=set:x", "side", opponent.Spec{}},
-		{"black=engine:0", "level", opponent.Spec{}},
-		{"black=set:a/b", "topic level", opponent.Spec{}},
-		{"black=robot:1", "want set", opponent.Spec{}},
-		{"black", "want SIDE", opponent.Spec{}},
-	} {
-		got, ok, err := opponent.Parse(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("Parse(%q) error %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || !ok || got != tc.want || got.String() != tc.in {
-			t.Errorf("Parse(%q) = %+v, %v, %v", tc.in, got, ok, err)
-		}
-	}
-	if _, ok, err := opponent.Parse(""); ok || err != nil {
-		t.Errorf("Parse(\"\") = %v, %v: want no opponent", ok, err)
-	}
-}
 
 // snap is this set's game after the moves.
 func snap(t *testing.T, moves ...string) *table.Snapshot { return opponent.SnapAfter(t, moves...) }
@@ -62,7 +34,7 @@ func TestNext(t *testing.T) {
 		{"another variant", nil, nil, "millennium", "", "", "the other set's game is millennium"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			theirs := &mqtt.State{Variant: tc.variant, Start: tc.start, Moves: tc.theirs}
+			theirs := &protocol.State{Variant: tc.variant, Start: tc.start, Moves: tc.theirs}
 			move, problem := opponent.Next(snap(t, tc.ours...), theirs, rules.Black)
 			if move != tc.move || !strings.Contains(problem, tc.problem) || (tc.problem == "") != (problem == "") {
 				t.Errorf("Next = %q, %q; want %q, %q", move, problem, tc.move, tc.problem)
@@ -98,7 +70,7 @@ func insync(s *table.Snapshot) *table.Snapshot {
 // learner's move alone after that (its turn again) (issue 24).
 func TestEngineRepliesAfterTakeBack(t *testing.T) {
 	d := &doer{}
-	e, err := opponent.NewEngine(opponent.Spec{Side: rules.Black, Engine: 2}, nil, d, opponent.EngineOpts{Log: slog.New(slog.DiscardHandler)})
+	e, err := opponent.NewEngine(game.Opponent{Side: rules.Black, Engine: 2}, nil, d, opponent.EngineOpts{Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,10 @@ import (
 	"sync"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
 )
@@ -45,7 +44,7 @@ const DefaultGrace = 10 * time.Second
 
 // Remote plays the side of another set. The two sets pair their games
 // first: each publishes a retained record of its side of the game
-// (mqtt.RemoteRecord: its game id, the other set, the other set's game it
+// (protocol.RemoteRecord: its game id, the other set, the other set's game it
 // is paired with) and pairs with a game of the other set that names it and
 // is paired with nothing or with this game; a set that finds the other in
 // another game (the previous one, before a rematch) says so and waits. Once
@@ -69,16 +68,15 @@ const DefaultGrace = 10 * time.Second
 // across a broker outage or a restart of either set: a move is played here
 // when, and only when, this game has every move before it.
 type Remote struct {
-	spec  Spec
-	do    Doer
-	o     RemoteOpts
-	cli   paho.Client
-	local mqtt.Topics
+	spec game.Opponent
+	do   Doer
+	o    RemoteOpts
+	f    *mqtt.Follower
 
 	mu        sync.Mutex
 	ours      *table.Snapshot
-	theirs    *mqtt.State
-	theirRec  *mqtt.RemoteRecord
+	theirs    *protocol.State
+	theirRec  *protocol.RemoteRecord
 	online    bool
 	heard     bool // availability heard at least once
 	offSince  time.Time
@@ -105,7 +103,7 @@ type Remote struct {
 
 // NewRemote starts following spec.Set's game for the table do, whose game
 // snap is. It connects in the background and keeps reconnecting.
-func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote, error) {
+func NewRemote(spec game.Opponent, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote, error) {
 	if spec.Set == "" {
 		return nil, errors.New("opponent: remote: no set named")
 	}
@@ -124,65 +122,50 @@ func NewRemote(spec Spec, snap *table.Snapshot, do Doer, o RemoteOpts) (*Remote,
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	topics, err := mqtt.NewTopics(o.Prefix, spec.Set)
-	if err != nil {
+	if _, err := mqtt.NewTopics(o.Prefix, o.Local); err != nil {
 		return nil, fmt.Errorf("opponent: remote: %w", err)
 	}
-	local, err := mqtt.NewTopics(o.Prefix, o.Local)
-	if err != nil {
-		return nil, fmt.Errorf("opponent: remote: %w", err)
-	}
-	r := &Remote{spec: spec, do: do, o: o, local: local, ours: snap, myOffer: -1, applied: -1, declined: -1,
+	r := &Remote{spec: spec, do: do, o: o, ours: snap, myOffer: -1, applied: -1, declined: -1,
 		answered: -1, offSince: o.Now(), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	po := paho.NewClientOptions().AddBroker(o.Broker).SetClientID("tridboard-" + o.Local + "-follows-" + spec.Set).
-		SetUsername(o.Username).SetPassword(o.Password).SetAutoReconnect(true).SetConnectRetry(true).
-		SetConnectRetryInterval(500 * time.Millisecond).SetMaxReconnectInterval(2 * time.Second).SetCleanSession(true).
-		SetOrderMatters(false)
-	po.SetOnConnectHandler(func(c paho.Client) {
-		c.Subscribe(topics.State(), 1, r.onState)
-		c.Subscribe(topics.Remote(), 1, r.onRecord)
-		c.Subscribe(topics.Availability(), 1, r.onAvailability)
-		r.mu.Lock()
-		r.published = "" // publish the record again on this connection
-		r.mu.Unlock()
-		r.poke()
-	})
-	r.cli = paho.NewClient(po)
-	r.cli.Connect()
+	fo := mqtt.DefaultFollowerOpts()
+	fo.Broker, fo.Username, fo.Password, fo.Prefix = o.Broker, o.Username, o.Password, o.Prefix
+	fo.Boards, fo.ClientID = []string{spec.Set}, "tridboard-"+o.Local+"-follows-"+spec.Set
+	fo.RetryMin, fo.RetryMax = 500*time.Millisecond, 2*time.Second // the players wait for the other set
+	fo.Warn = func(msg string) { o.Log.Warn("opponent: remote: " + msg) }
+	f, err := mqtt.Follow(fo, mqtt.Handlers{State: r.onState, Remote: r.onRecord, Availability: r.onAvailability,
+		Connected: func() {
+			r.mu.Lock()
+			r.published = "" // publish the record again on this connection
+			r.mu.Unlock()
+			r.poke()
+		}})
+	if err != nil {
+		return nil, fmt.Errorf("opponent: remote: %w", err)
+	}
+	r.f = f
 	go r.loop()
 	return r, nil
 }
 
-func (r *Remote) onState(_ paho.Client, m paho.Message) {
-	if s, ok := decode[mqtt.State](r, "state", m); ok {
-		r.mu.Lock()
-		r.theirs = s
-		r.mu.Unlock()
-		r.poke()
+func (r *Remote) onState(_ string, s protocol.State) {
+	if err := s.Supported(); err != nil {
+		r.o.Log.Warn("opponent: remote: the other set's state is ignored", "set", r.spec.Set, "err", err)
+		return
 	}
+	r.mu.Lock()
+	r.theirs = &s
+	r.mu.Unlock()
+	r.poke()
 }
 
-func (r *Remote) onRecord(_ paho.Client, m paho.Message) {
-	if rec, ok := decode[mqtt.RemoteRecord](r, "record", m); ok {
-		r.mu.Lock()
-		r.theirRec = rec
-		r.mu.Unlock()
-		r.poke()
-	}
+func (r *Remote) onRecord(_ string, rec protocol.RemoteRecord) {
+	r.mu.Lock()
+	r.theirRec = &rec
+	r.mu.Unlock()
+	r.poke()
 }
 
-// decode reads the other set's what from m, or logs why it cannot.
-func decode[T any](r *Remote, what string, m paho.Message) (*T, bool) {
-	var v T
-	if err := json.Unmarshal(m.Payload(), &v); err != nil {
-		r.o.Log.Warn("opponent: remote: the other set's "+what+" does not read", "set", r.spec.Set, "err", err)
-		return nil, false
-	}
-	return &v, true
-}
-
-func (r *Remote) onAvailability(_ paho.Client, m paho.Message) {
-	online := string(m.Payload()) == mqtt.Online
+func (r *Remote) onAvailability(_ string, online bool) {
 	r.mu.Lock()
 	if online != r.online || !r.heard {
 		r.online, r.heard = online, true
@@ -283,7 +266,7 @@ func (r *Remote) reconcile() {
 }
 
 // pair binds this game to the other set's, or says why it cannot yet.
-func (r *Remote) pair(ours *table.Snapshot, theirs *mqtt.State, rec *mqtt.RemoteRecord) (bool, string) {
+func (r *Remote) pair(ours *table.Snapshot, theirs *protocol.State, rec *protocol.RemoteRecord) (bool, string) {
 	if r.peerGame != "" {
 		if theirs != nil && theirs.Game != r.peerGame {
 			return true, fmt.Sprintf("set %s left this game for another (%s)", r.spec.Set, theirs.Game)
@@ -317,15 +300,17 @@ func or(s, def string) string {
 
 // publishRecord publishes this side's record when it changed.
 func (r *Remote) publishRecord(ours *table.Snapshot) {
-	b, _ := json.Marshal(r.record(ours))
+	rec := r.record(ours)
+	b, _ := json.Marshal(rec)
 	r.mu.Lock()
 	same := string(b) == r.published
 	r.mu.Unlock()
-	if same || !r.cli.IsConnectionOpen() {
+	if same || !r.f.Connected() {
 		return
 	}
-	tok := r.cli.Publish(r.local.Remote(), 1, true, b)
-	if !tok.WaitTimeout(r.o.CommandTimeout) || tok.Error() != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), r.o.CommandTimeout)
+	defer cancel()
+	if r.f.PublishRemote(ctx, r.o.Local, rec) != nil {
 		return // published again on the next wake
 	}
 	r.mu.Lock()
@@ -334,14 +319,14 @@ func (r *Remote) publishRecord(ours *table.Snapshot) {
 }
 
 // record is this side's record of the game ours.
-func (r *Remote) record(ours *table.Snapshot) mqtt.RemoteRecord {
-	rec := mqtt.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
+func (r *Remote) record(ours *table.Snapshot) protocol.RemoteRecord {
+	rec := protocol.RemoteRecord{Game: ours.Game, Peer: r.spec.Set, Side: r.mySide().String(), PeerGame: r.peerGame,
 		DrawOffer: r.myOffer, DrawDeclined: r.declined}
 	if tb := ours.TakeBack; tb != nil && !tb.ByPeer {
-		rec.TakeBack = &mqtt.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
+		rec.TakeBack = &protocol.RemoteTakeBack{Plies: tb.Plies, At: tb.At, ID: tb.ID}
 	}
 	if a := ours.TakeBackAnswer; a != nil {
-		rec.TakeBackAnswer = &mqtt.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
+		rec.TakeBackAnswer = &protocol.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
 	}
 	return rec
 }
@@ -368,7 +353,7 @@ func (r *Remote) trackOffers(ours *table.Snapshot) {
 }
 
 // play plays the other side's move next here.
-func (r *Remote) play(ours *table.Snapshot, theirs *mqtt.State, next string) {
+func (r *Remote) play(ours *table.Snapshot, theirs *protocol.State, next string) {
 	c := table.PlayMove{Move: next, Game: ours.Game, Ply: len(ours.Moves) + 1}
 	if theirs.Clock != nil && ours.Clock != nil && len(theirs.Moves) == len(ours.Moves)+1 {
 		// The other set's clock right after its move: authoritative.
@@ -387,7 +372,7 @@ func (r *Remote) play(ours *table.Snapshot, theirs *mqtt.State, next string) {
 }
 
 // result records here the other set's result of the same game.
-func (r *Remote) result(ours *table.Snapshot, theirs *mqtt.State) {
+func (r *Remote) result(ours *table.Snapshot, theirs *protocol.State) {
 	res := rules.Result(theirs.Result)
 	if res == "" || res == rules.NoResult {
 		return
@@ -439,7 +424,7 @@ func (r *Remote) result(ours *table.Snapshot, theirs *mqtt.State) {
 
 // offers plays here the other side's draw offer, and its decline of this
 // side's.
-func (r *Remote) offers(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
+func (r *Remote) offers(ours *table.Snapshot, rec *protocol.RemoteRecord) {
 	if rec == nil || ours.Result != rules.NoResult {
 		return
 	}
@@ -459,7 +444,7 @@ func (r *Remote) offers(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
 // takeBacks carries the other side's take-back request here, and its
 // answer to this side's (the moves are taken back here when it accepts:
 // it has taken them back there).
-func (r *Remote) takeBacks(ours *table.Snapshot, rec *mqtt.RemoteRecord) {
+func (r *Remote) takeBacks(ours *table.Snapshot, rec *protocol.RemoteRecord) {
 	if rec == nil || ours.Result != rules.NoResult {
 		return
 	}
@@ -540,7 +525,7 @@ func (r *Remote) report(problem string) {
 // Next compares this game (ours) with the other set's (theirs), whose
 // players play side, and returns the other side's next move to play here
 // ("" when there is none yet), or a problem: the games differ.
-func Next(ours *table.Snapshot, theirs *mqtt.State, side rules.Color) (move, problem string) {
+func Next(ours *table.Snapshot, theirs *protocol.State, side rules.Color) (move, problem string) {
 	start := ours.Start.String()
 	if start == ours.System.Start().String() {
 		start = ""
@@ -571,5 +556,5 @@ func Next(ours *table.Snapshot, theirs *mqtt.State, side rules.Color) (move, pro
 func (r *Remote) Close() {
 	close(r.stop)
 	<-r.done
-	r.cli.Disconnect(100)
+	r.f.Close()
 }

@@ -12,30 +12,25 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
 
-// message is a paho.Message with a payload.
-type message struct{ payload []byte }
-
-func (message) Duplicate() bool   { return false }
-func (message) Qos() byte         { return 1 }
-func (message) Retained() bool    { return true }
-func (message) Topic() string     { return "" }
-func (message) MessageID() uint16 { return 0 }
-func (m message) Payload() []byte { return m.payload }
-func (message) Ack()              {}
-
-func msg(t *testing.T, v any) message {
+// wire is v as it arrives from the broker: written and read back.
+func wire[T any](t *testing.T, v *T) T {
+	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return message{b}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // recTable records the commands a Remote sends.
@@ -77,7 +72,7 @@ type remoteRig struct {
 
 func newRemoteRig(t *testing.T) *remoteRig {
 	rig := &remoteRig{t: t, tb: &recTable{}, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	r, err := NewRemote(Spec{Side: rules.Black, Set: "klingon"}, nil, rig.tb, RemoteOpts{Broker: "tcp://127.0.0.1:1",
+	r, err := NewRemote(game.Opponent{Side: rules.Black, Set: "klingon"}, nil, rig.tb, RemoteOpts{Broker: "tcp://127.0.0.1:1",
 		Prefix: "tridboard", Local: "enterprise", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Grace: 10 * time.Second,
 		Now: func() time.Time { return rig.now }, Tick: make(chan time.Time)})
 	if err != nil {
@@ -86,7 +81,7 @@ func newRemoteRig(t *testing.T) *remoteRig {
 	// The test runs reconcile itself, on its own goroutine: the loop stops.
 	close(r.stop)
 	<-r.done
-	t.Cleanup(func() { r.cli.Disconnect(0) })
+	t.Cleanup(r.f.Close)
 	rig.r = r
 	return rig
 }
@@ -118,20 +113,16 @@ func snapAfter(t *testing.T, moves ...string) *table.Snapshot {
 
 // step hands the Remote this set's snapshot and the other set's state and
 // record (nil: unchanged) and waits for it to act on them.
-func (rig *remoteRig) step(ours *table.Snapshot, theirs *mqtt.State, rec *mqtt.RemoteRecord, online *bool) ([]table.Command, *table.PeerState) {
+func (rig *remoteRig) step(ours *table.Snapshot, theirs *protocol.State, rec *protocol.RemoteRecord, online *bool) ([]table.Command, *table.PeerState) {
 	rig.t.Helper()
 	if theirs != nil {
-		rig.r.onState(nil, msg(rig.t, theirs))
+		rig.r.onState("klingon", wire(rig.t, theirs))
 	}
 	if rec != nil {
-		rig.r.onRecord(nil, msg(rig.t, rec))
+		rig.r.onRecord("klingon", wire(rig.t, rec))
 	}
 	if online != nil {
-		p := mqtt.Offline
-		if *online {
-			p = mqtt.Online
-		}
-		rig.r.onAvailability(nil, message{[]byte(p)})
+		rig.r.onAvailability("klingon", *online)
 	}
 	rig.r.mu.Lock()
 	rig.r.ours = ours
@@ -142,8 +133,8 @@ func (rig *remoteRig) step(ours *table.Snapshot, theirs *mqtt.State, rec *mqtt.R
 
 var yes, no = true, false
 
-func theirState(game string, moves ...string) *mqtt.State {
-	return &mqtt.State{Game: game, Variant: "st3d", Moves: moves, Result: string(rules.NoResult)}
+func theirState(game string, moves ...string) *protocol.State {
+	return &protocol.State{Game: game, Variant: "st3d", Moves: moves, Result: string(rules.NoResult)}
 }
 
 // A remote game has one identity (issue 24): a set pairs only with a game
@@ -153,7 +144,7 @@ func theirState(game string, moves ...string) *mqtt.State {
 func TestRemotePairing(t *testing.T) {
 	rig := newRemoteRig(t)
 	old := theirState("G-B1", "b2W-b4N")
-	oldRec := &mqtt.RemoteRecord{Game: "G-B1", Peer: "enterprise", Side: "black", PeerGame: "G-A0", DrawOffer: -1, DrawDeclined: -1}
+	oldRec := &protocol.RemoteRecord{Game: "G-B1", Peer: "enterprise", Side: "black", PeerGame: "G-A0", DrawOffer: -1, DrawDeclined: -1}
 	cmds, peer := rig.step(rig.ours(), old, oldRec, &yes)
 	if len(cmds) != 0 {
 		t.Errorf("the other set's previous game made the commands %v", cmds)
@@ -162,12 +153,12 @@ func TestRemotePairing(t *testing.T) {
 		t.Errorf("peer %+v: want unpaired, in another game", peer)
 	}
 	// Another opponent, or the wrong side: not this game either.
-	cmds, peer = rig.step(rig.ours(), theirState("G-B2"), &mqtt.RemoteRecord{Game: "G-B2", Peer: "bird-of-prey", Side: "black"}, nil)
+	cmds, peer = rig.step(rig.ours(), theirState("G-B2"), &protocol.RemoteRecord{Game: "G-B2", Peer: "bird-of-prey", Side: "black"}, nil)
 	if len(cmds) != 0 || peer == nil || !strings.Contains(peer.Detail, "against bird-of-prey") {
 		t.Errorf("a game against another set: %v, %+v", cmds, peer)
 	}
 	// The other set starts its game against this one: paired.
-	rec := &mqtt.RemoteRecord{Game: "G-B3", Peer: "enterprise", Side: "black", DrawOffer: -1, DrawDeclined: -1}
+	rec := &protocol.RemoteRecord{Game: "G-B3", Peer: "enterprise", Side: "black", DrawOffer: -1, DrawDeclined: -1}
 	_, peer = rig.step(rig.ours(), theirState("G-B3"), rec, nil)
 	if peer == nil || !peer.Paired || rig.r.peerGame != "G-B3" {
 		t.Errorf("peer %+v, paired with %q: want G-B3", peer, rig.r.peerGame)
@@ -187,7 +178,7 @@ func TestRemotePairing(t *testing.T) {
 // pairedRig is a rig paired with G-B.
 func pairedRig(t *testing.T) *remoteRig {
 	rig := newRemoteRig(t)
-	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1}
+	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1}
 	rig.step(rig.ours(), theirState("G-B"), rec, &yes)
 	if rig.r.peerGame != "G-B" {
 		t.Fatalf("not paired: %q", rig.r.peerGame)
@@ -247,7 +238,7 @@ func TestRemoteDrawOffers(t *testing.T) {
 	rig := pairedRig(t)
 	theirs := theirState("G-B", "b2W-b3W")
 	// Black's offer at ply 1 is played here once.
-	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: 1, DrawDeclined: -1}
+	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: 1, DrawDeclined: -1}
 	cmds, _ := rig.step(rig.ours("b2W-b3W"), theirs, rec, nil)
 	if len(cmds) != 1 || cmds[0] != (table.Draw{Side: rules.Black, Action: table.DrawOffer}) {
 		t.Fatalf("commands %#v: want Black's offer", cmds)
@@ -273,7 +264,7 @@ func TestRemoteDrawOffers(t *testing.T) {
 	if rec := rig.r.record(mine); rec.DrawOffer != 2 {
 		t.Errorf("record %+v: want this side's offer at ply 2", rec)
 	}
-	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: 2}
+	rec = &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: 2}
 	cmds, _ = rig.step(mine, nil, rec, nil)
 	if len(cmds) != 1 || cmds[0] != (table.Draw{Side: rules.Black, Action: table.DrawDecline}) {
 		t.Errorf("commands %#v: want Black's decline", cmds)
@@ -345,8 +336,8 @@ func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
 func TestRemoteTakeBackRequests(t *testing.T) {
 	rig := pairedRig(t)
 	theirs := theirState("G-B", "b2W-b3W", "b7B-b6B")
-	rec := &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
-		TakeBack: &mqtt.RemoteTakeBack{Plies: 1, At: 2, ID: 42}}
+	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBack: &protocol.RemoteTakeBack{Plies: 1, At: 2, ID: 42}}
 	ours := rig.ours("b2W-b3W", "b7B-b6B")
 	cmds, _ := rig.step(ours, theirs, rec, nil)
 	want := table.PeerTakeBack{Request: &table.TakeBackRequest{Plies: 1, At: 2, ID: 42}}
@@ -362,7 +353,7 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	if cmds, _ := rig.step(back, nil, nil, nil); len(cmds) != 0 {
 		t.Errorf("commands %#v before the other set took the move back", cmds)
 	}
-	if a := rig.r.record(back).TakeBackAnswer; a == nil || *a != (mqtt.RemoteTakeBackAnswer{At: 2, ID: 42, Accept: true}) {
+	if a := rig.r.record(back).TakeBackAnswer; a == nil || *a != (protocol.RemoteTakeBackAnswer{At: 2, ID: 42, Accept: true}) {
 		t.Errorf("record's answer %+v", a)
 	}
 	// Taken back there, then Black plays another move: played here.
@@ -374,8 +365,8 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	// This side's own request, answered there: carried out here.
 	mine := rig.ours("b2W-b3W", "c7B-c6B")
 	mine.TakeBack = &table.TakeBackRequest{Plies: 2, At: 2, ID: 99}
-	rec = &mqtt.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
-		TakeBackAnswer: &mqtt.RemoteTakeBackAnswer{At: 2, ID: 99}}
+	rec = &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		TakeBackAnswer: &protocol.RemoteTakeBackAnswer{At: 2, ID: 99}}
 	cmds, _ = rig.step(mine, theirState("G-B", "b2W-b3W", "c7B-c6B"), rec, nil)
 	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Answer != (table.TakeBackAnswer{At: 2, ID: 99}) {
 		t.Errorf("commands %#v: want the refusal carried out", cmds)

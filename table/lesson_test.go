@@ -11,11 +11,10 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
-	"github.com/tridboard/tridboard/table/mqttsink"
 )
 
 // lastOf is the last event of kind k recorded, or nil.
@@ -137,7 +136,7 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 // the piece, its target and the move.
 func TestHintIsPublishedAsAnEvent(t *testing.T) {
 	r := newRig(t)
-	var got []mqtt.Event
+	var got []protocol.Event
 	for stage := 1; stage <= 2; stage++ {
 		rep, err := r.tb.Exec(table.Hint{})
 		if err != nil || rep.Hint.Stage != stage {
@@ -148,16 +147,16 @@ func TestHintIsPublishedAsAnEvent(t *testing.T) {
 		if e == nil {
 			t.Fatalf("no hint event at stage %d", stage)
 		}
-		ev, ok := mqttsink.EventOf(*e)
+		ev, ok := protocol.EventOf(*e)
 		if !ok {
 			t.Fatalf("the hint event of stage %d is not published", stage)
 		}
 		got = append(got, ev)
 	}
 	h := r.tb.Snapshot().Hint
-	want := []mqtt.Event{
-		{Type: mqtt.EventHint, Cell: h.Piece, Cells: []string{h.Piece}, Detail: "white"},
-		{Type: mqtt.EventHint, Cell: h.Piece, Cells: h.From.Union(h.To).Names(st3d.CellNames()), Move: h.Move, Detail: "white"},
+	want := []protocol.Event{
+		{Type: protocol.EventHint, Cell: h.Piece, Cells: []string{h.Piece}, Detail: "white"},
+		{Type: protocol.EventHint, Cell: h.Piece, Cells: h.From.Union(h.To).Names(st3d.CellNames()), Move: h.Move, Detail: "white"},
 	}
 	if h.Piece == "" || len(want[1].Cells) != 2 || h.Move == "" {
 		t.Fatalf("the hint shown: %+v", h)
@@ -286,7 +285,7 @@ func TestAssistancePerSide(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.open() // the assistance is journaled with the game
-			if st := mqttsink.State(r.tb.Snapshot()); st.Lesson == nil ||
+			if st := protocol.StateOf(r.tb.Snapshot()); st.Lesson == nil ||
 				!reflect.DeepEqual(st.Lesson.Assist, map[string]string{"white": "full", "black": string(tc.black)}) {
 				t.Fatalf("state's lesson %+v", st.Lesson)
 			}

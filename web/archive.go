@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // Archive is where a board's past games are kept: the daemon's journal
@@ -190,7 +190,7 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
 // replayView draws a record as a page draws a board: every move with the
 // position after it.
 func replayView(id, g string, rec game.RecordOf, max int) (*BoardView, error) {
-	b := &board{id: id, max: max, game: g, sys: rec.System, status: mqtt.BoardInSync}
+	b := &board{id: id, max: max, game: g, sys: rec.System, status: protocol.BoardInSync}
 	p := rec.Start
 	var longs []string
 	for i, mv := range rec.Moves {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // twoGames plays a game of 4 moves that Black resigns on board b1, then a
@@ -23,14 +23,14 @@ func twoGames(t *testing.T) (*Hub, *fakeSet, *fakeSet) {
 	for _, m := range []string{"b2W-b4N", "b7B-b5N", "Nd1W-c3W", "Nd8B-c6B"} {
 		f1.play(m)
 	}
-	s := f1.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f1.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Result, s.Reason = "1-0", "resignation"
 	h.State("b1", s)
 	f2 := newFakeSet(t, nil, "b1", "st3d")
 	f2.game = "20260101-010000-b1"
 	f2.hub = h
 	f2.tags = map[string]string{"White": "Sulu", "Black": "Chekov"}
-	h.State("b1", f2.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("b1", f2.state(protocol.Board{Status: protocol.BoardInSync}))
 	f2.play("c2W-c3W")
 	return h, f1, f2
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/leds"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -31,13 +31,14 @@ type board struct {
 	start   plyView // the start position, drawn
 	tags    map[string]string
 	clock   *clock.Snapshot
-	lesson  *mqtt.Lesson
-	peer    *mqtt.PeerState // the other set of a remote game
+	lesson  *protocol.Lesson
+	peer    *protocol.PeerState // the other set of a remote game
 
 	status, fault  string
 	cells, choices []string
 	lifted         rules.CellSet
 	hints          leds.Hints
+	given          *leds.Hints // the set's own hints, while a Snapshot is applied
 	fix            []string
 	fixReason      string
 	fixHint        string // what to do, in words (a mismatch's hint)
@@ -202,12 +203,22 @@ func (b *board) longs() []string {
 	return out
 }
 
-func (b *board) state(h *Hub, s mqtt.State) {
-	sys, err := h.system(s.Variant)
-	if err != nil {
-		b.err = "variant: " + err.Error()
+// state takes a board's state; sys and start, when not nil, are the
+// game's system and start position as the table has them (else they are
+// read from the state).
+func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Position) {
+	if err := s.Supported(); err != nil {
+		b.err = err.Error()
 		b.touch(false)
 		return
+	}
+	var err error
+	if sys == nil {
+		if sys, err = h.system(s.Variant); err != nil {
+			b.err = "variant: " + err.Error()
+			b.touch(false)
+			return
+		}
 	}
 	if b.game != s.Game {
 		b.remember() // the game before, with its own tags and result
@@ -217,12 +228,14 @@ func (b *board) state(h *Hub, s mqtt.State) {
 	if s.LastMove != nil && s.LastMove.Seq > 0 {
 		last = s.LastMove.Seq
 	}
-	start := sys.Start()
-	if s.Start != "" {
-		if start, err = sys.ParsePosition(s.Start); err != nil {
-			b.err = "start position: " + err.Error()
-			b.touch(false)
-			return
+	if start == nil {
+		start = sys.Start()
+		if s.Start != "" {
+			if start, err = sys.ParsePosition(s.Start); err != nil {
+				b.err = "start position: " + err.Error()
+				b.touch(false)
+				return
+			}
 		}
 	}
 	have := b.longs()
@@ -268,10 +281,10 @@ func (b *board) state(h *Hub, s mqtt.State) {
 	}
 	b.status, b.cells, b.choices, b.fault = s.Board.Status, s.Board.Cells, s.Board.Choices, s.Board.Fault
 	switch s.Board.Status {
-	case mqtt.BoardMoveInProgress:
+	case protocol.BoardMoveInProgress:
 		b.setLifted(s.Board.Cells)
 		b.fix, b.fixReason = nil, ""
-	case mqtt.BoardMismatch:
+	case protocol.BoardMismatch:
 		b.setLifted(nil)
 		b.fix, b.fixHint = s.Board.Cells, s.Board.Hint
 		if r := s.Board.Reason; r != "" && !strings.HasSuffix(b.fixReason, r) {
@@ -280,19 +293,19 @@ func (b *board) state(h *Hub, s mqtt.State) {
 		if b.fixReason == "" {
 			b.fixReason = "these cells differ from the position: put the pieces back"
 		}
-	case mqtt.BoardSensorFault:
+	case protocol.BoardSensorFault:
 		b.setLifted(nil)
 		b.fix, b.fixReason = s.Board.Cells, "sensor fault: "+s.Board.Fault
 	default:
 		b.setLifted(nil)
 		b.fix, b.fixReason = nil, ""
 	}
-	if s.Board.Status != mqtt.BoardMismatch {
+	if s.Board.Status != protocol.BoardMismatch {
 		b.fixHint = ""
 	}
 	b.result, b.reason = s.Result, s.Reason
 	if b.result == "" {
-		b.result = mqtt.ResultOngoing
+		b.result = protocol.ResultOngoing
 	}
 	b.updated = s.Time
 	b.touch(false)
@@ -307,14 +320,14 @@ func (b *board) truncate(n int) {
 	b.touch(true)
 }
 
-func (b *board) move(h *Hub, m mqtt.Move) {
+func (b *board) move(h *Hub, m protocol.Move) {
 	if b.sys == nil || m.Game == "" || m.Seq < 1 {
 		return
 	}
 	if m.Game != b.game {
 		b.remember()
 		b.game = m.Game
-		b.tags, b.result, b.reason = nil, mqtt.ResultOngoing, ""
+		b.tags, b.result, b.reason = nil, protocol.ResultOngoing, ""
 		start := b.sys.Start()
 		if m.Seq != 1 {
 			p, err := b.sys.ParsePosition(m.Position)
@@ -365,7 +378,7 @@ func (b *board) move(h *Hub, m mqtt.Move) {
 }
 
 // follows reports whether m is a legal move in p leading to m.Position.
-func (b *board) follows(p rules.Position, m mqtt.Move) bool {
+func (b *board) follows(p rules.Position, m protocol.Move) bool {
 	mv, _, err := p.ParseMove(m.Move)
 	if err != nil {
 		return false
@@ -389,18 +402,21 @@ func (b *board) cellSet(names []string) rules.CellSet {
 func (b *board) setLifted(names []string) {
 	b.lifted = b.cellSet(names)
 	b.hints = leds.Hints{}
-	if !b.lifted.Empty() && b.g != nil {
+	switch {
+	case b.given != nil:
+		b.hints = *b.given // what the set's LEDs show
+	case !b.lifted.Empty() && b.g != nil:
 		b.hints, b.buf = leds.HintsFor(b.g.Position(), b.lifted, b.buf)
 	}
 }
 
-func (b *board) event(h *Hub, e mqtt.Event) {
+func (b *board) event(h *Hub, e protocol.Event) {
 	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Result: e.Result, Time: e.Time}
 	switch e.Type {
-	case mqtt.EventLift:
+	case protocol.EventLift:
 		b.setLifted(e.Cells)
-		b.status = mqtt.BoardMoveInProgress
-	case mqtt.EventPlace:
+		b.status = protocol.BoardMoveInProgress
+	case protocol.EventPlace:
 		var keep []string
 		placed := b.cellSet(e.Cells)
 		for _, n := range b.names(b.lifted) {
@@ -409,29 +425,29 @@ func (b *board) event(h *Hub, e mqtt.Event) {
 			}
 		}
 		b.setLifted(keep)
-	case mqtt.EventIllegal:
+	case protocol.EventIllegal:
 		b.fix, b.fixReason = e.Cells, "illegal: "+or(e.Detail, "no legal move explains it")
-	case mqtt.EventMismatch:
+	case protocol.EventMismatch:
 		b.fix, b.fixReason = e.Cells, or(e.Detail, "these cells differ from the position: put the pieces back")
-		b.status = mqtt.BoardMismatch
-	case mqtt.EventCheck:
+		b.status = protocol.BoardMismatch
+	case protocol.EventCheck:
 		b.checkCell = e.Cell
-	case mqtt.EventGameOver:
+	case protocol.EventGameOver:
 		if e.Result != "" {
 			b.result = e.Result
 		}
 		b.reason = e.Detail
-	case mqtt.EventFault:
+	case protocol.EventFault:
 		b.fixReason = "fault: " + e.Detail
-	case mqtt.EventTakeBack:
+	case protocol.EventTakeBack:
 		if n := len(b.plies); n > 0 && (e.Move == "" || b.plies[n-1].Long == e.Move) {
 			b.truncate(n - 1)
 		}
-	case mqtt.EventNewGame:
+	case protocol.EventNewGame:
 		if b.sys != nil && e.Game != b.game {
 			b.remember()
 			b.game = e.Game
-			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, mqtt.ResultOngoing, "", nil, "", ""
+			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, protocol.ResultOngoing, "", nil, "", ""
 			b.reset(b.sys.Start(), nil, nil, 0)
 		}
 	}
@@ -495,10 +511,10 @@ func (b *board) check() string {
 
 func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
-		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, mqtt.BoardInSync), Choices: b.choices, Fault: b.fault,
+		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault,
 		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
 		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
-		Result: or(b.result, mqtt.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}
+		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}
 	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
 		s.Check = b.checkCell
 	}

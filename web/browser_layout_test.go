@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -58,7 +58,7 @@ func TestBrowserLayoutSizes(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		f.random()
 	}
-	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Clock = &clock.Snapshot{Control: "180+2", WhiteMS: 171234, BlackMS: 175000, Running: "white", At: clock.Stamp{Time: time.Now()}}
 	h.State("hall-1", s)
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
@@ -171,8 +171,8 @@ func TestBrowserCheckOnAttackBoard(t *testing.T) {
 	}
 	h := NewHub(DefaultOpts())
 	h.Availability("b1", true)
-	h.State("b1", mqtt.State{Game: "g1", Variant: "st3d", Start: p.String(), Position: p.String(), Turn: rules.White,
-		Board: mqtt.Board{Status: mqtt.BoardInSync}, Result: mqtt.ResultOngoing, Check: true})
+	h.State("b1", protocol.State{Game: "g1", Variant: "st3d", Start: p.String(), Position: p.String(), Turn: rules.White,
+		Board: protocol.Board{Status: protocol.BoardInSync}, Result: protocol.ResultOngoing, Check: true})
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/b1")
 	waitJS(t, ctx, "the check", `document.querySelectorAll('#flat .cell.check').length == 1`)
@@ -197,7 +197,7 @@ func TestBrowserOverlayFits(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		f.random()
 	}
-	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Clock = &clock.Snapshot{Control: "180+2", WhiteMS: 171234, BlackMS: 175000, Running: "white", At: clock.Stamp{Time: time.Now()}}
 	s.Result, s.Reason = "1-0", "resignation"
 	h.State("b1", s)
@@ -232,7 +232,7 @@ func TestBrowserOverlayFits(t *testing.T) {
 		shotAt(t, ctx, "overlay-"+sc.name)
 	}
 	// A mismatch: the overlay says what to fix, and still fits.
-	ms := f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"a2W"}})
+	ms := f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"a2W"}})
 	ms.Tags, ms.Clock = s.Tags, s.Clock
 	h.State("b1", ms)
 	ctx := openAt(t, hall, url+"/boards/b1?overlay=1")

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -165,7 +165,7 @@ func TestBrowserSmallerPoints(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		f.random()
 	}
-	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Clock = &clock.Snapshot{Control: "180+2", WhiteMS: 25000, BlackMS: 24000, Running: "white", Low: clock.LowBoth, At: clock.Stamp{Time: time.Now()}}
 	h.State("b1", s)
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
@@ -190,7 +190,7 @@ func TestBrowserSmallerPoints(t *testing.T) {
 	}
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#live")))
 	waitJS(t, ctx, "live", `!document.getElementById('turn').hidden && document.getElementById('stepline').hidden`)
-	h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: f.game, Result: "0-1", Detail: "checkmate"})
+	h.Event("b1", protocol.Event{Type: protocol.EventGameOver, Game: f.game, Result: "0-1", Detail: "checkmate"})
 	waitJS(t, ctx, "the game over line", `document.getElementById('lastevent').textContent != ''`)
 	if got := evalJS[string](t, ctx, `document.getElementById('lastevent').textContent`); got != "Game over: Black wins by checkmate (0-1)" {
 		t.Errorf("game over line %q", got)
@@ -423,11 +423,11 @@ func TestBrowserKioskWall(t *testing.T) {
 func TestBrowserLessonPeerAndEvents(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "first-contact")
-	s := f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"b2W"}, Reason: "set up the position of the new game",
+	s := f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W"}, Reason: "set up the position of the new game",
 		Hint: "put back the white pawn on b2W"})
-	s.Lesson = &mqtt.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
+	s.Lesson = &protocol.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
 		Hints: map[string]int{"white": 3, "black": 3}, HintsUsed: map[string]int{"white": 1}, Locked: true}
-	s.Peer = &mqtt.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
+	s.Peer = &protocol.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
 	h.State("b1", s)
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/b1")
@@ -448,13 +448,13 @@ func TestBrowserLessonPeerAndEvents(t *testing.T) {
 		t.Errorf("take-back buttons %q", got)
 	}
 	for _, c := range []struct {
-		ev   mqtt.Event
+		ev   protocol.Event
 		want string
 	}{
-		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W"}, Detail: "white"}, "hint for White: move the piece on b2W"},
-		{mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b3W"}, Move: "b2W-b3W", Detail: "white"}, "hint for White: b2W-b3W"},
-		{mqtt.Event{Type: mqtt.EventButton, Game: f.game, Detail: "clock_white"}, "button: clock_white"},
-		{mqtt.Event{Type: mqtt.EventCorrection, Game: f.game, Detail: "b2W-b3W", Move: "b2W-b4W"}, "change of mind: b2W-b3W, b2W-b4W instead"},
+		{protocol.Event{Type: protocol.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W"}, Detail: "white"}, "hint for White: move the piece on b2W"},
+		{protocol.Event{Type: protocol.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b3W"}, Move: "b2W-b3W", Detail: "white"}, "hint for White: b2W-b3W"},
+		{protocol.Event{Type: protocol.EventButton, Game: f.game, Detail: "clock_white"}, "button: clock_white"},
+		{protocol.Event{Type: protocol.EventCorrection, Game: f.game, Detail: "b2W-b3W", Move: "b2W-b4W"}, "change of mind: b2W-b3W, b2W-b4W instead"},
 	} {
 		h.Event("b1", c.ev)
 		waitJS(t, ctx, c.want, `document.getElementById('lastevent').textContent == `+strconv.Quote(c.want))

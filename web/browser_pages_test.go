@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -82,7 +82,7 @@ func TestBrowserBoardMoveByMove(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "hall-1", "st3d")
 	f.tags = map[string]string{"White": "Kirk", "Black": "Spock", "Event": "Federation Open", "Round": "3"}
-	h.State("hall-1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("hall-1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
 	ctx := open(t, url+"/boards/hall-1")
 	waitJS(t, ctx, "the start position", `document.querySelectorAll('#flat .piece').length == 32`)
@@ -169,7 +169,7 @@ func TestBrowserLiftAndMismatch(t *testing.T) {
 	waitJS(t, ctx, "the start position", `document.querySelectorAll('#flat .piece').length == 32`)
 	want := f.targets("d1W")
 	slices.Sort(want)
-	h.Event("b1", mqtt.Event{Type: mqtt.EventLift, Game: f.game, Cell: "d1W", Cells: []string{"d1W"}})
+	h.Event("b1", protocol.Event{Type: protocol.EventLift, Game: f.game, Cell: "d1W", Cells: []string{"d1W"}})
 	waitJS(t, ctx, "the targets", `document.querySelectorAll('#flat .cell.target').length == `+itoa(len(want)))
 	if got := cellsWith(t, ctx, "target"); !slices.Equal(got, want) {
 		t.Errorf("targets %v, want %v", got, want)
@@ -178,8 +178,8 @@ func TestBrowserLiftAndMismatch(t *testing.T) {
 		t.Errorf("lifted %v", got)
 	}
 	keepShot(t, ctx, "lifted")
-	h.Event("b1", mqtt.Event{Type: mqtt.EventIllegal, Game: f.game, Cells: []string{"a2W", "d1W"}, Detail: "no legal move explains it"})
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"a2W", "d1W"}}))
+	h.Event("b1", protocol.Event{Type: protocol.EventIllegal, Game: f.game, Cells: []string{"a2W", "d1W"}, Detail: "no legal move explains it"})
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"a2W", "d1W"}}))
 	waitJS(t, ctx, "the cells to fix", `document.querySelectorAll('#flat .cell.fix').length == 2 && !document.getElementById('fix').hidden && document.getElementById('status').textContent == 'MISMATCH'`)
 	if got := cellsWith(t, ctx, "fix"); !slices.Equal(got, []string{"a2W", "d1W"}) {
 		t.Errorf("fix %v", got)
@@ -194,7 +194,7 @@ func TestBrowserLiftAndMismatch(t *testing.T) {
 		t.Errorf("targets still shown: %v", got)
 	}
 	keepShot(t, ctx, "mismatch")
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	waitJS(t, ctx, "in sync", `document.querySelectorAll('#flat .cell.fix').length == 0 && document.getElementById('fix').hidden`)
 	noErrors(t, ctx)
 }
@@ -216,7 +216,7 @@ func TestBrowserResumesAfterRestart(t *testing.T) {
 	h2 := NewHub(DefaultOpts())
 	f.hub = h2
 	h2.Availability("b1", true)
-	h2.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h2.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	for i := 0; i < 3; i++ {
 		f.random()
 	}
@@ -287,7 +287,7 @@ func TestBrowserCheckClockFlipResult(t *testing.T) {
 		f.random()
 	}
 	_, king := f.g.Position().InCheck()
-	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Clock = &clock.Snapshot{Control: "180+2", WhiteMS: 171234, BlackMS: 180000, Running: "black", At: clock.Stamp{Time: time.Now()}}
 	if f.g.Position().Turn() == rules.White {
 		s.Clock.Running = "white"
@@ -314,7 +314,7 @@ func TestBrowserCheckClockFlipResult(t *testing.T) {
 	waitJS(t, ctx, "White's side at the bottom", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top > document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
 	chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#flipbtn")))
 	waitJS(t, ctx, "flipped", `document.querySelector('#flat [data-cell="b1W"]').getBoundingClientRect().top < document.querySelector('#flat [data-cell="b8B"]').getBoundingClientRect().top`)
-	h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: f.game, Result: "1-0", Detail: "resignation"})
+	h.Event("b1", protocol.Event{Type: protocol.EventGameOver, Game: f.game, Result: "1-0", Detail: "resignation"})
 	waitJS(t, ctx, "the result", `document.getElementById('result').textContent == '1-0 (resignation)' && document.getElementById('turn').textContent == 'Game over: White wins by resignation (1-0)'`)
 	noErrors(t, ctx)
 }

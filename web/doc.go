@@ -4,11 +4,14 @@
 // broadcast feeds (the live record as /boards/<id>/game.pgn, JSON under
 // /api/), all pushed to the browser with Server-Sent Events.
 //
-// Its data comes only from the MQTT payloads (mqtt.State, mqtt.Move,
-// mqtt.Event and availability), so the same code serves the daemon, which
-// feeds a Hub with what it publishes, and `tridboard view`, which feeds it
-// from a broker. The Hub replays the moves with the rules (rules/systems)
-// to know the position, the notation, the pieces on each cell and the
+// Its data are the protocol's payloads (protocol.State, protocol.Move,
+// protocol.Event and availability), never a transport: the daemon hands a
+// Hub each change of its table typed (Hub.Snapshot, from table/websink: the
+// payloads with the game's system and start position and the lifted
+// piece's targets as the set's LEDs show them), and `tridboard view` feeds
+// one from an MQTT follower (Hub.State, Move, Event). The Hub replays the
+// moves with the rules (rules/systems) to know the position, the notation,
+// the pieces on each cell, and, for a set followed from a broker, the
 // hints of a lifted piece (leds.HintsFor). Everything the pages need is
 // embedded in the binary, three.js included (static/vendor/three, with
 // its licence and VERSION): a hall without internet works.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 func evalOpts() HubOpts {
@@ -149,7 +149,7 @@ func TestHubEvalUpdates(t *testing.T) {
 	if len(v3.Moves) != 1 || v3.Moves[0].Seq != 1 || v3.Moves[0].Eval == nil {
 		t.Fatalf("after the first move's evaluation: %+v", v3.Moves)
 	}
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMoveInProgress, Cells: []string{"b2W"}}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMoveInProgress, Cells: []string{"b2W"}}))
 	if v4, _, _ := h.since("b1", v3.Epoch, v3.Seq, v3.Ver); len(v4.Moves) != 0 {
 		t.Errorf("a status change resends %d moves", len(v4.Moves))
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // Whatever a hostile MQTT client publishes, the hub never panics, and what
@@ -13,22 +13,22 @@ import (
 func FuzzHubPayloads(f *testing.F) {
 	set := newFakeSet(f, nil, "b1", "st3d")
 	set.play("b2W-b4N")
-	st, _ := json.Marshal(set.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"a2W"}}))
+	st, _ := json.Marshal(set.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"a2W"}}))
 	mv, _ := json.Marshal(set.sent[0])
 	f.Add(st, mv, []byte(`{"type":"lift","cells":["d1W","QL1"]}`))
 	f.Add([]byte(`{"game":"g","variant":"millennium","moves":["1e2-1e4","zz"],"last_move":{"seq":-5}}`), []byte(`{"seq":3,"game":"g","move":"1e7-1e5","position":"x"}`), []byte(`{"type":"take_back"}`))
 	f.Add([]byte(`{"game":"g","variant":"first-contact","start":"garbage"}`), []byte(`{}`), []byte(`{"type":"new_game","game":"h"}`))
 	f.Fuzz(func(t *testing.T, state, move, event []byte) {
 		h := NewHub(DefaultOpts())
-		var s mqtt.State
+		var s protocol.State
 		if json.Unmarshal(state, &s) == nil {
 			h.State("b", s)
 		}
-		var m mqtt.Move
+		var m protocol.Move
 		if json.Unmarshal(move, &m) == nil {
 			h.Move("b", m)
 		}
-		var e mqtt.Event
+		var e protocol.Event
 		if json.Unmarshal(event, &e) == nil {
 			h.Event("b", e)
 			h.State("b", s)

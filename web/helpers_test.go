@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/leds"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 )
@@ -24,7 +24,7 @@ type fakeSet struct {
 	tags map[string]string
 	now  time.Time
 	rng  *rand.Rand
-	sent []mqtt.Move
+	sent []protocol.Move
 }
 
 func newFakeSet(t testing.TB, hub *Hub, id, variant string) *fakeSet {
@@ -36,19 +36,19 @@ func newFakeSet(t testing.TB, hub *Hub, id, variant string) *fakeSet {
 		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), rng: rand.New(rand.NewPCG(7, uint64(len(id))))}
 	if hub != nil {
 		hub.Availability(id, true)
-		hub.State(id, f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+		hub.State(id, f.state(protocol.Board{Status: protocol.BoardInSync}))
 	}
 	return f
 }
 
-func (f *fakeSet) state(b mqtt.Board) mqtt.State {
+func (f *fakeSet) state(b protocol.Board) protocol.State {
 	p := f.g.Position()
-	s := mqtt.State{Game: f.game, Variant: f.sys.Name(), Position: p.String(), Turn: p.Turn(), Board: b,
-		Moves: f.g.Long(), MoveNumber: p.FullmoveNumber(), Result: mqtt.ResultOngoing, Time: f.now, Tags: f.tags}
+	s := protocol.State{Game: f.game, Variant: f.sys.Name(), Position: p.String(), Turn: p.Turn(), Board: b,
+		Moves: f.g.Long(), MoveNumber: p.FullmoveNumber(), Result: protocol.ResultOngoing, Time: f.now, Tags: f.tags}
 	s.Check, _ = p.InCheck()
 	if n := f.g.Len(); n > 0 {
 		m, before := f.g.Move(n - 1)
-		s.LastMove = &mqtt.LastMove{Seq: f.seq, Move: before.Long(m), SAN: before.Short(m)}
+		s.LastMove = &protocol.LastMove{Seq: f.seq, Move: before.Long(m), SAN: before.Short(m)}
 	}
 	if r, why := f.g.Outcome(); r != rules.NoResult {
 		s.Result, s.Reason = string(r), why
@@ -57,7 +57,7 @@ func (f *fakeSet) state(b mqtt.Board) mqtt.State {
 }
 
 // play plays a move (long form or notation) and returns its message.
-func (f *fakeSet) play(s string) mqtt.Move {
+func (f *fakeSet) play(s string) protocol.Move {
 	f.t.Helper()
 	before := f.g.Position()
 	m, _, err := before.ParseMove(s)
@@ -67,11 +67,11 @@ func (f *fakeSet) play(s string) mqtt.Move {
 	f.g.Play(m)
 	f.seq++
 	f.now = f.now.Add(time.Second)
-	mv := mqtt.Move{Seq: f.seq, Game: f.game, Move: before.Long(m), SAN: before.Short(m), Position: f.g.Position().String(), Time: f.now}
+	mv := protocol.Move{Seq: f.seq, Game: f.game, Move: before.Long(m), SAN: before.Short(m), Position: f.g.Position().String(), Time: f.now}
 	f.sent = append(f.sent, mv)
 	if f.hub != nil {
 		f.hub.Move(f.id, mv)
-		f.hub.State(f.id, f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+		f.hub.State(f.id, f.state(protocol.Board{Status: protocol.BoardInSync}))
 	}
 	return mv
 }
@@ -115,4 +115,4 @@ func (f *fakeSet) targets(lifted string) []string {
 	return out
 }
 
-func (f *fakeSet) stateBoard() mqtt.Board { return mqtt.Board{Status: mqtt.BoardInSync} }
+func (f *fakeSet) stateBoard() protocol.Board { return protocol.Board{Status: protocol.BoardInSync} }

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 )
@@ -101,8 +102,65 @@ func NewHub(opts HubOpts) *Hub {
 }
 
 // State gives the hub a board's retained state.
-func (h *Hub) State(id string, s mqtt.State) {
-	// The hub keeps what it is given: copy what the caller may change.
+func (h *Hub) State(id string, s protocol.State) {
+	s = h.own(s)
+	h.input(id, func(b *board) { b.state(h, s, nil, nil) })
+}
+
+// Snapshot is a board's game handed to the hub in the daemon's own process
+// (table/websink): the payloads the set publishes, typed, and what the hub
+// would otherwise work out again from them.
+type Snapshot struct {
+	// State is the state after the change; Move the move made (nil: none);
+	// Event the event (nil: none).
+	State protocol.State
+	Move  *protocol.Move
+	Event *protocol.Event
+	// System and Start are the game's system and start position: no
+	// lookup of the variant by its name, no start position read again.
+	System rules.System
+	Start  rules.Position
+	// Hints are the lifted piece's targets as the set's LEDs show them
+	// (none under the teacher's lock or for a side without assistance);
+	// nil: the hub works them out from the lifted cells.
+	Hints *leds.Hints
+}
+
+// Snapshot gives the hub a board's change at once: its move, its event and
+// the state after them, in that order.
+func (h *Hub) Snapshot(id string, s Snapshot) {
+	st := h.own(s.State)
+	var mv *protocol.Move
+	if s.Move != nil {
+		m := h.ownMove(*s.Move)
+		mv = &m
+	}
+	var ev *protocol.Event
+	if s.Event != nil {
+		e := *s.Event
+		e.Cells = slices.Clone(e.Cells)
+		ev = &e
+	}
+	var hints *leds.Hints
+	if s.Hints != nil {
+		c := *s.Hints
+		hints = &c
+	}
+	h.input(id, func(b *board) {
+		b.given = hints
+		defer func() { b.given = nil }()
+		if mv != nil {
+			b.move(h, *mv)
+		}
+		if ev != nil {
+			b.event(h, *ev)
+		}
+		b.state(h, st, s.System, s.Start)
+	})
+}
+
+// own copies what the hub keeps of s and the caller may change.
+func (h *Hub) own(s protocol.State) protocol.State {
 	s.Moves, s.ClkMS = slices.Clone(s.Moves), slices.Clone(s.ClkMS)
 	s.Board.Cells, s.Board.Choices = slices.Clone(s.Board.Cells), slices.Clone(s.Board.Choices)
 	s.Tags = maps.Clone(s.Tags)
@@ -112,21 +170,26 @@ func (h *Hub) State(id string, s mqtt.State) {
 		c.At = clock.Stamp{Time: c.At.Add(h.opts.Delay)}
 		s.Clock = &c
 	}
-	h.input(id, func(b *board) { b.state(h, s) })
+	return s
 }
 
 // Move gives the hub a move message. Duplicates (a seq not above the last
 // one of the game) are dropped.
-func (h *Hub) Move(id string, m mqtt.Move) {
+func (h *Hub) Move(id string, m protocol.Move) {
+	m = h.ownMove(m)
+	h.input(id, func(b *board) { b.move(h, m) })
+}
+
+func (h *Hub) ownMove(m protocol.Move) protocol.Move {
 	if m.ClkMS != nil {
 		c := *m.ClkMS
 		m.ClkMS = &c
 	}
-	h.input(id, func(b *board) { b.move(h, m) })
+	return m
 }
 
 // Event gives the hub an event message.
-func (h *Hub) Event(id string, e mqtt.Event) {
+func (h *Hub) Event(id string, e protocol.Event) {
 	e.Cells = slices.Clone(e.Cells)
 	h.input(id, func(b *board) { b.event(h, e) })
 }
@@ -191,7 +254,7 @@ func (h *Hub) apply(id string, f func(*board)) {
 		if len(h.boards) >= h.opts.MaxBoards {
 			return
 		}
-		b = &board{id: id, max: h.opts.MaxPlies, status: mqtt.BoardInSync, result: mqtt.ResultOngoing}
+		b = &board{id: id, max: h.opts.MaxPlies, status: protocol.BoardInSync, result: protocol.ResultOngoing}
 		h.boards[id] = b
 	}
 	v := b.ver

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/leds"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -90,7 +90,7 @@ func TestHubLateJoinerFromState(t *testing.T) {
 		f.random()
 	}
 	h := NewHub(DefaultOpts())
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	v := view(t, h, "b1")
 	if len(v.Moves) != 7 || v.Seq != 7 || v.Moves[0].Seq != 1 {
 		t.Fatalf("%d moves, seq %d", len(v.Moves), v.Seq)
@@ -110,7 +110,7 @@ func TestHubLateJoinerFromState(t *testing.T) {
 	if v := view(t, h, "b1"); len(v.Moves) != 0 || v.Error == "" || v.Seq != 9 || v.Start.Pieces == nil {
 		t.Fatalf("after a gap: %d moves, seq %d, error %q", len(v.Moves), v.Seq, v.Error)
 	}
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	if v := view(t, h, "b1"); len(v.Moves) != 9 || v.Seq != 9 || v.Moves[7].Short != f.sent[7].SAN {
 		t.Fatalf("after the state: %d moves, seq %d", len(v.Moves), v.Seq)
 	}
@@ -125,8 +125,8 @@ func TestHubTakeBack(t *testing.T) {
 	f.play("b7B-b5N")
 	epoch := view(t, h, "b1").Epoch
 	f.g.TakeBack()
-	h.Event("b1", mqtt.Event{Type: mqtt.EventTakeBack, Game: f.game, Move: "b7B-b5N"})
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.Event("b1", protocol.Event{Type: protocol.EventTakeBack, Game: f.game, Move: "b7B-b5N"})
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	v := view(t, h, "b1")
 	if len(v.Moves) != 1 || v.Epoch == epoch {
 		t.Fatalf("after take-back: %d moves, epoch %d (was %d)", len(v.Moves), v.Epoch, epoch)
@@ -139,7 +139,7 @@ func TestHubTakeBack(t *testing.T) {
 	// A display joining now rebuilds the game from the state (seqs counted
 	// back from last_move), and follows the next move without rebuilding.
 	late := NewHub(DefaultOpts())
-	late.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	late.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	lv := view(t, late, "b1")
 	f.hub = late
 	f.play("a2W-a3W") // seq 4
@@ -169,16 +169,16 @@ func TestHubLiftedTargets(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("no targets for the knight on d1W")
 	}
-	h.Event("b1", mqtt.Event{Type: mqtt.EventLift, Game: f.game, Cell: "d1W", Cells: []string{"d1W"}})
+	h.Event("b1", protocol.Event{Type: protocol.EventLift, Game: f.game, Cell: "d1W", Cells: []string{"d1W"}})
 	v := view(t, h, "b1")
-	if !slices.Equal(v.Targets, want) || !slices.Equal(v.Lifted, []string{"d1W"}) || v.Board != mqtt.BoardMoveInProgress {
+	if !slices.Equal(v.Targets, want) || !slices.Equal(v.Lifted, []string{"d1W"}) || v.Board != protocol.BoardMoveInProgress {
 		t.Fatalf("lifted %v targets %v status %s, want d1W %v", v.Lifted, v.Targets, v.Board, want)
 	}
-	h.Event("b1", mqtt.Event{Type: mqtt.EventPlace, Game: f.game, Cells: []string{"d1W"}})
+	h.Event("b1", protocol.Event{Type: protocol.EventPlace, Game: f.game, Cells: []string{"d1W"}})
 	if v := view(t, h, "b1"); len(v.Lifted) != 0 || len(v.Targets) != 0 {
 		t.Fatalf("after placing it back: lifted %v targets %v", v.Lifted, v.Targets)
 	}
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMoveInProgress, Cells: []string{"d1W"}}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMoveInProgress, Cells: []string{"d1W"}}))
 	if v := view(t, h, "b1"); !slices.Equal(v.Targets, want) {
 		t.Fatalf("from the state: targets %v, want %v", v.Targets, want)
 	}
@@ -189,25 +189,25 @@ func TestHubLiftedTargets(t *testing.T) {
 func TestHubFixCells(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
-	h.Event("b1", mqtt.Event{Type: mqtt.EventIllegal, Game: f.game, Cells: []string{"c2W", "c4N"}, Detail: "no legal move explains it"})
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"c2W", "c4N"}}))
+	h.Event("b1", protocol.Event{Type: protocol.EventIllegal, Game: f.game, Cells: []string{"c2W", "c4N"}, Detail: "no legal move explains it"})
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"c2W", "c4N"}}))
 	v := view(t, h, "b1")
-	if !slices.Equal(v.Fix, []string{"c2W", "c4N"}) || v.FixReason != "illegal: no legal move explains it" || v.Board != mqtt.BoardMismatch {
+	if !slices.Equal(v.Fix, []string{"c2W", "c4N"}) || v.FixReason != "illegal: no legal move explains it" || v.Board != protocol.BoardMismatch {
 		t.Fatalf("fix %v %q %s", v.Fix, v.FixReason, v.Board)
 	}
 	// The state's reason and what to do, in words, both reach the page.
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMismatch, Cells: []string{"b2W", "c2W"},
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W", "c2W"},
 		Reason: "Your king on b1W would be in check from the rook on b4N.",
 		Hint:   "put back the white rook on b2W; take away what stands on c2W"}))
 	if v := view(t, h, "b1"); v.FixReason != "Your king on b1W would be in check from the rook on b4N." ||
 		v.FixHint != "put back the white rook on b2W; take away what stands on c2W" {
 		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixHint)
 	}
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
 	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixHint != "" {
 		t.Fatalf("fault reason %q", v.FixReason)
 	}
-	h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardInSync}))
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
 	if v := view(t, h, "b1"); v.Fix != nil || v.FixReason != "" {
 		t.Fatalf("in sync: fix %v %q", v.Fix, v.FixReason)
 	}
@@ -239,7 +239,7 @@ func TestHubDelay(t *testing.T) {
 		t.Fatalf("%d moves after the delay, want 1", len(v.Moves))
 	}
 	// The clock counts down on the delayed timeline: its at moves by the delay.
-	s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
 	s.Clock = &clock.Snapshot{Control: "180+2", WhiteMS: 170000, BlackMS: 180000, Running: "black", At: clock.Stamp{Time: now}}
 	h.State("b1", s)
 	h.Release(now.Add(15 * time.Second))
@@ -273,14 +273,14 @@ func TestHubBoundsAndBadInput(t *testing.T) {
 		t.Fatalf("bad ids made boards: %v", h.Boards())
 	}
 	h2 := NewHub(DefaultOpts())
-	h2.State("x", mqtt.State{Game: "g", Variant: "chess"})
+	h2.State("x", protocol.State{Game: "g", Variant: "chess"})
 	if v := view(t, h2, "x"); !strings.Contains(v.Error, `unknown variant "chess"`) {
 		t.Fatalf("error %q", v.Error)
 	}
 	g := newFakeSet(t, h2, "y", "st3d")
-	h2.Move("y", mqtt.Move{Seq: 1, Game: g.game, Move: "z9Z-q1Q"})
-	h2.Move("y", mqtt.Move{Seq: 0, Game: g.game, Move: "b2W-b4N"})
-	h2.Event("y", mqtt.Event{Type: "lift", Cells: []string{"nowhere"}})
+	h2.Move("y", protocol.Move{Seq: 1, Game: g.game, Move: "z9Z-q1Q"})
+	h2.Move("y", protocol.Move{Seq: 0, Game: g.game, Move: "b2W-b4N"})
+	h2.Event("y", protocol.Event{Type: "lift", Cells: []string{"nowhere"}})
 	if v := view(t, h2, "y"); len(v.Moves) != 0 || v.Error == "" {
 		t.Fatalf("bad move: %d moves, error %q", len(v.Moves), v.Error)
 	}
@@ -318,7 +318,7 @@ func TestHubLiftedBoardPins(t *testing.T) {
 			for _, x := range hints.Pins.Cells(nil) {
 				want = append(want, f.sys.Cells()[x])
 			}
-			h.State("b1", f.state(mqtt.Board{Status: mqtt.BoardMoveInProgress, Cells: []string{pin}}))
+			h.State("b1", f.state(protocol.Board{Status: protocol.BoardMoveInProgress, Cells: []string{pin}}))
 			v := view(t, h, "b1")
 			if !slices.Equal(v.PinTargets, want) || len(v.Targets) != 0 {
 				t.Fatalf("lifted %s: pins %v targets %v, want pins %v", pin, v.PinTargets, v.Targets, want)
@@ -378,13 +378,13 @@ func TestHubReserve(t *testing.T) {
 func TestHubHintAndLesson(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
-	st := f.state(mqtt.Board{Status: mqtt.BoardInSync})
-	st.Lesson = &mqtt.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
+	st := f.state(protocol.Board{Status: protocol.BoardInSync})
+	st.Lesson = &protocol.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
 		Hints: map[string]int{"white": 3, "black": 3}, HintsUsed: map[string]int{"white": 1, "black": 0}}
 	h.State("b1", st)
-	h.Event("b1", mqtt.Event{Type: mqtt.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b4N"}, Move: "b2W-b4N", Detail: "white"})
+	h.Event("b1", protocol.Event{Type: protocol.EventHint, Game: f.game, Cell: "b2W", Cells: []string{"b2W", "b4N"}, Move: "b2W-b4N", Detail: "white"})
 	v := view(t, h, "b1")
-	if e := v.Status.Event; e == nil || e.Type != mqtt.EventHint || e.Cell != "b2W" || e.Move != "b2W-b4N" || e.Detail != "white" {
+	if e := v.Status.Event; e == nil || e.Type != protocol.EventHint || e.Cell != "b2W" || e.Move != "b2W-b4N" || e.Detail != "white" {
 		t.Errorf("last event %+v", e)
 	}
 	if l := v.Status.Lesson; l == nil || l.Assist["black"] != "none" || l.HintsUsed["white"] != 1 {
@@ -397,8 +397,8 @@ func TestHubHintAndLesson(t *testing.T) {
 func TestHubPeer(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
-	st := f.state(mqtt.Board{Status: mqtt.BoardInSync})
-	st.Peer = &mqtt.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
+	st := f.state(protocol.Board{Status: protocol.BoardInSync})
+	st.Peer = &protocol.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}
 	h.State("b1", st)
 	if v := view(t, h, "b1"); v.Peer == nil || v.Peer.Online || v.Peer.Detail != st.Peer.Detail {
 		t.Fatalf("peer %+v", v.Peer)
@@ -424,7 +424,7 @@ func TestHubCorrection(t *testing.T) {
 	instead.seq = 2
 	mv := instead.play("c7B-c6B")
 	h.Move("b1", mv)
-	h.Event("b1", mqtt.Event{Type: mqtt.EventCorrection, Game: f.game, Move: mv.Move, Detail: "b7B-b6B"})
+	h.Event("b1", protocol.Event{Type: protocol.EventCorrection, Game: f.game, Move: mv.Move, Detail: "b7B-b6B"})
 	v := view(t, h, "b1")
 	var got []string
 	var seqs []int
@@ -434,7 +434,20 @@ func TestHubCorrection(t *testing.T) {
 	if !slices.Equal(got, []string{"b2W-b3W", "c7B-c6B"}) || !slices.Equal(seqs, []int{1, 3}) || v.Status.Error != "" {
 		t.Errorf("moves %q seqs %v error %q, want b2W-b3W c7B-c6B, seqs 1 3", got, seqs, v.Status.Error)
 	}
-	if e := v.Status.Event; e == nil || e.Type != mqtt.EventCorrection || e.Detail != "b7B-b6B" {
+	if e := v.Status.Event; e == nil || e.Type != protocol.EventCorrection || e.Detail != "b7B-b6B" {
 		t.Errorf("last event %+v", e)
+	}
+}
+
+// A state of a later protocol version is not drawn: the page says to
+// update, and the board keeps what it showed.
+func TestHubRefusesALaterVersion(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.play("b2W-b4N")
+	h.State("b1", protocol.State{V: protocol.Version + 1, Game: "other", Variant: "st3d", Result: protocol.ResultOngoing})
+	v := view(t, h, "b1")
+	if !strings.Contains(v.Error, "update it") || len(v.Moves) != 1 {
+		t.Errorf("error %q, %d moves: want the update message and the move kept", v.Error, len(v.Moves))
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // The live record is written from the payloads as the export writes it
@@ -22,8 +22,8 @@ func TestRecordFromPayloads(t *testing.T) {
 		f.tags = map[string]string{"White": "Kirk", "Black": "Spock", "Site": "hall", "Date": "2026.12.03", "Board": "4"}
 		clks := []int64{178000, 175400, 42300}
 		ctl := &clock.Snapshot{Control: "180+2", WhiteMS: 180000, BlackMS: 180000, Running: "white", At: clock.Stamp{Time: f.now}}
-		state := func() mqtt.State {
-			s := f.state(mqtt.Board{Status: mqtt.BoardInSync})
+		state := func() protocol.State {
+			s := f.state(protocol.Board{Status: protocol.BoardInSync})
 			s.Clock = ctl
 			return s
 		}
@@ -69,7 +69,7 @@ func TestRecordFromPayloads(t *testing.T) {
 			t.Errorf("late %v:\n%s\nwant:\n%s", late, b.String(), want)
 		}
 		// A flag: the Termination PGN writes for it.
-		h.Event("b1", mqtt.Event{Type: mqtt.EventGameOver, Game: "20260101-000000-b1", Result: "1-0", Detail: string(game.ReasonTime), Time: time.Now()})
+		h.Event("b1", protocol.Event{Type: protocol.EventGameOver, Game: "20260101-000000-b1", Result: "1-0", Detail: string(game.ReasonTime), Time: time.Now()})
 		b.Reset()
 		h.WriteRecord(&b, "b1")
 		if !strings.Contains(b.String(), "[Result \"1-0\"]\n[Variant \"st3d\"]\n[Board \"4\"]\n[Termination \"time forfeit\"]\n") || !strings.HasSuffix(b.String(), "} 1-0\n") {

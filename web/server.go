@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 //go:embed static
 var static embed.FS
 
-// Commander runs a command that changes a game, as mqtt.ParseCommand names
+// Commander runs a command that changes a game, as protocol.ParseCommand names
 // them (new_game, take_back, resign, draw, ...) with their JSON payload,
 // and returns its reply's data. The daemon implements it on its table;
 // `tridboard view` by publishing on <prefix>/<board>/set/<name>.
@@ -399,7 +399,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 	}
 	fields["token"], _ = json.Marshal(s.opts.Token)
 	payload, _ := json.Marshal(fields)
-	if _, _, _, err := mqtt.ParseCommand(name, payload); err != nil {
+	if _, _, _, err := protocol.ParseCommand(name, payload); err != nil {
 		http.Error(w, "web: "+err.Error(), http.StatusBadRequest)
 		return
 	}

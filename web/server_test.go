@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // sseEvent is one event of a stream.
@@ -335,10 +335,10 @@ func TestDelayedFeed(t *testing.T) {
 // HandlerCommander runs a page's command on the daemon's MQTT handler, with
 // the payload read as MQTT reads it and the token checked.
 func TestHandlerCommander(t *testing.T) {
-	var got []mqtt.Command
-	c := HandlerCommander(mqtt.HandlerFunc(func(_ context.Context, cmd mqtt.Command) (any, error) {
+	var got []protocol.Command
+	c := HandlerCommander(protocol.HandlerFunc(func(_ context.Context, cmd protocol.Command) (any, error) {
 		got = append(got, cmd)
-		if _, ok := cmd.(mqtt.Resign); ok {
+		if _, ok := cmd.(protocol.Resign); ok {
 			return nil, errors.New("the game is over")
 		}
 		return map[string]int{"seq": 4}, nil

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 // Status is a board's state apart from its moves, as the pages draw it.
@@ -19,9 +19,9 @@ type Status struct {
 	Tags    map[string]string `json:"tags,omitempty"`
 	Clock   *clock.Snapshot   `json:"clock,omitempty"`
 	// Peer is the other set of a remote game: offline, or in another game.
-	Peer *mqtt.PeerState `json:"peer,omitempty"`
-	// Board is the board status (mqtt.Board*), Choices and Fault as in
-	// mqtt.Board.
+	Peer *protocol.PeerState `json:"peer,omitempty"`
+	// Board is the board status (protocol.Board*), Choices and Fault as in
+	// protocol.Board.
 	Board   string   `json:"board"`
 	Choices []string `json:"choices,omitempty"`
 	Fault   string   `json:"fault,omitempty"`
@@ -39,13 +39,13 @@ type Status struct {
 	FixHint   string   `json:"fix_hint,omitempty"`
 	// Lesson is the teacher's settings and the hints used (the state's
 	// "lesson"): each side's assistance, shown on the page.
-	Lesson      *mqtt.Lesson `json:"lesson,omitempty"`
-	Turn        string       `json:"turn"`
-	Check       string       `json:"check,omitempty"` // the cell of the king in check
-	Result      string       `json:"result"`
-	Termination string       `json:"termination,omitempty"`
-	Error       string       `json:"error,omitempty"` // what the hub could not make sense of
-	Event       *EventView   `json:"event,omitempty"` // the last event
+	Lesson      *protocol.Lesson `json:"lesson,omitempty"`
+	Turn        string           `json:"turn"`
+	Check       string           `json:"check,omitempty"` // the cell of the king in check
+	Result      string           `json:"result"`
+	Termination string           `json:"termination,omitempty"`
+	Error       string           `json:"error,omitempty"` // what the hub could not make sense of
+	Event       *EventView       `json:"event,omitempty"` // the last event
 	// Now is the server's time when it sent this, for the pages to count
 	// the clocks down on the server's time.
 	Now time.Time `json:"now"`

@@ -15,6 +15,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
@@ -31,9 +32,9 @@ type boardWatch struct {
 	c      paho.Client
 	topics mqtt.Topics
 	mu     sync.Mutex
-	states []mqtt.State
-	moves  []mqtt.Move
-	events []mqtt.Event
+	states []protocol.State
+	moves  []protocol.Move
+	events []protocol.Event
 }
 
 // watchBoard subscribes to the state, move and event topics of the board
@@ -61,19 +62,19 @@ func watchBoard(t *testing.T, listen string) *boardWatch {
 		}
 	}
 	sub(w.topics.Event(), func(b []byte) error {
-		var e mqtt.Event
+		var e protocol.Event
 		err := json.Unmarshal(b, &e)
 		w.events = append(w.events, e)
 		return err
 	})
 	sub(w.topics.Move(), func(b []byte) error {
-		var m mqtt.Move
+		var m protocol.Move
 		err := json.Unmarshal(b, &m)
 		w.moves = append(w.moves, m)
 		return err
 	})
 	sub(w.topics.State(), func(b []byte) error {
-		var s mqtt.State
+		var s protocol.State
 		err := json.Unmarshal(b, &s)
 		w.states = append(w.states, s)
 		return err
@@ -101,17 +102,17 @@ func (w *boardWatch) waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // last is the last state received.
-func (w *boardWatch) last() mqtt.State {
+func (w *boardWatch) last() protocol.State {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.states[len(w.states)-1]
 }
 
 // pressesOf are the button events for name, in order.
-func pressesOf(evs []mqtt.Event, name string) []mqtt.Event {
-	var out []mqtt.Event
+func pressesOf(evs []protocol.Event, name string) []protocol.Event {
+	var out []protocol.Event
 	for _, e := range evs {
-		if e.Type == mqtt.EventButton && e.Detail == name {
+		if e.Type == protocol.EventButton && e.Detail == name {
 			out = append(out, e)
 		}
 	}
@@ -208,10 +209,10 @@ func TestEndToEndClockPresses(t *testing.T) {
 	// any more, no wrong extra move can still come.
 	w.waitFor(t, "the set in sync after the sixth move", func() bool {
 		s := w.states[len(w.states)-1]
-		return s.Board.Status == mqtt.BoardInSync && s.LastMove != nil && s.LastMove.Seq == len(moves)
+		return s.Board.Status == protocol.BoardInSync && s.LastMove != nil && s.LastMove.Seq == len(moves)
 	})
 	w.mu.Lock()
-	states, got, evs := append([]mqtt.State(nil), w.states...), append([]mqtt.Move(nil), w.moves...), append([]mqtt.Event(nil), w.events...)
+	states, got, evs := append([]protocol.State(nil), w.states...), append([]protocol.Move(nil), w.moves...), append([]protocol.Event(nil), w.events...)
 	w.mu.Unlock()
 	var gotMoves []string
 	for _, m := range got {
@@ -243,7 +244,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 		// The press came rests[i] after the last placement of the move.
 		var placed time.Time
 		for _, e := range evs {
-			if e.Type == mqtt.EventPlace && e.Time.After(press[i]) && e.Time.Before(m.Time) {
+			if e.Type == protocol.EventPlace && e.Time.After(press[i]) && e.Time.Before(m.Time) {
 				placed = e.Time
 			}
 		}
@@ -273,7 +274,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
 		t.Fatal(err)
 	}
-	if e := v.Event; e == nil || e.Type != mqtt.EventButton || e.Detail != "clock_black" || !e.Time.Equal(got[5].Time) {
+	if e := v.Event; e == nil || e.Type != protocol.EventButton || e.Detail != "clock_black" || !e.Time.Equal(got[5].Time) {
 		t.Errorf("the page's last event %+v, want Black's press of %s", e, got[5].Time.Format(time.RFC3339Nano))
 	}
 	if c := v.Clock; c == nil || c.Running != "white" || c.WhiteMS >= 19000 || c.BlackMS >= 19000 {
@@ -342,9 +343,9 @@ func TestEndToEndChoiceTakeBackNewGame(t *testing.T) {
 	var order []string
 	for _, e := range w.events {
 		switch e.Type {
-		case mqtt.EventButton:
+		case protocol.EventButton:
 			order = append(order, "button "+e.Detail)
-		case mqtt.EventTakeBack, mqtt.EventNewGame:
+		case protocol.EventTakeBack, protocol.EventNewGame:
 			order = append(order, e.Type)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
@@ -20,14 +20,14 @@ import (
 // clockWatch keeps every retained state and move a display receives.
 type clockWatch struct {
 	mu     sync.Mutex
-	states []mqtt.State
-	moves  []mqtt.Move
+	states []protocol.State
+	moves  []protocol.Move
 }
 
-func (w *clockWatch) snapshot() ([]mqtt.State, []mqtt.Move) {
+func (w *clockWatch) snapshot() ([]protocol.State, []protocol.Move) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]mqtt.State(nil), w.states...), append([]mqtt.Move(nil), w.moves...)
+	return append([]protocol.State(nil), w.states...), append([]protocol.Move(nil), w.moves...)
 }
 
 // An end-to-end game on run --sim with 180+2: after each move the retained
@@ -49,7 +49,7 @@ func TestEndToEndClock(t *testing.T) {
 		}
 	}
 	sub(topics.State(), func(b []byte) {
-		var s mqtt.State
+		var s protocol.State
 		if err := json.Unmarshal(b, &s); err != nil {
 			t.Errorf("state %s: %v", b, err)
 			return
@@ -59,7 +59,7 @@ func TestEndToEndClock(t *testing.T) {
 		w.mu.Unlock()
 	})
 	sub(topics.Move(), func(b []byte) {
-		var m mqtt.Move
+		var m protocol.Move
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Errorf("move %s: %v", b, err)
 			return
@@ -130,7 +130,7 @@ func TestEndToEndClock(t *testing.T) {
 // was charged exactly the time from the previous move's timestamp (or the
 // clock's start) to its own, less inc, and the opponent's clock runs from
 // the move's timestamp; at least one state per move.
-func checkClockStates(t *testing.T, states []mqtt.State, got []mqtt.Move, moves []string, start time.Time, control string, initial, inc time.Duration) {
+func checkClockStates(t *testing.T, states []protocol.State, got []protocol.Move, moves []string, start time.Time, control string, initial, inc time.Duration) {
 	t.Helper()
 	// after[n] is each side's time after n moves, and when the n-th was
 	// completed.

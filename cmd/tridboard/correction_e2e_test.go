@@ -12,13 +12,14 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/sim"
 )
 
 // feed keeps what a display receives on the event and state topics.
 type feed struct {
 	mu          sync.Mutex
-	corrections []mqtt.Event
+	corrections []protocol.Event
 	moves       []string // the last state's record
 }
 
@@ -47,15 +48,15 @@ func TestEndToEndChangeOfMind(t *testing.T) {
 		}
 	}
 	sub(topics.Event(), func(b []byte) {
-		var e mqtt.Event
-		if err := json.Unmarshal(b, &e); err == nil && e.Type == mqtt.EventCorrection {
+		var e protocol.Event
+		if err := json.Unmarshal(b, &e); err == nil && e.Type == protocol.EventCorrection {
 			f.mu.Lock()
 			f.corrections = append(f.corrections, e)
 			f.mu.Unlock()
 		}
 	})
 	sub(topics.State(), func(b []byte) {
-		var s mqtt.State
+		var s protocol.State
 		if err := json.Unmarshal(b, &s); err == nil {
 			f.mu.Lock()
 			f.moves = s.Moves
@@ -70,7 +71,7 @@ func TestEndToEndChangeOfMind(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	var corrections []mqtt.Event
+	var corrections []protocol.Event
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		f.mu.Lock()
 		got, corrections = slices.Clone(f.moves), slices.Clone(f.corrections)

@@ -14,9 +14,11 @@ import (
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spireg"
 
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/table"
@@ -96,7 +98,7 @@ func (d *daemon) openMQTT() error {
 	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
 	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
 	opts.Logger = d.log
-	c, err := mqtt.New(opts, mqttsink.Handler(d.tb, systems.Lookup))
+	c, err := mqtt.New(opts, protocol.TableHandler(d.tb, systems.Lookup))
 	if err != nil {
 		return err
 	}
@@ -110,14 +112,14 @@ func (d *daemon) openMQTT() error {
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
 		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
-	d.opp = opponent.NewManager(func(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
+	d.opp = opponent.NewManager(func(spec game.Opponent, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
 		}
 		return d.enginePlayer(spec, snap)
 	}, d.log)
 	d.tb.AddSink(d.opp)
-	return d.openWeb(mqttsink.Handler(d.tb, systems.Lookup))
+	return d.openWeb(protocol.TableHandler(d.tb, systems.Lookup))
 }
 
 // listenWeb takes the displays' port: one in use stops the start, saying
@@ -141,7 +143,7 @@ func (d *daemon) listenWeb() error {
 
 // openWeb serves the displays (docs/web.md) from the table's own payloads,
 // on the port listenWeb took.
-func (d *daemon) openWeb(h mqtt.Handler) error {
+func (d *daemon) openWeb(h protocol.Handler) error {
 	cfg := d.o.cfg
 	if d.webLn == nil {
 		return nil
@@ -176,6 +178,6 @@ func (d *daemon) openWeb(h mqtt.Handler) error {
 }
 
 // enginePlayer makes an engine opponent.
-func (d *daemon) enginePlayer(spec opponent.Spec, snap *table.Snapshot) (opponent.Player, error) {
+func (d *daemon) enginePlayer(spec game.Opponent, snap *table.Snapshot) (opponent.Player, error) {
 	return opponent.NewEngine(spec, snap, d.tb, opponent.EngineOpts{Log: d.log, Seed: uint64(time.Now().UnixNano())})
 }

@@ -13,8 +13,11 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
@@ -25,10 +28,10 @@ import (
 func startInProcess(t *testing.T, edit ...func(*config.Config)) (*daemon, paho.Client, mqtt.Topics) {
 	t.Helper()
 	cfg := config.Default()
+	cfg.StateDir, cfg.BoardID = t.TempDir(), "unit"
 	for _, e := range edit {
 		e(cfg)
 	}
-	cfg.StateDir, cfg.BoardID = t.TempDir(), "unit"
 	cfg.MQTT.Listen, cfg.MQTT.Discovery, cfg.HTTP.Listen = "127.0.0.1:0", "", "127.0.0.1:0"
 	ready := make(chan *daemon, 1)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -172,9 +175,9 @@ func TestRemoteMove(t *testing.T) {
 		t.Fatalf("move: %v", r)
 	}
 	// The retained state carries the game so far.
-	states := make(chan mqtt.State, 16)
+	states := make(chan protocol.State, 16)
 	c.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
-		var s mqtt.State
+		var s protocol.State
 		if json.Unmarshal(m.Payload(), &s) == nil {
 			states <- s
 		}
@@ -276,7 +279,7 @@ func TestButtons(t *testing.T) {
 	})
 	games := make(chan string, 16)
 	c.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
-		var s mqtt.State
+		var s protocol.State
 		if json.Unmarshal(m.Payload(), &s) == nil {
 			games <- s.Game
 		}
@@ -322,10 +325,10 @@ func TestButtons(t *testing.T) {
 
 func TestLiftEventsNameTheFirstPieceTouched(t *testing.T) {
 	d, c, topics := startInProcess(t)
-	events := make(chan mqtt.Event, 32)
+	events := make(chan protocol.Event, 32)
 	c.Subscribe(topics.Event(), 1, func(_ paho.Client, m paho.Message) {
-		var e mqtt.Event
-		if json.Unmarshal(m.Payload(), &e) == nil && e.Type == mqtt.EventLift {
+		var e protocol.Event
+		if json.Unmarshal(m.Payload(), &e) == nil && e.Type == protocol.EventLift {
 			events <- e
 		}
 	}).WaitTimeout(5 * time.Second)
@@ -389,8 +392,8 @@ func TestSimSetButtonsByDefault(t *testing.T) {
 			d, c, topics := startInProcess(t, tc.edit)
 			pressed := make(chan string, 8)
 			c.Subscribe(topics.Event(), 1, func(_ paho.Client, m paho.Message) {
-				var e mqtt.Event
-				if json.Unmarshal(m.Payload(), &e) == nil && e.Type == mqtt.EventButton {
+				var e protocol.Event
+				if json.Unmarshal(m.Payload(), &e) == nil && e.Type == protocol.EventButton {
 					pressed <- e.Detail
 				}
 			}).WaitTimeout(5 * time.Second)
@@ -448,4 +451,29 @@ func TestClockPressOnTheLEDs(t *testing.T) {
 	}
 	tap("clock_white")
 	waitLit(t, d.board, "b2W b3W")
+}
+
+// A state directory whose current game is of another system (a Millennium
+// game left by a run with another configuration) is resumed on the set that
+// system is played on: run --sim simulates it from the start, with no
+// second attempt at opening the table.
+func TestSimResumesAGameOfAnotherSystem(t *testing.T) {
+	dir := t.TempDir()
+	s, err := game.New(dir, millennium.System, "", game.Tags{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Play(s.Position().LegalMoves(nil)[0]); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ID()
+	s.Close()
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.StateDir = dir })
+	snap := d.tb.Snapshot()
+	if snap.System.Name() != millennium.System.Name() || snap.Game != id || len(snap.Moves) != 1 {
+		t.Fatalf("resumed %s game %s with %d moves, want the Millennium game %s with its move", snap.System.Name(), snap.Game, len(snap.Moves), id)
+	}
+	if err := d.board.Wiring.Validate(millennium.System.Cells()); err != nil {
+		t.Errorf("the simulated set is not a Millennium set: %v", err)
+	}
 }

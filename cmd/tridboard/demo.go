@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,11 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/table/printsink"
@@ -117,7 +115,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 
 	var (
 		mu       sync.Mutex
-		received []mqtt.Move
+		received []protocol.Move
 		got      = make(chan struct{}, len(demoGame))
 		failed   = false
 	)
@@ -126,34 +124,29 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		if d.webURL != "" {
 			fmt.Fprintf(stdout, "Watch it in a browser: %s (the board: %sboards/%s)\n\n", d.webURL, d.webURL, cfg.BoardID)
 		}
-		topic := cfg.MQTT.Prefix + "/" + cfg.BoardID + "/move"
-		sub := paho.NewClient(paho.NewClientOptions().AddBroker(d.broker.URL()).SetClientID("tridboard-demo-display"))
-		if t := sub.Connect(); !t.WaitTimeout(5*time.Second) || t.Error() != nil {
-			fmt.Fprintf(stderr, "tridboard demo: subscriber: connect %s: %v\n", d.broker.URL(), t.Error())
-			failed = true
-			cancel()
-			return
-		}
-		t := sub.Subscribe(topic, 1, func(_ paho.Client, msg paho.Message) {
-			var m mqtt.Move
-			if err := json.Unmarshal(msg.Payload(), &m); err != nil {
-				fmt.Fprintf(stderr, "tridboard demo: bad move payload %q: %v\n", msg.Payload(), err)
-				return
-			}
+		topics, _ := mqtt.NewTopics(cfg.MQTT.Prefix, cfg.BoardID) // checked by the configuration
+		fo := mqtt.DefaultFollowerOpts()
+		fo.Broker, fo.Prefix, fo.Boards, fo.Name = d.broker.URL(), cfg.MQTT.Prefix, []string{cfg.BoardID}, "demo-display"
+		sub, err := mqtt.Follow(fo, mqtt.Handlers{Move: func(_ string, m protocol.Move) {
 			mu.Lock()
 			received = append(received, m)
 			mu.Unlock()
-			fmt.Fprintf(stdout, "  published  seq %-2d %-14s %-12s (%s)%s\n", m.Seq, m.Move, m.SAN, topic, printsink.Times(d.tb.Snapshot().Clock))
+			fmt.Fprintf(stdout, "  published  seq %-2d %-14s %-12s (%s)%s\n", m.Seq, m.Move, m.SAN, topics.Move(), printsink.Times(d.tb.Snapshot().Clock))
 			got <- struct{}{}
-		})
-		if !t.WaitTimeout(5*time.Second) || t.Error() != nil {
-			fmt.Fprintf(stderr, "tridboard demo: subscribe %s: %v\n", topic, t.Error())
+		}})
+		if err == nil {
+			rctx, rcancel := context.WithTimeout(ctx, 5*time.Second)
+			err = sub.Ready(rctx)
+			rcancel()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tridboard demo: subscriber: %v\n", err)
 			failed = true
 			cancel()
 			return
 		}
 		go func() {
-			defer sub.Disconnect(100)
+			defer sub.Close()
 			defer cancel()
 			select {
 			case <-d.tb.Synced():

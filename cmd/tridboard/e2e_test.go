@@ -17,7 +17,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
@@ -139,7 +139,7 @@ func (d *daemonProc) waitMoveLine(t *testing.T, long string) {
 // subscriber records the moves a display receives.
 type subscriber struct {
 	mu    sync.Mutex
-	moves []mqtt.Move
+	moves []protocol.Move
 }
 
 func subscribe(t *testing.T, listen string) *subscriber {
@@ -153,7 +153,7 @@ func subscribe(t *testing.T, listen string) *subscriber {
 		SetMaxReconnectInterval(200 * time.Millisecond)
 	opts.SetOnConnectHandler(func(c paho.Client) {
 		c.Subscribe(topic, 1, func(_ paho.Client, msg paho.Message) {
-			var m mqtt.Move
+			var m protocol.Move
 			if err := json.Unmarshal(msg.Payload(), &m); err != nil {
 				t.Errorf("bad move payload %q: %v", msg.Payload(), err)
 				return
@@ -172,11 +172,11 @@ func subscribe(t *testing.T, listen string) *subscriber {
 // distinct returns the moves received, duplicates (same seq) dropped, after
 // checking that a duplicate repeats its first copy exactly and that seqs
 // arrive in order.
-func (s *subscriber) distinct(t *testing.T) []mqtt.Move {
+func (s *subscriber) distinct(t *testing.T) []protocol.Move {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []mqtt.Move
+	var out []protocol.Move
 	for _, m := range s.moves {
 		if n := len(out); n > 0 && m.Seq <= out[n-1].Seq {
 			if o := out[m.Seq-1]; o.Move != m.Move || o.Position != m.Position || o.Game != m.Game {
@@ -192,7 +192,7 @@ func (s *subscriber) distinct(t *testing.T) []mqtt.Move {
 	return out
 }
 
-func (s *subscriber) waitFor(t *testing.T, n int) []mqtt.Move {
+func (s *subscriber) waitFor(t *testing.T, n int) []protocol.Move {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tridboard/tridboard/internal/natstest"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/web"
 )
@@ -26,20 +27,20 @@ import (
 // the moves of every set as they come (QoS 1, a clean session).
 type display struct {
 	mu    sync.Mutex
-	moves map[string][]mqtt.Move // board -> moves in arrival order
+	moves map[string][]protocol.Move // board -> moves in arrival order
 	cli   paho.Client
 }
 
 func newDisplay(t *testing.T, url, prefix, id string) *display {
 	t.Helper()
-	d := &display{moves: map[string][]mqtt.Move{}}
+	d := &display{moves: map[string][]protocol.Move{}}
 	po := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetCleanSession(true).SetOrderMatters(true).SetAutoReconnect(false)
 	d.cli = paho.NewClient(po)
 	if tok := d.cli.Connect(); !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {
 		t.Fatalf("display on %s: connect: %v", url, tok.Error())
 	}
 	tok := d.cli.Subscribe(prefix+"/+/"+mqtt.TopicMove, 1, func(_ paho.Client, m paho.Message) {
-		var mv mqtt.Move
+		var mv protocol.Move
 		if json.Unmarshal(m.Payload(), &mv) != nil {
 			return
 		}
@@ -192,7 +193,7 @@ func TestHallClusterSurvivesANode(t *testing.T) {
 	states := map[string]int{}
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker, fo.Prefix, fo.QoS, fo.Name = c.MQTT(0), prefix, 0, "late"
-	f, err := mqtt.Follow(fo, mqtt.Handlers{State: func(b string, s mqtt.State) {
+	f, err := mqtt.Follow(fo, mqtt.Handlers{State: func(b string, s protocol.State) {
 		mu.Lock()
 		states[b] = len(s.Moves)
 		mu.Unlock()

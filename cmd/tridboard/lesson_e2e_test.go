@@ -13,6 +13,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
@@ -22,8 +23,8 @@ type lessonWatch struct {
 	c      paho.Client
 	topics mqtt.Topics
 	mu     sync.Mutex
-	states []mqtt.State
-	events []mqtt.Event
+	states []protocol.State
+	events []protocol.Event
 }
 
 // watchLesson connects a display (a clean session) to the daemon's broker.
@@ -41,12 +42,12 @@ func watchLesson(t *testing.T, listen string) *lessonWatch {
 		t.Fatalf("connect: %v", tok.Error())
 	}
 	t.Cleanup(func() { w.c.Disconnect(100) })
-	subscribeJSON(t, w.c, topics.State(), func(s mqtt.State) {
+	subscribeJSON(t, w.c, topics.State(), func(s protocol.State) {
 		w.mu.Lock()
 		w.states = append(w.states, s)
 		w.mu.Unlock()
 	})
-	subscribeJSON(t, w.c, topics.Event(), func(e mqtt.Event) {
+	subscribeJSON(t, w.c, topics.Event(), func(e protocol.Event) {
 		w.mu.Lock()
 		w.events = append(w.events, e)
 		w.mu.Unlock()
@@ -72,11 +73,11 @@ func subscribeJSON[T any](t *testing.T, c paho.Client, topic string, keep func(T
 }
 
 // state waits for the latest state to be one ok accepts and returns it.
-func (w *lessonWatch) state(what string, ok func(*mqtt.State) bool) mqtt.State {
+func (w *lessonWatch) state(what string, ok func(*protocol.State) bool) protocol.State {
 	w.t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		w.mu.Lock()
-		var last mqtt.State
+		var last protocol.State
 		if n := len(w.states); n > 0 {
 			last = w.states[n-1]
 		}
@@ -91,11 +92,11 @@ func (w *lessonWatch) state(what string, ok func(*mqtt.State) bool) mqtt.State {
 }
 
 // event waits for an event of type typ that ok accepts and returns it.
-func (w *lessonWatch) event(typ string, ok func(*mqtt.Event) bool) mqtt.Event {
+func (w *lessonWatch) event(typ string, ok func(*protocol.Event) bool) protocol.Event {
 	w.t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		w.mu.Lock()
-		evs := append([]mqtt.Event(nil), w.events...)
+		evs := append([]protocol.Event(nil), w.events...)
 		w.mu.Unlock()
 		for _, e := range evs {
 			if e.Type == typ && ok(&e) {
@@ -122,14 +123,14 @@ func TestEndToEndLesson(t *testing.T) {
 	listen := freePort(t)
 	d := startDaemon(t, state, listen)
 	w := watchLesson(t, listen)
-	w.state("the board in sync", func(s *mqtt.State) bool { return s.Board.Status == mqtt.BoardInSync })
+	w.state("the board in sync", func(s *protocol.State) bool { return s.Board.Status == protocol.BoardInSync })
 	r := w.command("new_game", `{"variant":"st3d","white":"Learner","black":"Teacher","assist":{"white":"full","black":"none"}}`)
 	if r["status"] != "ok" {
 		t.Fatalf("new_game: %v", r)
 	}
 	game := r["data"].(map[string]any)["game"].(string)
-	w.state("the lesson's assistance", func(s *mqtt.State) bool {
-		return s.Game == game && s.Board.Status == mqtt.BoardInSync && s.Lesson != nil &&
+	w.state("the lesson's assistance", func(s *protocol.State) bool {
+		return s.Game == game && s.Board.Status == protocol.BoardInSync && s.Lesson != nil &&
 			reflect.DeepEqual(s.Lesson.Assist, map[string]string{"white": "full", "black": "none"})
 	})
 	hand := func(lines string) {
@@ -140,16 +141,16 @@ func TestEndToEndLesson(t *testing.T) {
 	// White's pawn three squares on: explained, with the fix in words.
 	hand("lift b2W\nwait 100\nplace b5N\n")
 	const why = "A pawn does not move from b2W to b5N."
-	ill := w.event(mqtt.EventIllegal, func(e *mqtt.Event) bool { return e.Game == game })
+	ill := w.event(protocol.EventIllegal, func(e *protocol.Event) bool { return e.Game == game })
 	if ill.Detail != why {
 		t.Errorf("White's illegal move: %+v, want %q", ill, why)
 	}
-	s := w.state("the mismatch explained", func(s *mqtt.State) bool { return s.Game == game && s.Board.Status == mqtt.BoardMismatch })
+	s := w.state("the mismatch explained", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardMismatch })
 	if s.Board.Reason != why || s.Board.Hint != "put back the white pawn on b2W; take away what stands on b5N" {
 		t.Errorf("mismatch: reason %q hint %q", s.Board.Reason, s.Board.Hint)
 	}
 	hand("lift b5N\nwait 100\nplace b2W\n")
-	w.state("the pawn back", func(s *mqtt.State) bool { return s.Game == game && s.Board.Status == mqtt.BoardInSync })
+	w.state("the pawn back", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardInSync })
 	// A hint for White, in its two stages, seen as events.
 	r1, r2 := w.command("hint", `{}`), w.command("hint", `{}`)
 	if r1["status"] != "ok" || r2["status"] != "ok" {
@@ -157,10 +158,10 @@ func TestEndToEndLesson(t *testing.T) {
 	}
 	d2 := r2["data"].(map[string]any)
 	piece, move := d2["piece"].(string), d2["move"].(string)
-	w.event(mqtt.EventHint, func(e *mqtt.Event) bool {
+	w.event(protocol.EventHint, func(e *protocol.Event) bool {
 		return e.Game == game && e.Cell == piece && e.Move == "" && e.Detail == "white"
 	})
-	w.event(mqtt.EventHint, func(e *mqtt.Event) bool {
+	w.event(protocol.EventHint, func(e *protocol.Event) bool {
 		return e.Game == game && e.Cell == piece && e.Move == move && len(e.Cells) == 2 && e.Detail == "white"
 	})
 	// The teacher locks; an empty teach is refused and unlocks nothing.
@@ -179,10 +180,10 @@ func TestEndToEndLesson(t *testing.T) {
 	}
 	d = startDaemon(t, state, listen)
 	w2 := watchLesson(t, listen)
-	s = w2.state("the lesson after the restart", func(s *mqtt.State) bool {
-		return s.Game == game && s.Board.Status == mqtt.BoardInSync && s.Lesson != nil
+	s = w2.state("the lesson after the restart", func(s *protocol.State) bool {
+		return s.Game == game && s.Board.Status == protocol.BoardInSync && s.Lesson != nil
 	})
-	want := &mqtt.Lesson{Locked: true, Assist: map[string]string{"white": "full", "black": "none"},
+	want := &protocol.Lesson{Locked: true, Assist: map[string]string{"white": "full", "black": "none"},
 		Hints: map[string]int{"white": 5, "black": 3}, HintsUsed: map[string]int{"white": 1, "black": 0}}
 	if !reflect.DeepEqual(s.Lesson, want) {
 		t.Errorf("after the restart: lesson %+v, want %+v", s.Lesson, want)
@@ -197,11 +198,11 @@ func TestEndToEndLesson(t *testing.T) {
 	d.play(t, st3d.Start(), []string{move})
 	d.waitMoveLine(t, move)
 	hand("lift b7B\nwait 100\nplace d5N\n")
-	ill = w2.event(mqtt.EventIllegal, func(e *mqtt.Event) bool { return e.Game == game })
+	ill = w2.event(protocol.EventIllegal, func(e *protocol.Event) bool { return e.Game == game })
 	if ill.Detail != "no legal move leads to this" {
 		t.Errorf("Black's illegal move, without assistance: %+v", ill)
 	}
-	s = w2.state("Black's mismatch", func(s *mqtt.State) bool { return s.Game == game && s.Board.Status == mqtt.BoardMismatch })
+	s = w2.state("Black's mismatch", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardMismatch })
 	if s.Board.Hint != "" {
 		t.Errorf("Black, without assistance, was told the fix: %q", s.Board.Hint)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -46,16 +47,16 @@ func (s *loadSet) step(now time.Time) (bool, error) {
 	long, short := p.Long(m), p.Short(m)
 	next := s.g.Play(m)
 	s.seq++
-	mv := mqtt.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
+	mv := protocol.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
 	if s.sent != nil {
 		s.sent(s.id, s.game, s.seq, now)
 	}
 	if err := s.cli.Enqueue(mv); err != nil {
 		return false, err
 	}
-	st := mqtt.State{Game: s.game, Variant: s.sys.Name(), Position: next.String(), Turn: next.Turn(),
-		Board: mqtt.Board{Status: mqtt.BoardInSync}, LastMove: &mqtt.LastMove{Seq: s.seq, Move: long, SAN: short},
-		Moves: s.g.Long(), MoveNumber: next.FullmoveNumber(), Result: mqtt.ResultOngoing, Time: now.UTC()}
+	st := protocol.State{Game: s.game, Variant: s.sys.Name(), Position: next.String(), Turn: next.Turn(),
+		Board: protocol.Board{Status: protocol.BoardInSync}, LastMove: &protocol.LastMove{Seq: s.seq, Move: long, SAN: short},
+		Moves: s.g.Long(), MoveNumber: next.FullmoveNumber(), Result: protocol.ResultOngoing, Time: now.UTC()}
 	st.Check, _ = next.InCheck()
 	s.cli.PublishState(st)
 	s.n++
@@ -75,7 +76,7 @@ type loadCheck struct {
 	cond          chan struct{}
 }
 
-func (c *loadCheck) move(board string, m mqtt.Move, at time.Time) {
+func (c *loadCheck) move(board string, m protocol.Move, at time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := board + "/" + m.Game

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,9 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/systems"
 )
 
@@ -110,43 +108,18 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 
 	chk := &loadCheck{last: map[string]int{}, seen: map[string]bool{}, cond: make(chan struct{}, 1),
 		dupsOf: map[string]int{}, oooOf: map[string]int{}}
-	subscribed := make(chan error, 1)
-	po := paho.NewClientOptions()
-	brokers, _ := mqtt.ParseBrokers(cmp.Or(o.CheckBroker, o.Broker))
-	for _, b := range brokers {
-		po.AddBroker(b)
+	fo := mqtt.DefaultFollowerOpts()
+	fo.Broker, fo.Username, fo.Password, fo.Prefix = cmp.Or(o.CheckBroker, o.Broker), o.Username, o.Password, o.Prefix
+	fo.Name = "loadcheck"
+	sub, err := mqtt.Follow(fo, mqtt.Handlers{Move: func(board string, mv protocol.Move) { chk.move(board, mv, time.Now()) }})
+	if err != nil {
+		return loadReport{}, fmt.Errorf("subscriber: %w", err)
 	}
-	po = po.SetClientID(fmt.Sprintf("tridboard-loadcheck-%d", os.Getpid())).
-		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).SetAutoReconnect(true).SetOrderMatters(true)
-	po.SetOnConnectHandler(func(c paho.Client) {
-		tok := c.Subscribe(o.Prefix+"/+/"+mqtt.TopicMove, 1, func(_ paho.Client, m paho.Message) {
-			at := time.Now()
-			var mv mqtt.Move
-			if json.Unmarshal(m.Payload(), &mv) != nil {
-				return
-			}
-			board := m.Topic()[len(o.Prefix)+1:]
-			board = board[:len(board)-len(mqtt.TopicMove)-1]
-			chk.move(board, mv, at)
-		})
-		tok.Wait()
-		select {
-		case subscribed <- tok.Error():
-		default:
-		}
-	})
-	sub := paho.NewClient(po)
-	if tok := sub.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		return loadReport{}, fmt.Errorf("subscriber: broker %s: connect: %v", o.Broker, tok.Error())
-	}
-	defer sub.Disconnect(250)
-	select {
-	case err := <-subscribed:
-		if err != nil {
-			return loadReport{}, fmt.Errorf("subscriber: %w", err)
-		}
-	case <-ctx.Done():
-		return loadReport{}, ctx.Err()
+	defer sub.Close()
+	rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer rcancel()
+	if err := sub.Ready(rctx); err != nil {
+		return loadReport{}, fmt.Errorf("subscriber: %w", err)
 	}
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))

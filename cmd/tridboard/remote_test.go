@@ -14,6 +14,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -221,7 +222,7 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 		t.Errorf("journals:\nwhite %s\nblack %s\nwant  %s", w, b, strings.Join(game, " "))
 	}
 	// The retained states agree too, and name both players' sets' games.
-	var st mqtt.State
+	var st protocol.State
 	done := make(chan struct{})
 	topics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
 	ctl.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {

@@ -12,6 +12,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
@@ -19,10 +20,10 @@ import (
 // stateWatch keeps the last retained state a client received.
 type stateWatch struct {
 	mu   sync.Mutex
-	last *mqtt.State
+	last *protocol.State
 }
 
-func (w *stateWatch) get() *mqtt.State {
+func (w *stateWatch) get() *protocol.State {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.last
@@ -45,7 +46,7 @@ func watchState(t *testing.T, listen, id string) (*stateWatch, paho.Client, mqtt
 	}
 	t.Cleanup(func() { c.Disconnect(50) })
 	tok := c.Subscribe(topics.State(), 1, func(_ paho.Client, m paho.Message) {
-		var s mqtt.State
+		var s protocol.State
 		if err := json.Unmarshal(m.Payload(), &s); err != nil {
 			t.Errorf("state %s: %v", m.Payload(), err)
 			return
@@ -61,7 +62,7 @@ func watchState(t *testing.T, listen, id string) (*stateWatch, paho.Client, mqtt
 }
 
 // waitState waits up to 30 s for a state that ok accepts.
-func (w *stateWatch) waitState(t *testing.T, what string, ok func(*mqtt.State) bool) *mqtt.State {
+func (w *stateWatch) waitState(t *testing.T, what string, ok func(*protocol.State) bool) *protocol.State {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if s := w.get(); s != nil && ok(s) {
@@ -96,16 +97,16 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			w, c, topics := watchState(t, listen, "e2e-clock-1")
 			// The daemon publishes its state once it has subscribed to its
 			// commands: a command sent before would reach nobody.
-			w.waitState(t, "the daemon's first state", func(s *mqtt.State) bool { return true })
+			w.waitState(t, "the daemon's first state", func(s *protocol.State) bool { return true })
 			if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","time_control":"60"}`); r["status"] != "ok" {
 				t.Fatalf("new_game: %v", r)
 			}
-			w.waitState(t, "White's clock running", func(s *mqtt.State) bool {
+			w.waitState(t, "White's clock running", func(s *protocol.State) bool {
 				return s.Clock != nil && s.Clock.Running == "white" && len(s.Moves) == 0
 			})
 			d.play(t, st3d.Start(), []string{"b2W-b3W"})
 			d.waitMoveLine(t, "b2W-b3W")
-			s := w.waitState(t, "Black's clock running after the move", func(s *mqtt.State) bool {
+			s := w.waitState(t, "Black's clock running after the move", func(s *protocol.State) bool {
 				return s.Clock != nil && s.Clock.Running == "black" && len(s.Moves) == 1
 			})
 			// Black's turn began when White's move was completed.
@@ -123,7 +124,7 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			w2, _, _ := watchState(t, listen, "e2e-clock-2")
 			// The broker may first hand out the state retained before the
 			// stop; the resumed game's comes paused.
-			s2 := w2.waitState(t, "the resumed game's clock, paused", func(s *mqtt.State) bool {
+			s2 := w2.waitState(t, "the resumed game's clock, paused", func(s *protocol.State) bool {
 				return s.Clock != nil && s.Clock.Paused && len(s.Moves) == 1
 			})
 			k := s2.Clock

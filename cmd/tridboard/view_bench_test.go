@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/web"
@@ -54,7 +55,7 @@ func BenchmarkPublishToPage(b *testing.B) {
 		games++
 		g, game, seq = rules.NewGame(st3d.System.Start()), "20260101-000000-"+strconv.Itoa(games), 0
 		p := g.Position()
-		set.PublishState(mqtt.State{Game: game, Variant: "st3d", Position: p.String(), Turn: p.Turn(), Board: mqtt.Board{Status: mqtt.BoardInSync}, Result: "*", Time: time.Now()})
+		set.PublishState(protocol.State{Game: game, Variant: "st3d", Position: p.String(), Turn: p.Turn(), Board: protocol.Board{Status: protocol.BoardInSync}, Result: "*", Time: time.Now()})
 	}
 	newGame()
 	deadline := time.Now().Add(10 * time.Second)
@@ -88,7 +89,7 @@ func BenchmarkPublishToPage(b *testing.B) {
 		next := g.Play(m)
 		seq++
 		t0 := float64(time.Now().UnixNano()) / 1e6
-		if err := set.Enqueue(mqtt.Move{Seq: seq, Game: game, Move: long, SAN: short, Position: next.String(), Time: time.Now()}); err != nil {
+		if err := set.Enqueue(protocol.Move{Seq: seq, Game: game, Move: long, SAN: short, Position: next.String(), Time: time.Now()}); err != nil {
 			b.Fatal(err)
 		}
 		s := strconv.Itoa(seq)

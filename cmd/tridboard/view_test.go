@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	paho "github.com/eclipse/paho.mqtt.golang"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/web"
@@ -52,10 +54,10 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 	url := embeddedBroker(t)
 	o := mqtt.DefaultOpts()
 	o.Broker, o.BoardID, o.StateDir, o.Discovery, o.CommandToken = url, "hall-7", t.TempDir(), "", "s3cret"
-	var got []mqtt.Command
-	set, err := mqtt.New(o, mqtt.HandlerFunc(func(_ context.Context, c mqtt.Command) (any, error) {
+	var got []protocol.Command
+	set, err := mqtt.New(o, protocol.HandlerFunc(func(_ context.Context, c protocol.Command) (any, error) {
 		got = append(got, c)
-		if _, ok := c.(mqtt.TakeBack); ok {
+		if _, ok := c.(protocol.TakeBack); ok {
 			return map[string]string{"move": "b2W-b4N"}, nil
 		}
 		return nil, errors.New("no draw to accept")
@@ -82,13 +84,13 @@ func TestViewFollowsSetsOnBroker(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Play(m)
-		if err := set.Enqueue(mqtt.Move{Seq: i + 1, Game: game, Move: s, SAN: before.Short(m), Position: g.Position().String(), Time: time.Now()}); err != nil {
+		if err := set.Enqueue(protocol.Move{Seq: i + 1, Game: game, Move: s, SAN: before.Short(m), Position: g.Position().String(), Time: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p := g.Position()
-	set.PublishState(mqtt.State{Game: game, Variant: "st3d", Position: p.String(), Turn: p.Turn(), Board: mqtt.Board{Status: mqtt.BoardInSync},
-		LastMove: &mqtt.LastMove{Seq: 3, Move: "Nd1W-c3W"}, Moves: g.Long(), MoveNumber: 2, Result: "*", Time: time.Now(),
+	set.PublishState(protocol.State{Game: game, Variant: "st3d", Position: p.String(), Turn: p.Turn(), Board: protocol.Board{Status: protocol.BoardInSync},
+		LastMove: &protocol.LastMove{Seq: 3, Move: "Nd1W-c3W"}, Moves: g.Long(), MoveNumber: 2, Result: "*", Time: time.Now(),
 		Tags: map[string]string{"White": "Kirk", "Black": "Spock"}})
 	pollUntil(t, "the three moves in the hub", func() bool {
 		bv, ok := hub.View("hall-7")

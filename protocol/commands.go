@@ -1,9 +1,7 @@
-package mqtt
+package protocol
 
 import (
 	"bytes"
-	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -316,38 +314,6 @@ func strictDecode(b []byte, v any) error {
 	return nil
 }
 
-// Handler acts on commands; the daemon implements it. Command is called from
-// one goroutine, one command at a time, with a context that ends when the
-// client closes. The result, if not nil, is sent back as the "data" of the
-// reply; an error is sent back as its "reason".
-type Handler interface {
-	Command(ctx context.Context, c Command) (result any, err error)
-}
-
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, c Command) (any, error)
-
-// Command calls f.
-func (f HandlerFunc) Command(ctx context.Context, c Command) (any, error) { return f(ctx, c) }
-
-// Response statuses.
-const (
-	StatusOK    = "ok"
-	StatusError = "error"
-	// StatusBusy: the command did not run because too many were waiting.
-	StatusBusy = "busy"
-)
-
-// Response is the payload of <base>/response/<command>.
-type Response struct {
-	// Transaction echoes the command's "transaction" (a string or number),
-	// or is absent.
-	Transaction json.RawMessage `json:"transaction,omitempty"`
-	Status      string          `json:"status"`
-	Reason      string          `json:"reason,omitempty"`
-	Data        any             `json:"data,omitempty"`
-}
-
 // ParseCommand reads the payload of <base>/set/<name>: a JSON object with the
 // command's fields, an optional "transaction" (string or number, echoed in
 // the reply) and an optional "token". Unknown fields are errors.
@@ -427,39 +393,4 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		return nil, transaction, token, fmt.Errorf("%s: %v", name, err)
 	}
 	return cmd, transaction, token, nil
-}
-
-// dispatch parses a command, checks its token when wantToken is not empty,
-// and calls h. Malformed, unknown and unauthorised commands never reach h.
-func dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {
-	cmd, r := admit(wantToken, name, payload)
-	if cmd == nil {
-		return r
-	}
-	res, err := h.Command(ctx, cmd)
-	return answer(r, res, err)
-}
-
-// admit parses a command and checks its token. It returns the command and
-// the response to fill (its transaction), or a nil command and the error
-// response.
-func admit(wantToken, name string, payload []byte) (Command, Response) {
-	cmd, tr, token, err := ParseCommand(name, payload)
-	if err != nil {
-		return nil, Response{Transaction: tr, Status: StatusError, Reason: err.Error()}
-	}
-	if wantToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(wantToken)) != 1 {
-		return nil, Response{Transaction: tr, Status: StatusError, Reason: "unauthorised: missing or wrong token"}
-	}
-	return cmd, Response{Transaction: tr}
-}
-
-// answer fills r with a command's result.
-func answer(r Response, res any, err error) Response {
-	if err != nil {
-		r.Status, r.Reason = StatusError, err.Error()
-	} else {
-		r.Status, r.Data = StatusOK, res
-	}
-	return r
 }

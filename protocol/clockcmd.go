@@ -1,4 +1,4 @@
-package mqtt
+package protocol
 
 import (
 	"fmt"
@@ -30,8 +30,8 @@ type Clock struct {
 // Name is CmdClock.
 func (Clock) Name() string { return CmdClock }
 
-// maxClockMS bounds add and set: 100 hours, the clock's own limit.
-const maxClockMS = 100 * 3600 * 1000
+// MaxClockMS bounds the clock command's add and set: 100 hours, the clock's own limit.
+const MaxClockMS = 100 * 3600 * 1000
 
 func (c Clock) validate() error {
 	switch c.Action {
@@ -41,13 +41,13 @@ func (c Clock) validate() error {
 		}
 		return nil
 	case ClockAdd:
-		if c.MS == 0 || c.MS < -maxClockMS || c.MS > maxClockMS {
-			return fmt.Errorf(`"ms" %d: want a non-zero number of milliseconds, at most %d either way`, c.MS, maxClockMS)
+		if c.MS == 0 || c.MS < -MaxClockMS || c.MS > MaxClockMS {
+			return fmt.Errorf(`"ms" %d: want a non-zero number of milliseconds, at most %d either way`, c.MS, MaxClockMS)
 		}
 		return nil
 	case ClockSet:
-		if c.MS <= 0 || c.MS > maxClockMS {
-			return fmt.Errorf(`"ms" %d: want 1 to %d`, c.MS, maxClockMS)
+		if c.MS <= 0 || c.MS > MaxClockMS {
+			return fmt.Errorf(`"ms" %d: want 1 to %d`, c.MS, MaxClockMS)
 		}
 		return nil
 	}

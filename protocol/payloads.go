@@ -1,4 +1,4 @@
-package mqtt
+package protocol
 
 import (
 	"encoding/json"
@@ -25,7 +25,9 @@ type Move struct {
 	ClkMS *int64 `json:"clk_ms,omitempty"`
 }
 
-func (m Move) check() error {
+// Validate checks what a consumer relies on: a game id, a seq from 1 and
+// a move.
+func (m Move) Validate() error {
 	switch {
 	case m.Game == "":
 		return fmt.Errorf("move seq %d: empty game id", m.Seq)
@@ -82,9 +84,15 @@ const (
 	ResultDraw      = "1/2-1/2"
 )
 
+// Version is the version of the payloads this package writes and reads.
+const Version = 1
+
 // State is the retained payload of <base>/state: everything a display needs
 // to draw the game after subscribing.
 type State struct {
+	// V is the payloads' version (Version); 0, from a set older than
+	// versioning, reads as 1.
+	V        int         `json:"v"`
 	Game     string      `json:"game"`
 	Variant  string      `json:"variant"`
 	Position string      `json:"position"`
@@ -134,6 +142,15 @@ type Lesson struct {
 	// HintsUsed the hints it had.
 	Hints     map[string]int `json:"hints"`
 	HintsUsed map[string]int `json:"hints_used"`
+}
+
+// Supported says whether s is of a version this package reads: a state of
+// a later version is refused, not misdrawn.
+func (s State) Supported() error {
+	if s.V > Version {
+		return fmt.Errorf("protocol: state of version %d, this tridboard reads up to version %d: update it", s.V, Version)
+	}
+	return nil
 }
 
 // MarshalJSON writes Turn as "white" or "black".

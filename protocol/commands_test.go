@@ -1,4 +1,4 @@
-package mqtt
+package protocol
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func TestDispatch(t *testing.T) {
 // got (wantCmd nil: h must not be called).
 func checkDispatch(t *testing.T, h cmdRecorder, token, cmd, payload string, wantCmd Command, wantReply string) {
 	t.Helper()
-	resp := dispatch(context.Background(), &h, token, cmd, []byte(payload))
+	resp := Dispatch(context.Background(), &h, token, cmd, []byte(payload))
 	b, err := json.Marshal(resp)
 	if err != nil {
 		t.Fatal(err)

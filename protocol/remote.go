@@ -1,11 +1,4 @@
-package mqtt
-
-// TopicRemote is the suffix of the retained topic where a set playing
-// another set publishes its side of the remote game (RemoteRecord).
-const TopicRemote = "remote"
-
-// Remote is the retained topic of this board's side of a remote game.
-func (t Topics) Remote() string { return t.Base + "/" + TopicRemote }
+package protocol
 
 // EventPeer is the Event type of a change of the other set of a remote
 // game (Detail: what, in words): it went offline, came back, is in another
