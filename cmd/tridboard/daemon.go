@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -20,6 +20,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/opponent"
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
@@ -99,6 +100,13 @@ func (d *daemon) open() error {
 	if err != nil {
 		return configError{err}
 	}
+	if d.o.sim && cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset {
+		// The journal resumes a game of another system: simulate its set.
+		if rs := resumedSystem(cfg.StateDir); rs != nil && !slices.Equal(rs.Cells(), sys.Cells()) {
+			d.log.Info("the resumed game is of another system: simulating its set", "variant", rs.Name())
+			sys = rs
+		}
+	}
 	// Take the ports before anything is written: a start that fails on a
 	// port in use leaves no new game behind.
 	if err := d.listenWeb(); err != nil {
@@ -167,21 +175,6 @@ func (d *daemon) open() error {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
 	d.tb, err = table.New(&topts)
-	var se *table.SenseError
-	if errors.As(err, &se) && d.o.sim && cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset {
-		// The journal resumes a game of another system: simulate its set.
-		d.log.Info("the resumed game is of another system: simulating its set", "variant", se.System.Name())
-		if simButtons {
-			cfg.Buttons = config.DefaultButtons(placesPieces(se.System))
-			topts.Buttons = buttons(cfg.Buttons)
-		}
-		if d.board, err = sim.DefaultBoard(se.System, shortButtons(cfg)...); err != nil {
-			return fmt.Errorf("sim: %w", err)
-		}
-		d.bus = d.board.Bus
-		topts.Bus, topts.Wiring, topts.Now, topts.System = d.bus, d.board.Wiring, followReal(d.board.Clock), se.System
-		d.tb, err = table.New(&topts)
-	}
 	if err != nil {
 		return err
 	}
@@ -253,4 +246,18 @@ func (d *daemon) close(ctx context.Context) {
 	if d.lock != nil {
 		_ = d.lock.Release()
 	}
+}
+
+// resumedSystem is the system of the game the state directory resumes, or
+// nil (no game, or one that does not read: table.New then says why). The
+// journal is only read.
+func resumedSystem(stateDir string) rules.System {
+	o := game.DefaultOpts()
+	o.ReadOnly = true
+	s, err := game.Open(stateDir, &o)
+	if err != nil {
+		return nil
+	}
+	defer s.Close()
+	return s.System()
 }

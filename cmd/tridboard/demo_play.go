@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
@@ -26,7 +27,6 @@ import (
 func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, pause time.Duration, onClock bool, got <-chan struct{}) bool {
 	style := sim.PlainStyle
 	style.Pause = pause
-	pos := d.tb.Snapshot().Start
 	tap := func(button string) bool {
 		if err := doAction(ctx, d.board.Set, sim.Action{Op: sim.OpTap, Button: button, Wait: sim.DefaultTap}); err != nil {
 			fmt.Fprintf(out, "demo: tap %s: %v\n", button, err)
@@ -45,6 +45,9 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 		}
 	}
 	for i, long := range demoGame {
+		// The game as the table has it: each move is made from the
+		// position its journal holds, not from a copy kept here.
+		pos := d.tb.Snapshot().Position
 		m, _, err := pos.ParseMove(long)
 		if err != nil {
 			fmt.Fprintf(out, "demo: move %d %s: %v\n", i+1, long, err)
@@ -90,11 +93,9 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 		case <-ctx.Done():
 			return false
 		}
-		pos = pos.Play(m)
 	}
-	res := pos.Status()
-	if res == rules.Checkmate {
-		fmt.Fprintf(out, "\nCheckmate: %s wins.\n", pos.Turn().Other())
+	if snap := d.tb.Snapshot(); snap.Reason == game.ReasonCheckmate {
+		fmt.Fprintf(out, "\nCheckmate: %s wins.\n", snap.Position.Turn().Other())
 	}
 	return sleep(ctx, 300*time.Millisecond)
 }
