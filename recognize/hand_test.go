@@ -334,3 +334,47 @@ func TestRandomGamesWithTheHand(t *testing.T) {
 		}
 	}
 }
+
+// Held says, with ConfirmByPress, that the move shown has stood its settle
+// window and waits for the press: not before the window, and never without
+// ConfirmByPress (settling completes the move instead).
+func TestHeldForThePress(t *testing.T) {
+	for _, byPress := range []bool{true, false} {
+		opts := DefaultOpts()
+		opts.ConfirmByPress = byPress
+		r := newRig(t, knightPos, opts)
+		r.script("lift b1W", "wait 150", "place a3W")
+		placed := r.board.Clock.Now()
+		r.wait(2 * time.Second)
+		var ready, held []time.Duration // when each status came, after the placement
+		for _, e := range r.log {
+			if e.Kind == StatusChanged && e.Status.Ready && !e.Status.Held {
+				ready = append(ready, e.At.Sub(placed))
+			}
+			if e.Kind == StatusChanged && e.Status.Held {
+				held = append(held, e.At.Sub(placed))
+			}
+		}
+		if !byPress {
+			r.wantMoves("b1W-a3W")
+			if len(held) != 0 {
+				t.Fatalf("settling completes the move: held at %v", held)
+			}
+			continue
+		}
+		r.wantMoves()
+		if len(ready) != 1 || len(held) != 1 || ready[0] > debounce+scanPeriod ||
+			held[0] < opts.Settle || held[0] > opts.Settle+debounce+2*scanPeriod {
+			t.Fatalf("ready at %v, held at %v: want ready at the placement, held once it stood %v", ready, held, opts.Settle)
+		}
+		if st := r.rec.Status(); st.State != MoveInProgress || !st.Ready || !st.Held {
+			t.Fatalf("status %+v, want the move held for the press", st)
+		}
+		r.pressNow()
+		r.wait(100 * time.Millisecond)
+		r.wantMoves("b1W-a3W")
+		if st := r.rec.Status(); st.Held || st.Ready {
+			t.Fatalf("status after the press %+v", st)
+		}
+	}
+}
