@@ -1,26 +1,22 @@
 package mqtt
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/protocol"
 )
 
@@ -205,111 +201,29 @@ func embedded(t testing.TB, ws bool) *testBroker {
 	return tb
 }
 
-// mosquittoBin finds mosquitto, or fails the test: the tests are meant to
-// run against a real broker.
-func mosquittoBin(t testing.TB) string {
-	t.Helper()
-	for _, p := range []string{"/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("mosquitto"); err == nil {
-		return p
-	}
-	t.Fatal("mosquitto is not installed (want /usr/sbin/mosquitto): apt-get install mosquitto mosquitto-clients")
-	return ""
-}
-
 type mosqOpts struct {
 	users map[string]string // password_file entries; none means anonymous
 	ws    bool
 	tls   *tlsFiles
 }
 
-// mosquitto starts /usr/sbin/mosquitto with a generated config on a free
-// loopback port, persistence on (so that a queued session survives a
-// restart), and a recorder subscribed with a persistent session.
+// mosquitto starts Mosquitto (internal/mosquittotest) on a free loopback
+// port, persistence on (so that a queued session survives a restart), and
+// a recorder subscribed with a persistent session.
 func mosquitto(t testing.TB, mo mosqOpts) *testBroker {
 	t.Helper()
-	bin := mosquittoBin(t)
-	dir := t.TempDir()
-	addr := freeAddr(t)
-	_, port, _ := net.SplitHostPort(addr)
-	var conf strings.Builder
-	fmt.Fprintf(&conf, "persistence true\npersistence_location %s/\nlog_dest stderr\nlog_type error\nlog_type warning\n", dir)
-	if os.Getuid() == 0 {
-		conf.WriteString("user root\n") // else mosquitto drops to "mosquitto", who cannot read the temp dir
-	}
-	scheme := "tcp"
+	bo := mosquittotest.DefaultOpts()
+	bo.Users, bo.WebSockets = mo.users, mo.ws
 	if mo.tls != nil {
-		scheme = "ssl"
+		bo.TLS = &mosquittotest.TLS{CAFile: mo.tls.ca, CertFile: mo.tls.serverCert, KeyFile: mo.tls.serverKey}
 	}
-	fmt.Fprintf(&conf, "listener %s 127.0.0.1\n", port)
-	if mo.tls != nil {
-		fmt.Fprintf(&conf, "cafile %s\ncertfile %s\nkeyfile %s\nrequire_certificate true\n", mo.tls.ca, mo.tls.serverCert, mo.tls.serverKey)
+	b := mosquittotest.StartWith(t, bo)
+	tb := &testBroker{name: "mosquitto", rec: newRecorder(), url: b.URL, wsURL: b.WSURL,
+		start: func(t testing.TB) { b.Start(t) }, stop: func(testing.TB) { b.Stop() }}
+	for u, p := range mo.users {
+		tb.user, tb.pass = u, p
 	}
-	tb := &testBroker{name: "mosquitto", rec: newRecorder(), url: scheme + "://" + addr}
-	if mo.ws {
-		wsAddr := freeAddr(t)
-		_, wsPort, _ := net.SplitHostPort(wsAddr)
-		fmt.Fprintf(&conf, "listener %s 127.0.0.1\nprotocol websockets\n", wsPort)
-		tb.wsURL = "ws://" + wsAddr + "/"
-	}
-	if len(mo.users) == 0 {
-		conf.WriteString("allow_anonymous true\n")
-	} else {
-		pw := filepath.Join(dir, "passwd")
-		for u, p := range mo.users {
-			args := []string{"-b", pw, u, p}
-			if _, err := os.Stat(pw); err != nil {
-				args = append([]string{"-c"}, args...)
-			}
-			if out, err := exec.Command("mosquitto_passwd", args...).CombinedOutput(); err != nil {
-				t.Fatalf("mosquitto_passwd: %v: %s", err, out)
-			}
-			tb.user, tb.pass = u, p
-		}
-		fmt.Fprintf(&conf, "allow_anonymous false\npassword_file %s\n", pw)
-	}
-	cfg := filepath.Join(dir, "mosquitto.conf")
-	if err := os.WriteFile(cfg, []byte(conf.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var cmd *exec.Cmd
-	var stderr bytes.Buffer
-	tb.start = func(t testing.TB) {
-		t.Helper()
-		stderr.Reset()
-		cmd = exec.Command(bin, "-c", cfg)
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start %s: %v", bin, err)
-		}
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			c, err := net.Dial("tcp", addr)
-			if err == nil {
-				c.Close()
-				return
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("mosquitto did not listen on %s: %v\nconfig:\n%s\nstderr:\n%s", addr, err, conf.String(), stderr.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	tb.stop = func(t testing.TB) {
-		if cmd == nil || cmd.ProcessState != nil {
-			return
-		}
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	}
-	tb.start(t)
-	t.Cleanup(func() { tb.stop(t) })
+	_, port, _ := net.SplitHostPort(b.Addr)
 
 	// The recorder: a persistent session (clean session off, QoS 1), which
 	// mosquitto saves on shutdown, so messages published while it is

@@ -18,7 +18,8 @@
 //     (300 ms), or Opts.SettleExtended (400 ms) when the same piece could
 //     still go further along its line. A piece set down on its way for less
 //     than that, on a legal square or not, is never a move. With
-//     Opts.ConfirmByPress, settling alone never completes a move.
+//     Opts.ConfirmByPress, settling alone never completes a move: once it
+//     has stood the window, Status.Held says it waits for the press.
 //   - the next player's lift: the other side lifts one of their pieces after
 //     the move was complete, even in the same scan as its last placement.
 //     The reading may lack cells lifted since the move was complete and hold

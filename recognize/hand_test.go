@@ -245,7 +245,9 @@ func TestLiftNoMoveExplains(t *testing.T) {
 }
 
 // With ConfirmByPress, settling never completes a move: the press does
-// (after the debounce of the button), or the next player's lift.
+// (after the debounce of the button), or the next player's lift. The move
+// shown is Ready at once and Held, waiting for the press, once it has
+// stood the settle window.
 func TestConfirmByPress(t *testing.T) {
 	opts := DefaultOpts()
 	opts.ConfirmByPress = true
@@ -254,13 +256,30 @@ func TestConfirmByPress(t *testing.T) {
 	placed := r.board.Clock.Now()
 	r.wait(3 * time.Second)
 	r.wantMoves()
-	if st := r.rec.Status(); st.State != MoveInProgress || !st.Ready {
-		t.Fatalf("status %+v, want a ready move in progress", st)
+	if st := r.rec.Status(); st.State != MoveInProgress || !st.Ready || !st.Held {
+		t.Fatalf("status %+v, want a ready move in progress held for the press", st)
+	}
+	var ready, held []time.Duration // when each status came, after the placement
+	for _, e := range r.log {
+		switch {
+		case e.Kind != StatusChanged:
+		case e.Status.Held:
+			held = append(held, e.At.Sub(placed))
+		case e.Status.Ready:
+			ready = append(ready, e.At.Sub(placed))
+		}
+	}
+	if len(ready) != 1 || len(held) != 1 || ready[0] > debounce+scanPeriod ||
+		held[0] < opts.Settle || held[0] > opts.Settle+debounce+2*scanPeriod {
+		t.Fatalf("ready at %v, held at %v: want ready at the placement, held once it stood %v", ready, held, opts.Settle)
 	}
 	r.pressNow()
 	pressed := r.board.Clock.Now()
 	r.wait(100 * time.Millisecond)
 	r.wantMoves("b1W-a3W")
+	if st := r.rec.Status(); st.Ready || st.Held {
+		t.Fatalf("status after the press %+v", st)
+	}
 	e := r.moveEvents()[0]
 	if e.By != ByPress || e.CompletedAt.Sub(placed) > debounce+scanPeriod || e.At.Sub(pressed) > debounce+scanPeriod {
 		t.Fatalf("event %v by %v completed +%v decided +%v", e, e.By, e.CompletedAt.Sub(placed), e.At.Sub(pressed))

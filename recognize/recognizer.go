@@ -218,11 +218,12 @@ func (r *Recognizer) settle(now time.Time) {
 	stable := now.Sub(r.changedAt)
 	r.refresh(now)
 	if group := r.best.group; len(group) > 0 {
-		if !r.opts.ConfirmByPress && stable >= r.settleFor(group[0]) {
+		stood := stable >= r.settleFor(group[0])
+		if !r.opts.ConfirmByPress && stood {
 			r.accept(now, r.changedAt, BySettle, group...)
 			return
 		}
-		r.setStatus(now, Status{State: MoveInProgress, Ready: true})
+		r.setStatus(now, Status{State: MoveInProgress, Ready: true, Held: stood})
 		return
 	}
 	if r.closed == r.expected {

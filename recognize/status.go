@@ -65,6 +65,11 @@ type Status struct {
 	// legal move that waits for the settle window or (Opts.ConfirmByPress)
 	// for Confirm.
 	Ready bool
+	// Held is true, in MoveInProgress with Ready, once the move shown has
+	// stood its settle window with Opts.ConfirmByPress on: it is held for
+	// the mover's press (Confirm) or the next player's lift, which alone
+	// complete it.
+	Held bool
 	// Reason says why, for Mismatch and SensorFault.
 	Reason string
 	// Hint says, in Mismatch, what to do in a sentence: which pieces to put
@@ -75,7 +80,7 @@ type Status struct {
 
 func (s *Status) equal(o *Status) bool {
 	if s.State != o.State || s.Lifted != o.Lifted || s.Placed != o.Placed || s.Fix != o.Fix ||
-		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || s.Ready != o.Ready || s.Hint != o.Hint || len(s.Choices) != len(o.Choices) {
+		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || s.Ready != o.Ready || s.Held != o.Held || s.Hint != o.Hint || len(s.Choices) != len(o.Choices) {
 		return false
 	}
 	for i := range s.Choices {

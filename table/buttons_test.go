@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
@@ -63,6 +64,28 @@ func TestClockButtonsWithoutAClockSettle(t *testing.T) {
 	r.drain()
 	if got := r.rec.moves(); len(got) != 1 || got[0] != "b2W-b3W" {
 		t.Fatalf("moves %v: with no clock to press, settling completes a move", got)
+	}
+}
+
+// On the clock with clock buttons a move set down waits for its mover's
+// press, and the snapshot says so: Held once the move has stood the settle
+// window, with no move recorded; the press records it.
+func TestClockPressHoldsTheMove(t *testing.T) {
+	r := newClockRig(t, "180+2", clockButtons)
+	r.act("tap knight", "wait 500") // Black starts White's clock
+	r.act("lift b2W", "wait 100", "place b3W", "wait 100")
+	if st := r.tb.Snapshot().Status; st.State != recognize.MoveInProgress || st.Held {
+		t.Fatalf("100 ms after the placement: status %+v, want a move in progress not yet held", st)
+	}
+	r.act("wait 2000")
+	r.drain()
+	if s := r.tb.Snapshot(); s.Status.State != recognize.MoveInProgress || !s.Status.Held || len(s.Moves) != 0 {
+		t.Fatalf("2 s after the placement: status %+v, moves %v: want the move held for the press", s.Status, s.Moves)
+	}
+	r.act("tap queen", "wait 200")
+	r.drain()
+	if s := r.tb.Snapshot(); s.Status.Held || len(s.Moves) != 1 || s.Moves[0].Move != "b2W-b3W" {
+		t.Fatalf("after the press: status %+v, moves %v", s.Status, s.Moves)
 	}
 }
 

@@ -136,6 +136,11 @@ type BoardStatus struct {
 	// FirstLifted is the first cell lifted since the board was in sync
 	// (touch-move), or rules.NoCell.
 	FirstLifted rules.Cell
+	// Held is true, in MoveInProgress, while the set shows a complete
+	// legal move that has stood the settle window and waits for its
+	// mover's clock press (a game with clock buttons): no move is recorded
+	// until the press (or the other side's lift).
+	Held bool
 	// Choices are the promotion pieces to choose from (NeedsChoice), the
 	// one that stands without a choice first.
 	Choices []byte

@@ -415,7 +415,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		LastMove: t.lastMove, RemoteFrom: t.remoteFrom, RemoteTo: t.remoteTo, Time: now,
 		published: t.sess.Published,
 		Status: BoardStatus{State: st.State, Lifted: st.Lifted, Placed: st.Placed, Unknown: st.Unknown,
-			FirstLifted: st.FirstLifted},
+			FirstLifted: st.FirstLifted, Held: st.Held},
 	}
 	s.DrawOffer, s.HasDrawOffer = t.sess.DrawOffer()
 	s.Hint, s.HintsLocked, s.HintsUsed, s.Teaching = t.currentHint(), t.hints.teach.Locked, t.sess.HintsUsed(), t.hints.teach
@@ -656,6 +656,11 @@ func (t *Table) statusChanged(e recognize.Event) {
 		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix.Union(t.culprits), Detail: detail})
 		return
 	case recognize.MoveInProgress:
+		if st.Held {
+			// The move stood its settle window and waits for the press:
+			// the reading has not changed since its cells were reported.
+			break
+		}
 		if !st.Lifted.Empty() {
 			t.emit(Event{Kind: Lifted, At: e.At, Cells: st.Lifted, Cell: st.FirstLifted})
 		}

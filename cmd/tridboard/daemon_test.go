@@ -445,9 +445,19 @@ func TestClockPressOnTheLEDs(t *testing.T) {
 	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(800 * time.Millisecond) // more than the settle window
-	if lit := strings.Join(litLEDs(d.board, 300*time.Millisecond), " "); lit == "b2W b3W" || len(d.tb.Snapshot().Moves) != 0 {
-		t.Fatalf("before the press: LEDs %q, moves %v: the move must wait for the press", lit, d.tb.Snapshot().Moves)
+	// The table holds the move for the press once it has stood the
+	// settle window: only then is "nothing recorded" a finding.
+	for deadline := time.Now().Add(5 * time.Second); !d.tb.Snapshot().Status.Held; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the move set down is not held for the press: status %+v, moves %v", d.tb.Snapshot().Status, d.tb.Snapshot().Moves)
+		}
+	}
+	if m := d.tb.Snapshot().Moves; len(m) != 0 {
+		t.Fatalf("moves %v before the press: the move must wait for it", m)
+	}
+	waitLit(t, d.board, "b3N b3W b4N b4W") // the lifted pawn's targets: a move in progress
+	if m := d.tb.Snapshot().Moves; len(m) != 0 {
+		t.Fatalf("moves %v before the press: the move must wait for it", m)
 	}
 	tap("clock_white")
 	waitLit(t, d.board, "b2W b3W")

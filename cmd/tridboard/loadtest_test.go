@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/web"
 )
 
@@ -84,53 +81,13 @@ func TestLoadtestBadFlags(t *testing.T) {
 	}
 }
 
-// startMosquitto runs /usr/sbin/mosquitto on a free loopback port until
-// the benchmark ends.
-func startMosquitto(b *testing.B) string {
-	b.Helper()
-	bin, err := exec.LookPath("mosquitto")
-	if err != nil {
-		bin = "/usr/sbin/mosquitto"
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	_, port, _ := net.SplitHostPort(addr)
-	conf := "listener " + port + " 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n"
-	if os.Getuid() == 0 {
-		conf += "user root\n"
-	}
-	cfg := filepath.Join(b.TempDir(), "mosquitto.conf")
-	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-c", cfg)
-	if err := cmd.Start(); err != nil {
-		b.Fatalf("mosquitto: %v (apt-get install mosquitto)", err)
-	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return "tcp://" + addr
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("mosquitto on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // BenchmarkLoadtestMosquitto: 100 sets, 20 moves each, one move per set
 // every 200 ms (500 moves/s), against Mosquitto: moves lost, duplicated,
 // out of order, and publish-to-receive latency. Run with -benchtime=1x.
 func BenchmarkLoadtestMosquitto(b *testing.B) {
-	url := startMosquitto(b)
+	o := mosquittotest.DefaultOpts()
+	o.Persistence, o.Config = false, []string{"max_queued_messages 100000"}
+	url := mosquittotest.StartWith(b, o).URL
 	for i := 0; i < b.N; i++ {
 		r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lt" + strconv.Itoa(i), Variant: "st3d",
 			Boards: 100, Moves: 20, Duration: time.Minute, Interval: 200 * time.Millisecond, Drain: 20 * time.Second})
