@@ -15,11 +15,27 @@ type Layout struct {
 	Cells  []Geo   `json:"cells"`
 }
 
-// Panel is one level of the flat view: a grid of W x H squares.
+// Panel is one level of the flat view: a grid of W x H squares. Files
+// names each column by the file of its squares, Ranks each row (PY) by
+// their rank; "" where the panel has no square.
 type Panel struct {
-	Name string `json:"name"`
-	W    int    `json:"w"`
-	H    int    `json:"h"`
+	Name  string   `json:"name"`
+	W     int      `json:"w"`
+	H     int      `json:"h"`
+	Files []string `json:"files"`
+	Ranks []string `json:"ranks"`
+}
+
+// label names column px and row py of panel p after the square n's file
+// and rank.
+func (l *Layout) label(p, px, py int, file, rank string) {
+	pn := &l.Panels[p]
+	if pn.Files == nil {
+		pn.Files, pn.Ranks = make([]string, pn.W), make([]string, pn.H)
+	}
+	if px >= 0 && px < pn.W && py >= 0 && py < pn.H {
+		pn.Files[px], pn.Ranks[py] = file, rank
+	}
 }
 
 // Geo is where one cell is drawn.
@@ -58,6 +74,7 @@ func LayoutOf(sys rules.System) (*Layout, error) {
 			lv, f, r := int(n[0]-'1'), int(n[1]-'a'), int(n[2]-'1')
 			l.Cells = append(l.Cells, Geo{Name: n, X: float64(f), Y: float64(r), H: float64(lv) * 3,
 				Panel: lv, PX: f, PY: 7 - r, Dark: (f+r)%2 == 0})
+			l.label(lv, f, 7-r, n[1:2], n[2:3])
 		}
 		return l, nil
 	}
@@ -84,6 +101,9 @@ func LayoutOf(sys rules.System) (*Layout, error) {
 			return nil, fmt.Errorf("web: layout of %s: %w", sys.Name(), err)
 		}
 		l.Cells = append(l.Cells, g)
+		if !g.IsSocket {
+			l.label(g.Panel, g.PX, g.PY, n[0:1], n[1:2])
+		}
 	}
 	return l, nil
 }

@@ -96,7 +96,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 				time.Sleep(p)
 			}
 		}
-		renderScan(stdout, title, 0, sc)
+		renderScan(stdout, title, 0, sys, sc)
 		if sc.Snapshot().Unknown.Empty() {
 			return exitOK
 		}
@@ -126,7 +126,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 			if tty {
 				fmt.Fprint(stdout, "\x1b[H\x1b[2J")
 			}
-			renderScan(stdout, title, rate, sc)
+			renderScan(stdout, title, rate, sys, sc)
 		}
 	}
 }

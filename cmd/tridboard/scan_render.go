@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/web"
 )
 
 // renderScan prints one frame: the three main boards, the twelve pins, the
 // buttons and the health of each expander.
-func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) {
+func renderScan(out io.Writer, title string, rate float64, sys rules.System, sc *sensors.Scanner) {
 	snap := sc.Snapshot()
 	index := map[string]rules.Cell{}
 	for i, n := range sc.Cells() {
@@ -38,10 +38,10 @@ func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) 
 	}
 	fmt.Fprintf(&b, "  (# closed  . open  ? unknown)\n\n")
 
-	if _, ok := index["1a1"]; ok {
-		renderLevels(&b, mark)
+	if l, err := web.LayoutOf(sys); err == nil {
+		renderLayout(&b, l, mark)
 	} else {
-		renderST3D(&b, mark, index)
+		fmt.Fprintf(&b, "(no drawing of %s: %v)\n\n", sys.Name(), err)
 	}
 
 	if buttons := sc.Buttons(); len(buttons) > 0 {
@@ -79,71 +79,80 @@ func renderScan(out io.Writer, title string, rate float64, sc *sensors.Scanner) 
 	io.WriteString(out, strings.Join(lines, "\n"))
 }
 
-// renderLevels draws the Millennium set: levels 1, 2, 3 side by side, rank
-// 8 on top.
-func renderLevels(b *strings.Builder, mark func(string) byte) {
-	b.WriteString("        level 1                level 2                level 3\n")
-	for rank := 8; rank >= 1; rank-- {
-		for lv := 1; lv <= 3; lv++ {
-			fmt.Fprintf(b, "  %d ", rank)
-			for f := 'a'; f <= 'h'; f++ {
-				fmt.Fprintf(b, " %c", mark(fmt.Sprintf("%d%c%d", lv, f, rank)))
-			}
-			if lv < 3 {
-				b.WriteString("   ")
-			}
+// renderLayout draws the set as the pages' flat view lays it out
+// (web.LayoutOf): each level a panel, side by side, its squares where
+// they stand (an attack board's beside its main board), ranks on the left
+// and files below; then the presence cells (the pins, the platforms'
+// positions) in the system's order, six a line.
+func renderLayout(b *strings.Builder, l *web.Layout, mark func(string) byte) {
+	type at struct{ p, x, y int }
+	grid := map[at]string{}
+	rows := 0
+	for _, p := range l.Panels {
+		rows = max(rows, p.H)
+	}
+	var sockets []string
+	for _, g := range l.Cells {
+		if g.IsSocket {
+			sockets = append(sockets, g.Name)
+			continue
 		}
+		grid[at{g.Panel, g.PX, g.PY}] = g.Name
+	}
+	// Each panel is 4 characters of rank, then 2 a column; 3 between.
+	line := func(cells func(i int, p web.Panel) string) {
+		var row strings.Builder
+		for i, p := range l.Panels {
+			if i > 0 {
+				row.WriteString("   ")
+			}
+			row.WriteString(cells(i, p))
+		}
+		b.WriteString(strings.TrimRight(row.String(), " ") + "\n")
+	}
+	line(func(_ int, p web.Panel) string {
+		w := 4 + 2*p.W
+		pad := (w - len(p.Name)) / 2
+		return fmt.Sprintf("%*s%-*s", pad, "", w-pad, p.Name)
+	})
+	for y := 0; y < rows; y++ {
+		line(func(i int, p web.Panel) string {
+			var c strings.Builder
+			fmt.Fprintf(&c, "  %1s ", labelAt(p.Ranks, y))
+			for x := 0; x < p.W; x++ {
+				if n, ok := grid[at{i, x, y}]; ok {
+					fmt.Fprintf(&c, " %c", mark(n))
+				} else {
+					c.WriteString("  ")
+				}
+			}
+			return c.String()
+		})
+	}
+	line(func(_ int, p web.Panel) string {
+		var c strings.Builder
+		c.WriteString("    ")
+		for x := 0; x < p.W; x++ {
+			fmt.Fprintf(&c, " %1s", labelAt(p.Files, x))
+		}
+		return c.String()
+	})
+	b.WriteByte('\n')
+	for i := 0; i < len(sockets); i += 6 {
+		var row strings.Builder
+		for _, n := range sockets[i:min(i+6, len(sockets))] {
+			fmt.Fprintf(&row, "  %s %c ", n, mark(n))
+		}
+		b.WriteString(strings.TrimRight(row.String(), " ") + "\n")
+	}
+	if len(sockets) > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString("     a b c d e f g h       a b c d e f g h       a b c d e f g h\n\n")
 }
 
-// renderST3D draws the ST3D set, for st3d and First Contact: the three main
-// boards, then the twelve pins, once for each kind of position the cells
-// have (st3d's pins; First Contact's up positions, and the inverted ones
-// when sensed).
-func renderST3D(b *strings.Builder, mark func(string) byte, index map[string]rules.Cell) {
-	b.WriteString("       W             N             B\n")
-	for row := 3; row >= 0; row-- {
-		for lv, level := range []string{"W", "N", "B"} {
-			rank := 1 + 2*lv + row
-			fmt.Fprintf(b, "  %d ", rank)
-			for _, f := range "abcd" {
-				fmt.Fprintf(b, " %c", mark(fmt.Sprintf("%c%d%s", f, rank, level)))
-			}
-			if lv < 2 {
-				b.WriteString("   ")
-			}
-		}
-		b.WriteByte('\n')
+func labelAt(labels []string, i int) string {
+	if i < len(labels) {
+		return labels[i]
 	}
-	b.WriteString("     a b c d       a b c d       a b c d\n\n")
-
-	// Pins: name and presence, then the 2x2 board, upper rank on top.
-	var kinds []string
-	for _, k := range []string{"", "u", "d"} {
-		if _, ok := index["QL1"+k]; ok {
-			kinds = append(kinds, k)
-		}
-	}
-	for _, k := range kinds {
-		for side := 0; side < 2; side++ {
-			pins := make([]st3d.Pin, 6)
-			for i := range pins {
-				pins[i] = st3d.Pin(6*side + i)
-			}
-			for _, p := range pins {
-				fmt.Fprintf(b, "  %s %c ", p.String()+k, mark(p.String()+k))
-			}
-			b.WriteByte('\n')
-			for _, half := range [][2]int{{2, 3}, {0, 1}} {
-				for _, p := range pins {
-					sq := p.Squares()
-					fmt.Fprintf(b, "   %c %c  %s", mark(sq[half[0]].String()+k), mark(sq[half[1]].String()+k), strings.Repeat(" ", len(k)))
-				}
-				b.WriteByte('\n')
-			}
-			b.WriteByte('\n')
-		}
-	}
+	return ""
 }

@@ -15,20 +15,21 @@ func TestScanOnceSim(t *testing.T) {
 	}
 	want := `tridboard scan: simulated st3d set, 7 expanders  (# closed  . open  ? unknown)
 
-       W             N             B
-  4  . . . .     6  . . . .     8  # # # #
-  3  . . . .     5  . . . .     7  # # # #
-  2  # # # #     4  . . . .     6  . . . .
-  1  # # # #     3  . . . .     5  . . . .
-     a b c d       a b c d       a b c d
+         W                      N                      B
+                                                9  # #         # #
+                                                8  # # # # # # # #
+                         7  . .         . .     7      # # # #
+                         6  . . . . . . . .     6      . . . .
+  5  . .         . .     5      . . . .         5  . . . . . . . .
+  4  . . . . . . . .     4      . . . .         4  . .         . .
+  3      . . . .         3  . . . . . . . .
+  2      # # # #         2  . .         . .
+  1  # # # # # # # #
+  0  # #         # #
+     z a a b c d d e        z a a b c d d e        z a a b c d d e
 
   QL1 #   QL2 .   QL3 .   QL4 .   QL5 .   QL6 #
-   # #     . .     . .     . .     . .     # #
-   # #     . .     . .     . .     . .     # #
-
   KL1 #   KL2 .   KL3 .   KL4 .   KL5 .   KL6 #
-   # #     . .     . .     . .     . .     # #
-   # #     . .     . .     . .     . .     # #
 
 expanders:
   0x20                       ok    reads 8        errors 0    resets 0
@@ -80,13 +81,13 @@ func TestScanOnceSimSets(t *testing.T) {
 	}{
 		{"millennium-matrix", []string{
 			"tridboard scan: simulated millennium set, 3 expanders  (# closed  . open  ? unknown)",
-			"        level 1                level 2                level 3",
+			"      Level 1                Level 2                Level 3",
 			"  8  . . . . . . . .     8  . . . . . . . .     8  # # # # # # # #",
 			"  7  . . . . . . . .     7  . . . . . . . .     7  # # # # # # # #",
 			"  6  . . . . . . . .     6  . . . . . . . .     6  . . . . . . . .",
 			"  2  # # # # # # # #     2  . . . . . . . .     2  . . . . . . . .",
 			"  1  # # # # # # # #     1  . . . . . . . .     1  . . . . . . . .",
-			"     a b c d e f g h       a b c d e f g h       a b c d e f g h",
+			"     a b c d e f g h        a b c d e f g h        a b c d e f g h",
 			"  0x22                       ok    reads 8        errors 0    resets 0",
 		}},
 		{"millennium-direct", []string{
@@ -96,10 +97,9 @@ func TestScanOnceSimSets(t *testing.T) {
 		}},
 		{"firstcontact", []string{
 			"tridboard scan: simulated first-contact set, 11 expanders  (# closed  . open  ? unknown)",
-			"  QL1u .   QL2u .   QL3u .   QL4u .   QL5u .   QL6u .",
-			"  KL1u .   KL2u .   KL3u .   KL4u .   KL5u .   KL6u .",
-			"  QL1d .   QL2d .   QL3d .   QL4d .   QL5d .   QL6d .",
-			"  KL1d .   KL2d .   KL3d .   KL4d .   KL5d .   KL6d .",
+			"     z a z a a b c d d e d e        z a z a a b c d d e d e        z a z a a b c d d e d e",
+			"  QL1u .   QL1d .   QL2u .   QL2d .   QL3u .   QL3d .",
+			"  KL4u .   KL4d .   KL5u .   KL5d .   KL6u .   KL6d .",
 			"  0x27 (mux 0x70 channel 3)  ok    reads 8        errors 0    resets 0",
 		}},
 		{"firstcontact-up", []string{
