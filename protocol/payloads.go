@@ -59,6 +59,10 @@ type Board struct {
 	Choices []string `json:"choices,omitempty"`
 	// Fault describes a sensor fault (BoardSensorFault).
 	Fault string `json:"fault,omitempty"`
+	// AwaitingPress is true, in BoardMoveInProgress, while the set shows a
+	// complete move that waits for its player's clock press (a game on
+	// the clock): the page says "press your clock".
+	AwaitingPress bool `json:"awaiting_press,omitempty"`
 	// Reason says why the board is in mismatch (BoardMismatch), in words:
 	// why the move shown is illegal, or what the game expects ("set up
 	// the position of the new game").

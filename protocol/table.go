@@ -84,7 +84,7 @@ func boardOf(snap *table.Snapshot) Board {
 	names := snap.Cells()
 	switch st.State {
 	case recognize.MoveInProgress:
-		return Board{Status: BoardMoveInProgress, Cells: st.Lifted.Union(st.Placed).Names(names)}
+		return Board{Status: BoardMoveInProgress, Cells: st.Lifted.Union(st.Placed).Names(names), AwaitingPress: st.Held}
 	case recognize.NeedsChoice:
 		b := Board{Status: BoardNeedsChoice}
 		for _, p := range st.Choices {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/tabletest"
 )
 
@@ -42,5 +44,20 @@ func TestStateRecordFields(t *testing.T) {
 	snap.Moves[1].ClkMS = nil
 	if st := protocol.StateOf(snap); st.ClkMS != nil {
 		t.Errorf("a move without its clock: clk_ms %v, want none", st.ClkMS)
+	}
+}
+
+// A move set down that waits for its player's clock press shows in the
+// state's board as awaiting_press; any other move in progress does not.
+func TestStateAwaitingPress(t *testing.T) {
+	snap := tabletest.Snapshots(1)[0]
+	for _, held := range []bool{false, true} {
+		s := *snap
+		s.Status = table.BoardStatus{State: recognize.MoveInProgress, Held: held}
+		s.Status.Lifted.Add(0)
+		b := protocol.StateOf(&s).Board
+		if b.Status != protocol.BoardMoveInProgress || b.AwaitingPress != held {
+			t.Errorf("held %v: board %+v", held, b)
+		}
 	}
 }

@@ -35,6 +35,7 @@ type board struct {
 	peer    *protocol.PeerState // the other set of a remote game
 
 	status, fault  string
+	awaitingPress  bool
 	cells, choices []string
 	lifted         rules.CellSet
 	hints          leds.Hints
@@ -280,6 +281,7 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 		}
 	}
 	b.status, b.cells, b.choices, b.fault = s.Board.Status, s.Board.Cells, s.Board.Choices, s.Board.Fault
+	b.awaitingPress = s.Board.AwaitingPress
 	switch s.Board.Status {
 	case protocol.BoardMoveInProgress:
 		b.setLifted(s.Board.Cells)
@@ -511,7 +513,7 @@ func (b *board) check() string {
 
 func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
-		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault,
+		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault, AwaitingPress: b.awaitingPress && b.status == protocol.BoardMoveInProgress,
 		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
 		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
 		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}

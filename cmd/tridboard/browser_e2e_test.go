@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/web/webtest"
 )
 
@@ -34,4 +38,37 @@ func TestBoardPageFollowsTheSet(t *testing.T) {
 				`!document.querySelector('#flat [data-cell="%s"] .piece')`,
 			i+1, m.Seq, m.SAN, to, long[:3]))
 	}
+}
+
+// In a game on the clock, a move set down waits for its player's press
+// (issue 29): the board page says so ("press your clock", from the state's
+// board.awaiting_press), and shows the move once the press completes it.
+func TestBoardPageAsksForTheClockPress(t *testing.T) {
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(d.webURL+"boards/unit")); err != nil {
+		t.Fatal(err)
+	}
+	tap := func(b string) {
+		t.Helper()
+		if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tap("clock_black")
+	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Black's press did not start the clock")
+		}
+	}
+	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the page asks for the press", `document.getElementById('status').textContent === 'press your clock'`)
+	if m := d.tb.Snapshot().Moves; len(m) != 0 {
+		t.Fatalf("moves %v before the press", m)
+	}
+	tap("clock_white")
+	webtest.WaitJS(t, ctx, "the move on the page after the press",
+		`document.querySelectorAll('#moves .move').length === 1 && document.getElementById('status').textContent !== 'press your clock'`)
 }

@@ -207,7 +207,7 @@ function render() {
   $('black-name').textContent = tags.Black || 'Black';
   $('event-round').textContent = [tags.Event, tags.Round && 'round ' + tags.Round].filter(Boolean).join(', ');
   document.title = `${tags.White || 'White'} - ${tags.Black || 'Black'} (${id})`;
-  const stx = s.online === false ? 'offline' : (statusText[s.board] || s.board) + (s.board === 'needs_choice' && s.choices ? ': ' + s.choices.join(' ') : '');
+  const stx = s.online === false ? 'offline' : s.awaiting_press ? 'press your clock' : (statusText[s.board] || s.board) + (s.board === 'needs_choice' && s.choices ? ': ' + s.choices.join(' ') : '');
   $('status').textContent = stx;
   $('status').className = 'badge status-' + (s.online === false ? 'offline' : s.board);
   $('result').textContent = s.result !== '*' ? s.result + (s.termination ? ' (' + s.termination + ')' : '') : '';
