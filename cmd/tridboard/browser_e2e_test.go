@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/web/webtest"
 )
 
@@ -49,18 +46,7 @@ func TestBoardPageAsksForTheClockPress(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(d.webURL+"boards/unit")); err != nil {
 		t.Fatal(err)
 	}
-	tap := func(b string) {
-		t.Helper()
-		if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tap("clock_black")
-	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("Black's press did not start the clock")
-		}
-	}
+	startClock(t, d)
 	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +54,7 @@ func TestBoardPageAsksForTheClockPress(t *testing.T) {
 	if m := d.tb.Snapshot().Moves; len(m) != 0 {
 		t.Fatalf("moves %v before the press", m)
 	}
-	tap("clock_white")
+	tapButton(t, d, "clock_white")
 	webtest.WaitJS(t, ctx, "the move on the page after the press",
 		`document.querySelectorAll('#moves .move').length === 1 && document.getElementById('status').textContent !== 'press your clock'`)
 }

@@ -424,24 +424,34 @@ func TestSimSetButtonsByDefault(t *testing.T) {
 	}
 }
 
+// tapButton taps a button of d's simulated set as a hand does (150 ms).
+func tapButton(t *testing.T, d *daemon, b string) {
+	t.Helper()
+	if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startClock starts d's clock as Black's press does, and waits until it
+// runs.
+func startClock(t *testing.T, d *daemon) {
+	t.Helper()
+	tapButton(t, d, "clock_black")
+	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Black's press did not start the clock")
+		}
+	}
+}
+
 // The LEDs show a clock press (issue 29): with a clock, a move set down
 // shows as a move in progress (the lifted piece's targets) however long
 // the hand rests; its player's press completes it, and the LEDs light it
 // as the last move.
 func TestClockPressOnTheLEDs(t *testing.T) {
 	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
-	tap := func(b string) {
-		t.Helper()
-		if err := doAction(context.Background(), d.board.Set, sim.Action{Op: sim.OpTap, Button: b, Wait: 150 * time.Millisecond}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tap("clock_black")
-	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Clock == nil || d.tb.Snapshot().Clock.Running == ""; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("Black's press did not start the clock")
-		}
-	}
+	tap := func(b string) { t.Helper(); tapButton(t, d, b) }
+	startClock(t, d)
 	if err := d.board.Set.Move("b2W", "b3W"); err != nil {
 		t.Fatal(err)
 	}
