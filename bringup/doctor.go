@@ -299,25 +299,23 @@ func shorts(e sensors.Expander, cells []string, closed, expected rules.CellSet) 
 	if e.Mode != sensors.Matrix {
 		return nil
 	}
-	for r := 0; r < 8; r++ {
+	// The switches of row or column i of the matrix.
+	line := func(i int, of func(sensors.Wire) int) []sensors.Wire {
 		var ws []sensors.Wire
 		for _, w := range e.Cells {
-			if w.Row == r {
+			if of(w) == i {
 				ws = append(ws, w)
 			}
 		}
-		if names, all, wanted := group(ws); all && !wanted {
+		return ws
+	}
+	for r := 0; r < 8; r++ {
+		if names, all, wanted := group(line(r, func(w sensors.Wire) int { return w.Row })); all && !wanted {
 			out = append(out, short{fmt.Sprintf("expander %s: row %d (GPA%d) reads all closed: a short between the row and a column, or a diode in backwards", e.Name(), r, r), names})
 		}
 	}
 	for c := 0; c < 8; c++ {
-		var ws []sensors.Wire
-		for _, w := range e.Cells {
-			if w.Col == c {
-				ws = append(ws, w)
-			}
-		}
-		if names, all, wanted := group(ws); all && !wanted {
+		if names, all, wanted := group(line(c, func(w sensors.Wire) int { return w.Col })); all && !wanted {
 			out = append(out, short{fmt.Sprintf("expander %s: column %d (GPB%d) reads all closed: the column is shorted to ground", e.Name(), c, c), names})
 		}
 	}

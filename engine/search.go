@@ -339,18 +339,9 @@ func (s *searcher[T, P]) search(ply, depth int, alpha, beta Score) Score {
 	if s.repeated(ply, h) || pos.HalfmoveClock() >= 100 {
 		return 0
 	}
-	moves := pos.LegalMoves(s.moves[ply][:0])
-	s.moves[ply] = moves
-	inCheck, _ := pos.InCheck()
-	if len(moves) == 0 {
-		if inCheck {
-			return -Mate + Score(ply)
-		}
-		return 0
-	}
-	s.mob[ply] = int32(len(moves))
-	if ply >= maxPly-1 {
-		return s.evaluate(pos, ply)
+	moves, inCheck, sc, done := s.expand(ply, pos)
+	if done {
+		return sc
 	}
 	// Mate-distance pruning.
 	alpha = max(alpha, -Mate+Score(ply))
@@ -486,6 +477,25 @@ func (s *searcher[T, P]) quiesce(ply int, alpha, beta Score, moves []rules.Move,
 	return best
 }
 
+// expand generates the legal moves at ply, in pos: done, with its score,
+// for a node without moves (mate or stalemate) or at the last ply.
+func (s *searcher[T, P]) expand(ply int, pos P) (moves []rules.Move, inCheck bool, sc Score, done bool) {
+	moves = pos.LegalMoves(s.moves[ply][:0])
+	s.moves[ply] = moves
+	inCheck, _ = pos.InCheck()
+	if len(moves) == 0 {
+		if inCheck {
+			return moves, inCheck, -Mate + Score(ply), true
+		}
+		return moves, inCheck, 0, true
+	}
+	s.mob[ply] = int32(len(moves))
+	if ply >= maxPly-1 {
+		return moves, inCheck, s.evaluate(pos, ply), true
+	}
+	return moves, inCheck, 0, false
+}
+
 // qnode is a node of the quiescence search.
 func (s *searcher[T, P]) qnode(ply int, alpha, beta Score) Score {
 	s.pvLen[ply] = 0
@@ -495,18 +505,9 @@ func (s *searcher[T, P]) qnode(ply int, alpha, beta Score) Score {
 		return 0
 	}
 	pos := P(&s.stack[ply])
-	moves := pos.LegalMoves(s.moves[ply][:0])
-	s.moves[ply] = moves
-	inCheck, _ := pos.InCheck()
-	if len(moves) == 0 {
-		if inCheck {
-			return -Mate + Score(ply)
-		}
-		return 0
-	}
-	s.mob[ply] = int32(len(moves))
-	if ply >= maxPly-1 {
-		return s.evaluate(pos, ply)
+	moves, inCheck, sc, done := s.expand(ply, pos)
+	if done {
+		return sc
 	}
 	if inCheck && ply >= maxPly/2 {
 		inCheck = false // deep in a checking sequence: stand pat after all

@@ -296,16 +296,9 @@ func (s *Scanner) Scan(now time.Time) bool {
 			checked = true
 			s.verify = (i + 1) % len(s.exps)
 			x.nextVerify = t + int64(s.opts.Verify)
-			ok, err := x.check(s.muxes)
-			if err != nil {
-				s.fail(x, now, t, err)
+			if !s.confirm(x, now, t) {
 				continue
 			}
-			if !ok {
-				s.reset(x, now, t)
-				continue
-			}
-			x.verifiedAt = t
 		}
 		if x.needConfig {
 			if err := x.configure(s.muxes); err != nil {
@@ -338,16 +331,9 @@ func (s *Scanner) Scan(now time.Time) bool {
 			// A reading is about to count that changed after the last
 			// check: make sure the chip did not reset in between (its
 			// inputs would float).
-			ok, err := x.check(s.muxes)
-			if err != nil {
-				s.fail(x, now, t, err)
+			if !s.confirm(x, now, t) {
 				continue
 			}
-			if !ok {
-				s.reset(x, now, t)
-				continue
-			}
-			x.verifiedAt = t
 		}
 		s.commit(x, raw, due, now)
 	}
@@ -488,6 +474,22 @@ func (s *Scanner) lose(x *expander, now time.Time) {
 	x.unknown = x.used
 	x.state = 0
 	x.fresh = true
+}
+
+// confirm checks that x kept its configuration (a chip that reset has
+// floating inputs): false, and x failed or reset, when it did not.
+func (s *Scanner) confirm(x *expander, now time.Time, t int64) bool {
+	ok, err := x.check(s.muxes)
+	if err != nil {
+		s.fail(x, now, t, err)
+		return false
+	}
+	if !ok {
+		s.reset(x, now, t)
+		return false
+	}
+	x.verifiedAt = t
+	return true
 }
 
 // fail records a failed attempt on x and schedules the retry.
