@@ -1,0 +1,38 @@
+package docs
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestLayers: data flows one way (docs/design.md). The rules import nothing
+// of ours but rules; the protocol no transport; the displays no MQTT (issue
+// 23); the table none of its sinks' worlds; no sink reaches back up to the
+// opponents.
+func TestLayers(t *testing.T) {
+	const mod = "github.com/tridboard/tridboard/"
+	for _, tc := range []struct {
+		pkg       string
+		forbidden []string // import path prefixes below mod, or modules
+	}{
+		{"rules/...", []string{"clock", "game", "table", "sensors", "recognize", "protocol", "mqtt", "web", "leds", "engine"}},
+		{"protocol", []string{"mqtt", "web", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
+		{"web", []string{"mqtt", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
+		{"table", []string{"protocol", "mqtt", "web", "opponent", "event"}},
+		{"table/mqttsink", []string{"opponent", "web"}},
+		{"table/websink", []string{"mqtt", "opponent"}},
+	} {
+		out, err := exec.Command("go", "list", "-deps", "../"+tc.pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", tc.pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, f := range tc.forbidden {
+				if p := mod + f; dep == p || strings.HasPrefix(dep, p+"/") || strings.HasPrefix(dep, f) && strings.Contains(f, ".") {
+					t.Errorf("%s depends on %s", tc.pkg, dep)
+				}
+			}
+		}
+	}
+}
