@@ -3,6 +3,7 @@ package mqtt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -66,15 +67,17 @@ type Handlers struct {
 // retained state of each set arrives again after an outage: a follower
 // resumes from it.
 type Follower struct {
-	o      FollowerOpts
-	h      Handlers
-	cli    paho.Client
-	mu     sync.Mutex
-	waits  map[string]chan protocol.Response
-	next   int
-	warned map[string]time.Time
-	ready  chan struct{} // closed once subscribed the first time
-	once   sync.Once
+	o         FollowerOpts
+	h         Handlers
+	cli       paho.Client
+	mu        sync.Mutex
+	waits     map[string]chan protocol.Response
+	next      int
+	warned    map[string]time.Time
+	ready     chan struct{} // closed once subscribed the first time
+	closed    chan struct{} // closed by Close
+	once      sync.Once
+	closeOnce sync.Once
 }
 
 // Follow connects (retrying in the background) and starts following.
@@ -105,7 +108,7 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
 	}
 	f := &Follower{o: o, h: h, waits: map[string]chan protocol.Response{}, warned: map[string]time.Time{},
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), closed: make(chan struct{})}
 	po := paho.NewClientOptions()
 	for _, b := range spread(brokers, o.ClientID) {
 		po.AddBroker(b)
@@ -114,31 +117,7 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(o.RetryMin).
 		SetMaxReconnectInterval(o.RetryMax).SetOrderMatters(true)
-	po.SetOnConnectHandler(func(c paho.Client) {
-		boards := o.Boards
-		if len(boards) == 0 {
-			boards = []string{"+"}
-		}
-		filters := map[string]byte{}
-		for _, b := range boards {
-			for _, s := range f.kinds() {
-				filters[o.Prefix+"/"+b+"/"+s] = o.QoS
-			}
-		}
-		tok := c.SubscribeMultiple(filters, f.message)
-		if !tok.WaitTimeout(10 * time.Second) {
-			f.warn("subscribe", fmt.Sprintf("subscribing on %s: no answer in 10 s", o.Broker))
-			return
-		}
-		if tok.Error() != nil {
-			f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v", o.Broker, tok.Error()))
-			return
-		}
-		f.once.Do(func() { close(f.ready) })
-		if f.h.Connected != nil {
-			f.h.Connected()
-		}
-	})
+	po.SetOnConnectHandler(f.subscribe)
 	po.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		f.warn("lost", fmt.Sprintf("connection to %s lost: %v (reconnecting)", o.Broker, err))
 	})
@@ -150,6 +129,62 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		}
 	}()
 	return f, nil
+}
+
+// subscribe subscribes on a new connection c, again and again while the
+// broker refuses or does not answer (a cluster node that has just started
+// may not serve subscriptions yet), waiting RetryMin, then twice as long
+// each time up to RetryMax. The retained states come with the
+// subscription: a follower that never subscribed would show nothing.
+func (f *Follower) subscribe(c paho.Client) {
+	boards := f.o.Boards
+	if len(boards) == 0 {
+		boards = []string{"+"}
+	}
+	filters := map[string]byte{}
+	for _, b := range boards {
+		for _, s := range f.kinds() {
+			filters[f.o.Prefix+"/"+b+"/"+s] = f.o.QoS
+		}
+	}
+	for wait := f.o.RetryMin; ; wait = min(2*wait, f.o.RetryMax) {
+		err := subscribed(c.SubscribeMultiple(filters, f.message))
+		if err == nil {
+			break
+		}
+		f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v (trying again)", f.o.Broker, err))
+		select {
+		case <-f.closed:
+			return
+		case <-time.After(wait):
+		}
+		if !c.IsConnectionOpen() {
+			return // the next connection subscribes
+		}
+	}
+	f.once.Do(func() { close(f.ready) })
+	if f.h.Connected != nil {
+		f.h.Connected()
+	}
+}
+
+// subscribed waits for a subscription's acknowledgement: an error when
+// there is none in 10 s, or the broker refused a filter (0x80).
+func subscribed(tok paho.Token) error {
+	if !tok.WaitTimeout(10 * time.Second) {
+		return errors.New("no answer in 10 s")
+	}
+	if err := tok.Error(); err != nil {
+		return err
+	}
+	if st, ok := tok.(*paho.SubscribeToken); ok {
+		for filter, code := range st.Result() {
+			if code == 0x80 {
+				return fmt.Errorf("%s refused", filter)
+			}
+		}
+	}
+	return nil
 }
 
 // kinds are the topics followed under each board: those with a handler,
@@ -336,4 +371,7 @@ func (f *Follower) PublishRemote(ctx context.Context, board string, r protocol.R
 func (f *Follower) Connected() bool { return f.cli.IsConnectionOpen() }
 
 // Close disconnects.
-func (f *Follower) Close() { f.cli.Disconnect(250) }
+func (f *Follower) Close() {
+	f.closeOnce.Do(func() { close(f.closed) })
+	f.cli.Disconnect(250)
+}

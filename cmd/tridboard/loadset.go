@@ -8,30 +8,33 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/table"
 )
 
 // loadSet is one simulated set: a game played at random, published through
 // an mqtt.Client (outbox and all) with its own state directory.
 type loadSet struct {
 	// sent, if set, is told of every move enqueued.
-	sent func(board, game string, seq int, at time.Time)
-	id   string
-	cli  *mqtt.Client
-	sys  rules.System
-	g    *rules.Game
-	game string
-	seq  int
-	n    int
-	rng  *rand.Rand
+	sent  func(board, game string, seq int, at time.Time)
+	id    string
+	cli   *mqtt.Client
+	sys   rules.System
+	g     *rules.Game
+	moves []game.Move // the game's moves as the journal would hold them
+	game  string
+	seq   int
+	n     int
+	rng   *rand.Rand
 }
 
 func (s *loadSet) newGame(now time.Time) {
 	s.g = rules.NewGame(s.sys.Start())
 	s.game = now.UTC().Format("20060102-150405.000") + "-" + s.id
-	s.seq = 0
+	s.seq, s.moves = 0, nil
 }
 
 // step plays one random move and publishes it as the daemon does.
@@ -47,18 +50,19 @@ func (s *loadSet) step(now time.Time) (bool, error) {
 	long, short := p.Long(m), p.Short(m)
 	next := s.g.Play(m)
 	s.seq++
-	mv := protocol.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
+	gm := game.Move{Seq: s.seq, Game: s.game, Move: long, SAN: short, Position: next.String(), Time: now.UTC()}
+	s.moves = append(s.moves, gm)
+	mv := protocol.Move(gm)
 	if s.sent != nil {
 		s.sent(s.id, s.game, s.seq, now)
 	}
 	if err := s.cli.Enqueue(mv); err != nil {
 		return false, err
 	}
-	st := protocol.State{Game: s.game, Variant: s.sys.Name(), Position: next.String(), Turn: next.Turn(),
-		Board: protocol.Board{Status: protocol.BoardInSync}, LastMove: &protocol.LastMove{Seq: s.seq, Move: long, SAN: short},
-		Moves: s.g.Long(), MoveNumber: next.FullmoveNumber(), Result: protocol.ResultOngoing, Time: now.UTC()}
-	st.Check, _ = next.InCheck()
-	s.cli.PublishState(st)
+	// The state as the daemon publishes it: from a table's snapshot, the
+	// board in sync.
+	s.cli.PublishState(protocol.StateOf(&table.Snapshot{Board: s.id, Game: s.game, System: s.sys, Start: s.sys.Start(),
+		Position: next, Expected: next, Moves: s.moves, Result: rules.NoResult, Time: now}))
 	s.n++
 	return true, nil
 }

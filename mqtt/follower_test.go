@@ -1,0 +1,53 @@
+package mqtt
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/protocol"
+)
+
+// A follower whose subscriptions the broker refuses (a display account
+// reading another prefix) is not taken as subscribed: Ready waits, and the
+// refusal is reported; it keeps trying (a cluster node that has just
+// started refuses for a while, then serves).
+func TestFollowerRefusedSubscription(t *testing.T) {
+	b, _, _ := rolesBroker(t, nil)
+	var mu sync.Mutex
+	var warned []string
+	o := DefaultFollowerOpts()
+	o.Broker, o.Username, o.Password, o.Prefix = b.URL(), dispUser, dispPass, "elsewhere"
+	o.RetryMin, o.RetryMax = 10*time.Millisecond, 20*time.Millisecond
+	o.Warn = func(msg string) { mu.Lock(); warned = append(warned, msg); mu.Unlock() }
+	f, err := Follow(o, Handlers{State: func(string, protocol.State) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if err := f.Ready(ctx); err == nil {
+		t.Fatal("Ready with every subscription refused")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) == 0 || !strings.Contains(warned[0], "refused (trying again)") {
+		t.Errorf("warnings %q: want the refusal", warned)
+	}
+
+	// The same follower on the board's own prefix is subscribed.
+	o.Prefix, o.Boards = "tridboard", []string{"board"}
+	g, err := Follow(o, Handlers{State: func(string, protocol.State) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel2()
+	if err := g.Ready(ctx2); err != nil {
+		t.Fatal(err)
+	}
+}
