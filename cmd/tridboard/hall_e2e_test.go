@@ -215,7 +215,11 @@ func TestHallClusterSurvivesANode(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("a spectator on the restarted node has the whole game of %d sets of %d: %v", n, sets, states)
+			rctx, rcancel := context.WithTimeout(context.Background(), time.Millisecond)
+			ready := f.Ready(rctx)
+			rcancel()
+			t.Fatalf("a spectator on the restarted node has the whole game of %d sets of %d: %v (connected %v, subscribed: %v)",
+				n, sets, states, f.Connected(), ready)
 		}
 	}
 }
