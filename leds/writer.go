@@ -136,6 +136,25 @@ func (w *Writer) Show(v *View) {
 	w.poke()
 }
 
+// Lit returns the cells the view being shown lights, in any phase of its
+// blinking: what a person sees over a few seconds. A frame shown with
+// ShowFrame lights no cell of a view: Lit is empty then.
+func (w *Writer) Lit() rules.CellSet {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out rules.CellSet
+	if w.useFrame {
+		return out
+	}
+	s := w.o.Style
+	for sig, cells := range w.view.layers(s.FixHidesHints) {
+		if look := s.Looks[sig]; look.Color.Lit() && look.Pattern != 0 {
+			out = out.Union(cells)
+		}
+	}
+	return out
+}
+
 // ShowFrame hands the writer a frame to show as it is (a lamp test, a
 // display of its own), until the next Show or ShowFrame.
 func (w *Writer) ShowFrame(f *Frame) {

@@ -358,3 +358,34 @@ func TestWriterRefresh(t *testing.T) {
 		c.Advance(1)
 	}
 }
+
+// Lit is what the view shown lights over its blinking, under the style's
+// rules: the cells to fix hide the hints (MonoStyle), a signal the style
+// leaves dark lights nothing, a frame of its own lights no cell.
+func TestWriterLit(t *testing.T) {
+	dark := leds.MonoStyle
+	dark.Looks[leds.Capture] = leds.Look{}
+	for _, tc := range []struct {
+		name  string
+		style *leds.Style
+		v     leds.View
+		want  []string
+	}{
+		{"targets", &leds.MonoStyle, leds.View{Targets: cells(t, "b3W", "b4W"), Lifted: cells(t, "b2W")}, []string{"b3W", "b4W"}},
+		{"a remote move blinks", &leds.MonoStyle, leds.View{RemoteFrom: cells(t, "b2W"), RemoteTo: cells(t, "b4N")}, []string{"b2W", "b4N"}},
+		{"fix hides the hints", &leds.MonoStyle, leds.View{Fix: cells(t, "c2W"), Targets: cells(t, "b3W")}, []string{"c2W"}},
+		{"no hints", &leds.MonoStyle, leds.View{NoHints: true, Targets: cells(t, "b3W"), LastMove: cells(t, "a2W", "a3W")}, []string{"a2W", "a3W"}},
+		{"a dark signal", &dark, leds.View{Captures: cells(t, "c3W"), Targets: cells(t, "b3W"), Lifted: cells(t, "b2W")}, []string{"b3W"}},
+	} {
+		w, _ := simWriter(t, leds.NewMemory(refLayout(t).NumLEDs()), leds.WriterOpts{Style: tc.style})
+		w.Show(&tc.v)
+		var got []string
+		for _, c := range w.Lit().Cells(nil) {
+			got = append(got, names[c])
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lit %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -132,44 +134,61 @@ func sendCommand(t *testing.T, c paho.Client, topics mqtt.Topics, name, payload 
 	return nil
 }
 
-// litLEDs samples the simulated HT16K33 for d and names the LEDs that were
-// lit at least once (blinking patterns included).
-func litLEDs(b *sim.Board, d time.Duration) []string {
-	names := st3d.CellNames()
-	seen := map[string]bool{}
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		for i, n := range names {
-			if b.LEDs.LED(i) {
-				seen[n] = true
-			}
-		}
-	}
+// litNow lists, sorted, the cells whose LED the simulated set lights at
+// this instant.
+func litNow(b *sim.Board) []string {
 	var out []string
-	for n := range seen {
-		out = append(out, n)
+	for i, n := range st3d.CellNames() {
+		if b.LEDs.LED(i) {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// waitLit waits until a sample of the LEDs over 300 ms (blinking included)
-// lights exactly want, for at most 5 s.
-func waitLit(t *testing.T, b *sim.Board, want string) {
+// waitLit waits, for at most 5 s, until the LEDs show exactly want: the
+// view the daemon's LED writer shows lights want in some phase of its
+// blinking (leds.Writer.Lit), and the set's LED registers, polled, have
+// lit every cell of want and no other since. Polling catches a blinking
+// cell in a lit phase; nothing waits a fixed time.
+func waitLit(t *testing.T, d *daemon, want string) {
 	t.Helper()
-	var lit string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		if lit = strings.Join(litLEDs(b, 300*time.Millisecond), " "); lit == want {
+	names := st3d.CellNames()
+	var view string
+	seen := map[string]bool{}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		var lit []string
+		for _, c := range d.ledw.Lit().Cells(nil) {
+			lit = append(lit, names[c])
+		}
+		sort.Strings(lit)
+		if view = strings.Join(lit, " "); view != want {
+			clear(seen)
+			continue
+		}
+		extra := false
+		for _, n := range litNow(d.board) {
+			if !slices.Contains(lit, n) {
+				extra = true // the registers still show an earlier view
+				break
+			}
+			seen[n] = true
+		}
+		if extra {
+			clear(seen)
+			continue
+		}
+		if len(seen) == len(lit) {
 			return
 		}
 	}
-	t.Fatalf("LEDs lit: %q, want %q", lit, want)
+	t.Fatalf("LEDs: the writer's view lights %q, the registers lit %v since; want %q", view, slices.Sorted(maps.Keys(seen)), want)
 }
 
 func TestRemoteMove(t *testing.T) {
 	d, c, topics := startInProcess(t)
-	if lit := litLEDs(d.board, 300*time.Millisecond); len(lit) != 0 {
-		t.Fatalf("LEDs lit at rest: %v", lit)
-	}
+	waitLit(t, d, "") // nothing lit at rest
 	r := sendCommand(t, c, topics, "move", `{"transaction":"r1","move":"Nc3N"}`)
 	if r["status"] != "ok" || r["transaction"] != "r1" {
 		t.Fatalf("move: %v", r)
@@ -194,7 +213,7 @@ func TestRemoteMove(t *testing.T) {
 		break
 	}
 	// The LEDs show the move to make: from d1W to c3N.
-	waitLit(t, d.board, "c3N d1W")
+	waitLit(t, d, "c3N d1W")
 	// Until the players make it, no other move is taken.
 	if r := sendCommand(t, c, topics, "move", `{"move":"c7B-c6B"}`); r["status"] != "error" ||
 		!strings.Contains(r["reason"].(string), "not in sync") {
@@ -256,7 +275,7 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 	if err := d.board.Set.Lift("b2W"); err != nil {
 		t.Fatal(err)
 	}
-	waitLit(t, d.board, "b3N b3W b4N b4W")
+	waitLit(t, d, "b3N b3W b4N b4W")
 	if err := d.board.Set.Place("b4N"); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +288,7 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 		t.Fatalf("moves %+v", got)
 	}
 	// The last move stays lit: from and to.
-	waitLit(t, d.board, "b2W b4N")
+	waitLit(t, d, "b2W b4N")
 }
 
 func TestButtons(t *testing.T) {
@@ -465,12 +484,12 @@ func TestClockPressOnTheLEDs(t *testing.T) {
 	if m := d.tb.Snapshot().Moves; len(m) != 0 {
 		t.Fatalf("moves %v before the press: the move must wait for it", m)
 	}
-	waitLit(t, d.board, "b3N b3W b4N b4W") // the lifted pawn's targets: a move in progress
+	waitLit(t, d, "b3N b3W b4N b4W") // the lifted pawn's targets: a move in progress
 	if m := d.tb.Snapshot().Moves; len(m) != 0 {
 		t.Fatalf("moves %v before the press: the move must wait for it", m)
 	}
 	tap("clock_white")
-	waitLit(t, d.board, "b2W b3W")
+	waitLit(t, d, "b2W b3W")
 }
 
 // A state directory whose current game is of another system (a Millennium
