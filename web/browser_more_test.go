@@ -176,6 +176,11 @@ func TestBrowserSmallerPoints(t *testing.T) {
 	if want := strings.Split(strings.Repeat("z a a b c d d e ", 3), " "); !slices.Equal(files, want[:24]) {
 		t.Errorf("file letters %q", files)
 	}
+	// Ranks at the left, from the layout: 9 (Black's side) down to 0.
+	ranks := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#flat .labels text.rank')].map(e => e.textContent)`)
+	if want := strings.Split("9 8 7 6 5 4 3 2 1 0", " "); !slices.Equal(ranks, want) {
+		t.Errorf("rank labels %q, want %q", ranks, want)
+	}
 	waitJS(t, ctx, "both clocks red", `document.getElementById('white-clock').classList.contains('low') && document.getElementById('black-clock').classList.contains('low')`)
 	if got := evalJS[string](t, ctx, `getComputedStyle(document.getElementById('black-clock')).color`); got != "rgb(255, 90, 74)" {
 		t.Errorf("Black's low clock is %s", got)

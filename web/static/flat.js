@@ -25,10 +25,6 @@ export function layout(variant) {
   return layouts.get(variant);
 }
 
-// fileOf is the file letter of a cell name: "b" of "b2W", "c" of "1c3".
-function fileOf(n) { return n[0] >= '0' && n[0] <= '9' ? n[1] : n[0]; }
-// rankOf is the rank of a cell name.
-function rankOf(n) { return n[0] >= '0' && n[0] <= '9' ? n[2] : n[1]; }
 
 // FlatBoard draws every level of a system as a panel of squares: side by
 // side (arrange "row"), or one above the other, the highest on top and
@@ -43,14 +39,14 @@ export class FlatBoard {
     this.cells = new Map(); // name -> {g, geo, piece, marks}
     const maxW = Math.max(...lay.panels.map(p => p.w)), maxH = Math.max(...lay.panels.map(p => p.h));
     this.pw = maxW; this.ph = maxH;
-    // The rows each panel uses, and the file letter of each of its columns.
+    // The rows each panel uses, and the file letter of each of its columns
+    // (the layout names them: panel.files, panel.ranks).
     this.rows = lay.panels.map(() => [1e9, -1e9]);
-    this.files = lay.panels.map(() => new Map());
+    this.files = lay.panels.map(p => new Map((p.files || []).map((f, px) => [px, f]).filter(([, f]) => f)));
     for (const geo of lay.cells) {
       if (geo.k) continue;
       const r = this.rows[geo.p];
       r[0] = Math.min(r[0], geo.py); r[1] = Math.max(r[1], geo.py);
-      if (!this.files[geo.p].has(geo.px)) this.files[geo.p].set(geo.px, fileOf(geo.n));
     }
     this.svg = el('svg', {class: 'flat' + (this.small ? ' small' : ''), role: 'img', 'aria-label': 'the board, flat: every level side by side'});
     this.labels = el('g', {class: 'labels', 'aria-hidden': 'true'}, this.svg);
@@ -123,11 +119,6 @@ export class FlatBoard {
     if (this.small) return;
     this.labels.replaceChildren();
     const text = (x, y, t, cls) => { const e = el('text', {x, y, class: cls}, this.labels); e.textContent = t; };
-    const ranks = new Map(); // panel -> py -> rank
-    for (const {geo} of this.cells.values()) {
-      if (!ranks.has(geo.p)) ranks.set(geo.p, new Map());
-      ranks.get(geo.p).set(geo.py, rankOf(geo.n));
-    }
     this.lay.panels.forEach((p, i) => {
       const {x, y, r0, r1} = o[i];
       text(x + pw * U / 2, y - U * 0.3, p.name, 'panel-name');
@@ -135,7 +126,7 @@ export class FlatBoard {
       // rows when side by side), at the left of each when stacked.
       if (i === 0 || this.arrange === 'column') {
         for (let py = r0; py <= r1; py++) {
-          const r = [...ranks.values()].map(m => m.get(py)).find(Boolean);
+          const r = this.lay.panels.map(p => (p.ranks || [])[py]).find(Boolean);
           if (!r) continue;
           const [, ty] = xy(i, 0, py);
           text(U * 0.5, ty + U * 0.68, r, 'rank');
