@@ -13,7 +13,8 @@
 //
 // The payloads are JSON; docs/mqtt.md describes each field. Version is
 // the version of the payloads: a State carries it ("v"), and a reader
-// refuses a state of a later version (Check) instead of misdrawing it.
+// refuses a state of a later version (State.Supported) instead of misdrawing
+// it.
 // Fields are only ever added within a version; a removed or changed field
 // makes the next one.
 package protocol
