@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -78,6 +79,7 @@ type Follower struct {
 	closed    chan struct{} // closed by Close
 	once      sync.Once
 	closeOnce sync.Once
+	retained  atomic.Bool // a retained message came since the last connection
 }
 
 // Follow connects (retrying in the background) and starts following.
@@ -147,6 +149,7 @@ func (f *Follower) subscribe(c paho.Client) {
 			filters[f.o.Prefix+"/"+b+"/"+s] = f.o.QoS
 		}
 	}
+	f.retained.Store(false)
 	for wait := f.o.RetryMin; ; wait = min(2*wait, f.o.RetryMax) {
 		err := subscribed(c.SubscribeMultiple(filters, f.message))
 		if err == nil {
@@ -165,6 +168,33 @@ func (f *Follower) subscribe(c paho.Client) {
 	f.once.Do(func() { close(f.ready) })
 	if f.h.Connected != nil {
 		f.h.Connected()
+	}
+	if f.h.State != nil || f.h.Availability != nil || f.h.Remote != nil {
+		go f.resubscribe(c, filters)
+	}
+}
+
+// resubscribe subscribes again while nothing retained has come since the
+// connection: a cluster node that has just started can grant a
+// subscription before it has loaded the retained messages, and sends them
+// only with a subscription made after (a subscription that replaces one
+// sends the retained messages again). It waits RetryMin twice over, then
+// doubles up to RetryMax, and gives up after two minutes (a broker with no
+// set on it yet has nothing retained to send).
+func (f *Follower) resubscribe(c paho.Client, filters map[string]byte) {
+	end := time.Now().Add(2 * time.Minute)
+	for wait := 2 * f.o.RetryMin; time.Now().Before(end); wait = min(2*wait, f.o.RetryMax) {
+		select {
+		case <-f.closed:
+			return
+		case <-time.After(wait):
+		}
+		if f.retained.Load() || !c.IsConnectionOpen() {
+			return
+		}
+		if err := subscribed(c.SubscribeMultiple(filters, f.message)); err != nil {
+			f.warn("subscribe", fmt.Sprintf("subscribing again on %s: %v", f.o.Broker, err))
+		}
 	}
 }
 
@@ -243,6 +273,9 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 	board, kind, ok := f.split(m.Topic())
 	if !ok {
 		return
+	}
+	if m.Retained() {
+		f.retained.Store(true)
 	}
 	bad := func(err error) { f.warn("payload "+kind, fmt.Sprintf("%s: %v (ignored)", m.Topic(), err)) }
 	switch {
