@@ -79,7 +79,8 @@ type Follower struct {
 	closed    chan struct{} // closed by Close
 	once      sync.Once
 	closeOnce sync.Once
-	retained  atomic.Bool // a retained message came since the last connection
+	retained  atomic.Bool  // a retained message came since the last connection
+	conns     atomic.Int64 // counts the connections
 }
 
 // Follow connects (retrying in the background) and starts following.
@@ -150,6 +151,7 @@ func (f *Follower) subscribe(c paho.Client) {
 		}
 	}
 	f.retained.Store(false)
+	conn := f.conns.Add(1)
 	for wait := f.o.RetryMin; ; wait = min(2*wait, f.o.RetryMax) {
 		err := subscribed(c.SubscribeMultiple(filters, f.message))
 		if err == nil {
@@ -161,7 +163,7 @@ func (f *Follower) subscribe(c paho.Client) {
 			return
 		case <-time.After(wait):
 		}
-		if !c.IsConnectionOpen() {
+		if !c.IsConnectionOpen() || f.conns.Load() != conn {
 			return // the next connection subscribes
 		}
 	}
@@ -170,7 +172,7 @@ func (f *Follower) subscribe(c paho.Client) {
 		f.h.Connected()
 	}
 	if f.h.State != nil || f.h.Availability != nil || f.h.Remote != nil {
-		go f.resubscribe(c, filters)
+		go f.resubscribe(c, filters, conn)
 	}
 }
 
@@ -181,7 +183,7 @@ func (f *Follower) subscribe(c paho.Client) {
 // sends the retained messages again). It waits RetryMin twice over, then
 // doubles up to RetryMax, and gives up after two minutes (a broker with no
 // set on it yet has nothing retained to send).
-func (f *Follower) resubscribe(c paho.Client, filters map[string]byte) {
+func (f *Follower) resubscribe(c paho.Client, filters map[string]byte, conn int64) {
 	end := time.Now().Add(2 * time.Minute)
 	for wait := 2 * f.o.RetryMin; time.Now().Before(end); wait = min(2*wait, f.o.RetryMax) {
 		select {
@@ -189,8 +191,8 @@ func (f *Follower) resubscribe(c paho.Client, filters map[string]byte) {
 			return
 		case <-time.After(wait):
 		}
-		if f.retained.Load() || !c.IsConnectionOpen() {
-			return
+		if f.retained.Load() || !c.IsConnectionOpen() || f.conns.Load() != conn {
+			return // done, or a later connection subscribes for itself
 		}
 		if err := subscribed(c.SubscribeMultiple(filters, f.message)); err != nil {
 			f.warn("subscribe", fmt.Sprintf("subscribing again on %s: %v", f.o.Broker, err))
