@@ -30,7 +30,7 @@ func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runn
 			rr.Online(board, online)
 		},
 	}
-	o.Name = "event"
+	o.Name, o.Commands = "event", true // it sends the sets their games
 	f, err := mqtt.Follow(o, h)
 	if err != nil {
 		return nil, nil, err

@@ -25,8 +25,12 @@ type FollowerOpts struct {
 	Prefix string
 	// Boards are the board ids followed; none follows every board.
 	Boards []string
-	// Token is put into every command, as the sets want it.
-	Token string
+	// Commands says the follower sends commands (Command) and so follows
+	// the replies too; Token is put into every command, as the sets want
+	// it. A follower that only reads subscribes to nothing it may not be
+	// allowed to read.
+	Commands bool
+	Token    string
 	// ClientID defaults to tridboard-<Name>-<pid>-<n>.
 	ClientID, Name string
 	// Warn reports connection trouble (rate-limited); nil drops it.
@@ -220,9 +224,12 @@ func subscribed(tok paho.Token) error {
 }
 
 // kinds are the topics followed under each board: those with a handler,
-// and the replies to commands.
+// and the replies to commands when it sends them.
 func (f *Follower) kinds() []string {
-	k := []string{TopicResponse + "/+"}
+	var k []string
+	if f.o.Commands {
+		k = append(k, TopicResponse+"/+")
+	}
 	for _, t := range []struct {
 		kind string
 		on   bool
@@ -331,6 +338,9 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 // transaction of its own and the token, and waits for the reply. A reply
 // other than ok is an error holding the set's reason.
 func (f *Follower) Command(ctx context.Context, board, name string, fields map[string]any) (protocol.Response, error) {
+	if !f.o.Commands {
+		return protocol.Response{}, errors.New("mqtt: follower: Command without FollowerOpts.Commands (the replies are not followed)")
+	}
 	topics, err := NewTopics(f.o.Prefix, board)
 	if err != nil {
 		return protocol.Response{}, err

@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,5 +50,32 @@ func TestFollowerRefusedSubscription(t *testing.T) {
 	defer cancel2()
 	if err := g.Ready(ctx2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A follower that only reads does not follow the replies, and refuses to
+// send a command whose reply it would never see.
+func TestFollowerCommandsNeedTheReplies(t *testing.T) {
+	o := DefaultFollowerOpts()
+	o.Broker = "tcp://127.0.0.1:1" // never reached: nothing here needs a broker
+	f, err := Follow(o, Handlers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if k := f.kinds(); len(k) != 0 {
+		t.Errorf("a reader with no handler follows %v", k)
+	}
+	if _, err := f.Command(context.Background(), "b1", "resync", nil); err == nil || !strings.Contains(err.Error(), "FollowerOpts.Commands") {
+		t.Errorf("Command without Commands: %v", err)
+	}
+	o.Commands = true
+	g, err := Follow(o, Handlers{State: func(string, protocol.State) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if k := g.kinds(); !slices.Equal(k, []string{"response/+", "state"}) {
+		t.Errorf("a commander with a state handler follows %v", k)
 	}
 }

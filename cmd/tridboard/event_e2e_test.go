@@ -208,7 +208,7 @@ func TestEventOnFourSets(t *testing.T) {
 // fails the test unless the set accepts it.
 func sendCommands(t *testing.T, broker string) func(set, name, payload string) {
 	fo := mqtt.DefaultFollowerOpts()
-	fo.Broker = broker
+	fo.Broker, fo.Commands = broker, true
 	f, err := mqtt.Follow(fo, mqtt.Handlers{})
 	if err != nil {
 		t.Fatal(err)

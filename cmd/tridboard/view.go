@@ -117,7 +117,7 @@ type viewer struct {
 
 func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
 	fo := mqtt.DefaultFollowerOpts()
-	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token = o.Broker, o.Prefix, o.Username, o.Password, o.Token
+	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token, fo.Commands = o.Broker, o.Prefix, o.Username, o.Password, o.Token, true
 	fo.ClientID, fo.Name, fo.QoS = o.ClientID, "view", o.QoS
 	fo.Warn = func(msg string) { fmt.Fprintln(log, "tridboard view:", msg) }
 	f, err := mqtt.Follow(fo, mqtt.Handlers{State: hub.State, Move: hub.Move, Event: hub.Event, Availability: hub.Availability})
