@@ -2,6 +2,7 @@ package docs
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,21 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGofmt: every Go file is as gofmt writes it (the gofmt of the go
+// that runs the tests).
+func TestGofmt(t *testing.T) {
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	out, err := exec.Command(filepath.Join(strings.TrimSpace(string(root)), "bin", "gofmt"), "-l", "..").CombinedOutput()
+	if err != nil {
+		t.Fatalf("gofmt -l: %v\n%s", err, out)
+	}
+	if files := strings.Fields(string(out)); len(files) > 0 {
+		t.Errorf("not gofmt'd (gofmt -w them): %v", files)
 	}
 }

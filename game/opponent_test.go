@@ -38,4 +38,3 @@ func TestOpponentTag(t *testing.T) {
 		t.Errorf("ParseOpponent(\"\") = %v, %v: want no opponent", ok, err)
 	}
 }
-

@@ -70,9 +70,10 @@ func TestClockChangesCoalesced(t *testing.T) {
 	send(tr, protocol.CmdClock, `"action":"pause"`)
 	tr++
 	// Every command has reached the daemon's queue (the first runs).
-	deadline := time.Now().Add(15 * time.Second)
-	for len(c.cmds) < tr-1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(15 * time.Second); len(c.cmds) < tr-1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d commands reached the queue in 15 s", len(c.cmds), tr-1)
+		}
 	}
 	close(g.release)
 	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, tr-1)

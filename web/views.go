@@ -25,8 +25,8 @@ type Status struct {
 	Board   string   `json:"board"`
 	Choices []string `json:"choices,omitempty"`
 	// AwaitingPress: the move set down waits for its player's clock press.
-	AwaitingPress bool `json:"awaiting_press,omitempty"`
-	Fault   string   `json:"fault,omitempty"`
+	AwaitingPress bool   `json:"awaiting_press,omitempty"`
+	Fault         string `json:"fault,omitempty"`
 	// Lifted are the cells lifted, Targets the cells their pieces may
 	// reach (Captures those where they capture), PinTargets the pins a
 	// lifted attack board may go to: what the LEDs show.
