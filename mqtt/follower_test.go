@@ -2,12 +2,14 @@ package mqtt
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mochi-mqtt/server/v2/packets"
 	"github.com/tridboard/tridboard/protocol"
 )
 
@@ -77,5 +79,39 @@ func TestFollowerCommandsNeedTheReplies(t *testing.T) {
 	defer g.Close()
 	if k := g.kinds(); !slices.Equal(k, []string{"response/+", "state"}) {
 		t.Errorf("a commander with a state handler follows %v", k)
+	}
+}
+
+// A node that granted the subscription before it had the retained states
+// (a NATS node just restarted) sends them only with a later subscription:
+// a follower that has had nothing retained since it connected subscribes
+// again until they come. Here the state is retained behind the follower's
+// back, without being delivered, once it has subscribed.
+func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
+	b, _, _ := rolesBroker(t, nil)
+	states := make(chan protocol.State, 4)
+	o := DefaultFollowerOpts()
+	o.Broker, o.Username, o.Password, o.Boards = b.URL(), dispUser, dispPass, []string{"board"}
+	o.RetryMin, o.RetryMax = 10*time.Millisecond, 40*time.Millisecond
+	f, err := Follow(o, Handlers{State: func(_ string, s protocol.State) { states <- s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: "g1", Variant: "st3d", Result: protocol.ResultOngoing})
+	b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
+		TopicName: "tridboard/board/state", Payload: payload})
+	select {
+	case s := <-states:
+		if s.Game != "g1" {
+			t.Errorf("state of game %q, want g1", s.Game)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the retained state never came: the follower did not subscribe again")
 	}
 }
