@@ -89,7 +89,16 @@ func (r *Recognizer) SetConfirmByPress(on bool) {
 }
 
 // Status is the current status.
-func (r *Recognizer) Status() Status { return r.status }
+func (r *Recognizer) Status() Status {
+	if r.restate {
+		// SetPosition's position, not compared with a reading yet: the
+		// last reading is all there is to say (the next one reports the
+		// status as a StatusChanged event).
+		fix := r.closed.Xor(r.expected)
+		return Status{State: Mismatch, Reason: r.reason, Fix: fix, Hint: r.hintFor(fix)}
+	}
+	return r.status
+}
 
 // SetPosition replaces the expected position (a new game, a take-back or a
 // move made elsewhere). The board must then match it before play goes on;

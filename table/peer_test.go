@@ -127,7 +127,10 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	if s := r.tb.Snapshot(); s.TakeBack != nil || len(s.Moves) != 0 {
 		t.Fatalf("after the acceptance: request %+v, %d moves", s.TakeBack, len(s.Moves))
 	}
-	// The other set asks: its request waits for an answer here.
+	// The players put the move taken back back on the set; the other set
+	// asks: its request waits for an answer here.
+	r.act("lift b3W", "wait 100", "place b2W")
+	r.run(time.Second)
 	if _, err := r.tb.Exec(table.PlayMove{Move: "b2W-b3W"}); err != nil {
 		t.Fatal(err)
 	}
