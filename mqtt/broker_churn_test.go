@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/protocol"
 )
 
@@ -130,7 +131,7 @@ func TestChurningDisplay(t *testing.T) {
 			var restart func(kill bool)
 			user, pass := displayUser, displayPass
 			if kind == "embedded" {
-				addr := freeAddr(t)
+				addr := freeport.Addr(t)
 				o := displayBrokerOpts(t, addr)
 				br := startChild(t, o)
 				tb = &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}

@@ -10,6 +10,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/protocol"
 )
 
@@ -23,7 +24,7 @@ func TestCommandRatePerClient(t *testing.T) {
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	recd := newRecorder()
-	b, err := StartBroker(BrokerOpts{Addr: freeAddr(t), Username: testUser, Password: testPass, Logger: quiet,
+	b, err := StartBroker(BrokerOpts{Addr: freeport.Addr(t), Username: testUser, Password: testPass, Logger: quiet,
 		Prefix: "tridboard", BoardID: "board", DaemonClientID: "tridboard-board", CommandRate: 5, now: clock,
 		bcryptCost: 4, onServe: func(s *mochi.Server) error {
 			return s.Subscribe("tridboard/#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {

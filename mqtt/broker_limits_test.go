@@ -15,6 +15,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 // mqttString is an MQTT UTF-8 string: length, then bytes.
@@ -85,7 +86,7 @@ func rssKiB(t *testing.T, pid int) int {
 // limit before the broker reads them: its RSS and broker.db stay small,
 // nothing is retained, and it goes on serving.
 func TestBrokerRefusesHugePublish(t *testing.T) {
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	store := filepath.Join(t.TempDir(), "broker.db")
 	br := startChild(t, BrokerOpts{Addr: addr, Username: testUser, Password: testPass, StorePath: store})
 	for _, mb := range []int{16, 64} {

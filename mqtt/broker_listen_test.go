@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 // failingListener fails Accept as a process out of file descriptors does
@@ -206,7 +207,7 @@ func TestBrokerConnectionFlood(t *testing.T) {
 		{"caps", 5000, "", 2 * time.Second, 256, []string{"connection refused", "256 connections open (the limit)", "sent no CONNECT in time"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			addr := freeAddr(t)
+			addr := freeport.Addr(t)
 			logPath := filepath.Join(t.TempDir(), "broker.log")
 			env := []string{childLogEnv + "=" + logPath}
 			if tc.nofile != "" {

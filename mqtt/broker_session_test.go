@@ -11,6 +11,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 const moveTopic, probeTopic = "tridboard/board/move", "tridboard/board/probe"
@@ -115,7 +116,7 @@ func TestPersistentDisplayMissesNoMove(t *testing.T) {
 	for _, restart := range []string{"none", "graceful", "SIGKILL"} {
 		for _, kind := range []string{"paho", "mosquitto_sub"} {
 			t.Run("embedded/"+kind+"/restart "+restart, func(t *testing.T) {
-				addr := freeAddr(t)
+				addr := freeport.Addr(t)
 				o := displayBrokerOpts(t, addr)
 				br := startChild(t, o)
 				tb := &testBroker{url: "tcp://" + addr, user: testUser, pass: testPass}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mochi-mqtt/server/v2/hooks/storage"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/internal/freeport"
 	"go.etcd.io/bbolt"
 )
 
@@ -18,7 +19,7 @@ func TestStorePendingHandedOutOnce(t *testing.T) {
 	for _, queuedBefore := range []bool{false, true} {
 		t.Run(map[bool]string{false: "not queued before the crash", true: "queued before the crash"}[queuedBefore], func(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "broker.db")
-			addr := freeAddr(t)
+			addr := freeport.Addr(t)
 			o := BrokerOpts{Addr: addr, StorePath: store, Logger: quiet, Prefix: "tridboard", BoardID: "board"}
 			b, err := StartBroker(o)
 			if err != nil {

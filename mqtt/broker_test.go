@@ -8,6 +8,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 func TestStartBrokerRefuses(t *testing.T) {
@@ -42,7 +43,7 @@ func TestStartBrokerRefuses(t *testing.T) {
 }
 
 func TestStartBrokerListens(t *testing.T) {
-	busy := freeAddr(t)
+	busy := freeport.Addr(t)
 	first, err := StartBroker(BrokerOpts{Addr: busy, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)

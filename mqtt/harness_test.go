@@ -16,6 +16,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/protocol"
 )
@@ -144,16 +145,6 @@ func checkMoves(t testing.TB, got []rec, game string, n int) int {
 	return dups
 }
 
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // testBroker is a broker the tests can stop and start again on the same
 // port, with a recorder subscribed to prefix/# that survives restarts.
 type testBroker struct {
@@ -174,10 +165,10 @@ const testUser, testPass = "board", "pa55word"
 func embedded(t testing.TB, ws bool) *testBroker {
 	t.Helper()
 	tb := &testBroker{name: "embedded", user: testUser, pass: testPass, rec: newRecorder()}
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	wsAddr := ""
 	if ws {
-		wsAddr = freeAddr(t)
+		wsAddr = freeport.Addr(t)
 	}
 	var b *Broker
 	tb.start = func(t testing.TB) {

@@ -14,6 +14,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
@@ -180,7 +181,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"19+1\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	listen, page := freePort(t), freePort(t)
+	listen, page := freeport.Addr(t), freeport.Addr(t)
 	d := startDaemon(t, filepath.Join(dir, "state"), listen, "--config", cfg, "--http", page)
 	w := watchBoard(t, listen)
 
@@ -288,7 +289,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 // the next game, whose first move is recorded in it.
 func TestEndToEndChoiceTakeBackNewGame(t *testing.T) {
 	dir := t.TempDir()
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	d := startDaemon(t, dir, listen, "--http", "off")
 	w := watchBoard(t, listen)
 	// The daemon reads its input once the set is in sync.

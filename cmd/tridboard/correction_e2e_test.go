@@ -11,6 +11,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/sim"
@@ -28,7 +29,7 @@ type feed struct {
 // goes on (issue 21: a change of mind): a real MQTT client sees correction
 // events, and the retained state's record is the game intended.
 func TestEndToEndChangeOfMind(t *testing.T) {
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	d := startDaemon(t, t.TempDir(), listen)
 	f := &feed{}
 	opts := paho.NewClientOptions().AddBroker("tcp://" + listen).SetClientID("e2e-correction").

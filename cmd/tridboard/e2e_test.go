@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
@@ -36,16 +36,6 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // daemonProc is a "tridboard run --sim" process fed through its stdin
 // (startDaemon's extra arguments follow the others).
@@ -213,7 +203,7 @@ func (s *subscriber) waitFor(t *testing.T, n int) []protocol.Move {
 // same seq and content.
 func TestEndToEndKillAndResume(t *testing.T) {
 	state := t.TempDir()
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	first, second := st3dDemo[:7], st3dDemo[7:]
 
 	d := startDaemon(t, state, listen)

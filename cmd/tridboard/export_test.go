@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
@@ -98,7 +99,7 @@ func TestExportDuringGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := t.TempDir()
-	d := startDaemon(t, state, freePort(t))
+	d := startDaemon(t, state, freeport.Addr(t))
 	moves := st3dDemo[:6]
 	d.play(t, st3d.Start(), moves)
 	var snaps [][]byte

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
@@ -88,7 +89,7 @@ func TestEndToEndLowTimeHesitation(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"15\"\nbuttons:\n  queen: \"button:queen\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	d := startDaemon(t, state, listen, "--config", cfg)
 	sub := subscribe(t, listen)
 	moves, script := handGame(t, hesitatingHand(21), 12)

@@ -12,6 +12,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
@@ -120,7 +121,7 @@ func (w *lessonWatch) command(name, payload string) map[string]any {
 // seen as events; the teacher's lock and the hints used survive a restart.
 func TestEndToEndLesson(t *testing.T) {
 	state := t.TempDir()
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	d := startDaemon(t, state, listen)
 	w := watchLesson(t, listen)
 	w.state("the board in sync", func(s *protocol.State) bool { return s.Board.Status == protocol.BoardInSync })

@@ -11,6 +11,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
@@ -86,7 +87,7 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 		sig  syscall.Signal
 	}{{"SIGTERM", syscall.SIGTERM}, {"SIGKILL", syscall.SIGKILL}} {
 		t.Run(tc.name, func(t *testing.T) {
-			state, listen := t.TempDir(), freePort(t)
+			state, listen := t.TempDir(), freeport.Addr(t)
 			// No clock buttons: the clock starts when the set shows the
 			// position and the move settles (the buttons have their own test).
 			cfg := filepath.Join(t.TempDir(), "nobuttons.yaml")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
@@ -19,7 +20,7 @@ import (
 // display, which drops every seq not above the last it applied, shows it.
 func TestEndToEndDamagedLastRecord(t *testing.T) {
 	state := t.TempDir()
-	listen := freePort(t)
+	listen := freeport.Addr(t)
 	first := st3dDemo[:7]
 	d := startDaemon(t, state, listen)
 	sub := subscribe(t, listen)

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 // install is the one-line fix when Mosquitto is missing.
@@ -48,7 +50,7 @@ func StartWith(t testing.TB, o Opts) *Broker {
 	bin := binary(t)
 	dir := t.TempDir()
 	b := &Broker{bin: bin, conf: filepath.Join(dir, "mosquitto.conf"), ready: o.Ready}
-	b.Addr = freeAddr(t)
+	b.Addr = freeport.Addr(t)
 	b.listen = []string{b.Addr}
 	b.URL = "tcp://" + b.Addr
 	if o.TLS != nil {
@@ -56,7 +58,7 @@ func StartWith(t testing.TB, o Opts) *Broker {
 	}
 	wsPort := ""
 	if o.WebSockets {
-		ws := freeAddr(t)
+		ws := freeport.Addr(t)
 		b.listen = append(b.listen, ws)
 		b.WSURL = "ws://" + ws + "/"
 		_, wsPort, _ = net.SplitHostPort(ws)
@@ -177,15 +179,4 @@ func writePasswd(t testing.TB, path string, users map[string]string) {
 	if out, err := exec.Command(tool, "-U", path).CombinedOutput(); err != nil {
 		t.Fatalf("mosquittotest: mosquitto_passwd -U %s: %v: %s", path, err, out)
 	}
-}
-
-// freeAddr is a free loopback host:port.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("mosquittotest: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }

@@ -8,14 +8,16 @@ package natstest
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/tridboard/tridboard/internal/freeport"
 )
 
 // Cluster is three nodes, or fewer while one is down.
@@ -28,19 +30,14 @@ type node struct {
 	name            string
 	opts            *server.Options
 	srv             *server.Server
+	log             *logTail
 	mqttURL, nats   string
 	mqttPort, cport int
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// readyWithin is how long a node may take to listen: generous, for a
+// machine running every package's tests at once.
+const readyWithin = 60 * time.Second
 
 // Start starts a cluster of n nodes (3 for a quorum that survives one
 // loss) and waits until JetStream has a leader; it stops when t ends.
@@ -50,7 +47,7 @@ func Start(t testing.TB, n int) *Cluster {
 	dir := t.TempDir()
 	var routes []string
 	for i := 0; i < n; i++ {
-		nd := &node{name: fmt.Sprintf("hall-%d", i+1), mqttPort: freePort(t), cport: freePort(t)}
+		nd := &node{name: fmt.Sprintf("hall-%d", i+1), mqttPort: freeport.Loopback(t), cport: freeport.Loopback(t)}
 		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", nd.cport))
 		c.nodes = append(c.nodes, nd)
 	}
@@ -58,8 +55,7 @@ func Start(t testing.TB, n int) *Cluster {
 		nd.opts = &server.Options{
 			ServerName: nd.name,
 			Host:       "127.0.0.1",
-			Port:       freePort(t),
-			NoLog:      os.Getenv("NATSTEST_LOG") == "",
+			Port:       freeport.Loopback(t),
 			NoSigs:     true,
 			JetStream:  true,
 			StoreDir:   filepath.Join(dir, nd.name),
@@ -85,21 +81,64 @@ func (c *Cluster) start(i int) {
 	if err != nil {
 		c.t.Fatalf("natstest: %s: %v", nd.name, err)
 	}
-	if !opts.NoLog {
-		s.ConfigureLogger()
-	}
+	nd.log = &logTail{echo: os.Getenv("NATSTEST_LOG") != "", name: nd.name}
+	s.SetLogger(nd.log, false, false)
 	go s.Start()
-	if !s.ReadyForConnections(20 * time.Second) {
-		c.t.Fatalf("natstest: %s not ready", nd.name)
+	if !s.ReadyForConnections(readyWithin) {
+		missing := []string{}
+		if s.Addr() == nil {
+			missing = append(missing, "clients")
+		}
+		if s.ClusterAddr() == nil {
+			missing = append(missing, "routes")
+		}
+		c.t.Fatalf("natstest: %s not listening within %s (%s); what it logged last:\n%s",
+			nd.name, readyWithin, strings.Join(missing, ", "), nd.log.String())
 	}
 	nd.srv = s
 }
+
+// logTail keeps a node's last log lines, shown when the node fails to
+// start; with NATSTEST_LOG set it prints every line as well. A fatal line
+// is kept like the others: the node fails and the test says why.
+type logTail struct {
+	name  string
+	echo  bool
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logTail) add(level, format string, v ...any) {
+	line := level + " " + fmt.Sprintf(format, v...)
+	if l.echo {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", l.name, line)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
+	if len(l.lines) > 40 {
+		l.lines = l.lines[len(l.lines)-40:]
+	}
+}
+
+func (l *logTail) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+func (l *logTail) Noticef(f string, v ...any) { l.add("[INF]", f, v...) }
+func (l *logTail) Warnf(f string, v ...any)   { l.add("[WRN]", f, v...) }
+func (l *logTail) Fatalf(f string, v ...any)  { l.add("[FTL]", f, v...) }
+func (l *logTail) Errorf(f string, v ...any)  { l.add("[ERR]", f, v...) }
+func (l *logTail) Debugf(f string, v ...any)  {}
+func (l *logTail) Tracef(f string, v ...any)  {}
 
 // WaitReady waits until the running nodes agree on a JetStream leader and
 // every one takes MQTT connections.
 func (c *Cluster) WaitReady() {
 	c.t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(readyWithin); ; time.Sleep(50 * time.Millisecond) {
 		leader := false
 		for _, nd := range c.nodes {
 			if nd.srv != nil && nd.srv.JetStreamIsLeader() {
@@ -110,7 +149,7 @@ func (c *Cluster) WaitReady() {
 			return
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatal("natstest: no JetStream leader within 60 s")
+			c.t.Fatalf("natstest: no JetStream leader within %s", readyWithin)
 		}
 	}
 }
