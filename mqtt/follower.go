@@ -43,12 +43,19 @@ type FollowerOpts struct {
 	// RetryMax bounds the wait between reconnections after a lost
 	// connection (paho doubles it up to there).
 	RetryMin, RetryMax time.Duration
+	// Now and NewTimer are the clock of the follower's own waits (the
+	// subscriptions tried again, the warnings' rate), as in Opts; nil
+	// means the real clock. paho's reconnection and the acknowledgements'
+	// timeouts stay on the real clock.
+	Now      func() time.Time
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 }
 
 // DefaultFollowerOpts follows every board under "tridboard", retrying
-// every second and reconnecting within 10 s.
+// every second and reconnecting within 10 s, on the real clock.
 func DefaultFollowerOpts() FollowerOpts {
-	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1, RetryMin: time.Second, RetryMax: 10 * time.Second}
+	return FollowerOpts{Prefix: "tridboard", Name: "follower", QoS: 1, RetryMin: time.Second, RetryMax: 10 * time.Second,
+		Now: time.Now, NewTimer: realTimer}
 }
 
 // Handlers receive what the followed sets publish, decoded. Any may be nil:
@@ -111,6 +118,12 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 	if o.RetryMax < o.RetryMin {
 		o.RetryMax = max(d.RetryMax, o.RetryMin)
 	}
+	if o.Now == nil {
+		o.Now = d.Now
+	}
+	if o.NewTimer == nil {
+		o.NewTimer = d.NewTimer
+	}
 	if o.ClientID == "" {
 		o.ClientID = fmt.Sprintf("tridboard-%s-%d-%d", o.Name, os.Getpid(), time.Now().UnixNano()%1e6)
 	}
@@ -162,10 +175,8 @@ func (f *Follower) subscribe(c paho.Client) {
 			break
 		}
 		f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v (trying again)", f.o.Broker, err))
-		select {
-		case <-f.closed:
+		if !f.sleep(wait) {
 			return
-		case <-time.After(wait):
 		}
 		if !c.IsConnectionOpen() || f.conns.Load() != conn {
 			return // the next connection subscribes
@@ -188,12 +199,10 @@ func (f *Follower) subscribe(c paho.Client) {
 // doubles up to RetryMax, and gives up after two minutes (a broker with no
 // set on it yet has nothing retained to send).
 func (f *Follower) resubscribe(c paho.Client, filters map[string]byte, conn int64) {
-	end := time.Now().Add(2 * time.Minute)
-	for wait := 2 * f.o.RetryMin; time.Now().Before(end); wait = min(2*wait, f.o.RetryMax) {
-		select {
-		case <-f.closed:
+	end := f.o.Now().Add(2 * time.Minute)
+	for wait := 2 * f.o.RetryMin; f.o.Now().Before(end); wait = min(2*wait, f.o.RetryMax) {
+		if !f.sleep(wait) {
 			return
-		case <-time.After(wait):
 		}
 		if f.retained.Load() || !c.IsConnectionOpen() || f.conns.Load() != conn {
 			return // done, or a later connection subscribes for itself
@@ -201,6 +210,18 @@ func (f *Follower) resubscribe(c paho.Client, filters map[string]byte, conn int6
 		if err := subscribed(c.SubscribeMultiple(filters, f.message)); err != nil {
 			f.warn("subscribe", fmt.Sprintf("subscribing again on %s: %v", f.o.Broker, err))
 		}
+	}
+}
+
+// sleep waits d on the follower's clock; false when it was closed meanwhile.
+func (f *Follower) sleep(d time.Duration) bool {
+	ch, stop := f.o.NewTimer(d)
+	defer stop()
+	select {
+	case <-f.closed:
+		return false
+	case <-ch:
+		return true
 	}
 }
 
@@ -259,11 +280,11 @@ func (f *Follower) warn(kind, msg string) {
 		return
 	}
 	f.mu.Lock()
-	if t, ok := f.warned[kind]; ok && time.Since(t) < time.Minute {
+	if t, ok := f.warned[kind]; ok && f.o.Now().Sub(t) < time.Minute {
 		f.mu.Unlock()
 		return
 	}
-	f.warned[kind] = time.Now()
+	f.warned[kind] = f.o.Now()
 	f.mu.Unlock()
 	f.o.Warn(msg)
 }

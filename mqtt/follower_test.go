@@ -11,6 +11,7 @@ import (
 
 	"github.com/mochi-mqtt/server/v2/packets"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/sim"
 )
 
 // A follower whose subscriptions the broker refuses (a display account
@@ -90,9 +91,11 @@ func TestFollowerCommandsNeedTheReplies(t *testing.T) {
 func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	b, _, _ := rolesBroker(t, nil)
 	states := make(chan protocol.State, 4)
+	clk := sim.NewClock(time.Time{})
 	o := DefaultFollowerOpts()
 	o.Broker, o.Username, o.Password, o.Boards = b.URL(), dispUser, dispPass, []string{"board"}
-	o.RetryMin, o.RetryMax = 10*time.Millisecond, 40*time.Millisecond
+	o.RetryMin, o.RetryMax = time.Second, 4*time.Second
+	o.Now, o.NewTimer = clk.Now, clk.NewTimer
 	f, err := Follow(o, Handlers{State: func(_ string, s protocol.State) { states <- s }})
 	if err != nil {
 		t.Fatal(err)
@@ -103,9 +106,28 @@ func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	if err := f.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// Subscribed, nothing retained yet: the follower waits, on its clock,
+	// twice RetryMin before subscribing again.
+	want := clk.Now().Add(2 * time.Second)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if ts := clk.Timers(); len(ts) == 1 && ts[0].Equal(want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timers %v, want one at %v", clk.Timers(), want)
+		}
+	}
+	// A state retained after the subscription is not sent with it (as a
+	// cluster node that has just loaded its store): it comes with the next.
 	payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: "g1", Variant: "st3d", Result: protocol.ResultOngoing})
 	b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
 		TopicName: "tridboard/board/state", Payload: payload})
+	select {
+	case s := <-states:
+		t.Fatalf("state %q before the follower subscribed again", s.Game)
+	default:
+	}
+	clk.Advance(2 * time.Second)
 	select {
 	case s := <-states:
 		if s.Game != "g1" {
