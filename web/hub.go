@@ -21,8 +21,11 @@ type HubOpts struct {
 	// later, on the pages and the feeds alike. Zero shows it at once. With
 	// a delay, Release (or Run) applies what is due.
 	Delay time.Duration
-	// Now is the clock (time.Now when nil).
-	Now func() time.Time
+	// Now is the clock (time.Now when nil); NewTimer makes Run's timers
+	// on it (a channel that receives once d has passed, and a function
+	// that stops it; nil means the real clock's).
+	Now      func() time.Time
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 	// MaxBoards bounds the boards known; a board beyond it is ignored.
 	MaxBoards int
 	// MaxPlies bounds the moves kept of a game; moves beyond it are not
@@ -90,6 +93,9 @@ func NewHub(opts HubOpts) *Hub {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.NewTimer == nil {
+		opts.NewTimer = realTimer
 	}
 	if opts.EvalNodes <= 0 {
 		opts.EvalNodes = d.EvalNodes
@@ -231,16 +237,22 @@ func (h *Hub) Release(now time.Time) int {
 // Run releases the delayed inputs every tick until done is closed. Only
 // needed with a delay.
 func (h *Hub) Run(done <-chan struct{}, tick time.Duration) {
-	t := time.NewTicker(tick)
-	defer t.Stop()
 	for {
+		t, stop := h.opts.NewTimer(tick)
 		select {
 		case <-done:
+			stop()
 			return
-		case <-t.C:
+		case <-t:
 			h.Release(h.opts.Now())
 		}
 	}
+}
+
+// realTimer is time.NewTimer as an Opts.NewTimer.
+func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // apply runs f on board id (created if new) with h.mu held, and wakes the

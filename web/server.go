@@ -37,8 +37,13 @@ type Opts struct {
 	// that pages stay read-only without credentials. It is passed on in
 	// the payload's "token" field.
 	Token string
-	// Heartbeat is the period of the SSE heartbeat comments.
+	// Heartbeat is how long an event stream may stay silent before the
+	// server writes a heartbeat comment into it.
 	Heartbeat time.Duration
+	// NewTimer makes the heartbeats' timers (a channel that receives once
+	// d has passed, and a function that stops it); nil means the real
+	// clock. sim.Clock.NewTimer runs them in simulated time.
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 	// Title heads the wall.
 	Title string
 	// Archive holds the boards' past games (nil: the games the hub saw).
@@ -57,7 +62,7 @@ type Opts struct {
 // DefaultServerOpts: no commands, a heartbeat every 15 s, headers within
 // 10 s, a body within 10 s, idle connections closed after 60 s.
 func DefaultServerOpts() Opts {
-	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard",
+	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard", NewTimer: realTimer,
 		HeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, BodyTimeout: 10 * time.Second}
 }
 
@@ -74,6 +79,9 @@ func New(hub *Hub, opts Opts) *Server {
 		opts.Heartbeat = DefaultServerOpts().Heartbeat
 	}
 	d := DefaultServerOpts()
+	if opts.NewTimer == nil {
+		opts.NewTimer = d.NewTimer
+	}
 	if opts.Title == "" {
 		opts.Title = d.Title
 	}
@@ -237,14 +245,18 @@ func sse(w http.ResponseWriter) (http.Flusher, bool) {
 	return f, true
 }
 
-// wait waits for a change on ch, writing a heartbeat comment each tick; it
+// wait waits for a change on ch, writing a heartbeat comment after each
+// Heartbeat of silence (on the server's timers); it
 // returns false when the client has gone.
-func wait(ctx context.Context, ch <-chan struct{}, tick <-chan time.Time, w io.Writer, f http.Flusher) bool {
+func (s *Server) wait(ctx context.Context, ch <-chan struct{}, w io.Writer, f http.Flusher) bool {
 	for {
+		tick, stop := s.opts.NewTimer(s.opts.Heartbeat)
 		select {
 		case <-ctx.Done():
+			stop()
 			return false
 		case <-ch:
+			stop()
 			return true
 		case <-tick:
 			if _, err := io.WriteString(w, ": heartbeat\n\n"); err != nil {
@@ -300,8 +312,6 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 			seq = 0
 		}
 	}
-	hb := time.NewTicker(s.opts.Heartbeat)
-	defer hb.Stop()
 	for {
 		if v, full, changed := s.hub.since(id, epoch, seq, ver); changed {
 			if full && v.Moves == nil {
@@ -313,7 +323,7 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 			f.Flush()
 			epoch, seq, ver = v.Epoch, v.Seq, v.Ver
 		}
-		if !wait(r.Context(), ch, hb.C, w, f) {
+		if !s.wait(r.Context(), ch, w, f) {
 			return
 		}
 	}
@@ -330,8 +340,6 @@ func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	seen := map[string]uint64{}
 	now := map[string]uint64{}
-	hb := time.NewTicker(s.opts.Heartbeat)
-	defer hb.Stop()
 	for {
 		clear(now)
 		s.hub.versions(now)
@@ -353,7 +361,7 @@ func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
 		if n > 0 {
 			f.Flush()
 		}
-		if !wait(r.Context(), ch, hb.C, w, f) {
+		if !s.wait(r.Context(), ch, w, f) {
 			return
 		}
 	}

@@ -1,0 +1,139 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/sim"
+)
+
+// waitTimers polls (real time, against a deadline) until the clock's
+// pending timers are exactly want.
+func waitTimers(t *testing.T, clk *sim.Clock, want ...time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if slices.EqualFunc(clk.Timers(), want, time.Time.Equal) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timers %v, want %v", clk.Timers(), want)
+		}
+	}
+}
+
+// Run releases the delayed inputs on the hub's own clock: a move made
+// under a 15 s broadcast delay is not shown after 14 s of simulated time
+// and is shown once the 15th second has passed.
+func TestHubRunOnItsClock(t *testing.T) {
+	clk := sim.NewClock(time.Time{})
+	o := DefaultOpts()
+	o.Delay, o.Now, o.NewTimer = 15*time.Second, clk.Now, clk.NewTimer
+	h := NewHub(o)
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.play("b2W-b4N")
+	done := make(chan struct{})
+	defer close(done)
+	go h.Run(done, time.Second)
+	for range 14 {
+		waitTimers(t, clk, clk.Now().Add(time.Second))
+		clk.Advance(time.Second)
+	}
+	waitTimers(t, clk, clk.Now().Add(time.Second)) // the 14th second released
+	if v, ok := h.View("b1"); ok {
+		t.Fatalf("shown after 14 s of a 15 s delay: %d moves", len(v.Moves))
+	}
+	clk.Advance(time.Second)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		if v, ok := h.View("b1"); ok && len(v.Moves) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the move is not shown once the delay has passed")
+		}
+	}
+}
+
+// streamEvents reads an event stream into a channel until the test ends.
+func streamEvents(t *testing.T, url string) <-chan sseEvent {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan sseEvent, 16)
+	go func() {
+		defer resp.Body.Close()
+		var ev sseEvent
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case line == "":
+				if ev.name != "" {
+					out <- ev
+				}
+				ev = sseEvent{}
+			case strings.HasPrefix(line, ": "):
+				out <- sseEvent{name: "comment", data: line[2:]}
+			case strings.HasPrefix(line, "event: "):
+				ev.name = line[7:]
+			}
+		}
+	}()
+	return out
+}
+
+func next(t *testing.T, ch <-chan sseEvent) sseEvent {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event in 10 s")
+		return sseEvent{}
+	}
+}
+
+// The stream writes a heartbeat after Heartbeat of silence on the server's
+// clock, and an event starts the silence again.
+func TestHeartbeatAfterSilence(t *testing.T) {
+	clk := sim.NewClock(time.Time{})
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	o := DefaultServerOpts()
+	o.NewTimer = clk.NewTimer
+	srv := httptest.NewServer(New(h, o).Handler())
+	t.Cleanup(srv.Close) // after the streams' own cleanups have closed them
+	for i, path := range []string{"/boards/b1/events", "/events"} {
+		evs := streamEvents(t, srv.URL+path)
+		if ev := next(t, evs); ev.name == "comment" {
+			t.Fatalf("%s: first %+v, want the board", path, ev)
+		}
+		waitTimers(t, clk, clk.Now().Add(15*time.Second))
+		select {
+		case ev := <-evs:
+			t.Fatalf("%s: %+v before any time passed", path, ev)
+		default:
+		}
+		clk.Advance(15 * time.Second)
+		if ev := next(t, evs); ev.name != "comment" || ev.data != "heartbeat" {
+			t.Fatalf("%s: %+v after 15 s of silence, want a heartbeat", path, ev)
+		}
+		waitTimers(t, clk, clk.Now().Add(15*time.Second))
+		clk.Advance(5 * time.Second)
+		f.play([]string{"b2W-b4N", "b7B-b5N"}[i])
+		if ev := next(t, evs); ev.name == "comment" {
+			t.Fatalf("%s: %+v, want the move", path, ev)
+		}
+		waitTimers(t, clk, clk.Now().Add(15*time.Second)) // silence from the move on
+		srv.CloseClientConnections()
+	}
+}
