@@ -100,7 +100,7 @@ func (t *Table) takeBackNow(now time.Time, plies int) (Reply, error) {
 		moves = append(moves, m)
 		undone = append(undone, m.Move)
 		t.lastMove = t.lastMoveCells()
-		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
+		t.remoteFrom, t.remoteTo, t.remoteUnseen = rules.CellSet{}, rules.CellSet{}, false
 		t.setExpected(t.sess.Position(), "take "+strings.Join(undone, ", ")+" back on the board")
 		t.log.Info("take-back", "move", m.Move, "by", "command")
 		t.emit(Event{Kind: TookBack, At: now, Move: &m})
@@ -214,6 +214,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	in := before.Info(m)
 	t.remoteFrom = in.Touched.Minus(rules.CellSetOf(in.To))
 	t.remoteTo = rules.CellSetOf(in.To)
+	t.remoteUnseen = before.Occupancy() == t.sess.Position().Occupancy()
 	t.lastMove = moveCells(in)
 	t.setExpected(t.sess.Position(), "make "+rec.Move+" on the set")
 	t.log.Info("move", "seq", rec.Seq, "move", rec.Move, "san", rec.SAN, "by", "remote", "note", note)

@@ -133,7 +133,12 @@ type Table struct {
 	faulty   string
 	lastMove rules.CellSet
 	// remoteFrom/To show a move made elsewhere until the set shows it.
+	// remoteUnseen marks one the switches cannot tell from the position
+	// before (a castling that swaps king and rook in place): the set is
+	// in sync at once, so its cells stay lit until the players have
+	// touched the set and it is in sync again.
 	remoteFrom, remoteTo rules.CellSet
+	remoteUnseen         bool
 	prevState            recognize.State
 	// reset is true from a change of the expected position by the table
 	// (a new game, a take-back, a move made elsewhere) until the set shows
@@ -314,7 +319,7 @@ func (t *Table) start(sess *game.Session) error {
 		tc = t.o.Hints.teaching()
 	}
 	t.hints.teach = tc
-	t.lastMove, t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}
+	t.lastMove, t.remoteFrom, t.remoteTo, t.remoteUnseen = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}, false
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
 	}
@@ -627,13 +632,16 @@ func (t *Table) statusChanged(e recognize.Event) {
 	t.prevState = st.State
 	if prev == recognize.InSync && st.State != recognize.InSync {
 		t.ck.offSync = e.At
+		t.remoteUnseen = false // the players are at it
 	}
 	switch st.State {
 	case recognize.InSync:
 		t.clockInSync(e.At)
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
-		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
+		if !t.remoteUnseen {
+			t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
+		}
 		t.syncOnce.Do(func() {
 			close(t.synced)
 			t.log.Info("board in sync with the position")

@@ -216,6 +216,50 @@ func TestRemoteMoveShownUntilMade(t *testing.T) {
 	}
 }
 
+// A move made elsewhere that the switches cannot see (White's castling
+// swaps king and rook on their attack board: the same cells stay occupied)
+// leaves the set in sync at once; its cells stay lit until the players
+// have made it (they lift the pieces and put them back), not one reading.
+func TestRemoteMoveTheSetCannotSee(t *testing.T) {
+	r := newRig(t)
+	for _, long := range []string{"c2W-c4W", "d7B-d6B", "c4W-c5B", "d8B-c6B"} {
+		r.play(long)
+	}
+	r.drain()
+	rep, err := r.tb.Exec(table.PlayMove{Move: "0-0"})
+	if err != nil || rep.Move.Seq != 5 {
+		t.Fatalf("PlayMove 0-0: %+v %v", rep, err)
+	}
+	r.run(2 * time.Second)
+	r.drain()
+	names := st3d.CellNames()
+	snap := r.tb.Snapshot()
+	v := r.leds.view()
+	if snap.Status.State != recognize.InSync {
+		t.Fatalf("board %s after a castling made elsewhere: the switches read the same cells", snap.Status.State)
+	}
+	if from, to := v.RemoteFrom.Names(names), v.RemoteTo.Names(names); strings.Join(from, " ") != "d0KL1" ||
+		strings.Join(to, " ") != "e0KL1" {
+		t.Fatalf("LEDs for the castling made elsewhere: from %v to %v, want d0KL1 to e0KL1", from, to)
+	}
+	if snap.RemoteTo.Empty() {
+		t.Fatal("the state no longer shows the castling to make")
+	}
+	// The players swap king and rook.
+	r.act("lift d0KL1", "wait 150", "lift e0KL1", "wait 150", "place d0KL1", "wait 150", "place e0KL1")
+	r.run(2 * time.Second)
+	r.drain()
+	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+		t.Fatalf("board %s after the castling was made", st)
+	}
+	if got := r.rec.moves(); len(got) != 5 {
+		t.Errorf("moves %v: making the castling on the set is not a move of its own", got)
+	}
+	if v := r.leds.view(); !v.RemoteFrom.Empty() || !v.RemoteTo.Empty() {
+		t.Errorf("the castling still shows once made: from %v to %v", v.RemoteFrom.Names(names), v.RemoteTo.Names(names))
+	}
+}
+
 func TestMismatchNamesTheCells(t *testing.T) {
 	r := newRig(t)
 	r.act("place b5N") // a piece from nowhere

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -179,5 +181,47 @@ func TestEngineGameTakeBacks(t *testing.T) {
 	}
 	if got := strings.Join(p.moves(), " "); !strings.HasPrefix(got, "b2W-b3W ") || len(p.moves()) != 6 {
 		t.Errorf("game %s", got)
+	}
+}
+
+// A castling made elsewhere (by the engine, another set or a command)
+// swaps king and rook in place, which the switches cannot see: the set
+// stays in sync, and the LEDs and the state go on showing the castling
+// until the player has made it, however long they take to look (scans in
+// sync meanwhile change nothing).
+func TestRemoteCastlingShownUntilMade(t *testing.T) {
+	p := startSet(t, "castle", t.TempDir(), "")
+	c, topics := connectTo(t, p)
+	p.waitInSync()
+	for _, long := range []string{"c2W-c4W", "d7B-d6B", "c4W-c5B", "d8B-c6B"} {
+		p.handSynced(long)
+	}
+	p.waitMoves(4)
+	if r := sendCommand(t, c, topics, "move", `{"move":"0-0"}`); r["status"] != "ok" {
+		t.Fatalf("move 0-0: %v", r)
+	}
+	waitLit(t, p.d, "d0KL1 e0KL1")
+	if s := p.d.tb.Snapshot(); s.Status.State != recognize.InSync || len(s.Moves) != 5 {
+		t.Fatalf("after the castling made elsewhere: board %s, %d moves", s.Status.State, len(s.Moves))
+	}
+	// The player looks at the set: fifty scans, all in sync, change nothing.
+	deadline := time.Now().Add(10 * time.Second)
+	for from := p.d.tb.Health().Scans; p.d.tb.Health().Scans < from+50; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the set does not scan")
+		}
+	}
+	names := st3d.CellNames()
+	if s := p.d.tb.Snapshot(); strings.Join(s.RemoteFrom.Names(names), " ") != "d0KL1" || strings.Join(s.RemoteTo.Names(names), " ") != "e0KL1" {
+		t.Fatalf("after fifty scans the set shows the castling to make from %v to %v, want d0KL1 to e0KL1",
+			s.RemoteFrom.Names(names), s.RemoteTo.Names(names))
+	}
+	waitLit(t, p.d, "d0KL1 e0KL1")
+	p.handSynced("0-0")
+	if got := p.moves(); len(got) != 5 {
+		t.Errorf("moves %v: making the castling on the set is not a move of its own", got)
+	}
+	if st := p.d.tb.Snapshot(); !st.RemoteFrom.Empty() || !st.RemoteTo.Empty() {
+		t.Errorf("the castling still shows once made")
 	}
 }
