@@ -85,6 +85,7 @@ func (t *Table) takeBackNow(now time.Time, plies int) (Reply, error) {
 	}
 	var undone []string
 	var moves []game.Move
+	var backFrom, backTo rules.CellSet // the unseen moves taken back: where their pieces stand, and go
 	for i := range n {
 		m, err := t.sess.TakeBack()
 		if err != nil {
@@ -100,8 +101,19 @@ func (t *Table) takeBackNow(now time.Time, plies int) (Reply, error) {
 		moves = append(moves, m)
 		undone = append(undone, m.Move)
 		t.lastMove = t.lastMoveCells()
-		t.remoteFrom, t.remoteTo, t.remoteUnseen = rules.CellSet{}, rules.CellSet{}, false
-		t.setExpected(t.sess.Position(), "take "+strings.Join(undone, ", ")+" back on the board")
+		t.remoteFrom, t.remoteTo, t.unseen = rules.CellSet{}, rules.CellSet{}, unseen{}
+		pos := t.sess.Position()
+		if mv, _, err := pos.ParseMove(m.Move); err == nil && neutral(pos, mv) {
+			// The switches cannot see this one taken back (a castling
+			// undone swaps king and rook back in place): show it.
+			in := pos.Info(mv)
+			backFrom, backTo = backFrom.Union(rules.CellSetOf(in.To)), backTo.Union(in.Touched.Minus(rules.CellSetOf(in.To)))
+			t.unseen.redo, t.unseen.pos = mv, pos.String()
+		}
+		if !backFrom.Empty() {
+			t.remoteFrom, t.remoteTo, t.unseen.on = backFrom, backTo, true
+		}
+		t.setExpected(pos, "take "+strings.Join(undone, ", ")+" back on the board")
 		t.log.Info("take-back", "move", m.Move, "by", "command")
 		t.emit(Event{Kind: TookBack, At: now, Move: &m})
 	}
@@ -214,7 +226,7 @@ func (t *Table) playMove(now time.Time, c PlayMove) (Reply, error) {
 	in := before.Info(m)
 	t.remoteFrom = in.Touched.Minus(rules.CellSetOf(in.To))
 	t.remoteTo = rules.CellSetOf(in.To)
-	t.remoteUnseen = before.Occupancy() == t.sess.Position().Occupancy()
+	t.unseen = unseen{on: neutral(before, m)}
 	t.lastMove = moveCells(in)
 	t.setExpected(t.sess.Position(), "make "+rec.Move+" on the set")
 	t.log.Info("move", "seq", rec.Seq, "move", rec.Move, "san", rec.SAN, "by", "remote", "note", note)

@@ -132,13 +132,10 @@ type Table struct {
 	health   []sensors.Health
 	faulty   string
 	lastMove rules.CellSet
-	// remoteFrom/To show a move made elsewhere until the set shows it.
-	// remoteUnseen marks one the switches cannot tell from the position
-	// before (a castling that swaps king and rook in place): the set is
-	// in sync at once, so its cells stay lit until the players have
-	// touched the set and it is in sync again.
+	// remoteFrom/To show a move made elsewhere until the set shows it,
+	// and unseen one the switches cannot see (unseen.go).
 	remoteFrom, remoteTo rules.CellSet
-	remoteUnseen         bool
+	unseen               unseen
 	prevState            recognize.State
 	// reset is true from a change of the expected position by the table
 	// (a new game, a take-back, a move made elsewhere) until the set shows
@@ -319,7 +316,7 @@ func (t *Table) start(sess *game.Session) error {
 		tc = t.o.Hints.teaching()
 	}
 	t.hints.teach = tc
-	t.lastMove, t.remoteFrom, t.remoteTo, t.remoteUnseen = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}, false
+	t.lastMove, t.remoteFrom, t.remoteTo, t.unseen = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}, unseen{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
 	}
@@ -607,6 +604,10 @@ func (t *Table) recognized(evs []recognize.Event) {
 	for _, e := range evs {
 		switch e.Kind {
 		case recognize.Moved:
+			if t.unseen.isRedo(e.Before, e.Move) {
+				t.madeTakeBack(e.At)
+				continue
+			}
 			if jb := (&job{gen: t.gen, kind: Moved, ev: e, sess: t.sess}); t.clockMove(jb) {
 				t.jr.put(jb)
 			}
@@ -632,16 +633,15 @@ func (t *Table) statusChanged(e recognize.Event) {
 	t.prevState = st.State
 	if prev == recognize.InSync && st.State != recognize.InSync {
 		t.ck.offSync = e.At
-		t.remoteUnseen = false // the players are at it
+	}
+	if t.unseen.seen(st, t.remoteFrom.Union(t.remoteTo)) {
+		t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
 	}
 	switch st.State {
 	case recognize.InSync:
 		t.clockInSync(e.At)
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
-		if !t.remoteUnseen {
-			t.remoteFrom, t.remoteTo = rules.CellSet{}, rules.CellSet{}
-		}
 		t.syncOnce.Do(func() {
 			close(t.synced)
 			t.log.Info("board in sync with the position")

@@ -260,6 +260,52 @@ func TestRemoteMoveTheSetCannotSee(t *testing.T) {
 	}
 }
 
+// A castling taken back by command is as invisible to the switches: the
+// set stays in sync, and the LEDs show king and rook to swap back until
+// the players have done it; then the set plays on from there.
+func TestTakeBackTheSetCannotSee(t *testing.T) {
+	r := newRig(t)
+	for _, long := range []string{"c2W-c4W", "d7B-d6B", "c4W-c5B", "d8B-c6B", "0-0"} {
+		r.play(long)
+	}
+	r.drain()
+	if got := r.rec.moves(); len(got) != 5 {
+		t.Fatalf("moves %v, want the castling fifth", got)
+	}
+	if _, err := r.tb.Exec(table.TakeBack{}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(2 * time.Second)
+	r.drain()
+	names := st3d.CellNames()
+	v := r.leds.view()
+	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+		t.Fatalf("board %s after the castling was taken back: the switches read the same cells", st)
+	}
+	if from, to := v.RemoteFrom.Names(names), v.RemoteTo.Names(names); strings.Join(from, " ") != "e0KL1" ||
+		strings.Join(to, " ") != "d0KL1" {
+		t.Fatalf("LEDs for the castling taken back: from %v to %v, want e0KL1 to d0KL1", from, to)
+	}
+	r.act("lift e0KL1", "wait 150", "lift d0KL1", "wait 150", "place d0KL1", "wait 150", "place e0KL1")
+	r.run(2 * time.Second)
+	r.drain()
+	if v := r.leds.view(); !v.RemoteFrom.Empty() || !v.RemoteTo.Empty() {
+		t.Errorf("the take-back still shows once made: from %v to %v", v.RemoteFrom.Names(names), v.RemoteTo.Names(names))
+	}
+	if got := r.rec.moves(); len(got) != 5 {
+		t.Errorf("moves %v: putting king and rook back is not the castling made again", got)
+	}
+	r.play("b2W-b3W")
+	r.drain()
+	var game []string
+	for _, m := range r.tb.Snapshot().Moves {
+		game = append(game, m.Move)
+	}
+	if got := strings.Join(game, " "); got != "c2W-c4W d7B-d6B c4W-c5B d8B-c6B b2W-b3W" {
+		t.Errorf("game %s", got)
+	}
+}
+
 func TestMismatchNamesTheCells(t *testing.T) {
 	r := newRig(t)
 	r.act("place b5N") // a piece from nowhere

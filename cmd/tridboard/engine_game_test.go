@@ -186,9 +186,11 @@ func TestEngineGameTakeBacks(t *testing.T) {
 
 // A castling made elsewhere (by the engine, another set or a command)
 // swaps king and rook in place, which the switches cannot see: the set
-// stays in sync, and the LEDs and the state go on showing the castling
-// until the player has made it, however long they take to look (scans in
-// sync meanwhile change nothing).
+// stays in sync, and the LEDs go on showing the castling until the player
+// has made it, however long they take to look (scans in sync meanwhile
+// change nothing). Taken back by command, the same: the LEDs show the
+// swap back, and putting the pieces back is not the castling made again
+// (after the player's own castling taken back the set read it so).
 func TestRemoteCastlingShownUntilMade(t *testing.T) {
 	p := startSet(t, "castle", t.TempDir(), "")
 	c, topics := connectTo(t, p)
@@ -223,5 +225,40 @@ func TestRemoteCastlingShownUntilMade(t *testing.T) {
 	}
 	if st := p.d.tb.Snapshot(); !st.RemoteFrom.Empty() || !st.RemoteTo.Empty() {
 		t.Errorf("the castling still shows once made")
+	}
+
+	// Taken back by command: as unseen. The set shows king and rook to swap
+	// back; putting them back is not the castling made again.
+	if r := sendCommand(t, c, topics, "take_back", `{}`); r["status"] != "ok" {
+		t.Fatalf("take_back: %v", r)
+	}
+	if s := p.d.tb.Snapshot(); strings.Join(s.RemoteFrom.Names(names), " ") != "e0KL1" || strings.Join(s.RemoteTo.Names(names), " ") != "d0KL1" {
+		t.Fatalf("after the castling was taken back the set shows from %v to %v, want e0KL1 to d0KL1",
+			s.RemoteFrom.Names(names), s.RemoteTo.Names(names))
+	}
+	p.hand("0-0") // the same hands as castling: king and rook lifted and swapped
+	p.waitUntil("the take-back made on the set", func(s *table.Snapshot) bool {
+		return s.Status.State == recognize.InSync && s.RemoteFrom.Empty() && s.RemoteTo.Empty()
+	})
+
+	// The player castles on the set, and takes it back by command: the
+	// same again, from a castling the set itself saw made.
+	p.handSynced("0-0")
+	p.waitMoves(5)
+	if r := sendCommand(t, c, topics, "take_back", `{}`); r["status"] != "ok" {
+		t.Fatalf("take_back: %v", r)
+	}
+	if s := p.d.tb.Snapshot(); len(s.Moves) != 4 || strings.Join(s.RemoteFrom.Names(names), " ") != "e0KL1" {
+		t.Fatalf("after the player's castling was taken back: %d moves, the set shows from %v to %v",
+			len(s.Moves), s.RemoteFrom.Names(names), s.RemoteTo.Names(names))
+	}
+	p.hand("0-0")
+	p.waitUntil("the take-back made on the set", func(s *table.Snapshot) bool {
+		return s.Status.State == recognize.InSync && s.RemoteFrom.Empty() && s.RemoteTo.Empty()
+	})
+	p.handSynced("b2W-b3W")
+	p.waitMoves(5)
+	if got := strings.Join(p.moves(), " "); got != "c2W-c4W d7B-d6B c4W-c5B d8B-c6B b2W-b3W" {
+		t.Errorf("game %s, want the castling replaced by b2W-b3W", got)
 	}
 }
