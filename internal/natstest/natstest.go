@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/tridboard/tridboard/internal/freeport"
@@ -135,10 +136,13 @@ func (l *logTail) Debugf(f string, v ...any)  {}
 func (l *logTail) Tracef(f string, v ...any)  {}
 
 // WaitReady waits until the running nodes agree on a JetStream leader and
-// every one takes MQTT connections.
+// every one takes MQTT connections: a node listens before its MQTT
+// sessions' streams exist, and until they do it closes the connections it
+// accepts.
 func (c *Cluster) WaitReady() {
 	c.t.Helper()
-	for deadline := time.Now().Add(readyWithin); ; time.Sleep(50 * time.Millisecond) {
+	deadline := time.Now().Add(readyWithin)
+	for ; ; time.Sleep(50 * time.Millisecond) {
 		leader := false
 		for _, nd := range c.nodes {
 			if nd.srv != nil && nd.srv.JetStreamIsLeader() {
@@ -146,12 +150,40 @@ func (c *Cluster) WaitReady() {
 			}
 		}
 		if leader {
-			return
+			break
 		}
 		if time.Now().After(deadline) {
 			c.t.Fatalf("natstest: no JetStream leader within %s", readyWithin)
 		}
 	}
+	for _, nd := range c.nodes {
+		if nd.srv == nil {
+			continue
+		}
+		var err error
+		for err = probe(nd.mqttURL); err != nil; err = probe(nd.mqttURL) {
+			if time.Now().After(deadline) {
+				c.t.Fatalf("natstest: %s takes no MQTT connection within %s: %v; what it logged last:\n%s",
+					nd.name, readyWithin, err, nd.log.String())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// probe connects to an MQTT listener and disconnects.
+func probe(url string) error {
+	cli := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("natstest-probe").
+		SetCleanSession(true).SetAutoReconnect(false).SetConnectTimeout(5 * time.Second))
+	tok := cli.Connect()
+	if !tok.WaitTimeout(10 * time.Second) {
+		return fmt.Errorf("no CONNACK in 10 s")
+	}
+	if err := tok.Error(); err != nil {
+		return err
+	}
+	cli.Disconnect(0)
+	return nil
 }
 
 // MQTT returns the MQTT URL of node i (from 0).
