@@ -188,12 +188,12 @@ func TestTwoSetsOneRestarts(t *testing.T) {
 	// White moves while Black's set is away: Black's clock is paused after
 	// the grace period, and its king warns on White's set.
 	s.white.handSynced(moves[2])
-	snap = s.white.waitUntil("black's clock paused", func(snap *table.Snapshot) bool {
-		return snap.Clock != nil && snap.Clock.Paused && snap.Clock.Running == "black"
+	// (The pause and the words that say it are two commands: a snapshot
+	// between them has the first alone.)
+	snap = s.white.waitUntil("black's clock paused, and the set saying so", func(snap *table.Snapshot) bool {
+		return snap.Clock != nil && snap.Clock.Paused && snap.Clock.Running == "black" &&
+			snap.Peer != nil && strings.Contains(snap.Peer.Detail, "black's clock paused")
 	})
-	if !strings.Contains(snap.Peer.Detail, "black's clock paused") {
-		t.Errorf("peer detail %q", snap.Peer.Detail)
-	}
 	frozen := snap.Clock.BlackMS
 	// Black's set comes back: it plays the move it missed, the clock runs.
 	s.black.start()
