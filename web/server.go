@@ -59,7 +59,7 @@ type Opts struct {
 	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
 }
 
-// DefaultServerOpts: no commands, a heartbeat every 15 s, headers within
+// DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
 // 10 s, a body within 10 s, idle connections closed after 60 s.
 func DefaultServerOpts() Opts {
 	return Opts{Heartbeat: 15 * time.Second, Title: "tridboard", NewTimer: realTimer,
@@ -246,8 +246,8 @@ func sse(w http.ResponseWriter) (http.Flusher, bool) {
 }
 
 // wait waits for a change on ch, writing a heartbeat comment after each
-// Heartbeat of silence (on the server's timers); it
-// returns false when the client has gone.
+// Heartbeat of silence (on the server's timers); it returns false when the
+// client has gone.
 func (s *Server) wait(ctx context.Context, ch <-chan struct{}, w io.Writer, f http.Flusher) bool {
 	for {
 		tick, stop := s.opts.NewTimer(s.opts.Heartbeat)

@@ -41,7 +41,7 @@ type node struct {
 const readyWithin = 60 * time.Second
 
 // Start starts a cluster of n nodes (3 for a quorum that survives one
-// loss) and waits until JetStream has a leader; it stops when t ends.
+// loss) and waits until it is ready (WaitReady); it stops when t ends.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
 	c := &Cluster{t: t}
@@ -84,6 +84,7 @@ func (c *Cluster) start(i int) {
 	}
 	nd.log = &logTail{echo: os.Getenv("NATSTEST_LOG") != "", name: nd.name}
 	s.SetLogger(nd.log, false, false)
+	nd.srv = s // Stop shuts it down, ready or not
 	go s.Start()
 	if !s.ReadyForConnections(readyWithin) {
 		missing := []string{}
@@ -96,7 +97,6 @@ func (c *Cluster) start(i int) {
 		c.t.Fatalf("natstest: %s not listening within %s (%s); what it logged last:\n%s",
 			nd.name, readyWithin, strings.Join(missing, ", "), nd.log.String())
 	}
-	nd.srv = s
 }
 
 // logTail keeps a node's last log lines, shown when the node fails to
