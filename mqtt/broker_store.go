@@ -93,6 +93,10 @@ type queued struct {
 	size  int
 	sent  bool // written to a connection once (DUP when written again)
 	ready bool // stored (or needs no storing): the delivery may write it
+	// pk is the message, kept to put it back in mochi's map if mochi
+	// drops it there unwritten (OnQosComplete); zero for a message loaded
+	// from the store.
+	pk packets.Packet
 }
 
 // inflightRecord is a queued message and its place in the session's queue.
@@ -450,7 +454,7 @@ func (h *storeHook) enqueue(cl *mochi.Client, pk packets.Packet) (q queued, know
 		return q, false, false
 	}
 	h.next++
-	q = queued{order: h.next, size: len(pk.Payload), ready: !persistent(cl)}
+	q = queued{order: h.next, size: len(pk.Payload), ready: !persistent(cl), pk: pk}
 	ord[pk.PacketID] = q
 	h.size[cl.ID] += q.size
 	return q, false, true
@@ -500,7 +504,59 @@ func (h *storeHook) OnQosComplete(cl *mochi.Client, pk packets.Packet) {
 	if m, ok := cl.State.Inflight.Get(pk.PacketID); ok && m.FixedHeader.Type == packets.Publish {
 		return
 	}
+	if h.requeue(cl, pk.PacketID) {
+		return
+	}
 	h.dequeue(cl, pk.PacketID)
+}
+
+// requeue puts back, under a new id, a message queued for cl and never
+// written that mochi took out of its map: a PUBACK cannot be for it, so
+// this is mochi acknowledging cl's own QoS 1 message of the same id, which
+// it does by setting and then deleting that id in the one map it keeps for
+// both directions. OnPacketRead renumbers a message already queued under
+// that id; one queued between that hook and mochi's acknowledgement (a
+// command from another client, routed meanwhile) was lost, one time in
+// about sixty under TestCommandRatePerClient's flood. It reports whether
+// it put the message back.
+func (h *storeHook) requeue(cl *mochi.Client, id uint16) bool {
+	h.mu.Lock()
+	q, known := h.order[cl.ID][id]
+	d := h.conns[cl.ID]
+	if !known || q.pk.FixedHeader.Type != packets.Publish || q.sent || (d != nil && d.cl == cl && d.written[id]) {
+		h.mu.Unlock()
+		return false
+	}
+	h.mu.Unlock()
+	next, err := cl.NextPacketID() // not under h.mu: mochi holds its own locks around hooks
+	if err != nil {
+		return false // no free id: it is dropped, as mochi would
+	}
+	m := q.pk
+	m.PacketID = uint16(next)
+	h.mu.Lock()
+	if cur, ok := h.order[cl.ID][id]; !ok || cur.order != q.order {
+		h.mu.Unlock()
+		return true // dropped meanwhile (the session ended)
+	}
+	cl.State.Inflight.Set(m)
+	delete(h.order[cl.ID], id)
+	h.order[cl.ID][m.PacketID] = q
+	h.mu.Unlock()
+	if persistent(cl) {
+		rec := inflightRecord{Msg: message2storage(m), Order: q.order}
+		rec.Msg.Client = cl.ID
+		h.write(func(tx *bbolt.Tx) error {
+			if err := tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, id)); err != nil {
+				return err
+			}
+			return put(tx, bucketInflight, inflightKey(cl.ID, m.PacketID), rec)
+		})
+	}
+	if d != nil && d.cl == cl {
+		d.poke()
+	}
+	return true
 }
 
 // OnQosDropped forgets a message mochi dropped, except when it drops the
@@ -560,18 +616,22 @@ func (h *storeHook) OnPacketRead(cl *mochi.Client, pk packets.Packet) (packets.P
 		m.PacketID = uint16(id)
 		cl.State.Inflight.Set(m)
 		h.mu.Lock()
-		if h.alias[cl.ID] == nil {
-			h.alias[cl.ID] = map[uint16]uint16{}
-		}
-		h.alias[cl.ID][from] = m.PacketID
 		q, known := h.order[cl.ID][from]
 		if known {
 			delete(h.order[cl.ID], from)
 			h.order[cl.ID][m.PacketID] = q
 		}
 		if d := h.conns[cl.ID]; d != nil && d.cl == cl && d.written[from] {
+			// Written under the old id: the client acknowledges that one.
+			// A message not written yet goes out under the new id, and an
+			// alias for it would stay until the old id, given to another
+			// message, is acknowledged, and complete the wrong one.
 			delete(d.written, from)
 			d.written[m.PacketID] = true
+			if h.alias[cl.ID] == nil {
+				h.alias[cl.ID] = map[uint16]uint16{}
+			}
+			h.alias[cl.ID][from] = m.PacketID
 		}
 		h.mu.Unlock()
 		if persistent(cl) {
