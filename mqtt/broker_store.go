@@ -543,16 +543,7 @@ func (h *storeHook) requeue(cl *mochi.Client, id uint16) bool {
 	delete(h.order[cl.ID], id)
 	h.order[cl.ID][m.PacketID] = q
 	h.mu.Unlock()
-	if persistent(cl) {
-		rec := inflightRecord{Msg: message2storage(m), Order: q.order}
-		rec.Msg.Client = cl.ID
-		h.write(func(tx *bbolt.Tx) error {
-			if err := tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, id)); err != nil {
-				return err
-			}
-			return put(tx, bucketInflight, inflightKey(cl.ID, m.PacketID), rec)
-		})
-	}
+	h.storeRenumbered(cl, id, m, q.order)
 	if d != nil && d.cl == cl {
 		d.poke()
 	}
@@ -634,18 +625,25 @@ func (h *storeHook) OnPacketRead(cl *mochi.Client, pk packets.Packet) (packets.P
 			h.alias[cl.ID][from] = m.PacketID
 		}
 		h.mu.Unlock()
-		if persistent(cl) {
-			rec := inflightRecord{Msg: message2storage(m), Order: q.order}
-			rec.Msg.Client = cl.ID
-			h.write(func(tx *bbolt.Tx) error {
-				if err := tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, from)); err != nil {
-					return err
-				}
-				return put(tx, bucketInflight, inflightKey(cl.ID, m.PacketID), rec)
-			})
-		}
+		h.storeRenumbered(cl, from, m, q.order)
 	}
 	return pk, nil
+}
+
+// storeRenumbered moves the stored copy of a persistent session's queued
+// message from id from to m's id.
+func (h *storeHook) storeRenumbered(cl *mochi.Client, from uint16, m packets.Packet, order uint64) {
+	if !persistent(cl) {
+		return
+	}
+	rec := inflightRecord{Msg: message2storage(m), Order: order}
+	rec.Msg.Client = cl.ID
+	h.write(func(tx *bbolt.Tx) error {
+		if err := tx.Bucket(bucketInflight).Delete(inflightKey(cl.ID, from)); err != nil {
+			return err
+		}
+		return put(tx, bucketInflight, inflightKey(cl.ID, m.PacketID), rec)
+	})
 }
 
 // each calls f with every value of a bucket; records that do not decode
