@@ -12,8 +12,8 @@ import (
 // client's own QoS 1 message of id X, it sets X there and deletes it. A
 // message queued for the client under X between the store hook's look at
 // the client's packet (OnPacketRead) and that acknowledgement was deleted
-// unwritten and never delivered: a command from one client in about sixty
-// went unanswered under TestCommandRatePerClient's flood. The hook now puts
+// unwritten and never delivered: about one run in sixty of
+// TestCommandRatePerClient's flood left a command unanswered. The hook now puts
 // such a message back under a new id, in its place in the queue; a message
 // the client was sent is left to its own acknowledgement.
 func TestQueuedMessageSurvivesTheClientsOwnID(t *testing.T) {

@@ -516,9 +516,9 @@ func (h *storeHook) OnQosComplete(cl *mochi.Client, pk packets.Packet) {
 // it does by setting and then deleting that id in the one map it keeps for
 // both directions. OnPacketRead renumbers a message already queued under
 // that id; one queued between that hook and mochi's acknowledgement (a
-// command from another client, routed meanwhile) was lost, one time in
-// about sixty under TestCommandRatePerClient's flood. It reports whether
-// it put the message back.
+// command from another client, routed meanwhile) was lost: about one run
+// in sixty of TestCommandRatePerClient's flood. It reports whether it put
+// the message back.
 func (h *storeHook) requeue(cl *mochi.Client, id uint16) bool {
 	h.mu.Lock()
 	q, known := h.order[cl.ID][id]
