@@ -44,16 +44,24 @@ func TestFollowerRefusedSubscription(t *testing.T) {
 
 	// The same follower on the board's own prefix is subscribed.
 	o.Prefix, o.Boards = "tridboard", []string{"board"}
-	g, err := Follow(o, Handlers{State: func(string, protocol.State) {}})
+	followReady(t, o, Handlers{State: func(string, protocol.State) {}})
+}
+
+// followReady follows with o and h, waits until subscribed (10 s at most)
+// and closes the follower when the test ends.
+func followReady(t *testing.T, o FollowerOpts, h Handlers) *Follower {
+	t.Helper()
+	f, err := Follow(o, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.Close()
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel2()
-	if err := g.Ready(ctx2); err != nil {
+	t.Cleanup(f.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
+	return f
 }
 
 // A follower that only reads does not follow the replies, and refuses to
@@ -96,16 +104,7 @@ func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	o.Broker, o.Username, o.Password, o.Boards = b.URL(), dispUser, dispPass, []string{"board"}
 	o.RetryMin, o.RetryMax = time.Second, 4*time.Second
 	o.Now, o.NewTimer = clk.Now, clk.NewTimer
-	f, err := Follow(o, Handlers{State: func(_ string, s protocol.State) { states <- s }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := f.Ready(ctx); err != nil {
-		t.Fatal(err)
-	}
+	followReady(t, o, Handlers{State: func(_ string, s protocol.State) { states <- s }})
 	// Subscribed, nothing retained yet: the follower waits, on its clock,
 	// twice RetryMin before subscribing again.
 	want := clk.Now().Add(2 * time.Second)

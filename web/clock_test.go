@@ -1,12 +1,8 @@
 package web
 
 import (
-	"bufio"
-	"context"
-	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -59,42 +55,14 @@ func TestHubRunOnItsClock(t *testing.T) {
 	}
 }
 
-// streamEvents reads an event stream into a channel until the test ends.
-func streamEvents(t *testing.T, url string) <-chan sseEvent {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make(chan sseEvent, 16)
-	go func() {
-		defer resp.Body.Close()
-		var ev sseEvent
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			switch line := sc.Text(); {
-			case line == "":
-				if ev.name != "" {
-					out <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, ": "):
-				out <- sseEvent{name: "comment", data: line[2:]}
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[7:]
-			}
-		}
-	}()
-	return out
-}
-
+// next is the stream's next event, within 10 s.
 func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 	t.Helper()
 	select {
-	case ev := <-ch:
+	case ev, ok := <-ch:
+		if !ok {
+			t.Fatal("the stream ended")
+		}
 		return ev
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event in 10 s")
@@ -113,14 +81,14 @@ func TestHeartbeatAfterSilence(t *testing.T) {
 	srv := httptest.NewServer(New(h, o).Handler())
 	t.Cleanup(srv.Close) // after the streams' own cleanups have closed them
 	for i, path := range []string{"/boards/b1/events", "/events"} {
-		evs := streamEvents(t, srv.URL+path)
+		evs, _, _ := streamEvents(t, srv.URL+path, nil)
 		if ev := next(t, evs); ev.name == "comment" {
 			t.Fatalf("%s: first %+v, want the board", path, ev)
 		}
 		waitTimers(t, clk, clk.Now().Add(15*time.Second))
 		select {
-		case ev := <-evs:
-			t.Fatalf("%s: %+v before any time passed", path, ev)
+		case ev, ok := <-evs:
+			t.Fatalf("%s: %+v (open: %v) before any time passed", path, ev, ok)
 		default:
 		}
 		clk.Advance(15 * time.Second)

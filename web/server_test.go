@@ -22,12 +22,13 @@ type sseEvent struct {
 	id, name, data string
 }
 
-// readEvents reads n events (comments are counted in comments) from an
-// SSE response, with a deadline.
-func readEvents(t *testing.T, url string, header map[string]string, n int) ([]sseEvent, http.Header) {
+// streamEvents opens an SSE stream and sends its events on the channel,
+// a comment as an event named "comment", until stop is called or the test
+// ends; the channel closes with the stream.
+func streamEvents(t *testing.T, url string, header map[string]string) (events <-chan sseEvent, h http.Header, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	for k, v := range header {
 		req.Header.Set(k, v)
@@ -36,33 +37,64 @@ func readEvents(t *testing.T, url string, header map[string]string, n int) ([]ss
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out []sseEvent
-	var ev sseEvent
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for len(out) < n && sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if ev.name != "" || ev.data != "" {
-				out = append(out, ev)
+	out := make(chan sseEvent)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		send := func(ev sseEvent) bool {
+			select {
+			case out <- ev:
+				return true
+			case <-ctx.Done():
+				return false
 			}
-			ev = sseEvent{}
-		case strings.HasPrefix(line, ": "):
-			out = append(out, sseEvent{name: "comment", data: line[2:]})
-		case strings.HasPrefix(line, "id: "):
-			ev.id = line[4:]
-		case strings.HasPrefix(line, "event: "):
-			ev.name = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			ev.data = line[6:]
+		}
+		var ev sseEvent
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case line == "":
+				if (ev.name != "" || ev.data != "") && !send(ev) {
+					return
+				}
+				ev = sseEvent{}
+			case strings.HasPrefix(line, ": "):
+				if !send(sseEvent{name: "comment", data: line[2:]}) {
+					return
+				}
+			case strings.HasPrefix(line, "id: "):
+				ev.id = line[4:]
+			case strings.HasPrefix(line, "event: "):
+				ev.name = line[7:]
+			case strings.HasPrefix(line, "data: "):
+				ev.data = line[6:]
+			}
+		}
+	}()
+	return out, resp.Header, cancel
+}
+
+// readEvents reads n events (comments count) from an SSE stream, within
+// 5 s, and closes it.
+func readEvents(t *testing.T, url string, header map[string]string, n int) ([]sseEvent, http.Header) {
+	t.Helper()
+	evs, h, stop := streamEvents(t, url, header)
+	defer stop()
+	var out []sseEvent
+	deadline := time.After(5 * time.Second)
+	for len(out) < n {
+		select {
+		case ev, ok := <-evs:
+			if !ok {
+				t.Fatalf("%s: the stream ended after %d events of %d", url, len(out), n)
+			}
+			out = append(out, ev)
+		case <-deadline:
+			t.Fatalf("%s: %d events of %d in 5 s", url, len(out), n)
 		}
 	}
-	if len(out) < n {
-		t.Fatalf("%s: %d events of %d: %v", url, len(out), n, sc.Err())
-	}
-	return out, resp.Header
+	return out, h
 }
 
 func decodeView(t *testing.T, e sseEvent) *BoardView {
