@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sim"
-	"github.com/tridboard/tridboard/web"
 )
 
 // The set's buttons from run --sim's standard input (issue 29), watched by
@@ -266,15 +264,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 	checkClockStates(t, states, got, moves, start, "19+1", 19*time.Second, time.Second)
 
 	// The page shows the last press and both clocks run down.
-	resp, err := http.Get("http://" + page + "/api/boards/e2e")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var v web.BoardView
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		t.Fatal(err)
-	}
+	v := pageView(t, "http://"+page+"/api/boards/e2e")
 	if e := v.Event; e == nil || e.Type != protocol.EventButton || e.Detail != "clock_black" || !e.Time.Equal(got[5].Time) {
 		t.Errorf("the page's last event %+v, want Black's press of %s", e, got[5].Time.Format(time.RFC3339Nano))
 	}

@@ -18,16 +18,7 @@ func TestTeacherLockOnTheLEDsAndThePage(t *testing.T) {
 	d, c, topics := startInProcess(t)
 	page := func() web.BoardView {
 		t.Helper()
-		r, err := http.Get(d.webURL + "api/boards/unit")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Body.Close()
-		var v web.BoardView
-		if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return pageView(t, d.webURL+"api/boards/unit")
 	}
 	waitPage := func(what string, ok func(web.BoardView) bool) {
 		t.Helper()
@@ -62,4 +53,22 @@ func TestTeacherLockOnTheLEDsAndThePage(t *testing.T) {
 	}
 	waitPage("the pawn's targets once unlocked", lifted(targets))
 	waitLit(t, d, "b3N b3W b4N b4W")
+}
+
+// pageView is the board as a page gets it from url (.../api/boards/ID).
+func pageView(t *testing.T, url string) web.BoardView {
+	t.Helper()
+	r, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s", url, r.Status)
+	}
+	var v web.BoardView
+	if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return v
 }

@@ -82,13 +82,7 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	// The daemon's pages evaluate every position for the spectators
 	// (http.eval, on by default).
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		resp, err := http.Get(d.webURL + "api/boards/unit")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v web.BoardView
-		json.NewDecoder(resp.Body).Decode(&v)
-		resp.Body.Close()
+		v := pageView(t, d.webURL+"api/boards/unit")
 		n := 0
 		for _, m := range v.Moves {
 			if m.Eval != nil && len(m.Eval.Best) > 0 {
