@@ -389,14 +389,8 @@ func (f *Follower) Command(ctx context.Context, board, name string, fields map[s
 	if err != nil {
 		return protocol.Response{}, fmt.Errorf("mqtt: %s %s: %w", board, name, err)
 	}
-	tok := f.cli.Publish(topics.Set(name), 1, false, b)
-	select {
-	case <-tok.Done():
-		if tok.Error() != nil {
-			return protocol.Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), tok.Error())
-		}
-	case <-ctx.Done():
-		return protocol.Response{}, fmt.Errorf("mqtt: publishing on %s: %w", topics.Set(name), ctx.Err())
+	if err := published(ctx, f.cli.Publish(topics.Set(name), 1, false, b), topics.Set(name)); err != nil {
+		return protocol.Response{}, err
 	}
 	select {
 	case r := <-ch:
@@ -421,15 +415,19 @@ func (f *Follower) PublishRemote(ctx context.Context, board string, r protocol.R
 	if err != nil {
 		return fmt.Errorf("mqtt: %s: remote record: %w", board, err)
 	}
-	tok := f.cli.Publish(topics.Remote(), 1, true, b)
+	return published(ctx, f.cli.Publish(topics.Remote(), 1, true, b), topics.Remote())
+}
+
+// published waits for a publication's acknowledgement, or ctx's end.
+func published(ctx context.Context, tok paho.Token, topic string) error {
 	select {
 	case <-tok.Done():
 		if err := tok.Error(); err != nil {
-			return fmt.Errorf("mqtt: publishing on %s: %w", topics.Remote(), err)
+			return fmt.Errorf("mqtt: publishing on %s: %w", topic, err)
 		}
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("mqtt: publishing on %s: %w", topics.Remote(), ctx.Err())
+		return fmt.Errorf("mqtt: publishing on %s: %w", topic, ctx.Err())
 	}
 }
 
