@@ -3,6 +3,7 @@ package opponent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -33,16 +34,23 @@ func wire[T any](t *testing.T, v *T) T {
 	return out
 }
 
-// recTable records the commands a Remote sends.
+// recTable records the commands a Remote sends; refuse, if set, says which
+// it refuses (recorded all the same).
 type recTable struct {
-	mu   sync.Mutex
-	cmds []table.Command
+	mu     sync.Mutex
+	cmds   []table.Command
+	refuse func(table.Command) error
 }
 
 func (d *recTable) Do(_ context.Context, c table.Command) (table.Reply, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.cmds = append(d.cmds, c)
+	if d.refuse != nil {
+		if err := d.refuse(c); err != nil {
+			return table.Reply{}, err
+		}
+	}
 	return table.Reply{}, nil
 }
 
@@ -370,5 +378,41 @@ func TestRemoteTakeBackRequests(t *testing.T) {
 	cmds, _ = rig.step(mine, theirState("G-B", "b2W-b3W", "c7B-c6B"), rec, nil)
 	if len(cmds) != 1 || *cmds[0].(table.PeerTakeBack).Answer != (table.TakeBackAnswer{At: 2, ID: 99}) {
 		t.Errorf("commands %#v: want the refusal carried out", cmds)
+	}
+}
+
+// A set restarted in the game has its clock paused; it runs again once the
+// other set is there, and the set keeps asking until its table has done it
+// (a resume refused, as by a table busy with the restart, is asked again).
+func TestRemoteRestartedSetResumesItsClock(t *testing.T) {
+	rig := pairedRig(t)
+	paused := rig.ours("b2W-b3W")
+	paused.Clock.Paused = true
+	rig.r.Handle(table.Event{Kind: table.ClockChanged, Detail: "paused: the game was resumed after a restart", Snap: paused})
+	resume := table.Clock{Action: table.ClockResume}
+	rig.tb.mu.Lock()
+	rig.tb.refuse = func(c table.Command) error {
+		if c == resume {
+			return errors.New("table busy")
+		}
+		return nil
+	}
+	rig.tb.mu.Unlock()
+	if cmds, _ := rig.step(paused, nil, nil, &yes); len(cmds) != 1 || cmds[0] != resume {
+		t.Fatalf("commands %#v after the restart, the other set here: want the resume", cmds)
+	}
+	rig.tb.mu.Lock()
+	rig.tb.refuse = nil
+	rig.tb.mu.Unlock()
+	if cmds, _ := rig.step(paused, nil, nil, nil); len(cmds) != 1 || cmds[0] != resume {
+		t.Fatalf("commands %#v after a refused resume: want it asked again", cmds)
+	}
+	running := rig.ours("b2W-b3W")
+	if cmds, _ := rig.step(running, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v once the clock runs", cmds)
+	}
+	// Paused later by the players (not a restart): the set leaves it so.
+	if cmds, _ := rig.step(paused, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("commands %#v for a pause that is not a restart's", cmds)
 	}
 }
