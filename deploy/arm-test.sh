@@ -22,6 +22,6 @@ for q in qemu-arm-static qemu-aarch64-static; do
 	fi
 done
 echo "arm-test: armv6 (qemu-arm-static)"
-GOARCH=arm GOARM=6 go test -short -exec qemu-arm-static $pkgs
+GOARCH=arm GOARM=6 go test -short -timeout 20m -exec qemu-arm-static $pkgs
 echo "arm-test: arm64 (qemu-aarch64-static)"
-GOARCH=arm64 go test -short -exec qemu-aarch64-static $pkgs
+GOARCH=arm64 go test -short -timeout 20m -exec qemu-aarch64-static $pkgs
