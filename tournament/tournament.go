@@ -194,6 +194,9 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 		res := None
 		if g.IsBye() {
 			res = Bye
+			if g.Result.IsBye() {
+				res = g.Result
+			}
 		}
 		out = append(out, Game{Board: i + 1, White: g.White, Black: g.Black, Result: res})
 	}

@@ -71,7 +71,7 @@ func (t *Tournament) WriteTRF(w io.Writer) error {
 func trfBlock(t *Tournament, round, p int, e entry) string {
 	g := t.gameOf(round, p)
 	if g.IsBye() {
-		return "0000 - U"
+		return "0000 - " + trfByeCode(g.Result)
 	}
 	c := "w"
 	if g.Black == p {
@@ -88,6 +88,19 @@ func trfBlock(t *Tournament, round, p int, e entry) string {
 		res = "-"
 	}
 	return fmt.Sprintf("%4d %s %s", e.opp, c, res)
+}
+
+// trfByeCode is TRF's letter for a bye of kind r.
+func trfByeCode(r Result) string {
+	switch r {
+	case FullBye:
+		return "F"
+	case HalfBye:
+		return "H"
+	case ZeroBye, FreeRound:
+		return "Z"
+	}
+	return "U"
 }
 
 func (t *Tournament) gameOf(round, p int) Game {
@@ -190,12 +203,6 @@ func ReadTRF(r io.Reader, name string) (*Tournament, error) {
 				if !strings.ContainsRune("wb-", rune(bl.colour)) || !strings.ContainsRune("10=+-UF HZ", rune(bl.res)) {
 					return nil, at("round %d: %q is not TRF's \"opponent colour result\"", rd, b)
 				}
-				if bl.res == 'H' {
-					return nil, at("round %d: half-point byes are not supported", rd)
-				}
-				if bl.res == 'Z' {
-					continue // a zero-point bye: not paired
-				}
 				rounds[no][rd] = bl
 				maxRound = max(maxRound, rd)
 			}
@@ -223,10 +230,23 @@ func ReadTRF(r io.Reader, name string) (*Tournament, error) {
 				continue
 			}
 			if b.opp == 0 {
-				if b.res != 'U' && b.res != 'F' {
+				var res Result
+				switch b.res {
+				case 'U':
+					res = Bye
+				case 'F':
+					res = FullBye
+				case 'H':
+					res = HalfBye
+				case 'Z', ' ':
+					res = ZeroBye
+					if t.Opts.System == RoundRobin {
+						res = FreeRound
+					}
+				default:
 					return nil, fmt.Errorf("tournament: %s: %s, round %d: no opponent and result %q", name, t.Players[p-1].Name, rd, b.res)
 				}
-				games = append(games, Game{White: p, Result: Bye})
+				games = append(games, Game{White: p, Result: res})
 				continue
 			}
 			if b.colour != 'w' {

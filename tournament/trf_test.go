@@ -79,7 +79,7 @@ func TestReadTRFErrors(t *testing.T) {
 		{"001 x", "is 5 characters"},
 		{line("1", "A", "     2 w 1") + "\n" + line("2", "B", "     1 w 0"), "whose line does not say so"},
 		{line("1", "A", "     2 w 1") + "\n" + line("2", "B", "     1 b 1"), "do not agree"},
-		{line("1", "A", "  0000 - H") + "\n" + line("2", "B", ""), "half-point byes are not supported"},
+		{line("1", "A", "  0000 - 1") + "\n" + line("2", "B", ""), "no opponent and result"},
 		{line("1", "A", "     2 x 1"), "is not TRF's"},
 		{line("1", "A", "") + "\n" + line("1", "B", ""), "start rank 1 twice"},
 		{line("2", "A", "") + "\n" + line("3", "B", ""), "no player with start rank 1"},
