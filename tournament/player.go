@@ -21,6 +21,10 @@ type Player struct {
 	// From is the first round the player is paired in (late entries); 0 and
 	// 1 both mean the first round.
 	From int `json:"from,omitempty"`
+	// Byes are the rounds the player does not play, known before they are
+	// paired (C.04.2 3.3): a half-point bye, a full-point bye or a
+	// zero-point bye (an announced absence), by round.
+	Byes map[int]Result `json:"byes,omitempty"`
 }
 
 // maxPlayers bounds a players file: more than any hall holds, little enough

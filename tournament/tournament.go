@@ -22,6 +22,42 @@ type Opts struct {
 	// Rounds is the number of rounds; for a round robin 0 means one cycle
 	// (players - 1 rounds, or players with an odd number).
 	Rounds int `json:"rounds"`
+	// Pairing names a Swiss's pairing system; "" is FIDE's Dutch system.
+	Pairing string `json:"pairing,omitempty"`
+	// InitialColour is the colour drawn by lot before round 1 for the
+	// top player (C.04.3 5.1): White ("" or White) or Black.
+	InitialColour Colour `json:"initial_colour,omitempty"`
+	// ByNumber says the pairing numbers are the players' numbers (a TRF's
+	// start ranks, an arbiter's list); otherwise a Swiss ranks the players
+	// by rating, then title, then name (C.04.2 2.2).
+	ByNumber bool `json:"by_number,omitempty"`
+	// Accel are the fictitious points of an accelerated Swiss (C.04.7,
+	// TRF 250 records), added to the scores the pairing uses.
+	Accel []Accel `json:"accel,omitempty"`
+	// Event holds the header a rating officer needs (TRF 022-132).
+	Event EventInfo `json:"event,omitempty"`
+}
+
+// Accel gives players First..Last (pairing numbers) Half half-points more
+// for the pairing of rounds FromRound..ToRound.
+type Accel struct {
+	Half      int `json:"half"`
+	FromRound int `json:"from_round"`
+	ToRound   int `json:"to_round"`
+	First     int `json:"first"`
+	Last      int `json:"last"`
+}
+
+// EventInfo is the event's record for FIDE (TRF's tournament section).
+type EventInfo struct {
+	City        string   `json:"city,omitempty"`
+	Federation  string   `json:"federation,omitempty"`
+	Start       string   `json:"start,omitempty"` // YYYY/MM/DD
+	End         string   `json:"end,omitempty"`
+	Arbiter     string   `json:"arbiter,omitempty"`  // chief arbiter
+	Deputies    []string `json:"deputies,omitempty"` // deputy chief arbiters
+	TimeControl string   `json:"time_control,omitempty"`
+	RoundDates  []string `json:"round_dates,omitempty"` // YY/MM/DD, one a round
 }
 
 // DefaultOpts returns a Swiss event of five rounds.
@@ -136,9 +172,9 @@ func (t *Tournament) NextRound() (Round, error) {
 	case RoundRobin:
 		games = t.bergerRound(no)
 	default:
-		games, err = t.swissRound(no)
+		games, err = t.PairRound(no)
 		if err != nil {
-			return Round{}, err
+			return Round{}, fmt.Errorf("tournament: round %d: %w", no, err)
 		}
 	}
 	r := Round{No: no, Games: games}

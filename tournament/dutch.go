@@ -1,0 +1,737 @@
+package tournament
+
+import (
+	"math/bits"
+
+	"github.com/tridboard/tridboard/tournament/internal/blossom"
+)
+
+// Dutch is FIDE's Dutch system, C.04.3 as in force from 1 February 2026
+// (with C.04.1, the basic rules, and C.04.2, the general handling rules).
+//
+// The pairing goes bracket by bracket, from the top score down (C.04.3
+// art. 3): a bracket is the players moved down from the bracket above
+// (MDPs) and the residents of the next score. Each bracket is paired by
+// one maximum-weight matching (package blossom) over the bracket and every
+// player still below it, whose edge weights hold the criteria side by
+// side, the highest first, so that a heavier matching is one that meets
+// them better in their order:
+//
+//	[C1] no rematch, [C3] no two non-topscorers with the same absolute
+//	     colour preference: no edge at all;
+//	[C2] the pairing-allocated bye only for a player who has had none and
+//	     has not scored a win's points without playing: no bye edge
+//	     otherwise;
+//	[C4] the round-pairing is complete: every edge weighs one unit here,
+//	     so only a largest matching can win, whatever the bracket does;
+//	[C5] the bye receiver's score as low as possible;
+//	[C6] as many pairs in the bracket as possible;
+//	[C7] the downfloaters' scores as low as possible (the PSD: each
+//	     possible score difference is a power of the bracket's size);
+//	[C8] as many pairs in the next bracket as possible;
+//	[C9] the bye receiver with as few unplayed games as possible;
+//	[C10]-[C11] topscorers or their opponents with a colour difference
+//	     beyond 2, or one colour three times running (final round only);
+//	[C12]-[C13] colour preferences, then strong ones, not met;
+//	[C14]-[C17] resident downfloaters who floated down in the previous
+//	     round / two rounds before; MDPs' opponents who floated up then;
+//	[C18]-[C21] the score differences of those repeated floats;
+//	last, the order in which art. 4 generates candidates (transpositions
+//	of S2, then exchanges with S1): pairs far from S1[i]-S2[i] cost more,
+//	the higher the S1 player the more; a bracket floats its lowest
+//	players; the bye goes to the lowest-ranked.
+//
+// The bracket's pairs are then fixed, its other players move down, and
+// the next bracket is paired the same way. Colours follow art. 5.
+type Dutch struct{}
+
+// Name implements PairingSystem.
+func (Dutch) Name() string { return "dutch" }
+
+// dplayer is one player as the pairing of a round sees them.
+type dplayer struct {
+	no, tpn  int
+	score    int // half points, with the acceleration of the round
+	pref     colourPref
+	cd       int      // colour difference, games played with White minus Black
+	cs       []Colour // colours of the games played, in order
+	top      bool     // topscorer (A.7 / 1.8), final round only
+	canBye   bool     // C2
+	unplayed int      // rounds without a game (C9)
+	float1   byte     // float of the previous round: 'D', 'U' or 0
+	float2   byte     // two rounds before
+}
+
+type dutchRound struct {
+	t       *Tournament
+	no      int
+	ps      map[int]*dplayer
+	met     map[[2]int]bool
+	initial Colour
+	// maxScore is the highest score of the round (half points).
+	maxScore int
+}
+
+// Pair implements PairingSystem.
+func (Dutch) Pair(t *Tournament, no int) ([]Game, error) {
+	d := newDutchRound(t, no)
+	order := t.toPair(no)
+	if len(order) == 0 {
+		return nil, nil
+	}
+	score := make([]int, len(t.Players)+1)
+	tpn := make([]int, len(t.Players)+1)
+	for _, p := range order {
+		score[p], tpn[p] = d.ps[p].score, d.ps[p].tpn
+	}
+	sortPlayers(order, score, tpn)
+	pairs, bye, err := d.pairBrackets(order)
+	if err != nil {
+		return nil, err
+	}
+	games := make([]Game, 0, len(pairs)+1)
+	for _, pr := range pairs {
+		w, b := d.colours(pr[0], pr[1])
+		games = append(games, Game{White: w, Black: b})
+	}
+	if bye != 0 {
+		games = append(games, Game{White: bye, Result: Bye})
+	}
+	return games, nil
+}
+
+func newDutchRound(t *Tournament, no int) *dutchRound {
+	d := &dutchRound{t: t, no: no, ps: map[int]*dplayer{}, met: map[[2]int]bool{}, initial: t.Opts.InitialColour}
+	if d.initial != Black {
+		d.initial = White
+	}
+	h := t.history()
+	tpn := t.pairingNumbers()
+	// Scores before each round, for floats.
+	before := make([][]int, len(t.Players)+1) // player -> round -> half points before it
+	for p := 1; p <= len(t.Players); p++ {
+		before[p] = make([]int, no+1)
+		byRound := map[int]int{}
+		for _, e := range h[p] {
+			byRound[e.round] += e.half
+		}
+		s := 0
+		for r := 1; r <= no; r++ {
+			before[p][r] = s + t.accel(p, tpn[p], r)
+			s += byRound[r]
+		}
+	}
+	final := no == t.Opts.Rounds
+	for p := 1; p <= len(t.Players); p++ {
+		es := h[p]
+		dp := &dplayer{no: p, tpn: tpn[p], score: before[p][no], pref: prefOf(es), cs: colours(es), canBye: true}
+		for _, c := range dp.cs {
+			if c == White {
+				dp.cd++
+			} else {
+				dp.cd--
+			}
+		}
+		real := before[p][no] - t.accel(p, tpn[p], no)
+		dp.top = final && real > no-1
+		seen := map[int]bool{}
+		for _, e := range es {
+			seen[e.round] = true
+			if e.played {
+				d.met[key(p, e.opp)] = true
+			} else {
+				dp.unplayed++
+				g := t.gameOf(e.round, p)
+				if g.Result == Bye || e.half == 2 {
+					dp.canBye = false // C2: a PAB, or a win's points without playing
+				}
+			}
+			var f byte
+			switch {
+			case e.played && before[p][e.round] > before[e.opp][e.round]:
+				f = 'D'
+			case e.played && before[p][e.round] < before[e.opp][e.round]:
+				f = 'U'
+			case !e.played && e.half > 0:
+				f = 'D' // more than a loss without playing
+			}
+			if e.round == no-1 {
+				dp.float1 = f
+			}
+			if e.round == no-2 {
+				dp.float2 = f
+			}
+		}
+		for r := 1; r < no; r++ {
+			if !seen[r] {
+				dp.unplayed++
+			}
+		}
+		d.ps[p] = dp
+		d.maxScore = max(d.maxScore, dp.score)
+	}
+	return d
+}
+
+// accel returns the fictitious half-points player p (pairing number tpn)
+// has for the pairing of round r.
+func (t *Tournament) accel(p, tpn, r int) int {
+	n := 0
+	for _, a := range t.Opts.Accel {
+		if r >= a.FromRound && r <= a.ToRound && tpn >= a.First && tpn <= a.Last {
+			n += a.Half
+		}
+	}
+	return n
+}
+
+// compatible reports whether a and b may meet (C1, C3).
+func (d *dutchRound) compatible(a, b int) bool {
+	if d.met[key(a, b)] {
+		return false
+	}
+	pa, pb := d.ps[a], d.ps[b]
+	if pa.pref.strength == 3 && pb.pref.strength == 3 && pa.pref.want == pb.pref.want && !pa.top && !pb.top {
+		return false
+	}
+	return true
+}
+
+// pairBrackets pairs the players of order (in pairing order) bracket by
+// bracket; it returns the pairs and the bye (0 for none).
+func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
+	var pairs [][2]int
+	rest := append([]int(nil), order...)
+	var mdps []int
+	for len(rest) > 0 {
+		// The bracket: the MDPs and the residents of the highest score left.
+		isMDP := map[int]bool{}
+		for _, p := range mdps {
+			isMDP[p] = true
+		}
+		var residents, below []int
+		top := -1
+		for _, p := range rest {
+			if isMDP[p] {
+				continue
+			}
+			if top == -1 {
+				top = d.ps[p].score
+			}
+			if d.ps[p].score == top {
+				residents = append(residents, p)
+			} else {
+				below = append(below, p)
+			}
+		}
+		if len(residents) == 0 {
+			// Only MDPs are left (they could not be paired above).
+			residents, mdps = mdps, nil
+			isMDP = map[int]bool{}
+		}
+		bracket := append(append([]int(nil), mdps...), residents...)
+		var next []int
+		if len(below) > 0 {
+			s := d.ps[below[0]].score
+			for _, p := range below {
+				if d.ps[p].score == s {
+					next = append(next, p)
+				}
+			}
+		}
+		all := append(append([]int(nil), bracket...), below...)
+		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, len(below) == 0)
+		if !ok {
+			return nil, 0, ErrNoPairing
+		}
+		in := map[int]bool{}
+		for _, p := range bracket {
+			in[p] = true
+		}
+		var floaters []int
+		for _, p := range bracket {
+			q := mate[p]
+			switch {
+			case q != 0 && in[q] && !(isMDP[p] && isMDP[q]):
+				if d.before(p, q) {
+					pairs = append(pairs, [2]int{p, q})
+				}
+			case len(below) == 0 && q != 0:
+				if d.before(p, q) {
+					pairs = append(pairs, [2]int{p, q})
+				}
+			case len(below) == 0 && q == 0:
+				// the bye, handed out below
+			default:
+				floaters = append(floaters, p)
+			}
+		}
+		if len(below) == 0 {
+			return pairs, bye, nil
+		}
+		mdps = floaters
+		rest = append(append([]int(nil), floaters...), below...)
+	}
+	return pairs, 0, nil
+}
+
+// before reports whether a ranks before b (score, then pairing number).
+func (d *dutchRound) before(a, b int) bool {
+	pa, pb := d.ps[a], d.ps[b]
+	if pa.score != pb.score {
+		return pa.score > pb.score
+	}
+	return pa.tpn < pb.tpn
+}
+
+// field is one criterion's place in a weight: its width in bits.
+type field struct{ bits int }
+
+// layout lays out criteria from the most significant: each value v of an
+// edge goes in at its field's offset.
+type layout struct {
+	fields []field
+	offset []int
+}
+
+func newLayout(maxPerEdge []int64, edges int) (layout, bool) {
+	l := layout{fields: make([]field, len(maxPerEdge)), offset: make([]int, len(maxPerEdge))}
+	total := 0
+	for i := len(maxPerEdge) - 1; i >= 0; i-- {
+		m := maxPerEdge[i]
+		b := 0
+		if m > 0 {
+			b = bits.Len64(uint64(m)*uint64(edges+1)) + 1
+		}
+		l.fields[i] = field{b}
+		l.offset[i] = total
+		total += b
+	}
+	return l, total < blossom.Bits-3
+}
+
+// The criteria's fields, from the most significant.
+const (
+	fComplete    = iota // C4
+	fByeScore           // C5
+	fPairs              // C6
+	fPSD                // C7
+	fNextPairs          // C8
+	fByeUnplayed        // C9
+	fTopCD              // C10
+	fTopThree           // C11
+	fColour             // C12
+	fStrong             // C13
+	fDown1              // C14
+	fUp1                // C15
+	fDown2              // C16
+	fUp2                // C17
+	fDown1SD            // C18
+	fUp1SD              // C19
+	fDown2SD            // C20
+	fUp2SD              // C21
+	fOrder              // art. 4's sequence
+	nFields
+)
+
+// matchBracket pairs bracket (MDPs first, then residents, each in
+// pairing order) together with every player below it (all, in pairing
+// order; next is the score group right below). last says the bracket is
+// the last one (it hands out the bye). It returns each player's partner
+// (0 for none) and the bye.
+func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all []int, last bool) (map[int]int, int, bool) {
+	in := map[int]bool{}
+	bsn := map[int]int{}
+	for i, p := range bracket {
+		in[p] = true
+		bsn[p] = i
+	}
+	inNext := map[int]bool{}
+	for _, p := range next {
+		inNext[p] = true
+	}
+	odd := len(all)%2 == 1
+	n := len(all)
+	if odd {
+		n++ // the bye vertex
+	}
+	byeV := n - 1
+	idx := map[int]int{}
+	for i, p := range all {
+		idx[p] = i
+	}
+	nb := len(bracket)
+	mdpCount := 0
+	for _, p := range bracket {
+		if isMDP[p] {
+			mdpCount++
+		}
+	}
+	residents := nb - mdpCount
+	low := 0
+	for _, p := range bracket {
+		if !isMDP[p] {
+			low = d.ps[p].score
+		}
+	}
+	maxScore := 0
+	maxUnplayed := 0
+	for _, p := range all {
+		maxScore = max(maxScore, d.ps[p].score)
+		maxUnplayed = max(maxUnplayed, d.ps[p].unplayed)
+	}
+	// C7: each possible score difference of a bracket player (paired in
+	// the bracket, or floating) is a level; a level weighs (nb+1)^rank.
+	sdSet := map[int]bool{}
+	for _, p := range bracket {
+		s := d.ps[p].score
+		sdSet[s-low] = true
+		sdSet[s-low+2] = true
+	}
+	var sds []int
+	for v := range sdSet {
+		sds = append(sds, v)
+	}
+	sortInts(sds)
+	rankOf := map[int]int{}
+	for i, v := range sds {
+		rankOf[v] = i
+	}
+	kBits := bits.Len(uint(nb + 1))
+	psdCost := func(sd int) blossom.Weight { return blossom.Int(1).Shl(kBits * rankOf[sd]) }
+	psdMax := blossom.Int(1).Shl(kBits * (len(sds) - 1))
+	psdBits := kBits*len(sds) + 1
+
+	// The order of art. 4, approximated by a cost per pair.
+	n1 := (residents - min(mdpCount, residents)) / 2
+	m1 := min(mdpCount, residents)
+	orderCost := func(a, b int) int64 {
+		i, j := bsn[a], bsn[b]
+		if j < i {
+			i, j = j, i
+		}
+		switch {
+		case i < mdpCount && j >= mdpCount:
+			// MDP i meets resident r: naturally r == i.
+			r := j - mdpCount
+			return int64(abs(r-i)) * int64(nb-i)
+		case i >= mdpCount:
+			ri, rj := i-mdpCount-m1, j-mdpCount-m1
+			c := int64(abs(rj-ri-n1)) * int64(nb-i)
+			if ri < 0 || ri >= n1 || rj < n1 {
+				c += int64(nb) * int64(nb) // an exchange, or a pair outside S1-S2
+			}
+			return c
+		}
+		return int64(nb) * int64(nb) * 2
+	}
+	orderMax := int64(nb)*int64(nb)*3 + 1
+
+	maxPer := make([]int64, nFields)
+	maxPer[fComplete] = 1
+	maxPer[fByeScore] = int64(maxScore + 1)
+	maxPer[fPairs] = 1
+	maxPer[fNextPairs] = 1
+	maxPer[fByeUnplayed] = int64(maxUnplayed + 1)
+	for f := fTopCD; f <= fUp2; f++ {
+		maxPer[f] = 2
+	}
+	for f := fDown1SD; f <= fUp2SD; f++ {
+		maxPer[f] = int64(d.maxScore + 2)
+	}
+	maxPer[fOrder] = orderMax
+	lay, ok := newLayout(maxPer, n/2)
+	// The PSD needs its own width; put it in by hand.
+	lay.fields[fPSD] = field{psdBits + bits.Len(uint(n))}
+	total := 0
+	for i := nFields - 1; i >= 0; i-- {
+		lay.offset[i] = total
+		total += lay.fields[i].bits
+	}
+	for total >= blossom.Bits-3 {
+		// Too wide: give up the least significant criteria, the order
+		// first, then the float score differences.
+		dropped := false
+		for i := nFields - 1; i > fStrong && !dropped; i-- {
+			if lay.fields[i].bits > 0 {
+				lay.fields[i].bits = 0
+				dropped = true
+			}
+		}
+		if !dropped {
+			break
+		}
+		total = 0
+		for i := nFields - 1; i >= 0; i-- {
+			lay.offset[i] = total
+			total += lay.fields[i].bits
+		}
+	}
+	_ = ok
+	put := func(w blossom.Weight, f int, v blossom.Weight) blossom.Weight {
+		if lay.fields[f].bits == 0 {
+			return w
+		}
+		return w.Add(v.Shl(lay.offset[f]))
+	}
+	puti := func(w blossom.Weight, f int, v int64) blossom.Weight {
+		return put(w, f, blossom.Int(v))
+	}
+
+	var edges []blossom.Edge
+	for i, a := range all {
+		for j := i + 1; j < len(all); j++ {
+			b := all[j]
+			if !d.compatible(a, b) {
+				continue
+			}
+			var w blossom.Weight
+			w = puti(w, fComplete, 1)
+			inA, inB := in[a], in[b]
+			both := inA && inB && !(isMDP[a] && isMDP[b])
+			if last {
+				both = inA && inB
+			}
+			if both {
+				w = puti(w, fPairs, 1)
+				save := blossom.Weight{}
+				for _, p := range []int{a, b} {
+					s := d.ps[p].score
+					save = save.Add(psdCost(s - low + 2)).Sub(psdCost(s - low))
+				}
+				w = put(w, fPSD, save)
+				w = d.colourWeights(w, a, b, puti)
+				w = d.floatWeights(w, a, b, isMDP, puti)
+				w = puti(w, fOrder, orderMax-orderCost(a, b))
+			} else {
+				w = puti(w, fTopCD, 2)
+				w = puti(w, fTopThree, 2)
+				w = puti(w, fColour, 2)
+				w = puti(w, fStrong, 2)
+				for f := fDown1; f <= fUp2; f++ {
+					w = puti(w, f, 2)
+				}
+				for f := fDown1SD; f <= fUp2SD; f++ {
+					w = puti(w, f, int64(d.maxScore+2))
+				}
+				// A bracket player floats: the lowest floats first, and
+				// not one who floated down lately (C14, C16).
+				fl := int64(0)
+				for _, p := range []int{a, b} {
+					if inA && p == a || inB && p == b {
+						fl += int64(nb - bsn[p])
+						if !isMDP[p] && d.ps[p].float1 == 'D' {
+							w = puti(w, fDown1, -1)
+						}
+						if !isMDP[p] && d.ps[p].float2 == 'D' {
+							w = puti(w, fDown2, -1)
+						}
+					}
+				}
+				w = puti(w, fOrder, orderMax-fl)
+			}
+			if !last && (inA || inNext[a]) && (inB || inNext[b]) && !(inA && inB) {
+				w = puti(w, fNextPairs, 1)
+			}
+			edges = append(edges, blossom.Edge{U: i, V: j, W: w})
+		}
+	}
+	if odd {
+		for i, a := range all {
+			p := d.ps[a]
+			if !p.canBye {
+				continue
+			}
+			var w blossom.Weight
+			w = puti(w, fComplete, 1)
+			w = puti(w, fByeScore, int64(maxScore+1-p.score))
+			w = puti(w, fByeUnplayed, int64(maxUnplayed+1-p.unplayed))
+			w = puti(w, fTopCD, 2)
+			w = puti(w, fTopThree, 2)
+			w = puti(w, fColour, 2)
+			w = puti(w, fStrong, 2)
+			for f := fDown1; f <= fUp2; f++ {
+				w = puti(w, f, 2)
+			}
+			for f := fDown1SD; f <= fUp2SD; f++ {
+				w = puti(w, f, int64(d.maxScore+2))
+			}
+			if in[a] {
+				if !isMDP[a] && p.float1 == 'D' {
+					w = puti(w, fDown1, -1)
+				}
+				if !isMDP[a] && p.float2 == 'D' {
+					w = puti(w, fDown2, -1)
+				}
+				w = puti(w, fOrder, orderMax-int64(nb-bsn[a]))
+			} else {
+				w = puti(w, fOrder, orderMax)
+			}
+			edges = append(edges, blossom.Edge{U: i, V: byeV, W: w})
+		}
+	}
+	m := blossom.Match(n, edges)
+	mate := map[int]int{}
+	bye := 0
+	for i, a := range all {
+		q := m[i]
+		switch {
+		case q < 0:
+			return nil, 0, false // the round cannot be completed
+		case odd && q == byeV:
+			bye = a
+			mate[a] = 0
+		default:
+			mate[a] = all[q]
+		}
+	}
+	_ = psdMax
+	return mate, bye, true
+}
+
+// colourWeights adds C10-C13 for a pair: the rewards of the criteria met.
+func (d *dutchRound) colourWeights(w blossom.Weight, a, b int, puti func(blossom.Weight, int, int64) blossom.Weight) blossom.Weight {
+	white, _ := d.colours(a, b)
+	topCD, three, pref, strong := int64(0), int64(0), int64(0), int64(0)
+	for _, p := range []int{a, b} {
+		dp := d.ps[p]
+		got := Black
+		if p == white {
+			got = White
+		}
+		if dp.pref.want != NoColour && dp.pref.want != got {
+			pref++
+			if dp.pref.strength >= 2 {
+				strong++
+			}
+		}
+		if d.ps[a].top || d.ps[b].top {
+			cd := dp.cd
+			if got == White {
+				cd++
+			} else {
+				cd--
+			}
+			if cd > 2 || cd < -2 {
+				topCD++
+			}
+			if n := len(dp.cs); n >= 2 && dp.cs[n-1] == got && dp.cs[n-2] == got {
+				three++
+			}
+		}
+	}
+	w = puti(w, fTopCD, 2-topCD)
+	w = puti(w, fTopThree, 2-three)
+	w = puti(w, fColour, 2-pref)
+	w = puti(w, fStrong, 2-strong)
+	return w
+}
+
+// floatWeights adds C15, C17 and C18-C21 for a pair of the bracket: an
+// MDP's resident opponent floats up, the MDP down again.
+func (d *dutchRound) floatWeights(w blossom.Weight, a, b int, isMDP map[int]bool, puti func(blossom.Weight, int, int64) blossom.Weight) blossom.Weight {
+	hi, lo := a, b
+	if d.before(b, a) {
+		hi, lo = b, a
+	}
+	ph, pl := d.ps[hi], d.ps[lo]
+	sd := int64(ph.score - pl.score)
+	up1, up2 := int64(2), int64(2)
+	down1SD, up1SD, down2SD, up2SD := sd, sd, sd, sd
+	if sd > 0 {
+		if pl.float1 == 'U' {
+			up1--
+		} else {
+			up1SD = 0
+		}
+		if pl.float2 == 'U' {
+			up2--
+		} else {
+			up2SD = 0
+		}
+		if ph.float1 != 'D' {
+			down1SD = 0
+		}
+		if ph.float2 != 'D' {
+			down2SD = 0
+		}
+	} else {
+		down1SD, up1SD, down2SD, up2SD = 0, 0, 0, 0
+	}
+	_ = isMDP
+	maxSD := int64(d.maxScore + 2)
+	w = puti(w, fDown1, 2)
+	w = puti(w, fDown2, 2)
+	w = puti(w, fUp1, up1)
+	w = puti(w, fUp2, up2)
+	w = puti(w, fDown1SD, maxSD-down1SD)
+	w = puti(w, fUp1SD, maxSD-up1SD)
+	w = puti(w, fDown2SD, maxSD-down2SD)
+	w = puti(w, fUp2SD, maxSD-up2SD)
+	return w
+}
+
+// colours allocates the colours of a pair (C.04.3 art. 5.2); it returns
+// White and Black.
+func (d *dutchRound) colours(a, b int) (int, int) {
+	hi, lo := a, b
+	if d.before(b, a) {
+		hi, lo = b, a
+	}
+	ph, pl := d.ps[hi], d.ps[lo]
+	give := func(c Colour) (int, int) { // c: hi's colour
+		if c == White {
+			return hi, lo
+		}
+		return lo, hi
+	}
+	wh, wl := ph.pref.want, pl.pref.want
+	switch {
+	case wh != NoColour && wl != NoColour && wh != wl: // 5.2.1 both
+		return give(wh)
+	case wh != NoColour && wl == NoColour:
+		return give(wh)
+	case wh == NoColour && wl != NoColour:
+		return give(opposite(wl))
+	case wh != NoColour && ph.pref.strength != pl.pref.strength: // 5.2.2 the stronger
+		if ph.pref.strength > pl.pref.strength {
+			return give(wh)
+		}
+		return give(opposite(wl))
+	case wh != NoColour && ph.pref.strength == 3 && abs(ph.cd) != abs(pl.cd):
+		if abs(ph.cd) > abs(pl.cd) {
+			return give(wh)
+		}
+		return give(opposite(wl))
+	}
+	// 5.2.3: alternate from the latest round they had different colours,
+	// unplayed rounds counted first (C.04.2 3.4).
+	for i, j := len(ph.cs)-1, len(pl.cs)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
+		if ph.cs[i] != pl.cs[j] {
+			return give(opposite(ph.cs[i]))
+		}
+	}
+	if wh != NoColour { // 5.2.4 the higher-ranked player's preference
+		return give(wh)
+	}
+	// 5.2.5 the initial colour for an odd pairing number.
+	if ph.tpn%2 == 1 {
+		return give(d.initial)
+	}
+	return give(opposite(d.initial))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
