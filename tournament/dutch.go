@@ -106,7 +106,7 @@ func newDutchRound(t *Tournament, no int) *dutchRound {
 		d.initial = White
 	}
 	h := t.history()
-	tpn := t.pairingNumbers()
+	tpn := t.PairingNumbers()
 	// Scores before each round, for floats.
 	before := make([][]int, len(t.Players)+1) // player -> round -> half points before it
 	for p := 1; p <= len(t.Players); p++ {

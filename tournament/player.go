@@ -16,6 +16,11 @@ type Player struct {
 	Rating int    `json:"rating,omitempty"`
 	Title  string `json:"title,omitempty"`
 	FideID string `json:"fide_id,omitempty"`
+	// Federation (three letters), Sex (m or w) and Birth (YYYY/MM/DD) are
+	// carried for the rating report (TRF).
+	Federation string `json:"federation,omitempty"`
+	Sex        string `json:"sex,omitempty"`
+	Birth      string `json:"birth,omitempty"`
 	// Withdrawn players are not paired from the round after they withdrew.
 	Withdrawn bool `json:"withdrawn,omitempty"`
 	// From is the first round the player is paired in (late entries); 0 and

@@ -61,7 +61,7 @@ func (t *Tournament) PairRound(no int) ([]Game, error) {
 		}
 	}
 	sc := t.scores()
-	rank := t.pairingNumbers()
+	rank := t.PairingNumbers()
 	numberBoards(games, func(p int) int { return sc[p] }, func(p int) int { return rank[p] })
 	return games, nil
 }
@@ -93,10 +93,11 @@ func (t *Tournament) toPair(no int) []int {
 	return ps
 }
 
-// pairingNumbers returns every player's pairing number (index: player
+// PairingNumbers returns every player's pairing number (index: player
 // number): the players' own numbers when Opts.ByNumber (a TRF's start
-// ranks), else their initial rank (rating, title, name: C.04.2 2.2).
-func (t *Tournament) pairingNumbers() []int {
+// ranks), else their initial rank (rating, title, name: C.04.2 2.2). A TRF
+// written by WriteTRF numbers the players so (its start ranks).
+func (t *Tournament) PairingNumbers() []int {
 	if t.Opts.ByNumber {
 		r := make([]int, len(t.Players)+1)
 		for i := range r {
