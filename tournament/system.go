@@ -118,3 +118,51 @@ func sortPlayers(ps []int, score, tpn []int) {
 		return tpn[a] < tpn[b]
 	})
 }
+
+// Before returns the event as it stood before round no was paired: the
+// rounds before it, and round no's byes that were not the pairing's (a
+// half-, full- or zero-point bye, a player not in the round) as requests,
+// so that pairing it again (PairRound) can be compared with what was
+// played: a pairing checker's view.
+func (t *Tournament) Before(no int) *Tournament {
+	b := &Tournament{Opts: t.Opts, Rounds: append([]Round(nil), t.Rounds[:min(no-1, len(t.Rounds))]...)}
+	b.Players = make([]Player, len(t.Players))
+	for i, p := range t.Players {
+		p.Byes = nil
+		for r, res := range t.Players[i].Byes {
+			if p.Byes == nil {
+				p.Byes = map[int]Result{}
+			}
+			p.Byes[r] = res
+		}
+		b.Players[i] = p
+	}
+	if no > len(t.Rounds) {
+		return b
+	}
+	rd := t.Rounds[no-1]
+	for i := range b.Players {
+		p := &b.Players[i]
+		g, in := Game{}, false
+		for _, x := range rd.Games {
+			if x.White == p.No || x.Black == p.No {
+				g, in = x, true
+			}
+		}
+		var req Result
+		switch {
+		case !in && p.From <= no:
+			req = ZeroBye
+		case in && g.IsBye() && g.Result != Bye:
+			req = g.Result
+		default:
+			continue
+		}
+		if p.Byes == nil {
+			p.Byes = map[int]Result{}
+		}
+		p.Byes[no] = req
+		p.Withdrawn = false
+	}
+	return b
+}

@@ -69,7 +69,14 @@ type Tournament struct {
 	Opts    Opts     `json:"opts"`
 	Players []Player `json:"players"`
 	Rounds  []Round  `json:"rounds"`
+	// roundsUnknown: read from a TRF that did not say how many rounds
+	// the event has (no 142 or XXR line).
+	roundsUnknown bool
 }
+
+// RoundsKnown reports whether the number of rounds was given (a TRF may
+// leave it out: then Opts.Rounds is the rounds it holds).
+func (t *Tournament) RoundsKnown() bool { return !t.roundsUnknown }
 
 // Errors a caller can test for.
 var (

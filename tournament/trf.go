@@ -587,6 +587,7 @@ func ReadTRF(r io.Reader, name string) (*Tournament, error) {
 			}
 		}
 	}
+	t.roundsUnknown = t.Opts.Rounds == 0
 	if t.Opts.Rounds < len(t.Rounds) {
 		t.Opts.Rounds = len(t.Rounds)
 	}
