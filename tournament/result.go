@@ -104,6 +104,9 @@ type Round struct {
 	// Started is set once the games were sent to the sets: pairings can no
 	// longer be changed, only results.
 	Started bool `json:"started,omitempty"`
+	// Override is the arbiter's reason for pairings (or colours) imposed
+	// against an absolute criterion; empty when the rules were kept.
+	Override string `json:"override,omitempty"`
 }
 
 // Over reports whether every game of the round has a result.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // System is a pairing system.
@@ -192,8 +193,24 @@ func (t *Tournament) NextRound() (Round, error) {
 // SetPairings replaces the pairings of round no (not started yet), or adds
 // them as the next round: an imported TRF round, or the arbiter's own. Every
 // active player must stand in exactly one game (or bye); boards are
-// renumbered in the order given.
+// renumbered in the order given. Pairings that break an absolute criterion
+// (Violations) are refused with ErrAbsolute: OverridePairings imposes them.
 func (t *Tournament) SetPairings(no int, games []Game) error {
+	return t.setPairings(no, games, "")
+}
+
+// OverridePairings sets round no's pairings as SetPairings does, even when
+// they break an absolute criterion: the arbiter's decision, whose reason
+// (required) is kept with the round (Round.Override) for the journal and
+// the records.
+func (t *Tournament) OverridePairings(no int, games []Game, reason string) error {
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("tournament: overriding the pairing rules needs a reason")
+	}
+	return t.setPairings(no, games, reason)
+}
+
+func (t *Tournament) setPairings(no int, games []Game, override string) error {
 	switch {
 	case no == len(t.Rounds)+1:
 		if no > t.Opts.Rounds {
@@ -248,7 +265,12 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 			return fmt.Errorf("tournament: %s is not paired in round %d", p.Name, no)
 		}
 	}
-	r := Round{No: no, Games: out}
+	if override == "" {
+		if v := t.Violations(no, out); len(v) > 0 {
+			return absoluteError(v)
+		}
+	}
+	r := Round{No: no, Games: out, Override: override}
 	if no == len(t.Rounds)+1 {
 		t.Rounds = append(t.Rounds, r)
 	} else {
@@ -258,8 +280,22 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 }
 
 // SwapColours gives White's pieces to Black and Black's to White on a board
-// of a round not yet started.
+// of a round not yet started; refused with ErrAbsolute when a player would
+// get a colour the rules forbid (SwapColoursOverride imposes it).
 func (t *Tournament) SwapColours(round, board int) error {
+	return t.swapColours(round, board, "")
+}
+
+// SwapColoursOverride swaps colours as SwapColours does, even against the
+// rules, for the reason given (kept with the round).
+func (t *Tournament) SwapColoursOverride(round, board int, reason string) error {
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("tournament: overriding the pairing rules needs a reason")
+	}
+	return t.swapColours(round, board, reason)
+}
+
+func (t *Tournament) swapColours(round, board int, override string) error {
 	g, r, err := t.game(round, board)
 	if err != nil {
 		return err
@@ -269,6 +305,16 @@ func (t *Tournament) SwapColours(round, board int) error {
 	}
 	if g.IsBye() {
 		return fmt.Errorf("tournament: round %d board %d is a bye", round, board)
+	}
+	swapped := *g
+	swapped.White, swapped.Black = g.Black, g.White
+	if override == "" {
+		if v := t.Violations(round, []Game{swapped}); len(v) > 0 {
+			return absoluteError(v)
+		}
+	} else {
+		r.Override = strings.TrimSpace(strings.Join([]string{r.Override, override}, "; "))
+		r.Override = strings.TrimPrefix(r.Override, "; ")
 	}
 	g.White, g.Black = g.Black, g.White
 	return nil
