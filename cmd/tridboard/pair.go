@@ -33,7 +33,11 @@ const pairUsage = "usage: tridboard pair --dutch FILE.trf -p [OUTPUT]\n" +
 	"start ranks, \"N 0\" for the pairing-allocated bye (to OUTPUT, or standard output). -c checks every\n" +
 	"round in FILE and lists the rounds the Dutch rules pair otherwise.\n" +
 	"Exit status: 0 done, 1 no legal pairing exists, 3 a bad file or request (line and column said),\n" +
-	"5 a file that cannot be read or written."
+	"5 a file that cannot be read or written.\n\n" +
+	"flags:\n" +
+	"  -dutch FILE\n    \tthe tournament (TRF), paired by FIDE's Dutch system (C.04.3, 2026)\n" +
+	"  -p [OUTPUT]\n    \tpair the next round (to OUTPUT, else standard output)\n" +
+	"  -c\n    \tcheck every round in the file"
 
 func runPair(args []string, stdout, stderr io.Writer) int {
 	var in, out string
