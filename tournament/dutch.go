@@ -240,9 +240,12 @@ func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
 			}
 		}
 		all := append(append([]int(nil), bracket...), below...)
-		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, len(below) == 0)
+		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, len(below) == 0, false)
 		if !ok {
 			return nil, 0, ErrNoPairing
+		}
+		if len(mdps) > 0 {
+			mate, bye = d.repairRemainder(bracket, isMDP, next, all, len(below) == 0, mate, bye)
 		}
 		in := map[int]bool{}
 		for _, p := range bracket {
@@ -339,7 +342,7 @@ const (
 // order; next is the score group right below). last says the bracket is
 // the last one (it hands out the bye). It returns each player's partner
 // (0 for none) and the bye.
-func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all []int, last bool) (map[int]int, int, bool) {
+func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all []int, last, remainder bool) (map[int]int, int, bool) {
 	in := map[int]bool{}
 	bsn := map[int]int{}
 	for i, p := range bracket {
@@ -405,6 +408,12 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 	// The order of art. 4, approximated by a cost per pair.
 	n1 := (residents - min(mdpCount, residents)) / 2
 	m1 := min(mdpCount, residents)
+	if remainder {
+		// The MDP-pairing is made: the residents left are the remainder,
+		// whose S1 and S2 are its own halves (art. 3.x, S1R and S2R).
+		m1 = 0
+		n1 = residents / 2
+	}
 	orderCost := func(a, b int) int64 {
 		i, j := bsn[a], bsn[b]
 		if j < i {
@@ -587,6 +596,55 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 	}
 	_ = psdMax
 	return mate, bye, true
+}
+
+// repairRemainder pairs a heterogeneous bracket's remainder again, the
+// MDP-pairing that mate made kept: art. 4 pairs the remainder as a
+// bracket of its own (S1R against S2R), which only the pairs with an MDP
+// decide. The criteria are met as well as before (the first matching is
+// one of the candidates), so only art. 4's order can change.
+func (d *dutchRound) repairRemainder(bracket []int, isMDP map[int]bool, next, all []int, last bool, mate map[int]int, bye int) (map[int]int, int) {
+	in := map[int]bool{}
+	for _, p := range bracket {
+		in[p] = true
+	}
+	fixed := map[int]bool{}
+	for _, p := range bracket {
+		if q := mate[p]; isMDP[p] && q != 0 && in[q] && !isMDP[q] {
+			fixed[p], fixed[q] = true, true
+		}
+	}
+	if len(fixed) == 0 {
+		return mate, bye
+	}
+	var b2, all2 []int
+	for _, p := range bracket {
+		if !fixed[p] {
+			b2 = append(b2, p)
+		}
+	}
+	for _, p := range all {
+		if !fixed[p] {
+			all2 = append(all2, p)
+		}
+	}
+	residents := 0
+	for _, p := range b2 {
+		if !isMDP[p] {
+			residents++
+		}
+	}
+	if residents < 2 {
+		return mate, bye
+	}
+	m2, bye2, ok := d.matchBracket(b2, isMDP, next, all2, last, true)
+	if !ok {
+		return mate, bye
+	}
+	for p := range fixed {
+		m2[p] = mate[p]
+	}
+	return m2, bye2
 }
 
 // colourWeights adds C10-C13 for a pair: the rewards of the criteria met.
