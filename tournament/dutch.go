@@ -304,7 +304,7 @@ func newLayout(maxPerEdge []int64, edges int) (layout, bool) {
 		m := maxPerEdge[i]
 		b := 0
 		if m > 0 {
-			b = bits.Len64(uint64(m)*uint64(edges+1)) + 1
+			b = bits.Len64(uint64(m)) + bits.Len(uint(edges+1)) + 1
 		}
 		l.fields[i] = field{b}
 		l.offset[i] = total
@@ -414,6 +414,40 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 		m1 = 0
 		n1 = residents / 2
 	}
+	// A candidate's place in art. 4's sequence, as a cost: first the
+	// size of the exchange between S1 and S2 (players moved), then its
+	// BSN-sum difference (D.2 a, b), then the transposition (the higher
+	// an S1 player, the more its partner's distance from its natural one
+	// counts). Pairs of two S1 players move one of them (the lower) to S2,
+	// pairs of two S2 players one (the higher) to S1, a floater in S1 moves
+	// to S2.
+	rsize := residents - m1 // the homogeneous part: remainder or bracket
+	shift := mdpCount + m1
+	big := int64(nb + 2)
+	wTr := int64(1)
+	wSum := big * big * big
+	wMoves := wSum * big * big * 2
+	inS1 := func(x int) bool { return x < n1 }
+	pairCost := func(i, j int) int64 { // resident indices, i < j
+		switch {
+		case inS1(i) && !inS1(j):
+			return int64(abs(j-n1-i)) * int64(rsize-i) * wTr
+		case inS1(i) && inS1(j):
+			return wMoves + int64(big-int64(j))*wSum
+		default:
+			return wMoves + int64(big+int64(i))*wSum
+		}
+	}
+	floatCost := func(p int) int64 { // a bracket player left unpaired
+		if isMDP[p] {
+			return int64(nb - bsn[p]) // the lowest MDPs stay in the Limbo
+		}
+		x := bsn[p] - shift
+		if inS1(x) {
+			return wMoves + int64(big-int64(x))*wSum
+		}
+		return int64(rsize-x) * wTr
+	}
 	orderCost := func(a, b int) int64 {
 		i, j := bsn[a], bsn[b]
 		if j < i {
@@ -423,126 +457,75 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 		case i < mdpCount && j >= mdpCount:
 			// MDP i meets resident r: naturally r == i.
 			r := j - mdpCount
-			return int64(abs(r-i)) * int64(nb-i)
+			return int64(abs(r-i)) * int64(nb-i) * wTr
 		case i >= mdpCount:
-			ri, rj := i-mdpCount-m1, j-mdpCount-m1
-			c := int64(abs(rj-ri-n1)) * int64(nb-i)
-			if ri < 0 || ri >= n1 || rj < n1 {
-				c += int64(nb) * int64(nb) // an exchange, or a pair outside S1-S2
-			}
-			return c
+			return pairCost(i-shift, j-shift)
 		}
-		return int64(nb) * int64(nb) * 2
+		return 4 * wMoves
 	}
-	orderMax := int64(nb)*int64(nb)*3 + 1
+	orderMax := 5*wMoves + 1
 
-	maxPer := make([]int64, nFields)
-	maxPer[fComplete] = 1
-	maxPer[fByeScore] = int64(maxScore + 1)
-	maxPer[fPairs] = 1
-	maxPer[fNextPairs] = 1
-	maxPer[fByeUnplayed] = int64(maxUnplayed + 1)
-	for f := fTopCD; f <= fUp2; f++ {
-		maxPer[f] = 2
-	}
-	for f := fDown1SD; f <= fUp2SD; f++ {
-		maxPer[f] = int64(d.maxScore + 2)
-	}
-	maxPer[fOrder] = orderMax
-	lay, ok := newLayout(maxPer, n/2)
-	// The PSD needs its own width; put it in by hand.
-	lay.fields[fPSD] = field{psdBits + bits.Len(uint(n))}
-	total := 0
-	for i := nFields - 1; i >= 0; i-- {
-		lay.offset[i] = total
-		total += lay.fields[i].bits
-	}
-	for total >= blossom.Bits-3 {
-		// Too wide: give up the least significant criteria, the order
-		// first, then the float score differences.
-		dropped := false
-		for i := nFields - 1; i > fStrong && !dropped; i-- {
-			if lay.fields[i].bits > 0 {
-				lay.fields[i].bits = 0
-				dropped = true
-			}
-		}
-		if !dropped {
-			break
-		}
-		total = 0
-		for i := nFields - 1; i >= 0; i-- {
-			lay.offset[i] = total
-			total += lay.fields[i].bits
-		}
-	}
-	_ = ok
-	put := func(w blossom.Weight, f int, v blossom.Weight) blossom.Weight {
-		if lay.fields[f].bits == 0 {
-			return w
-		}
-		return w.Add(v.Shl(lay.offset[f]))
-	}
-	puti := func(w blossom.Weight, f int, v int64) blossom.Weight {
-		return put(w, f, blossom.Int(v))
-	}
+	put := func(w *edgeVals, f int, v int64) { w.v[f] += v }
+	puti := put
 
 	var edges []blossom.Edge
+	var vals []edgeVals
 	for i, a := range all {
 		for j := i + 1; j < len(all); j++ {
 			b := all[j]
 			if !d.compatible(a, b) {
 				continue
 			}
-			var w blossom.Weight
-			w = puti(w, fComplete, 1)
+			var w edgeVals
+			puti(&w, fComplete, 1)
 			inA, inB := in[a], in[b]
 			both := inA && inB && !(isMDP[a] && isMDP[b])
 			if last {
 				both = inA && inB
 			}
 			if both {
-				w = puti(w, fPairs, 1)
+				puti(&w, fPairs, 1)
 				save := blossom.Weight{}
 				for _, p := range []int{a, b} {
 					s := d.ps[p].score
 					save = save.Add(psdCost(s - low + 2)).Sub(psdCost(s - low))
 				}
-				w = put(w, fPSD, save)
-				w = d.colourWeights(w, a, b, puti)
-				w = d.floatWeights(w, a, b, isMDP, puti)
-				w = puti(w, fOrder, orderMax-orderCost(a, b))
+				w.psd = save
+				d.colourWeights(&w, a, b)
+				d.floatWeights(&w, a, b, isMDP)
+				puti(&w, fOrder, orderMax-orderCost(a, b))
 			} else {
-				w = puti(w, fTopCD, 2)
-				w = puti(w, fTopThree, 2)
-				w = puti(w, fColour, 2)
-				w = puti(w, fStrong, 2)
+				puti(&w, fTopCD, 2)
+				puti(&w, fTopThree, 2)
+				puti(&w, fColour, 2)
+				puti(&w, fStrong, 2)
 				for f := fDown1; f <= fUp2; f++ {
-					w = puti(w, f, 2)
+					puti(&w, f, 2)
 				}
 				for f := fDown1SD; f <= fUp2SD; f++ {
-					w = puti(w, f, int64(d.maxScore+2))
+					puti(&w, f, int64(d.maxScore+2))
 				}
 				// A bracket player floats: the lowest floats first, and
 				// not one who floated down lately (C14, C16).
 				fl := int64(0)
 				for _, p := range []int{a, b} {
 					if inA && p == a || inB && p == b {
-						fl += int64(nb - bsn[p])
+						fl += floatCost(p)
 						if !isMDP[p] && d.ps[p].float1 == 'D' {
-							w = puti(w, fDown1, -1)
+							puti(&w, fDown1, -1)
 						}
 						if !isMDP[p] && d.ps[p].float2 == 'D' {
-							w = puti(w, fDown2, -1)
+							puti(&w, fDown2, -1)
 						}
 					}
 				}
-				w = puti(w, fOrder, orderMax-fl)
+				puti(&w, fOrder, orderMax-fl)
 			}
 			if !last && (inA || inNext[a]) && (inB || inNext[b]) && !(inA && inB) {
-				w = puti(w, fNextPairs, 1)
+				puti(&w, fNextPairs, 1)
 			}
-			edges = append(edges, blossom.Edge{U: i, V: j, W: w})
+			edges = append(edges, blossom.Edge{U: i, V: j})
+			vals = append(vals, w)
 		}
 	}
 	if odd {
@@ -551,34 +534,36 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 			if !p.canBye {
 				continue
 			}
-			var w blossom.Weight
-			w = puti(w, fComplete, 1)
-			w = puti(w, fByeScore, int64(maxScore+1-p.score))
-			w = puti(w, fByeUnplayed, int64(maxUnplayed+1-p.unplayed))
-			w = puti(w, fTopCD, 2)
-			w = puti(w, fTopThree, 2)
-			w = puti(w, fColour, 2)
-			w = puti(w, fStrong, 2)
+			var w edgeVals
+			puti(&w, fComplete, 1)
+			puti(&w, fByeScore, int64(maxScore+1-p.score))
+			puti(&w, fByeUnplayed, int64(maxUnplayed+1-p.unplayed))
+			puti(&w, fTopCD, 2)
+			puti(&w, fTopThree, 2)
+			puti(&w, fColour, 2)
+			puti(&w, fStrong, 2)
 			for f := fDown1; f <= fUp2; f++ {
-				w = puti(w, f, 2)
+				puti(&w, f, 2)
 			}
 			for f := fDown1SD; f <= fUp2SD; f++ {
-				w = puti(w, f, int64(d.maxScore+2))
+				puti(&w, f, int64(d.maxScore+2))
 			}
 			if in[a] {
 				if !isMDP[a] && p.float1 == 'D' {
-					w = puti(w, fDown1, -1)
+					puti(&w, fDown1, -1)
 				}
 				if !isMDP[a] && p.float2 == 'D' {
-					w = puti(w, fDown2, -1)
+					puti(&w, fDown2, -1)
 				}
-				w = puti(w, fOrder, orderMax-int64(nb-bsn[a]))
+				puti(&w, fOrder, orderMax-floatCost(a))
 			} else {
-				w = puti(w, fOrder, orderMax)
+				puti(&w, fOrder, orderMax)
 			}
-			edges = append(edges, blossom.Edge{U: i, V: byeV, W: w})
+			edges = append(edges, blossom.Edge{U: i, V: byeV})
+			vals = append(vals, w)
 		}
 	}
+	d.weigh(edges, vals, psdBits+bits.Len(uint(n)), n/2)
 	m := blossom.Match(n, edges)
 	mate := map[int]int{}
 	bye := 0
@@ -647,8 +632,80 @@ func (d *dutchRound) repairRemainder(bracket []int, isMDP map[int]bool, next, al
 	return m2, bye2
 }
 
+// edgeVals are one edge's values of the criteria (rewards: the higher
+// the better), and its PSD saving.
+type edgeVals struct {
+	v   [nFields]int64
+	psd blossom.Weight
+}
+
+// weigh lays the criteria out side by side, the most significant first,
+// and gives every edge its weight. A criterion whose value is the same on
+// every edge decides nothing and takes no room; the values are counted
+// from their least (every complete matching has as many edges, so this
+// changes no comparison). Should the criteria still not fit, the least
+// significant are left out (the order first).
+func (d *dutchRound) weigh(edges []blossom.Edge, vals []edgeVals, psdBits, pairs int) {
+	if len(vals) == 0 {
+		return
+	}
+	lo, hi := vals[0].v, vals[0].v
+	psdVaries := false
+	for _, e := range vals {
+		for f := range e.v {
+			lo[f] = min(lo[f], e.v[f])
+			hi[f] = max(hi[f], e.v[f])
+		}
+		if e.psd != vals[0].psd {
+			psdVaries = true
+		}
+	}
+	// Completion counts edges: it always takes its room, from zero, so
+	// that only a largest matching can win.
+	lo[fComplete] = 0
+	width := make([]int, nFields)
+	for f := range width {
+		if hi[f] > lo[f] {
+			width[f] = bits.Len64(uint64(hi[f]-lo[f])) + bits.Len(uint(pairs+1)) + 1
+		}
+	}
+	if psdVaries {
+		width[fPSD] = psdBits
+	}
+	total := func() int {
+		t := 0
+		for _, w := range width {
+			t += w
+		}
+		return t
+	}
+	for f := nFields - 1; total() >= blossom.Bits-3 && f > fStrong; f-- {
+		width[f] = 0
+	}
+	offset := make([]int, nFields)
+	at := 0
+	for f := nFields - 1; f >= 0; f-- {
+		offset[f] = at
+		at += width[f]
+	}
+	for k := range edges {
+		var w blossom.Weight
+		for f := range width {
+			if width[f] == 0 {
+				continue
+			}
+			if f == fPSD {
+				w = w.Add(vals[k].psd.Shl(offset[f]))
+				continue
+			}
+			w = w.Add(blossom.Int(vals[k].v[f] - lo[f]).Shl(offset[f]))
+		}
+		edges[k].W = w
+	}
+}
+
 // colourWeights adds C10-C13 for a pair: the rewards of the criteria met.
-func (d *dutchRound) colourWeights(w blossom.Weight, a, b int, puti func(blossom.Weight, int, int64) blossom.Weight) blossom.Weight {
+func (d *dutchRound) colourWeights(w *edgeVals, a, b int) {
 	white, _ := d.colours(a, b)
 	topCD, three, pref, strong := int64(0), int64(0), int64(0), int64(0)
 	for _, p := range []int{a, b} {
@@ -678,16 +735,15 @@ func (d *dutchRound) colourWeights(w blossom.Weight, a, b int, puti func(blossom
 			}
 		}
 	}
-	w = puti(w, fTopCD, 2-topCD)
-	w = puti(w, fTopThree, 2-three)
-	w = puti(w, fColour, 2-pref)
-	w = puti(w, fStrong, 2-strong)
-	return w
+	w.v[fTopCD] += 2 - topCD
+	w.v[fTopThree] += 2 - three
+	w.v[fColour] += 2 - pref
+	w.v[fStrong] += 2 - strong
 }
 
 // floatWeights adds C15, C17 and C18-C21 for a pair of the bracket: an
 // MDP's resident opponent floats up, the MDP down again.
-func (d *dutchRound) floatWeights(w blossom.Weight, a, b int, isMDP map[int]bool, puti func(blossom.Weight, int, int64) blossom.Weight) blossom.Weight {
+func (d *dutchRound) floatWeights(w *edgeVals, a, b int, isMDP map[int]bool) {
 	hi, lo := a, b
 	if d.before(b, a) {
 		hi, lo = b, a
@@ -718,15 +774,14 @@ func (d *dutchRound) floatWeights(w blossom.Weight, a, b int, isMDP map[int]bool
 	}
 	_ = isMDP
 	maxSD := int64(d.maxScore + 2)
-	w = puti(w, fDown1, 2)
-	w = puti(w, fDown2, 2)
-	w = puti(w, fUp1, up1)
-	w = puti(w, fUp2, up2)
-	w = puti(w, fDown1SD, maxSD-down1SD)
-	w = puti(w, fUp1SD, maxSD-up1SD)
-	w = puti(w, fDown2SD, maxSD-down2SD)
-	w = puti(w, fUp2SD, maxSD-up2SD)
-	return w
+	w.v[fDown1] += 2
+	w.v[fDown2] += 2
+	w.v[fUp1] += up1
+	w.v[fUp2] += up2
+	w.v[fDown1SD] += maxSD - down1SD
+	w.v[fUp1SD] += maxSD - up1SD
+	w.v[fDown2SD] += maxSD - down2SD
+	w.v[fUp2SD] += maxSD - up2SD
 }
 
 // colours allocates the colours of a pair (C.04.3 art. 5.2); it returns
