@@ -43,15 +43,15 @@ func TestPairCommandPairsNextRound(t *testing.T) {
 		t.Errorf("pair -p: %d %q %s, want %q", code, out, errs, want)
 	}
 	// Delta asks for a half-point bye in round 2 (a block for round 2):
-	// seven players. 1-3 (6 floats: all three want Black), 6 meets 7
-	// (6-2 met); of 2, 5, 8 one has the bye: 8, the lowest, would leave
-	// 2-5 both due White, so C12 (ranked before art. 4's order) gives it
-	// to 2, and 5-8 meet both preferences.
+	// seven players. 1-3 (6 floats: all three want Black); 6 meets 5
+	// (6-2 met; both get their colours); the remainder 2, 7, 8 pairs 2-8
+	// (2-7 would leave both due White: C12 before art. 4's order) and 7,
+	// left over, has the pairing-allocated bye.
 	trf2 := strings.Replace(trf, trfPlayer(4, "Delta", 2100, "     8 b 1"), trfPlayer(4, "Delta", 2100, "     8 b 1  0000 - H"), 1)
 	outFile := filepath.Join(t.TempDir(), "out.txt")
 	code, out, errs = run("pair", "--dutch", writeFile(t, "r1h.trf", trf2), "-p", outFile)
 	got, _ := os.ReadFile(outFile)
-	if code != 0 || out != "" || string(got) != "4\n3 1\n7 6\n5 8\n2 0\n" {
+	if code != 0 || out != "" || string(got) != "4\n3 1\n5 6\n2 8\n7 0\n" {
 		t.Errorf("pair -p OUT with a requested bye: %d %q %s, file %q", code, out, errs, got)
 	}
 }
