@@ -333,7 +333,8 @@ const (
 	fUp1SD              // C19
 	fDown2SD            // C20
 	fUp2SD              // C21
-	fOrder              // art. 4's sequence
+	fOrderMDP           // art. 4's sequence: the MDP-pairing
+	fOrder              // then the remainder
 	nFields
 )
 
@@ -455,15 +456,27 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 		}
 		switch {
 		case i < mdpCount && j >= mdpCount:
-			// MDP i meets resident r: naturally r == i.
-			r := j - mdpCount
-			return int64(abs(r-i)) * int64(nb-i) * wTr
+			return 0 // see mdpCost
 		case i >= mdpCount:
 			return pairCost(i-shift, j-shift)
 		}
 		return 4 * wMoves
 	}
 	orderMax := 5*wMoves + 1
+	// The MDP-pairing comes before the remainder (art. 4: the remainder's
+	// candidates are all tried before the next MDP-pairing): MDP i meets
+	// resident r, naturally r == i.
+	mdpCost := func(a, b int) int64 {
+		i, j := bsn[a], bsn[b]
+		if j < i {
+			i, j = j, i
+		}
+		if i < mdpCount && j >= mdpCount {
+			return int64(abs(j-mdpCount-i)) * int64(nb-i)
+		}
+		return 0
+	}
+	mdpMax := int64(nb)*int64(nb) + 1
 
 	put := func(w *edgeVals, f int, v int64) { w.v[f] += v }
 	puti := put
@@ -494,6 +507,7 @@ func (d *dutchRound) matchBracket(bracket []int, isMDP map[int]bool, next, all [
 				d.colourWeights(&w, a, b)
 				d.floatWeights(&w, a, b, isMDP)
 				puti(&w, fOrder, orderMax-orderCost(a, b))
+				puti(&w, fOrderMDP, mdpMax-mdpCost(a, b))
 			} else {
 				puti(&w, fTopCD, 2)
 				puti(&w, fTopThree, 2)

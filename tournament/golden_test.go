@@ -15,7 +15,7 @@ func TestDutchMatchesEndorsedEngine(t *testing.T) {
 	for _, tc := range []struct {
 		file         string
 		players, top int
-	}{{"bbp-10-players-7-rounds.txt", 10, 2500}, {"bbp-9-players-5-rounds.txt", 9, 2400}, {"bbp-12-players-7-rounds.txt", 12, 2600}} {
+	}{{"bbp-10-players-7-rounds.txt", 10, 2500}, {"bbp-9-players-5-rounds.txt", 9, 2400}, {"bbp-12-players-7-rounds.txt", 12, 2600}, {"bbp-20-players-9-rounds.txt", 20, 2800}} {
 		data, err := os.ReadFile("testdata/golden/" + tc.file)
 		if err != nil {
 			t.Fatal(err)
