@@ -15,13 +15,19 @@ func TestDutchMatchesEndorsedEngine(t *testing.T) {
 	for _, tc := range []struct {
 		file         string
 		players, top int
-	}{{"bbp-10-players-7-rounds.txt", 10, 2500}, {"bbp-9-players-5-rounds.txt", 9, 2400}, {"bbp-12-players-7-rounds.txt", 12, 2600}, {"bbp-20-players-9-rounds.txt", 20, 2800}} {
+	}{{"bbp-10-players-7-rounds.txt", 10, 2500}, {"bbp-9-players-5-rounds.txt", 9, 2400}, {"bbp-12-players-7-rounds.txt", 12, 2600}, {"bbp-20-players-9-rounds.txt", 20, 2800}, {"bbp-withdrawal.txt", 8, 2400}} {
 		data, err := os.ReadFile("testdata/golden/" + tc.file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var rounds []string
+		withdraw := map[int][]int{} // before round -> players
 		for _, l := range strings.Split(string(data), "\n") {
+			var p int
+			if _, err := fmt.Sscanf(l, "withdraw %d", &p); err == nil {
+				withdraw[len(rounds)+1] = append(withdraw[len(rounds)+1], p)
+				continue
+			}
 			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 				rounds = append(rounds, l)
 			}
@@ -35,6 +41,11 @@ func TestDutchMatchesEndorsedEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		for k, want := range rounds {
+			for _, p := range withdraw[k+1] {
+				if err := tr.Withdraw(p); err != nil {
+					t.Fatal(err)
+				}
+			}
 			games, err := tr.PairRound(k + 1)
 			if err != nil {
 				t.Fatalf("%s round %d: %v", tc.file, k+1, err)
