@@ -239,8 +239,21 @@ func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
 				}
 			}
 		}
+		last := len(below) == 0
+		if len(mdps) == 0 && (last || len(bracket)%2 == 0 && d.completable(below)) {
+			// B.4: a perfect candidate (the first one, meeting every
+			// criterion) is taken at once.
+			if ps, bye, ok := d.perfect(bracket, last); ok {
+				pairs = append(pairs, ps...)
+				if last {
+					return pairs, bye, nil
+				}
+				mdps, rest = nil, below
+				continue
+			}
+		}
 		all := append(append([]int(nil), bracket...), below...)
-		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, len(below) == 0, false)
+		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, last, false)
 		if !ok {
 			return nil, 0, ErrNoPairing
 		}
@@ -276,6 +289,79 @@ func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
 		rest = append(append([]int(nil), floaters...), below...)
 	}
 	return pairs, 0, nil
+}
+
+// perfect returns a homogeneous bracket's first candidate (S1 meets S2 in
+// order; in the last bracket the lowest player has the bye) when it meets
+// every criterion: no rematch, colour preferences all granted, no bye to
+// a player who may not have it, or who has more unplayed rounds than
+// another, or floated down the round before or two rounds before.
+func (d *dutchRound) perfect(bracket []int, last bool) ([][2]int, int, bool) {
+	n1 := len(bracket) / 2
+	bye := 0
+	if len(bracket)%2 == 1 {
+		if !last {
+			return nil, 0, false
+		}
+		bye = bracket[len(bracket)-1]
+		b := d.ps[bye]
+		if !b.canBye || b.float1 == 'D' || b.float2 == 'D' {
+			return nil, 0, false
+		}
+		for _, p := range bracket {
+			if d.ps[p].canBye && d.ps[p].unplayed < b.unplayed {
+				return nil, 0, false
+			}
+		}
+	}
+	var pairs [][2]int
+	for i := 0; i < n1; i++ {
+		a, b := bracket[i], bracket[i+n1]
+		if !d.compatible(a, b) {
+			return nil, 0, false
+		}
+		pa, pb := d.ps[a], d.ps[b]
+		if pa.pref.want != NoColour && pa.pref.want == pb.pref.want {
+			return nil, 0, false
+		}
+		pairs = append(pairs, [2]int{a, b})
+	}
+	return pairs, bye, true
+}
+
+// completable reports whether players (in pairing order) can all be
+// paired, the lowest eligible one taking the bye when they are odd, by
+// pairing each with the first it may meet: a witness, not a search (false
+// says only that the matching must decide).
+func (d *dutchRound) completable(players []int) bool {
+	left := append([]int(nil), players...)
+	if len(left)%2 == 1 {
+		i := len(left) - 1
+		for i >= 0 && !d.ps[left[i]].canBye {
+			i--
+		}
+		if i < 0 {
+			return false
+		}
+		left = append(left[:i], left[i+1:]...)
+	}
+	used := make(map[int]bool, len(left))
+	for i, a := range left {
+		if used[a] {
+			continue
+		}
+		found := false
+		for _, b := range left[i+1:] {
+			if !used[b] && d.compatible(a, b) {
+				used[a], used[b], found = true, true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // before reports whether a ranks before b (score, then pairing number).
@@ -614,6 +700,22 @@ func (d *dutchRound) repairRemainder(bracket []int, isMDP map[int]bool, next, al
 		}
 	}
 	if len(fixed) == 0 {
+		return mate, bye
+	}
+	// When the MDPs met the first residents, as many as there are MDPs,
+	// the first matching counted the remainder from the right place.
+	mdps, natural, seen := 0, true, 0
+	for _, p := range bracket {
+		if isMDP[p] {
+			mdps++
+			continue
+		}
+		if seen < mdps && !fixed[p] {
+			natural = false
+		}
+		seen++
+	}
+	if natural && len(fixed)/2 == min(mdps, seen) {
 		return mate, bye
 	}
 	var b2, all2 []int
