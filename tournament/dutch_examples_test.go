@@ -149,3 +149,31 @@ func TestDutchCriteriaExamples(t *testing.T) {
 		})
 	}
 }
+
+// Acceleration (C.04.7; TRF 250): players 1-4 pair round 1 with a
+// fictitious point, so they form a bracket of their own: 1-3, 4-2 above,
+// 5-7, 8-6 below (colours by pairing number, 5.2.5).
+func TestDutchAcceleration(t *testing.T) {
+	tr := handEvent(t, 8, 5)
+	tr.Opts.Accel = []Accel{{Half: 2, FromRound: 1, ToRound: 2, First: 1, Last: 4}}
+	games, err := tr.PairRound(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := formatGames(games); got != "1-3 4-2 5-7 8-6" {
+		t.Errorf("accelerated round 1: %s", got)
+	}
+}
+
+// A TRF's numbers (pairing numbers) map back to the players' own.
+func TestByPairingNumber(t *testing.T) {
+	ps := []Player{{Name: "Low", Rating: 1500}, {Name: "High", Rating: 2500}}
+	tr, _ := New(Opts{System: Swiss, Rounds: 1}, ps)
+	got, err := tr.ByPairingNumber([]Game{{White: 1, Black: 2}})
+	if err != nil || got[0].White != 2 || got[0].Black != 1 {
+		t.Errorf("%+v %v", got, err)
+	}
+	if _, err := tr.ByPairingNumber([]Game{{White: 3, Black: 1}}); err == nil {
+		t.Error("pairing number 3 mapped")
+	}
+}

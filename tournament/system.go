@@ -166,3 +166,28 @@ func (t *Tournament) Before(no int) *Tournament {
 	}
 	return b
 }
+
+// ByPairingNumber returns games whose players are numbered by pairing
+// number (as a TRF written by WriteTRF numbers them) with the players'
+// own numbers; a number no player has is an error.
+func (t *Tournament) ByPairingNumber(games []Game) ([]Game, error) {
+	tpn := t.PairingNumbers()
+	no := make(map[int]int, len(tpn))
+	for p := 1; p < len(tpn); p++ {
+		no[tpn[p]] = p
+	}
+	out := make([]Game, len(games))
+	for i, g := range games {
+		w, ok := no[g.White]
+		b, okB := no[g.Black]
+		if g.Black == 0 {
+			b, okB = 0, true
+		}
+		if !ok || !okB {
+			return nil, fmt.Errorf("tournament: board %d: no player with pairing number %d or %d", i+1, g.White, g.Black)
+		}
+		g.White, g.Black = w, b
+		out[i] = g
+	}
+	return out, nil
+}

@@ -132,9 +132,14 @@ func (t *Tournament) WriteTRF(w io.Writer) error {
 			}
 			l += "  " + trfBlock(t, r, p.No, e, tpn)
 		}
-		if b, ok := p.Byes[next]; ok && next <= t.Opts.Rounds {
-			// The next round's known byes, as the pairing engines read them.
-			l += "  0000 - " + trfByeCode(b)
+		if next <= t.Opts.Rounds {
+			// The next round's known byes, as the pairing engines read
+			// them; a withdrawn player is absent (Z).
+			if b, ok := p.Byes[next]; ok {
+				l += "  0000 - " + trfByeCode(b)
+			} else if p.Withdrawn {
+				l += "  0000 - Z"
+			}
 		}
 		fmt.Fprintln(bw, strings.TrimRight(l, " "))
 	}
