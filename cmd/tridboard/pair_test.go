@@ -148,3 +148,83 @@ func TestPairCommandChecksRounds(t *testing.T) {
 		t.Errorf("-c with round 5's colours swapped: %d %q", code, out)
 	}
 }
+
+// A whole event, as an arbiter checks it: before each round the event's
+// TRF goes to `tridboard pair -p`, whose pairs must be the ones the event
+// then pairs (the same code, through the file); along the way a forfeit, a
+// half-point bye asked for, a late entry and a withdrawal. At the end -c
+// finds every round paired by the rules.
+func TestPairCommandFollowsAWholeEvent(t *testing.T) {
+	ps := make([]tournament.Player, 13)
+	for i := range ps {
+		ps[i] = tournament.Player{Name: fmt.Sprintf("Player %02d", i+1), Rating: 1500 + 37*((i*7)%13)}
+	}
+	tr, err := tournament.New(tournament.Opts{Name: "whole", System: tournament.Swiss, Rounds: 6}, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(11, 3))
+	dir := t.TempDir()
+	for k := 1; k <= 6; k++ {
+		switch k {
+		case 2:
+			tr.Players[4].Byes = map[int]tournament.Result{2: tournament.HalfBye}
+		case 3:
+			if _, err := tr.AddPlayer(tournament.Player{Name: "Late", Rating: 1700}); err != nil {
+				t.Fatal(err)
+			}
+		case 4:
+			if err := tr.Withdraw(7); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var b bytes.Buffer
+		if err := tr.WriteTRF(&b); err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(dir, fmt.Sprintf("before-%d.trf", k))
+		if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := run("pair", "--dutch", in, "-p")
+		if code != 0 {
+			t.Fatalf("round %d: pair -p: %d %s\n%s", k, code, errs, b.String())
+		}
+		rd, err := tr.NextRound()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The event's pairs, in the file's numbers (pairing numbers).
+		tpn := tr.PairingNumbers()
+		var want []string
+		for _, g := range rd.Games {
+			switch {
+			case !g.IsBye():
+				want = append(want, fmt.Sprintf("%d %d", tpn[g.White], tpn[g.Black]))
+			case g.Result == tournament.Bye:
+				want = append(want, fmt.Sprintf("%d 0", tpn[g.White]))
+			}
+		}
+		if w := fmt.Sprintf("%d\n%s\n", len(want), strings.Join(want, "\n")); out != w {
+			t.Errorf("round %d: pair -p says\n%s, the event pairs\n%s", k, out, w)
+		}
+		for _, g := range rd.Games {
+			if g.IsBye() {
+				continue
+			}
+			res := []tournament.Result{tournament.WhiteWins, tournament.Draw, tournament.BlackWins}[r.IntN(3)]
+			if k == 2 && g.Board == 2 {
+				res = tournament.BlackForfeit
+			}
+			if err := tr.SetResult(k, g.Board, res, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var b bytes.Buffer
+	_ = tr.WriteTRF(&b)
+	code, out, _ := run("pair", "--dutch", writeFile(t, "final.trf", b.String()), "-c")
+	if code != 0 || out != "6 rounds checked: every one is paired as the Dutch rules pair it\n" {
+		t.Errorf("-c at the end: %d %q\n%s", code, out, b.String())
+	}
+}
