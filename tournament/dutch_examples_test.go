@@ -136,6 +136,15 @@ func TestDutchCriteriaExamples(t *testing.T) {
 		name: "C5: the bye to the lowest score", n: 7, tot: 4,
 		rounds: []string{"1-4:1 5-2:0 3-6:0 7-bye"},
 		want:   "6-1 2-7 4-3 5-bye",
+	}, {
+		// C9: 4 and 5 (no points) may both have the bye; 5 ranks lower but
+		// lost round 1 by forfeit (an unplayed game): 4 has it. 2 (a
+		// forfeit win: no game, no colour) has White against 1 (due Black);
+		// 3 (half-point bye) floats to 5: neither played, 3 (odd number)
+		// has the initial colour.
+		name: "C9: the bye to the fewest unplayed games", n: 5, tot: 3,
+		rounds: []string{"1-4:1 5-2:- 3-half"},
+		want:   "2-1 3-5 4-bye",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := handEvent(t, tc.n, tc.tot, tc.rounds...)
