@@ -258,7 +258,12 @@ func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
 			}
 		}
 		all := append(append([]int(nil), bracket...), below...)
-		mate, bye, ok := d.matchBracket(bracket, isMDP, next, all, last, false)
+		mate, bye, ok := d.matchLarge(bracket, isMDP, next, below)
+		if !ok {
+			mate, bye, ok = d.matchBracket(bracket, isMDP, next, all, last, false)
+		} else {
+			all = d.largeGraph(bracket, next, below)
+		}
 		if !ok {
 			return nil, 0, ErrNoPairing
 		}
@@ -294,6 +299,80 @@ func (d *dutchRound) pairBrackets(order []int) ([][2]int, int, error) {
 		rest = append(append([]int(nil), floaters...), below...)
 	}
 	return pairs, 0, nil
+}
+
+// Large events: a bracket's criteria concern only the bracket and the
+// score group below it; the players further down matter only in that the
+// round must be completable. Above largeEvent players, a bracket is
+// matched with the next largeReserve players below those two groups only,
+// when the rest can be paired among themselves (a witness), and the
+// matching sends few players into that reserve (so it did not run short):
+// otherwise, and always in smaller events, over everyone.
+var largeEvent = 400 // a variable for the test that compares both ways
+
+const largeReserve = 64
+
+// largeGraph returns the players matchLarge matches a bracket with.
+func (d *dutchRound) largeGraph(bracket, next, below []int) []int {
+	var far []int
+	for _, p := range below {
+		if len(next) == 0 || d.ps[p].score != d.ps[next[0]].score {
+			far = append(far, p)
+		}
+	}
+	k := largeReserve
+	if (len(bracket)+len(next)+k)%2 == 1 {
+		k++
+	}
+	g := append(append([]int(nil), bracket...), next...)
+	return append(g, far[:min(k, len(far))]...)
+}
+
+// matchLarge pairs a bracket of a large event over the bracket, the next
+// score group and a reserve below them (see largeEvent); ok false when
+// that does not apply or does not hold, and the whole matching decides.
+func (d *dutchRound) matchLarge(bracket []int, isMDP map[int]bool, next, below []int) (map[int]int, int, bool) {
+	if len(bracket)+len(below) <= largeEvent || len(next) == 0 {
+		return nil, 0, false
+	}
+	g := d.largeGraph(bracket, next, below)
+	if len(g) >= len(bracket)+len(below)-largeReserve/2 {
+		return nil, 0, false
+	}
+	in := map[int]bool{}
+	for _, p := range g {
+		in[p] = true
+	}
+	var rest []int
+	for _, p := range below {
+		if !in[p] {
+			rest = append(rest, p)
+		}
+	}
+	if !d.completable(rest) {
+		return nil, 0, false
+	}
+	mate, _, ok := d.matchBracket(bracket, isMDP, next, g, false, false)
+	if !ok {
+		return nil, 0, false
+	}
+	upper := map[int]bool{}
+	for _, p := range bracket {
+		upper[p] = true
+	}
+	for _, p := range next {
+		upper[p] = true
+	}
+	into := 0
+	for _, p := range g {
+		if upper[p] && !upper[mate[p]] {
+			into++
+		}
+	}
+	if into > largeReserve/4 {
+		return nil, 0, false
+	}
+	return mate, 0, true
 }
 
 // perfect returns a homogeneous bracket's first candidate (S1 meets S2 in

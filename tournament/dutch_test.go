@@ -149,3 +149,36 @@ func checkRound(t *testing.T, tr *Tournament, k int, where string) {
 		}
 	}
 }
+
+// In a large event a bracket is matched over the score groups it can
+// reach and a reserve below them (largeEvent): rounds 2 and 3 of a
+// 420-player event come out exactly as the matching over everyone pairs
+// them.
+func TestDutchLargeEventSameAsWhole(t *testing.T) {
+	tr := randomEvent(t, 420, 9, 1, 3)
+	r := rand.New(rand.NewPCG(8, 8))
+	for k := 2; k <= 3; k++ {
+		fast, err := tr.PairRound(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := largeEvent
+		largeEvent = 1 << 30
+		whole, err := tr.PairRound(k)
+		largeEvent = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := formatGames(fast), formatGames(whole); a != b {
+			t.Fatalf("round %d: over the reserve %s\nover everyone %s", k, a, b)
+		}
+		if err := tr.SetPairings(k, fast); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range tr.Rounds[k-1].Games {
+			if !g.IsBye() {
+				_ = tr.SetResult(k, g.Board, []Result{WhiteWins, BlackWins, Draw}[r.IntN(3)], "")
+			}
+		}
+	}
+}
