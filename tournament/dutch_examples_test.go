@@ -145,6 +145,16 @@ func TestDutchCriteriaExamples(t *testing.T) {
 		name: "C9: the bye to the fewest unplayed games", n: 5, tot: 3,
 		rounds: []string{"1-4:1 5-2:- 3-half"},
 		want:   "2-1 3-5 4-bye",
+	}, {
+		// C13: 1 to 4 on a point. 1 and 3 played one game each, with Black
+		// (their second was forfeited): strong preferences for White; 2
+		// (W, B) mildly wants White, 4 (B, W) Black. 1-3 and 2-4 deny 3 its
+		// strong preference; 1-4 and 2-3 deny only 2 its mild one: as many
+		// unmet preferences (C12), fewer strong ones (C13). Above, 8 and 6
+		// meet (their forfeits were no games); below, 7-5 (5 had White twice).
+		name: "C13: a mild preference denied rather than a strong one", n: 8, tot: 5,
+		rounds: []string{"5-1:0 2-6:= 7-3:0 8-4:1", "6-1:+ 8-3:+ 5-2:= 4-7:1"},
+		want:   "6-8 1-4 3-2 7-5",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := handEvent(t, tc.n, tc.tot, tc.rounds...)
