@@ -155,6 +155,16 @@ func TestDutchCriteriaExamples(t *testing.T) {
 		name: "C13: a mild preference denied rather than a strong one", n: 8, tot: 5,
 		rounds: []string{"5-1:0 2-6:= 7-3:0 8-4:1", "6-1:+ 8-3:+ 5-2:= 4-7:1"},
 		want:   "6-8 1-4 3-2 7-5",
+	}, {
+		// C7: 1 (2 points) and 2 (1.5), both due Black absolutely, may not
+		// meet (C3): both float to 3 (1 point), who can meet one of them.
+		// Pairing 1 leaves the PSD [1.5, 1] (2 floats), pairing 2 [2, 0.5]:
+		// 1 meets 3 (C7), 2 meets 6 below, and 4-5; every choice completes
+		// the round and meets the same colours. Colours by the absolute
+		// preferences.
+		name: "C7: the higher MDP paired, the lower floats", n: 6, tot: 5,
+		rounds: []string{"1-4:1 2-5:1 6-3:=", "1-6:1 2-4:= 5-3:="},
+		want:   "3-1 6-2 4-5",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := handEvent(t, tc.n, tc.tot, tc.rounds...)
