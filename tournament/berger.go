@@ -34,20 +34,21 @@ func BergerRound(n, r int) [][2]int {
 	return pairs
 }
 
-// bergerRound pairs round no of a round robin: the table's pairs, the bye
-// for whoever meets the extra number, and a forfeit for whoever meets a
-// withdrawn player.
+// bergerRound pairs round no of a round robin: the table's pairs, a free
+// round (worth nothing: C.05 Annex 1 pairs the odd player out against no
+// one) for whoever meets the extra number, and a forfeit for whoever meets
+// a withdrawn player.
 func (t *Tournament) bergerRound(no int) []Game {
 	n := bergerSize(len(t.Players))
 	var games, byes []Game
 	for _, p := range BergerRound(n, no) {
 		w, b := p[0], p[1]
 		if w > len(t.Players) {
-			byes = append(byes, Game{White: b, Result: Bye})
+			byes = append(byes, Game{White: b, Result: FreeRound, Reason: "free round"})
 			continue
 		}
 		if b > len(t.Players) {
-			byes = append(byes, Game{White: w, Result: Bye})
+			byes = append(byes, Game{White: w, Result: FreeRound, Reason: "free round"})
 			continue
 		}
 		g := Game{White: w, Black: b}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func TestBergerTablesAreRoundRobins(t *testing.T) {
 }
 
 // An odd number plays the next even table; whoever meets the extra number
-// has the bye, listed last.
+// has a free round, worth nothing, listed last.
 func TestRoundRobinOddGivesByes(t *testing.T) {
 	tr, err := New(Opts{System: RoundRobin}, names("A", "B", "C", "D", "E"))
 	if err != nil {
@@ -98,8 +99,8 @@ func TestRoundRobinOddGivesByes(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := rd.Games[len(rd.Games)-1]
-		if !last.IsBye() || last.Result != Bye || len(rd.Games) != 3 {
-			t.Fatalf("round %d: %+v, want two games and the bye last", r, rd.Games)
+		if !last.IsBye() || last.Result != FreeRound || len(rd.Games) != 3 {
+			t.Fatalf("round %d: %+v, want two games and the free round last", r, rd.Games)
 		}
 		byes[last.White]++
 		for b := range rd.Games[:2] {
@@ -115,6 +116,58 @@ func TestRoundRobinOddGivesByes(t *testing.T) {
 	}
 	if _, err := tr.NextRound(); err != ErrNoMoreRounds {
 		t.Errorf("a sixth round: %v, want ErrNoMoreRounds", err)
+	}
+}
+
+// The free round of an odd round robin scores nothing: with every game
+// drawn, each of five players has 2 points from 4 games (not 3), the
+// Sonneborn-Berger is the sum of half the opponents' scores (4 x 2 / 2 = 4,
+// not inflated by a bye), and TRF writes the round as a zero-point bye
+// ("0000 - Z") that reads back as a free round.
+func TestRoundRobinFreeRoundIsWorthNothing(t *testing.T) {
+	tr, _ := New(Opts{Name: "odd", System: RoundRobin}, names("A", "B", "C", "D", "E"))
+	for r := 1; r <= 5; r++ {
+		rd, err := tr.NextRound()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rd.Games {
+			if !g.IsBye() {
+				if err := tr.SetResult(r, g.Board, Draw, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, s := range tr.Standings() {
+		if s.Points != 2 {
+			t.Errorf("%s: %v points, want 2 (four draws and a free round)", s.Player.Name, s.Points)
+		}
+		if sb := s.Tiebreaks[1]; sb != 4 {
+			t.Errorf("%s: SB %v, want 4", s.Player.Name, sb)
+		}
+	}
+	var b bytes.Buffer
+	if err := tr.WriteTRF(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "0000 - Z"); n != 5 {
+		t.Errorf("%d free rounds written as 0000 - Z, want 5:\n%s", n, b.String())
+	}
+	if strings.Contains(b.String(), " U") {
+		t.Errorf("a free round written as a pairing-allocated bye:\n%s", b.String())
+	}
+	back, err := ReadTRF(strings.NewReader(b.String()), "odd.trf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range back.Standings() {
+		if s.Points != 2 {
+			t.Errorf("read back: %s has %v points, want 2", s.Player.Name, s.Points)
+		}
+	}
+	if g := back.Rounds[0].Games[2]; g.Result != FreeRound {
+		t.Errorf("read back, round 1's free round is %+v", g)
 	}
 }
 

@@ -16,11 +16,20 @@ type Player struct {
 	Rating int    `json:"rating,omitempty"`
 	Title  string `json:"title,omitempty"`
 	FideID string `json:"fide_id,omitempty"`
+	// Federation (three letters), Sex (m or w) and Birth (YYYY/MM/DD) are
+	// carried for the rating report (TRF).
+	Federation string `json:"federation,omitempty"`
+	Sex        string `json:"sex,omitempty"`
+	Birth      string `json:"birth,omitempty"`
 	// Withdrawn players are not paired from the round after they withdrew.
 	Withdrawn bool `json:"withdrawn,omitempty"`
 	// From is the first round the player is paired in (late entries); 0 and
 	// 1 both mean the first round.
 	From int `json:"from,omitempty"`
+	// Byes are the rounds the player does not play, known before they are
+	// paired (C.04.2 3.3): a half-point bye, a full-point bye or a
+	// zero-point bye (an announced absence), by round.
+	Byes map[int]Result `json:"byes,omitempty"`
 }
 
 // maxPlayers bounds a players file: more than any hall holds, little enough

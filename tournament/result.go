@@ -15,8 +15,28 @@ const (
 	WhiteForfeit  Result = "+-" // White wins by forfeit (Black did not play)
 	BlackForfeit  Result = "-+" // Black wins by forfeit
 	DoubleForfeit Result = "--" // neither played, neither scores
-	Bye           Result = "bye"
+	// Bye is the pairing-allocated bye (TRF U): a win's points, given by
+	// the pairing to the one player left over.
+	Bye Result = "bye"
+	// The byes a player asks for or is given without the pairing
+	// (C.04.2; TRF F, H, Z): a full point, half a point, nothing. FreeRound
+	// is a round robin's free round (the odd player out of the Berger
+	// table): worth nothing, written in TRF as a zero-point bye.
+	FullBye   Result = "bye-1"
+	HalfBye   Result = "bye-1/2"
+	ZeroBye   Result = "bye-0"
+	FreeRound Result = "free"
 )
+
+// IsBye reports whether r is a bye of any kind (a game without an
+// opponent).
+func (r Result) IsBye() bool {
+	switch r {
+	case Bye, FullBye, HalfBye, ZeroBye, FreeRound:
+		return true
+	}
+	return false
+}
 
 // ParseResult reads a result as PGN, the API and the arbiter write it:
 // "1-0", "0-1", "1/2-1/2" (or "½-½", "=", "0.5-0.5"), "+-", "-+", "--".
@@ -47,12 +67,14 @@ func (r Result) Over() bool { return r != None }
 // points returns each side's score in half points.
 func (r Result) points() (white, black int) {
 	switch r {
-	case WhiteWins, WhiteForfeit, Bye:
+	case WhiteWins, WhiteForfeit, Bye, FullBye:
 		return 2, 0
 	case BlackWins, BlackForfeit:
 		return 0, 2
 	case Draw:
 		return 1, 1
+	case HalfBye:
+		return 1, 0
 	}
 	return 0, 0
 }
@@ -82,6 +104,9 @@ type Round struct {
 	// Started is set once the games were sent to the sets: pairings can no
 	// longer be changed, only results.
 	Started bool `json:"started,omitempty"`
+	// Override is the arbiter's reason for pairings (or colours) imposed
+	// against an absolute criterion; empty when the rules were kept.
+	Override string `json:"override,omitempty"`
 }
 
 // Over reports whether every game of the round has a result.

@@ -44,11 +44,16 @@ func TestSwissWorkedExamples(t *testing.T) {
 		res:    [][]Result{{WhiteWins, Draw, WhiteWins}},
 	}, {
 		// Round 1: the lowest (5) has the bye; 1-3, 4-2. Round 2: 1, 2
-		// and 5 have a point; the bye goes to the lowest without one, 4; 1
-		// meets 2 (1 had White, 2 Black: each gets its preference), 5 floats
-		// down to 3, who had Black and gets White.
-		name: "five players, the bye moves down", players: 5,
-		rounds: []string{"1-3 4-2 5-bye", "2-1 3-5 4-bye"},
+		// and 5 have a point; the bye goes to the lowest-ranked of the
+		// lowest score without one, 4 (C2, C5). The 1-point bracket {1,2,5}
+		// floats one player: 1-2 with 5 floating comes first in art. 4's
+		// order, but 5 floated down in round 1 (its bye: art. 1.4), and C14
+		// (no resident downfloater who floated down the round before) ranks
+		// 1-5 with 2 floating better. 5 has no colour preference: 1 gets
+		// its own, Black. 2 and 3 both had Black: the higher-ranked (2) has
+		// White (5.2.4).
+		name: "five players, the bye moves down, C14 floats another", players: 5,
+		rounds: []string{"1-3 4-2 5-bye", "5-1 2-3 4-bye"},
 		res:    [][]Result{{WhiteWins, BlackWins}},
 	}, {
 		// Four players, three rounds. Round 2: 1 and 2 won (1 had White, 2

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // System is a pairing system.
@@ -22,6 +23,42 @@ type Opts struct {
 	// Rounds is the number of rounds; for a round robin 0 means one cycle
 	// (players - 1 rounds, or players with an odd number).
 	Rounds int `json:"rounds"`
+	// Pairing names a Swiss's pairing system; "" is FIDE's Dutch system.
+	Pairing string `json:"pairing,omitempty"`
+	// InitialColour is the colour drawn by lot before round 1 for the
+	// top player (C.04.3 5.1): White ("" or White) or Black.
+	InitialColour Colour `json:"initial_colour,omitempty"`
+	// ByNumber says the pairing numbers are the players' numbers (a TRF's
+	// start ranks, an arbiter's list); otherwise a Swiss ranks the players
+	// by rating, then title, then name (C.04.2 2.2).
+	ByNumber bool `json:"by_number,omitempty"`
+	// Accel are the fictitious points of an accelerated Swiss (C.04.7,
+	// TRF 250 records), added to the scores the pairing uses.
+	Accel []Accel `json:"accel,omitempty"`
+	// Event holds the header a rating officer needs (TRF 022-132).
+	Event EventInfo `json:"event,omitempty"`
+}
+
+// Accel gives players First..Last (pairing numbers) Half half-points more
+// for the pairing of rounds FromRound..ToRound.
+type Accel struct {
+	Half      int `json:"half"`
+	FromRound int `json:"from_round"`
+	ToRound   int `json:"to_round"`
+	First     int `json:"first"`
+	Last      int `json:"last"`
+}
+
+// EventInfo is the event's record for FIDE (TRF's tournament section).
+type EventInfo struct {
+	City        string   `json:"city,omitempty"`
+	Federation  string   `json:"federation,omitempty"`
+	Start       string   `json:"start,omitempty"` // YYYY/MM/DD
+	End         string   `json:"end,omitempty"`
+	Arbiter     string   `json:"arbiter,omitempty"`  // chief arbiter
+	Deputies    []string `json:"deputies,omitempty"` // deputy chief arbiters
+	TimeControl string   `json:"time_control,omitempty"`
+	RoundDates  []string `json:"round_dates,omitempty"` // YY/MM/DD, one a round
 }
 
 // DefaultOpts returns a Swiss event of five rounds.
@@ -33,7 +70,14 @@ type Tournament struct {
 	Opts    Opts     `json:"opts"`
 	Players []Player `json:"players"`
 	Rounds  []Round  `json:"rounds"`
+	// roundsUnknown: read from a TRF that did not say how many rounds
+	// the event has (no 142 or XXR line).
+	roundsUnknown bool
 }
+
+// RoundsKnown reports whether the number of rounds was given (a TRF may
+// leave it out: then Opts.Rounds is the rounds it holds).
+func (t *Tournament) RoundsKnown() bool { return !t.roundsUnknown }
 
 // Errors a caller can test for.
 var (
@@ -136,9 +180,9 @@ func (t *Tournament) NextRound() (Round, error) {
 	case RoundRobin:
 		games = t.bergerRound(no)
 	default:
-		games, err = t.swissRound(no)
+		games, err = t.PairRound(no)
 		if err != nil {
-			return Round{}, err
+			return Round{}, fmt.Errorf("tournament: round %d: %w", no, err)
 		}
 	}
 	r := Round{No: no, Games: games}
@@ -149,8 +193,24 @@ func (t *Tournament) NextRound() (Round, error) {
 // SetPairings replaces the pairings of round no (not started yet), or adds
 // them as the next round: an imported TRF round, or the arbiter's own. Every
 // active player must stand in exactly one game (or bye); boards are
-// renumbered in the order given.
+// renumbered in the order given. Pairings that break an absolute criterion
+// (Violations) are refused with ErrAbsolute: OverridePairings imposes them.
 func (t *Tournament) SetPairings(no int, games []Game) error {
+	return t.setPairings(no, games, "")
+}
+
+// OverridePairings sets round no's pairings as SetPairings does, even when
+// they break an absolute criterion: the arbiter's decision, whose reason
+// (required) is kept with the round (Round.Override) for the journal and
+// the records.
+func (t *Tournament) OverridePairings(no int, games []Game, reason string) error {
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("tournament: overriding the pairing rules needs a reason")
+	}
+	return t.setPairings(no, games, reason)
+}
+
+func (t *Tournament) setPairings(no int, games []Game, override string) error {
 	switch {
 	case no == len(t.Rounds)+1:
 		if no > t.Opts.Rounds {
@@ -194,6 +254,9 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 		res := None
 		if g.IsBye() {
 			res = Bye
+			if g.Result.IsBye() {
+				res = g.Result
+			}
 		}
 		out = append(out, Game{Board: i + 1, White: g.White, Black: g.Black, Result: res})
 	}
@@ -202,7 +265,12 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 			return fmt.Errorf("tournament: %s is not paired in round %d", p.Name, no)
 		}
 	}
-	r := Round{No: no, Games: out}
+	if override == "" {
+		if v := t.Violations(no, out); len(v) > 0 {
+			return absoluteError(v)
+		}
+	}
+	r := Round{No: no, Games: out, Override: override}
 	if no == len(t.Rounds)+1 {
 		t.Rounds = append(t.Rounds, r)
 	} else {
@@ -212,8 +280,22 @@ func (t *Tournament) SetPairings(no int, games []Game) error {
 }
 
 // SwapColours gives White's pieces to Black and Black's to White on a board
-// of a round not yet started.
+// of a round not yet started; refused with ErrAbsolute when a player would
+// get a colour the rules forbid (SwapColoursOverride imposes it).
 func (t *Tournament) SwapColours(round, board int) error {
+	return t.swapColours(round, board, "")
+}
+
+// SwapColoursOverride swaps colours as SwapColours does, even against the
+// rules, for the reason given (kept with the round).
+func (t *Tournament) SwapColoursOverride(round, board int, reason string) error {
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("tournament: overriding the pairing rules needs a reason")
+	}
+	return t.swapColours(round, board, reason)
+}
+
+func (t *Tournament) swapColours(round, board int, override string) error {
 	g, r, err := t.game(round, board)
 	if err != nil {
 		return err
@@ -223,6 +305,16 @@ func (t *Tournament) SwapColours(round, board int) error {
 	}
 	if g.IsBye() {
 		return fmt.Errorf("tournament: round %d board %d is a bye", round, board)
+	}
+	swapped := *g
+	swapped.White, swapped.Black = g.Black, g.White
+	if override == "" {
+		if v := t.Violations(round, []Game{swapped}); len(v) > 0 {
+			return absoluteError(v)
+		}
+	} else {
+		r.Override = strings.TrimSpace(strings.Join([]string{r.Override, override}, "; "))
+		r.Override = strings.TrimPrefix(r.Override, "; ")
 	}
 	g.White, g.Black = g.Black, g.White
 	return nil

@@ -31,7 +31,7 @@ func TestTRFRoundTrip(t *testing.T) {
 			kirk = l
 		}
 	}
-	if kirk[14:26] != "Kirk, James " || kirk[48:52] != "2210" || kirk[10:13] != " fm" || kirk[57:68] != "    4100018" {
+	if kirk[14:26] != "Kirk, James " || kirk[48:52] != "2210" || kirk[10:13] != " FM" || kirk[57:68] != "    4100018" {
 		t.Errorf("Kirk's line out of TRF's columns:\n%s", kirk)
 	}
 	if len(kirk) < 99 || kirk[96] != 'w' && kirk[96] != 'b' {
@@ -44,8 +44,13 @@ func TestTRFRoundTrip(t *testing.T) {
 	if back.Opts.Name != "Pragyan lightning" || back.Opts.Rounds != 3 || back.Opts.System != Swiss {
 		t.Errorf("opts %+v", back.Opts)
 	}
+	// The file's start ranks are the pairing numbers (rating order).
+	tpn := tr.PairingNumbers()
+	if tpn[2] != 1 || tpn[1] != 2 {
+		t.Fatalf("pairing numbers %v: want Spock (2350) first, Kirk second", tpn)
+	}
 	for i := range ps {
-		a, b := tr.Players[i], back.Players[i]
+		a, b := tr.Players[i], back.Players[tpn[i+1]-1]
 		if a.Name != b.Name || a.Rating != b.Rating || a.Title != b.Title || a.FideID != b.FideID {
 			t.Errorf("player %d: %+v came back as %+v", i+1, a, b)
 		}
@@ -54,6 +59,8 @@ func TestTRFRoundTrip(t *testing.T) {
 		a, b := tr.Rounds[r].Games, back.Rounds[r].Games
 		for i := range a {
 			a[i].Reason = ""
+			a[i].White = tpn[a[i].White]
+			a[i].Black = tpn[a[i].Black]
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("round %d:\n wrote %+v\n read  %+v", r+1, a, b)
@@ -79,8 +86,8 @@ func TestReadTRFErrors(t *testing.T) {
 		{"001 x", "is 5 characters"},
 		{line("1", "A", "     2 w 1") + "\n" + line("2", "B", "     1 w 0"), "whose line does not say so"},
 		{line("1", "A", "     2 w 1") + "\n" + line("2", "B", "     1 b 1"), "do not agree"},
-		{line("1", "A", "  0000 - H") + "\n" + line("2", "B", ""), "half-point byes are not supported"},
-		{line("1", "A", "     2 x 1"), "is not TRF's"},
+		{line("1", "A", "  0000 - 1") + "\n" + line("2", "B", ""), "no opponent and result"},
+		{line("1", "A", "     2 x 1"), "x.trf:1:97: round 1: colour \"x\""},
 		{line("1", "A", "") + "\n" + line("1", "B", ""), "start rank 1 twice"},
 		{line("2", "A", "") + "\n" + line("3", "B", ""), "no player with start rank 1"},
 	} {
