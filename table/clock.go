@@ -567,8 +567,8 @@ func (t *Table) clockClose(now time.Time) {
 }
 
 // clockButton is a press of a side's clock button: it starts the clock at
-// the start of a game, resumes a clock paused by a restart, and completes
-// the move of the side to move.
+// the start of a game, resumes a clock paused by a restart, and (in every
+// case) completes the move of the side to move.
 // With clock buttons the press, not the settling, completes a move
 // (recognize.Opts.ConfirmByPress), so a slow slide never becomes a move
 // before it.
@@ -589,12 +589,15 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
 			t.log.Info("clock button", "err", err)
 		}
-	default:
-		// The recognizer ignores a late press by the side not to move.
-		t.recognized(t.rec.Confirm(now, side))
-		if t.rec.Status().State == recognize.NeedsChoice {
-			t.ck.choicePress = now // the move is complete but for its piece
-		}
+	}
+	// A press is never used up by starting or resuming the clock (issue
+	// 33): with its mover's move on the board it completes that move too,
+	// charged to the press (the clock started or resumed at it, so the
+	// mover is charged nothing for the move before it). The recognizer
+	// ignores a press by the side not to move, and a press with no move.
+	t.recognized(t.rec.Confirm(now, side))
+	if t.rec.Status().State == recognize.NeedsChoice {
+		t.ck.choicePress = now // the move is complete but for its piece
 	}
 }
 
