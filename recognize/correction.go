@@ -160,7 +160,7 @@ func (r *Recognizer) withdraw(now time.Time) {
 	r.corr.reopened = false
 	if !r.opts.TakeBacks {
 		r.restore()
-		r.mismatch(now, "take-backs are off: "+r.corr.withdrawn.pos.Long(r.corr.withdrawn.m)+" stands")
+		r.mismatch(now, TakeBacksOff+r.corr.withdrawn.pos.Long(r.corr.withdrawn.m)+" stands")
 		return
 	}
 	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: r.corr.withdrawn.m,

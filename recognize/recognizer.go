@@ -88,6 +88,18 @@ func (r *Recognizer) SetConfirmByPress(on bool) {
 	r.best.fresh = false
 }
 
+// SetForgiving sets what the hand may undo (a game's play, issue 33):
+// takeBacks as Opts.TakeBacks (the previous position put back is a
+// take-back; off, a mismatch) and correction as Opts.Correction (0:
+// touch-move, the first move released stands). A correction under way
+// ends when correction is 0.
+func (r *Recognizer) SetForgiving(takeBacks bool, correction time.Duration) {
+	r.opts.TakeBacks, r.opts.Correction = takeBacks, correction
+	if correction <= 0 {
+		r.corr.open = false
+	}
+}
+
 // Status is the current status.
 func (r *Recognizer) Status() Status {
 	if r.restate {
@@ -250,6 +262,11 @@ func (r *Recognizer) settle(now time.Time) {
 	}
 	if !r.best.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
 		reason := r.best.ambiguous
+		if n := len(r.history); n > 0 && r.closed == r.history[n-1].occ {
+			// The previous position put back, take-backs off: the move
+			// stands.
+			reason = TakeBacksOff + r.history[n-1].pos.Long(r.history[n-1].m) + " stands"
+		}
 		if reason == "" {
 			reason = "no legal move leads to this"
 		}
@@ -258,6 +275,11 @@ func (r *Recognizer) settle(now time.Time) {
 	}
 	r.setStatus(now, Status{State: MoveInProgress})
 }
+
+// TakeBacksOff begins the reason of a mismatch that puts the previous
+// position back while take-backs are off (Opts.TakeBacks): the move
+// stands.
+const TakeBacksOff = "take-backs are off: "
 
 // showsPrevious reports whether the reading is the position before the
 // last move, and take-backs are on.

@@ -132,6 +132,12 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if tags.Site == "" {
 		tags.Site = t.o.BoardID
 	}
+	if tags.Play == "" {
+		tags.Play = t.o.Play
+	}
+	if _, err := game.ParsePlay(string(tags.Play)); err != nil {
+		return Reply{}, fmt.Errorf("table: new game: %w", err)
+	}
 	if err := t.clockTags(&tags, c); err != nil {
 		return Reply{}, err
 	}

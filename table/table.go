@@ -56,6 +56,9 @@ type Opts struct {
 	Log *slog.Logger
 	// Clock configures the chess clock of games with a time control.
 	Clock ClockOpts
+	// Play is how a new game is played when its NewGame does not say
+	// (game.Play: casual, tournament, lesson); "" is casual.
+	Play game.Play
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
@@ -187,6 +190,9 @@ func New(o *Opts) (*Table, error) {
 	case opts.Wiring == nil:
 		return nil, errors.New("table: no wiring")
 	}
+	if _, err := game.ParsePlay(string(opts.Play)); err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -219,7 +225,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	s, err := game.Open(t.o.StateDir, &gopts)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
-		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default)}, &gopts)
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Play}, &gopts)
 		if err != nil {
 			return nil, err
 		}
@@ -652,16 +658,22 @@ func (t *Table) statusChanged(e recognize.Event) {
 		}
 		kind := Illegal // the players moved, and no legal move explains it
 		detail := st.Reason
+		side, n := rules.White, 0
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
-			t.clockIllegal(e.At, st)
+			side, n = t.clockIllegal(e.At, st)
 			if why, culprits, ok := t.explainIllegal(st); ok && t.explains() {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
 			}
+			if t.play() == game.PlayTournament && strings.HasPrefix(st.Reason, recognize.TakeBacksOff) {
+				// A move once made stands: the arbiter is told why.
+				detail = "tournament game: no take-back by hand (" + strings.TrimPrefix(st.Reason, recognize.TakeBacksOff) + "); " + detail
+			}
 		}
 		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix.Union(t.culprits), Detail: detail})
+		t.forfeitIllegal(e.At, side, n)
 		return
 	case recognize.MoveInProgress:
 		if st.Held {
