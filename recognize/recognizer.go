@@ -1,6 +1,7 @@
 package recognize
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
@@ -98,6 +99,28 @@ func (r *Recognizer) SetForgiving(takeBacks bool, correction time.Duration) {
 	if correction <= 0 {
 		r.corr.open = false
 	}
+}
+
+// Restore plays again the move m a TookBack event took back, as the
+// expected position (SetPosition's, with reason) while the set still shows
+// the position before it, and keeps the game's history: a take-back by hand
+// made again later is recognized again (a take-back by hand refused, issue
+// 33). m must be legal in the current position.
+func (r *Recognizer) Restore(m rules.Move, reason string) {
+	h := append(slices.Clone(r.history), played{pos: r.pos, m: m, occ: r.expected})
+	r.SetPosition(r.pos.Play(m), reason)
+	r.history = append(r.history[:0], h...)
+	if len(r.history) > r.opts.MaxTakeBacks {
+		r.history = r.history[len(r.history)-r.opts.MaxTakeBacks:]
+	}
+}
+
+// Expect says why the set must show the expected position again (reason),
+// as SetPosition does for the same position, keeping the game's history.
+func (r *Recognizer) Expect(reason string) {
+	h := slices.Clone(r.history)
+	r.SetPosition(r.pos, reason)
+	r.history = append(r.history[:0], h...)
 }
 
 // Status is the current status.

@@ -35,11 +35,16 @@ func (t *Table) play() game.Play {
 	return game.PlayCasual
 }
 
-// applyPlay sets the recognizer for the play of the table's game.
+// applyPlay sets the recognizer for the play of the table's game, and
+// for a take-back by hand in a remote game (tbHeld: the set shows the
+// position before the move, which is no take-back of this set's).
 func (t *Table) applyPlay() {
 	ro := t.o.Recognize
 	if t.play() == game.PlayTournament {
 		ro.TakeBacks, ro.Correction = false, 0
+	}
+	if t.tbHeld {
+		ro.TakeBacks = false
 	}
 	t.rec.SetForgiving(ro.TakeBacks, ro.Correction)
 }

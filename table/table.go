@@ -162,6 +162,10 @@ type Table struct {
 	ck       clockState // the chess clock (clock.go)
 	peer     *PeerState // the other set of a remote game (peer.go)
 	tbAsk    *TakeBackRequest
+	// tbHeld: a take-back by hand in a remote game waits for the other
+	// set's answer, or was refused and the move is not back on the set
+	// yet; meanwhile the position before the move is no take-back.
+	tbHeld   bool
 	tbAnswer *TakeBackAnswer
 }
 
@@ -343,6 +347,12 @@ func (t *Table) start(sess *game.Session) error {
 // they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
+	t.expectedSet()
+}
+
+// expectedSet follows a new expected position of the recognizer: until
+// the set shows it, a mismatch is the game's, not an illegal move.
+func (t *Table) expectedSet() {
 	t.reset = true
 	t.illegalWhy, t.culprits = "", rules.CellSet{}
 	t.prevState = 255
@@ -451,6 +461,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 	s.Clock = t.clockSnapshot(now)
 	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
 		t.tbAsk = nil // a move was made or taken back since: the request lapsed
+		if t.tbHeld {
+			t.tbHeld = false
+			t.applyPlay()
+		}
 	}
 	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
 	t.latest.Store(s)
@@ -618,6 +632,9 @@ func (t *Table) recognized(evs []recognize.Event) {
 				t.jr.put(jb)
 			}
 		case recognize.TookBack:
+			if t.askByHand(e.At, e) {
+				continue
+			}
 			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
 		case recognize.Corrected:
@@ -646,6 +663,10 @@ func (t *Table) statusChanged(e recognize.Event) {
 	switch st.State {
 	case recognize.InSync:
 		t.clockInSync(e.At)
+		if t.tbHeld && t.tbAsk == nil {
+			t.tbHeld = false // the move refused a take-back is back on the set
+			t.applyPlay()
+		}
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.syncOnce.Do(func() {
