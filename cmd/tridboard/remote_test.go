@@ -218,21 +218,8 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 // starts one game on both, each set standing in it.
 func pairedSets(t *testing.T, broker *mosquittotest.Broker) (white, black *inproc, ctl paho.Client) {
 	t.Helper()
-	white = startSet(t, "enterprise", t.TempDir(), broker.URL)
-	black = startSet(t, "klingon", t.TempDir(), broker.URL)
-	ctl = paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL).SetClientID("controller").
-		SetAutoReconnect(true).SetConnectRetry(true))
-	if tok := ctl.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatal(tok.Error())
-	}
-	t.Cleanup(func() { ctl.Disconnect(50) })
-	for _, p := range []*inproc{white, black} {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := p.d.client.WaitConnected(ctx); err != nil {
-			t.Fatalf("set %s: MQTT: %v", p.cfg.BoardID, err)
-		}
-		cancel()
-	}
+	pair := startPairOn(t, broker, nil)
+	white, black, ctl = pair.white, pair.black, pair.ctl
 	for _, x := range []struct {
 		p       *inproc
 		payload string
