@@ -41,7 +41,7 @@ func StateOf(snap *table.Snapshot) State {
 		s.DrawOffer = snap.DrawOffer.String()
 	}
 	if p := snap.Peer; p != nil {
-		s.Peer = &PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+		s.Peer = &PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail, Desync: p.Desync}
 	}
 	if tb := snap.TakeBack; tb != nil {
 		s.TakeBackAsked = &TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}

@@ -23,6 +23,11 @@ type PeerState struct {
 	Side rules.Color
 	// Detail says what, in words.
 	Detail string
+	// Desync says what differs while the two sets hold different games
+	// (the sets are then not paired: each can take moves back to the
+	// last position they share, and the games pair again once they
+	// agree).
+	Desync string
 }
 
 // Peer sets what the players are shown of the other set of a remote game

@@ -251,3 +251,32 @@ func TestRemoteTakeBackByHand(t *testing.T) {
 		}
 	}
 }
+
+// Two sets holding different games (issue 33) is a lasting state of the
+// set: the snapshot's peer says what differs, not paired, and both kings
+// warn on the LEDs until the games agree again.
+func TestPeerDesync(t *testing.T) {
+	r := newRig(t)
+	want := "desync at move 2: b7B-b6B here, c7B-c6B on the other set"
+	split := &table.PeerState{Set: "klingon", Online: true, Side: rules.Black, Detail: want, Desync: want}
+	if _, err := r.tb.Exec(table.Peer{State: split}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if p := r.tb.Snapshot().Peer; p == nil || *p != *split {
+		t.Errorf("snapshot peer %+v, want %+v", p, split)
+	}
+	if v := r.leds.view(); v.LowTime != kings(r, rules.White).Union(kings(r, rules.Black)) {
+		t.Errorf("LEDs with the games split: %v, want both kings", v.LowTime.Names(st3d.CellNames()))
+	}
+	again := &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}
+	if _, err := r.tb.Exec(table.Peer{State: again}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if v := r.leds.view(); !v.LowTime.Empty() {
+		t.Errorf("LEDs with the games paired again: %v", v.LowTime.Names(st3d.CellNames()))
+	}
+}
