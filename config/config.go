@@ -28,6 +28,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
@@ -56,6 +57,7 @@ type Config struct {
 	Clock       Clock       `yaml:"clock"`
 	HTTP        HTTP        `yaml:"http"`
 	Lesson      Lesson      `yaml:"lesson"`
+	Game        Game        `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
@@ -359,7 +361,18 @@ func Default() *Config {
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
 		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
 		Lesson: DefaultLesson(),
+		Game:   Game{Play: string(game.PlayCasual)},
 	}
+}
+
+// Game configures the games the set starts itself or is given without
+// saying (a new_game without "play").
+type Game struct {
+	// Play is how they are played: casual (the default: a change of mind
+	// and a take-back by hand are forgiven), tournament (touch-move, no
+	// take-back by hand, illegal moves counted as FIDE's laws say) or
+	// lesson (docs/game.md, "Plays").
+	Play string `yaml:"play"`
 }
 
 // HTTP configures the web displays the daemon serves (docs/web.md).
@@ -600,6 +613,9 @@ func (c *Config) check() []keyError {
 	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
 	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
 	between("recognition.correction", r.Correction, 0, time.Minute)
+	if _, err := game.ParsePlay(c.Game.Play); err != nil {
+		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
+	}
 	between("http.delay", c.HTTP.Delay, 0, time.Hour)
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {

@@ -31,6 +31,9 @@ func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
 	if c.Sensors.Period.D() != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
 		t.Errorf("defaults: %+v", c)
 	}
+	if c.Game.Play != "casual" {
+		t.Errorf("game.play %q, want casual: a set on its own forgives", c.Game.Play)
+	}
 }
 
 func TestExampleFiles(t *testing.T) {

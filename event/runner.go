@@ -405,8 +405,10 @@ func (r *Runner) send(n int, g tournament.Game) BoardReport {
 	rep := BoardReport{Board: g.Board, Set: g.Set}
 	w, _ := r.t.Player(g.White)
 	b, _ := r.t.Player(g.Black)
+	// An event's games are tournament games (touch-move, no take-back by
+	// hand, illegal moves counted: docs/game.md, "Plays").
 	p := map[string]any{"variant": r.cfg.Variant, "white": w.Name, "black": b.Name,
-		"event": r.cfg.Name, "round": strconv.Itoa(n), "board": strconv.Itoa(g.Board)}
+		"event": r.cfg.Name, "round": strconv.Itoa(n), "board": strconv.Itoa(g.Board), "play": "tournament"}
 	if r.cfg.Options != "" {
 		p["options"] = r.cfg.Options
 	}

@@ -195,15 +195,11 @@ func (s *Session) PlayAtMany(moves []Timed) ([]Move, error) {
 // canFlag checks a result on time for side: the game goes on, it has a
 // clock, and res is side's loss or a draw.
 func (s *Session) canFlag(side rules.Color, res rules.Result) error {
-	if err := s.canMove(); err != nil {
+	if err := s.canLose(side, res, "on time"); err != nil {
 		return err
 	}
 	if s.clk.ctl.None() {
 		return ErrNoClock
-	}
-	if res != rules.Draw && res != resultOf(ReasonResignation, side) {
-		return fmt.Errorf("result %q on time for %s: want %q or %q", res, side,
-			resultOf(ReasonResignation, side), rules.Draw)
 	}
 	return nil
 }

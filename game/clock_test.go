@@ -209,3 +209,61 @@ func TestExportClock(t *testing.T) {
 		t.Errorf("after Black's flag:\n%s", b.String())
 	}
 }
+
+// A tournament game lost (or drawn, when the opponent cannot mate) by a
+// second completed illegal move (FIDE 7.5.5, issue 33): journaled with the
+// termination "illegal moves", replayed, exported with PGN's Termination
+// "rules infraction"; a result that is not the side's loss or a draw is
+// refused; the game's Play tag survives the replay.
+func TestForfeit(t *testing.T) {
+	for _, tc := range []struct {
+		start string
+		side  rules.Color
+		want  rules.Result
+	}{
+		{"", rules.White, rules.BlackWins},
+		{loneWhiteKing, rules.Black, rules.Draw},
+	} {
+		dir := t.TempDir()
+		s, err := New(dir, st3d.System, tc.start, Tags{Play: PlayTournament}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Forfeit(tc.side, rules.WhiteWins+"x"); err == nil {
+			t.Error("Forfeit with a bad result accepted")
+		}
+		if err := s.Forfeit(tc.side, resultOf(ReasonResignation, tc.side.Other())); err == nil {
+			t.Error("Forfeit with the opponent's loss accepted")
+		}
+		if err := s.Forfeit(tc.side, tc.want); err != nil {
+			t.Fatal(err)
+		}
+		o := reopen(t, s, dir)
+		if r, why := o.Result(); r != tc.want || why != ReasonIllegal {
+			t.Errorf("after replay: %s (%s), want %s (illegal moves)", r, why, tc.want)
+		}
+		if p := o.Tags().Play; p != PlayTournament {
+			t.Errorf("after replay the play is %q", p)
+		}
+		if got := o.Record().Tag("Termination"); got != "rules infraction" {
+			t.Errorf("Termination %q, want rules infraction", got)
+		}
+		if err := o.Forfeit(tc.side, tc.want); !errors.Is(err, ErrGameOver) {
+			t.Errorf("a second forfeit: %v", err)
+		}
+	}
+}
+
+// ParsePlay reads the three plays; "" is casual.
+func TestParsePlay(t *testing.T) {
+	for in, want := range map[string]Play{"": PlayCasual, "casual": PlayCasual, "tournament": PlayTournament, "lesson": PlayLesson} {
+		if got, err := ParsePlay(in); err != nil || got != want {
+			t.Errorf("ParsePlay(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"Tournament", "blitz", " casual"} {
+		if _, err := ParsePlay(bad); err == nil || !strings.Contains(err.Error(), "want casual, tournament or lesson") {
+			t.Errorf("ParsePlay(%q): %v", bad, err)
+		}
+	}
+}

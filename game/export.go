@@ -77,8 +77,11 @@ func (r RecordOf) Record() *record.Record {
 	}
 	if res != "*" {
 		term := "normal"
-		if r.Reason == ReasonTime {
+		switch r.Reason {
+		case ReasonTime:
 			term = "time forfeit"
+		case ReasonIllegal:
+			term = "rules infraction"
 		}
 		rec.Tags = append(rec.Tags, record.Tag{Name: "Termination", Value: term})
 	}

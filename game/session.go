@@ -72,6 +72,34 @@ type Tags struct {
 	// TimeControl is the game's time control as clock.Parse reads it
 	// ("180+2"); "" is a game without a clock.
 	TimeControl string `json:"time_control,omitempty"`
+	// Play is how the game is played (Play); "" is PlayCasual.
+	Play Play `json:"play,omitempty"`
+}
+
+// Play is how a game is played: the rules of the hand on the set.
+type Play string
+
+// The plays. Casual and lesson games forgive: a move completed by the settle
+// window can be corrected, a take-back by hand takes the move back. A
+// tournament game follows the laws of over-the-board play: touch-move (the
+// first move released stands), a take-back by hand is refused and shown
+// to the arbiter as an illegal move, and illegal moves are counted (FIDE
+// Laws 7.5.5: the first gives the opponent time, the second loses).
+const (
+	PlayCasual     Play = "casual"
+	PlayTournament Play = "tournament"
+	PlayLesson     Play = "lesson"
+)
+
+// ParsePlay reads a play's name; "" is PlayCasual.
+func ParsePlay(s string) (Play, error) {
+	switch p := Play(s); p {
+	case "":
+		return PlayCasual, nil
+	case PlayCasual, PlayTournament, PlayLesson:
+		return p, nil
+	}
+	return "", fmt.Errorf("play %q: want casual, tournament or lesson", s)
 }
 
 // Reason says why a game ended. The values are those of the MQTT state's
@@ -91,6 +119,10 @@ const (
 	// ReasonTime: a flag fell (a loss, or a draw when the opponent cannot
 	// mate: FlagFell).
 	ReasonTime Reason = "time"
+	// ReasonIllegal: a player's second completed illegal move in a
+	// tournament game (FIDE Laws 7.5.5): a loss, or a draw when the
+	// opponent cannot mate (Forfeit).
+	ReasonIllegal Reason = "illegal moves"
 )
 
 // byPosition reports whether the position itself decided the game.
@@ -511,13 +543,15 @@ func (s *Session) replayEntry(e *entry) error {
 			_, err = s.canClaim(ClaimFiftyMoves)
 		case e.Reason == ReasonTime:
 			err = s.canFlag(side, rules.Result(e.Result))
+		case e.Reason == ReasonIllegal:
+			err = s.canLose(side, rules.Result(e.Result), "for illegal moves")
 		default:
 			err = fmt.Errorf("unknown reason %q", e.Reason)
 		}
 		if err != nil {
 			return err
 		}
-		if e.T == kindResult && e.Reason != ReasonTime {
+		if e.T == kindResult && e.Reason != ReasonTime && e.Reason != ReasonIllegal {
 			if want := resultOf(e.Reason, side); string(want) != e.Result {
 				return fmt.Errorf("result %q, want %q for %s by %s", e.Result, want, e.Reason, side)
 			}
@@ -775,6 +809,27 @@ func (s *Session) TakeBack() (Move, error) {
 func (s *Session) Resign(side rules.Color) error {
 	return s.command("resign", side, func() error { return s.canMove() },
 		&entry{T: kindResult, Result: string(resultOf(ReasonResignation, side)), Reason: ReasonResignation})
+}
+
+// Forfeit ends the game for side's second completed illegal move (FIDE
+// Laws 7.5.5): res is side's loss, or a draw when its opponent cannot mate
+// (as clock.FlagResult decides). The termination is ReasonIllegal.
+func (s *Session) Forfeit(side rules.Color, res rules.Result) error {
+	return s.command("forfeit", side, func() error { return s.canLose(side, res, "for illegal moves") },
+		&entry{T: kindResult, Result: string(res), Reason: ReasonIllegal})
+}
+
+// canLose checks a result res that side's fault gives (why: "on time",
+// "for illegal moves"): the game goes on, and res is side's loss or a draw.
+func (s *Session) canLose(side rules.Color, res rules.Result, why string) error {
+	if err := s.canMove(); err != nil {
+		return err
+	}
+	if res != rules.Draw && res != resultOf(ReasonResignation, side) {
+		return fmt.Errorf("result %q %s for %s: want %q or %q", res, why, side,
+			resultOf(ReasonResignation, side), rules.Draw)
+	}
+	return nil
 }
 
 // OfferDraw records side's draw offer. It stands until the opponent accepts

@@ -73,15 +73,19 @@ type Remote struct {
 	o    RemoteOpts
 	f    *mqtt.Follower
 
-	mu        sync.Mutex
-	ours      *table.Snapshot
-	theirs    *protocol.State
-	theirRec  *protocol.RemoteRecord
-	online    bool
-	heard     bool // availability heard at least once
-	offSince  time.Time
-	peerGame  string // the other set's game paired with this one
-	reported  string
+	mu       sync.Mutex
+	ours     *table.Snapshot
+	theirs   *protocol.State
+	theirRec *protocol.RemoteRecord
+	online   bool
+	heard    bool // availability heard at least once
+	offSince time.Time
+	peerGame string // the other set's game paired with this one
+	reported string
+	// desync is what differs between the two games while they differ
+	// (Next's problem): a lasting state of the set, unpaired until both
+	// games agree again (issue 33).
+	desync    string
 	published string // the record last published
 	shown     table.PeerState
 	shownSet  bool
@@ -231,6 +235,9 @@ func (r *Remote) reconcile() {
 	r.trackOffers(ours)
 	r.publishRecord(ours)
 	paired, why := r.pair(ours, theirs, rec)
+	if why == "" {
+		why = r.desync
+	}
 	r.presence(ours, paired, why, online, heard, offSince, restarted)
 	if !paired || theirs == nil || theirs.Game != r.peerGame {
 		return
@@ -250,6 +257,13 @@ func (r *Remote) reconcile() {
 		r.accepted = 0
 	}
 	next, problem := Next(ours, theirs, r.spec.Side)
+	if problem != r.desync {
+		// The games came to differ, or agree again: both sets say so
+		// until it changes (the state's peer: not paired, the desync).
+		r.desync = problem
+		why = problem
+		r.presence(ours, paired, why, online, heard, offSince, restarted)
+	}
 	if problem != "" {
 		r.report(problem)
 		return
@@ -466,7 +480,7 @@ func (r *Remote) takeBacks(ours *table.Snapshot, rec *protocol.RemoteRecord) {
 // presence shows the other set's state and pauses the absent side's clock
 // after the grace period; it resumes it when the other set is back.
 func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online, heard bool, offSince time.Time, restarted bool) {
-	st := table.PeerState{Set: r.spec.Set, Online: online, Paired: paired && why == "", Side: r.spec.Side}
+	st := table.PeerState{Set: r.spec.Set, Online: online, Paired: paired && why == "", Side: r.spec.Side, Desync: r.desync}
 	running := ours.Clock != nil && ours.Clock.Running == r.spec.Side.String() && ours.Result == rules.NoResult
 	switch {
 	case !online && heard:

@@ -416,3 +416,40 @@ func TestRemoteRestartedSetResumesItsClock(t *testing.T) {
 		t.Errorf("commands %#v for a pause that is not a restart's", cmds)
 	}
 }
+
+// Two sets that hold different games (issue 33) say so for as long as the
+// games differ, not in one passing alert: the peer state is not paired
+// and names what differs, reconcile after reconcile. Once this set is back
+// at the last position both share, the other set's move is played here
+// and the games are paired again.
+func TestRemoteDesyncLasts(t *testing.T) {
+	rig := pairedRig(t)
+	ours := rig.ours("b2W-b3W", "b7B-b6B")
+	theirs := theirState("G-B", "b2W-b3W", "c7B-c6B")
+	want := "desync at move 2: b7B-b6B here, c7B-c6B on the other set"
+	cmds, peer := rig.step(ours, theirs, nil, nil)
+	if peer == nil || peer.Paired || peer.Desync != want || peer.Detail != want {
+		t.Fatalf("peer %+v, want not paired, desync %q", peer, want)
+	}
+	if len(cmds) != 1 || cmds[0] != (table.Alert{Detail: want}) {
+		t.Errorf("commands %#v, want one alert", cmds)
+	}
+	for i := 0; i < 3; i++ {
+		cmds, peer = rig.step(ours, nil, nil, nil)
+		if len(cmds) != 0 || peer != nil {
+			t.Fatalf("reconcile %d: commands %#v, peer %+v: the desync must stand unchanged", i, cmds, peer)
+		}
+		if rig.r.shown.Paired || rig.r.shown.Desync != want {
+			t.Fatalf("reconcile %d: shown %+v", i, rig.r.shown)
+		}
+	}
+	// Back at the last position both games share: the other set's move
+	// comes here, and the games are paired again.
+	cmds, peer = rig.step(rig.ours("b2W-b3W"), nil, nil, nil)
+	if peer == nil || !peer.Paired || peer.Desync != "" || len(cmds) == 0 {
+		t.Fatalf("peer %+v, commands %#v: want paired again", peer, cmds)
+	}
+	if pm, ok := cmds[0].(table.PlayMove); len(cmds) != 1 || !ok || pm.Move != "c7B-c6B" || pm.Game != "G-A" || pm.Ply != 2 {
+		t.Errorf("commands %#v, want the other set's move", cmds)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -64,6 +65,9 @@ type NewGame struct {
 	// Assist is each side's assistance in the game ({"white": "full",
 	// "black": "none"}); a side left out gets the set's default (full).
 	Assist map[string]string `json:"assist,omitempty"`
+	// Play is how the game is played: "casual", "tournament" or "lesson"
+	// (game.Play); absent: the set's configured default (game.play).
+	Play string `json:"play,omitempty"`
 }
 
 // Opponent is who plays a side of a new game from elsewhere: the players
@@ -213,6 +217,9 @@ func (c NewGame) validate() error {
 	}
 	if _, err := clock.Parse(c.TimeControl); err != nil {
 		return fmt.Errorf(`"time_control": %v`, strings.TrimPrefix(err.Error(), "clock: "))
+	}
+	if _, err := game.ParsePlay(c.Play); err != nil {
+		return fmt.Errorf(`"play": %v`, err)
 	}
 	for _, f := range []struct{ name, v string }{{"white_elo", c.WhiteElo}, {"black_elo", c.BlackElo},
 		{"white_fide_id", c.WhiteFideID}, {"black_fide_id", c.BlackFideID}} {

@@ -33,6 +33,9 @@ func TestDispatch(t *testing.T) {
 	}{
 		{"new game", CmdNewGame, `{"transaction":"t1","variant":"st3d"}`, "", cmdRecorder{}, NewGame{Variant: "st3d"}, `{"transaction":"t1","status":"ok"}`},
 		{"new game from a position", CmdNewGame, `{"variant":"st3d","position":"P"}`, "", cmdRecorder{res: map[string]string{"game": "g2"}}, NewGame{Variant: "st3d", Position: "P"}, `{"status":"ok","data":{"game":"g2"}}`},
+		{"new tournament game", CmdNewGame, `{"variant":"st3d","play":"tournament"}`, "", cmdRecorder{}, NewGame{Variant: "st3d", Play: "tournament"}, `{"status":"ok"}`},
+		{"new lesson", CmdNewGame, `{"variant":"st3d","play":"lesson"}`, "", cmdRecorder{}, NewGame{Variant: "st3d", Play: "lesson"}, `{"status":"ok"}`},
+		{"new game of an unknown play", CmdNewGame, `{"variant":"st3d","play":"blitz"}`, "", cmdRecorder{}, nil, `{"status":"error","reason":"new_game: \"play\": play \"blitz\": want casual, tournament or lesson"}`},
 		{"move from elsewhere", CmdMove, `{"transaction":"m1","move":"b2W-b4N"}`, "", cmdRecorder{}, PlayMove{Move: "b2W-b4N"}, `{"transaction":"m1","status":"ok"}`},
 		{"move without a move", CmdMove, `{"transaction":"m2"}`, "", cmdRecorder{}, nil, `{"transaction":"m2","status":"error","reason":"move: \"move\" is required"}`},
 		{"numeric transaction", CmdResync, `{"transaction":42}`, "", cmdRecorder{}, Resync{}, `{"transaction":42,"status":"ok"}`},

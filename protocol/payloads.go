@@ -128,6 +128,9 @@ type State struct {
 	Lesson *Lesson `json:"lesson,omitempty"`
 	// DrawOffer is the side whose draw offer stands ("" none).
 	DrawOffer string `json:"draw_offer,omitempty"`
+	// Play is how the game is played: "casual", "tournament" or
+	// "lesson" (absent from a set older than plays: casual).
+	Play string `json:"play,omitempty"`
 	// Peer is the other set of a remote game (absent otherwise);
 	// TakeBackAsked a take-back asked of it or by it, not answered yet.
 	Peer          *PeerState     `json:"peer,omitempty"`

@@ -65,4 +65,8 @@ type PeerState struct {
 	// Detail says what, in words ("offline since 12:00:03; White's clock
 	// paused", "in another game: waiting for it to start a new one").
 	Detail string `json:"detail,omitempty"`
+	// Desync says what differs while the two sets hold different games
+	// ("desync at move 2: b7B-b6B here, c7B-c6B on the other set"):
+	// Paired is false until they agree again.
+	Desync string `json:"desync,omitempty"`
 }

@@ -41,10 +41,14 @@ func StateOf(snap *table.Snapshot) State {
 		s.DrawOffer = snap.DrawOffer.String()
 	}
 	if p := snap.Peer; p != nil {
-		s.Peer = &PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail}
+		s.Peer = &PeerState{Set: p.Set, Online: p.Online, Paired: p.Paired, Detail: p.Detail, Desync: p.Desync}
 	}
 	if tb := snap.TakeBack; tb != nil {
 		s.TakeBackAsked = &TakeBackAsked{Plies: tb.Plies, ByOtherSet: tb.ByPeer}
+	}
+	s.Play = string(game.PlayCasual)
+	if snap.Tags.Play != "" {
+		s.Play = string(snap.Tags.Play)
 	}
 	for _, t := range []struct{ name, value string }{{"White", snap.Tags.White}, {"Black", snap.Tags.Black},
 		{"Event", snap.Tags.Event}, {"Round", snap.Tags.Round}, {"Board", snap.Tags.Board}, {"Site", snap.Tags.Site},
@@ -193,7 +197,7 @@ func TableCommand(c Command, resolve Resolver) (table.Command, error) {
 		}
 		tags := game.Tags{White: c.White, Black: c.Black, Event: c.Event, Round: c.Round, Board: c.Board, WhiteElo: c.WhiteElo,
 			BlackElo: c.BlackElo, WhiteTitle: c.WhiteTitle, BlackTitle: c.BlackTitle, WhiteFideID: c.WhiteFideID,
-			BlackFideID: c.BlackFideID}
+			BlackFideID: c.BlackFideID, Play: game.Play(c.Play)}
 		if o := c.Opponent; o != nil {
 			spec := game.Opponent{Side: rules.Black, Set: o.Set, Engine: o.Engine}
 			if o.Side == "white" {

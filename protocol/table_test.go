@@ -61,3 +61,20 @@ func TestStateAwaitingPress(t *testing.T) {
 		}
 	}
 }
+
+// The state says how the game is played (casual when the game does not
+// say) and, in a remote game whose sets hold different games, what differs
+// (issue 33).
+func TestStatePlayAndDesync(t *testing.T) {
+	snap := tabletest.Snapshots(1)[0]
+	if st := protocol.StateOf(snap); st.Play != "casual" || st.Peer != nil {
+		t.Errorf("play %q, peer %+v: want casual, none", st.Play, st.Peer)
+	}
+	snap.Tags.Play = game.PlayTournament
+	want := "desync at move 2: b7B-b6B here, c7B-c6B on the other set"
+	snap.Peer = &table.PeerState{Set: "klingon", Online: true, Detail: want, Desync: want}
+	st := protocol.StateOf(snap)
+	if p := st.Peer; st.Play != "tournament" || p == nil || p.Paired || p.Desync != want || p.Set != "klingon" {
+		t.Errorf("play %q, peer %+v", st.Play, p)
+	}
+}

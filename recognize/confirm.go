@@ -154,8 +154,9 @@ type choiceState struct {
 }
 
 // choiceWaits follows a move awaiting its piece: swapping the pawn for
-// the new piece changes nothing, and it still waits (NeedsChoice); any
-// other change means the next move has begun and the default stands.
+// the new piece changes nothing, and it still waits (NeedsChoice), but the
+// move is complete at the new piece's placement; any other change means
+// the next move has begun and the default stands.
 func (r *Recognizer) choiceWaits(now time.Time) bool {
 	if len(r.choice.pending) == 0 {
 		return false
@@ -165,6 +166,12 @@ func (r *Recognizer) choiceWaits(now time.Time) bool {
 		diff.Remove(p)
 	}
 	if diff.Empty() {
+		if p := r.choice.pending[0].info.Promoted; p != rules.NoCell && r.closed.Has(p) && r.changedAt.After(r.choice.at) {
+			// The new piece set down on the promotion square (the pawn
+			// swapped for it): the move is complete only now (FIDE
+			// 4.6.3), and its time up to here is the mover's.
+			r.choice.at = r.changedAt
+		}
 		r.setStatus(now, Status{State: NeedsChoice, Choices: r.choice.list})
 		return true
 	}

@@ -10,7 +10,9 @@ import (
 // open to correction by its mover (Opts.Correction) until the other side
 // acts. While the board still shows it, the first change decides: the
 // moved piece lifted again, and nothing else, reopens the move (the
-// position before it is expected again, the piece in the hand); anything
+// position before it is expected again, the piece in the hand), and so
+// does the piece lifted and put on another square it could have gone to,
+// read in one scan (movedOn: issue 33); anything
 // else, a press, EndCorrection or the end of Opts.Correction closes it.
 // Reopened, the piece put on another legal square is a Corrected event
 // (once it is complete, as any move: settled, the other side's lift, a
@@ -84,9 +86,36 @@ func (r *Recognizer) amend(now time.Time) {
 	case r.closed == r.expected:
 	case r.closed.Union(rules.CellSetOf(r.corr.to)) == r.expected && len(r.history) > 0:
 		r.reopen(now)
+	case r.movedOn():
+		// The lift and the new placement read in one scan (a quick
+		// hand, a scan late under load): the same change of mind.
+		r.reopen(now)
 	default:
 		r.corr.open = false
 	}
+}
+
+// movedOn reports whether the reading is the moved piece lifted again and
+// put on another square in one change: the move's square open, one other
+// cell closed, and a move of the same piece from where it came to that
+// cell is legal and correctable in the position before it.
+func (r *Recognizer) movedOn() bool {
+	n := len(r.history)
+	if n == 0 || r.expected.Minus(r.closed) != rules.CellSetOf(r.corr.to) {
+		return false
+	}
+	added := r.closed.Minus(r.expected)
+	if added.Len() != 1 {
+		return false
+	}
+	prev := r.history[n-1]
+	from := prev.pos.Info(prev.m).From
+	for _, m := range prev.pos.LegalMoves(nil) {
+		if in := prev.pos.Info(m); in.From == from && added.Has(in.To) && in.Captured == rules.NoCell && correctable(in) {
+			return true
+		}
+	}
+	return false
 }
 
 // theirLifts are the cells holding a piece of the side not to move that
@@ -131,7 +160,7 @@ func (r *Recognizer) withdraw(now time.Time) {
 	r.corr.reopened = false
 	if !r.opts.TakeBacks {
 		r.restore()
-		r.mismatch(now, "take-backs are off: "+r.corr.withdrawn.pos.Long(r.corr.withdrawn.m)+" stands")
+		r.mismatch(now, TakeBacksOff+r.corr.withdrawn.pos.Long(r.corr.withdrawn.m)+" stands")
 		return
 	}
 	r.evs = append(r.evs, Event{Kind: TookBack, At: now, CompletedAt: r.changedAt, Move: r.corr.withdrawn.m,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
@@ -142,6 +143,78 @@ func BenchmarkHandChangeOfMind(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// changeOfMind finds a position of sys's game, its first legal move
+// played until there is one, with a piece of the side to move that has two
+// quiet moves (from one square to another, correctable): the cells from,
+// first and then, and the two moves' long forms.
+func changeOfMind(t *testing.T, sys rules.System) (pos rules.Position, from, first, then, firstLong, thenLong string) {
+	t.Helper()
+	names := sys.Cells()
+	for pos = sys.Start(); ; {
+		byFrom := map[rules.Cell][]rules.Move{}
+		legal := pos.LegalMoves(nil)
+		for _, m := range legal {
+			in := pos.Info(m)
+			if correctable(in) && in.Captured == rules.NoCell {
+				byFrom[in.From] = append(byFrom[in.From], m)
+			}
+		}
+		best := rules.NoCell
+		for c, ms := range byFrom {
+			if len(ms) >= 2 && (best == rules.NoCell || c < best) {
+				best = c
+			}
+		}
+		if best != rules.NoCell {
+			a, b := byFrom[best][0], byFrom[best][1]
+			return pos, names[best], names[pos.Info(a).To], names[pos.Info(b).To], pos.Long(a), pos.Long(b)
+		}
+		if len(legal) == 0 || pos.FullmoveNumber() > 40 {
+			t.Fatalf("%s: no piece with two quiet moves", pos)
+		}
+		pos = pos.Play(legal[0])
+	}
+}
+
+// A change of mind read in one scan (issue 33): the moved piece lifted
+// again and put on another legal square so quickly (3 ms, or together)
+// that one reading holds both the lift and the new placement. The move
+// is corrected as when a scan comes between, in every system: recognition
+// does not depend on the scan's timing.
+func TestChangeOfMindInOneScan(t *testing.T) {
+	for _, name := range systems.Names() {
+		sys, err := systems.Lookup(name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gap := range []string{"", "wait 3", "wait 150"} {
+			t.Run(fmt.Sprintf("%s %q", name, gap), func(t *testing.T) {
+				pos, from, first, then, firstLong, thenLong := changeOfMind(t, sys)
+				r := newRigAt(t, pos, DefaultOpts())
+				script := []string{"lift " + from, "wait 100", "place " + first, "wait 700", "lift " + first}
+				if gap != "" {
+					script = append(script, gap)
+				}
+				r.script(append(script, "place "+then, "wait 700")...)
+				r.wait(DefaultOpts().MismatchAfter + time.Second)
+				// One Corrected event: the record holds the new move alone.
+				r.wantMoves(thenLong)
+				var kinds []string
+				for _, e := range r.log {
+					switch e.Kind {
+					case Moved, Corrected:
+						kinds = append(kinds, fmt.Sprintf("%s %s", e.Kind, e.Before.Long(e.Move)))
+					}
+				}
+				if got, want := fmt.Sprint(kinds), fmt.Sprintf("[moved %s corrected %s]", firstLong, thenLong); got != want {
+					t.Fatalf("events %s, want %s (%v)", got, want, r.log)
+				}
+				r.wantState(InSync)
+			})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package recognize
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
@@ -86,6 +87,40 @@ func (r *Recognizer) Position() rules.Position { return r.pos }
 func (r *Recognizer) SetConfirmByPress(on bool) {
 	r.opts.ConfirmByPress = on
 	r.best.fresh = false
+}
+
+// SetForgiving sets what the hand may undo (a game's play, issue 33):
+// takeBacks as Opts.TakeBacks (the previous position put back is a
+// take-back; off, a mismatch) and correction as Opts.Correction (0:
+// touch-move, the first move released stands). A correction under way
+// ends when correction is 0.
+func (r *Recognizer) SetForgiving(takeBacks bool, correction time.Duration) {
+	r.opts.TakeBacks, r.opts.Correction = takeBacks, correction
+	if correction <= 0 {
+		r.corr.open = false
+	}
+}
+
+// Restore plays again the move m a TookBack event took back, as the
+// expected position (SetPosition's, with reason) while the set still shows
+// the position before it, and keeps the game's history: a take-back by hand
+// made again later is recognized again (a take-back by hand refused, issue
+// 33). m must be legal in the current position.
+func (r *Recognizer) Restore(m rules.Move, reason string) {
+	h := append(slices.Clone(r.history), played{pos: r.pos, m: m, occ: r.expected})
+	r.SetPosition(r.pos.Play(m), reason)
+	r.history = append(r.history[:0], h...)
+	if len(r.history) > r.opts.MaxTakeBacks {
+		r.history = r.history[len(r.history)-r.opts.MaxTakeBacks:]
+	}
+}
+
+// Expect says why the set must show the expected position again (reason),
+// as SetPosition does for the same position, keeping the game's history.
+func (r *Recognizer) Expect(reason string) {
+	h := slices.Clone(r.history)
+	r.SetPosition(r.pos, reason)
+	r.history = append(r.history[:0], h...)
 }
 
 // Status is the current status.
@@ -250,6 +285,11 @@ func (r *Recognizer) settle(now time.Time) {
 	}
 	if !r.best.explained && now.Sub(r.unexplainedSince) >= r.opts.MismatchAfter {
 		reason := r.best.ambiguous
+		if n := len(r.history); n > 0 && r.closed == r.history[n-1].occ {
+			// The previous position put back, take-backs off: the move
+			// stands.
+			reason = TakeBacksOff + r.history[n-1].pos.Long(r.history[n-1].m) + " stands"
+		}
 		if reason == "" {
 			reason = "no legal move leads to this"
 		}
@@ -258,6 +298,11 @@ func (r *Recognizer) settle(now time.Time) {
 	}
 	r.setStatus(now, Status{State: MoveInProgress})
 }
+
+// TakeBacksOff begins the reason of a mismatch that puts the previous
+// position back while take-backs are off (Opts.TakeBacks): the move
+// stands.
+const TakeBacksOff = "take-backs are off: "
 
 // showsPrevious reports whether the reading is the position before the
 // last move, and take-backs are on.

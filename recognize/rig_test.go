@@ -63,18 +63,32 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 	return newRigAt(t, p, opts)
 }
 
-// newRigAt is newRig from a position of any system the simulated set
-// models (its cells are the set's first cells).
+// newRigAt is newRig from a position of any system: on the reference set
+// when its wiring serves the system (ST3D's, first-contact-up's), else on
+// the set the system is played on (sim.DefaultBoard).
 func newRigAt(t testing.TB, p rules.Position, opts Opts) *rig {
 	t.Helper()
-	b := sim.NewReference()
+	sys := p.System()
+	var b *sim.Board
+	w := sensors.ReferenceWiring()
+	_, err := w.ForCells(sys.Cells())
+	if err == nil {
+		b, err = sim.ForSystem(sys, w)
+	} else {
+		b, err = sim.DefaultBoard(sys)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	occ := p.Occupancy()
-	for i, name := range p.System().Cells() {
+	for i, name := range sys.Cells() {
 		if err := b.Set.SetCell(name, occ.Has(rules.Cell(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sc, err := sensors.New(b.Bus, b.Wiring, nil)
+	so := sensors.DefaultOpts()
+	so.Cells = sys.Cells()
+	sc, err := sensors.New(b.Bus, b.Wiring, &so)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -159,5 +160,73 @@ func TestPromotionChosenByItsButton(t *testing.T) {
 		if got := r.lastMove().Time; !got.Equal(press) {
 			t.Errorf("%s: the promotion counts at %s, White's press was at %s", tc.name, got.Format(time.RFC3339Nano), press.Format(time.RFC3339Nano))
 		}
+	}
+}
+
+// A press is never used up (issue 33): a press with its mover's move on the
+// board records the move also when it is the press that starts the clock (a
+// new game on a set already standing in its position: the clock starts
+// with White's move, charged nothing) or resumes it after a restart (the
+// mover is charged nothing for the pause). The move's time is the press's,
+// and the opponent's clock runs from it.
+func TestClockPressNeverUsedUp(t *testing.T) {
+	ms := func(d time.Duration) time.Duration { return d.Truncate(time.Millisecond) }
+	for _, tc := range []struct {
+		name    string
+		restart bool
+	}{{"the press that starts the clock", false}, {"the press that resumes it after a restart", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "180+2", clockButtons)
+			var m *model
+			want := []string{"b2W-b3W"}
+			if tc.restart {
+				r.act("tap knight", "wait 500")
+				m = newModel("180+2", r.clockStarted())
+				for _, mv := range []struct{ long, tap string }{{"b2W-b3W", "tap queen"}, {"b7B-b6B", "tap knight"}} {
+					r.play(mv.long)
+					r.act("wait 700", mv.tap, "wait 300")
+					r.drain()
+					m.moved(r.lastMove().Time)
+				}
+				r.act("wait 1500")
+				closed := r.b.Clock.Now()
+				if err := r.tb.Close(); err != nil {
+					t.Fatal(err)
+				}
+				m.rem[rules.White] = ms(m.remaining(rules.White, closed))
+				m.rem[rules.Black] = ms(m.rem[rules.Black])
+				r.b.Clock.Advance(time.Hour) // the set was off
+				r.open()
+				if s := r.tb.Snapshot().Clock; s == nil || !s.Paused {
+					t.Fatalf("after the restart: clock %+v, want paused", s)
+				}
+				want = []string{"b2W-b3W", "b7B-b6B", "c2W-c3W"}
+			} else if r.clk().Started() {
+				t.Fatal("the clock started without a press")
+			}
+			r.play(want[len(want)-1])
+			r.act("wait 1200", "tap queen", "wait 300")
+			r.drain()
+			if got := r.rec.moves(); !slices.Equal(got, want) {
+				t.Fatalf("moves %v, want %v: the press was used up (status %+v)", got, want, r.tb.Snapshot().Status)
+			}
+			p := r.presses()
+			press := p[len(p)-1].At
+			if mv := r.lastMove(); !mv.Time.Equal(press) {
+				t.Errorf("the move's time %s, its press %s", mv.Time.Format(time.RFC3339Nano), press.Format(time.RFC3339Nano))
+			}
+			if m == nil {
+				if start := r.clockStarted(); !start.Equal(press) {
+					t.Errorf("the clock started at %s, want at the press %s", start.Format(time.RFC3339Nano), press.Format(time.RFC3339Nano))
+				}
+				m = newModel("180+2", press)
+			}
+			m.since = press // started or resumed by the press: nothing charged before it
+			m.moved(press)
+			r.check(m, "after the press")
+			if c := r.clk(); c.Paused() {
+				t.Error("the clock is still paused after the press")
+			}
+		})
 	}
 }

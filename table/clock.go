@@ -132,7 +132,7 @@ func controlTag(c clock.Control) string {
 }
 
 func (t *Table) clockOpts() *clock.Opts {
-	return &clock.Opts{Penalty: t.o.Clock.Penalty, Low: t.o.Clock.Low}
+	return &clock.Opts{Penalty: t.penalty(), Low: t.o.Clock.Low}
 }
 
 // clockTags sets the time control of a new game's tags.
@@ -162,6 +162,7 @@ func (t *Table) clockGame(now time.Time) {
 	// settling, completes a move (the practice of DGT boards with clocks);
 	// a game without a clock settles as on a set without buttons.
 	t.rec.SetConfirmByPress(t.o.Recognize.ConfirmByPress || t.ck.buttons && !ctl.None())
+	t.applyPlay()
 	if ctl.None() {
 		return
 	}
@@ -507,10 +508,13 @@ func (t *Table) culprit(st recognize.Status) rules.Color {
 // clock runs instead of the opponent's from the moment the set left the
 // position until it shows it again (clock.Clock.Blame): a mismatch the
 // mover caused is the mover's time.
-func (t *Table) clockIllegal(at time.Time, st recognize.Status) {
+//
+// It returns the culprit and, when a penalty was given, how many illegal
+// moves it has completed in the game (0 without).
+func (t *Table) clockIllegal(at time.Time, st recognize.Status) (rules.Color, int) {
 	c := t.ck.clk
 	if c == nil || t.ck.stopped || !c.Started() {
-		return
+		return t.culprit(st), 0
 	}
 	t.flush() // the journal keeps the penalty after the moves before it
 	side := t.culprit(st)
@@ -523,22 +527,25 @@ func (t *Table) clockIllegal(at time.Time, st recognize.Status) {
 			t.log.Info("clock: no blame", "err", err)
 		}
 	}
-	if t.o.Clock.Penalty <= 0 {
-		return
+	penalty := t.penalty()
+	if penalty <= 0 {
+		return side, 0
 	}
 	next := *c
-	if _, err := next.Illegal(at, side); err != nil {
+	n, err := next.Illegal(at, side)
+	if err != nil {
 		t.log.Info("clock: no penalty", "err", err)
-		return
+		return side, 0
 	}
-	err := t.sess.ChangeClock(game.ClockChange{Action: game.ClockPenalty, Side: side, D: t.o.Clock.Penalty, Time: at})
+	err = t.sess.ChangeClock(game.ClockChange{Action: game.ClockPenalty, Side: side, D: penalty, Time: at})
 	if err != nil {
 		t.log.Error("clock: penalty not journaled", "err", err)
-		return
+		return side, 0
 	}
 	t.ck.clk = &next
 	t.emit(Event{Kind: ClockChanged, At: at, Side: side,
-		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), t.o.Clock.Penalty, side)})
+		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), penalty, side)})
+	return side, n
 }
 
 // clockInSync ends a blame when the set shows the position again: the
@@ -567,8 +574,8 @@ func (t *Table) clockClose(now time.Time) {
 }
 
 // clockButton is a press of a side's clock button: it starts the clock at
-// the start of a game, resumes a clock paused by a restart, and completes
-// the move of the side to move.
+// the start of a game, resumes a clock paused by a restart, and (in every
+// case) completes the move of the side to move.
 // With clock buttons the press, not the settling, completes a move
 // (recognize.Opts.ConfirmByPress), so a slow slide never becomes a move
 // before it.
@@ -589,12 +596,15 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
 			t.log.Info("clock button", "err", err)
 		}
-	default:
-		// The recognizer ignores a late press by the side not to move.
-		t.recognized(t.rec.Confirm(now, side))
-		if t.rec.Status().State == recognize.NeedsChoice {
-			t.ck.choicePress = now // the move is complete but for its piece
-		}
+	}
+	// A press is never used up by starting or resuming the clock (issue
+	// 33): with its mover's move on the board it completes that move too,
+	// charged to the press (the clock started or resumed at it, so the
+	// mover is charged nothing for the move before it). The recognizer
+	// ignores a press by the side not to move, and a press with no move.
+	t.recognized(t.rec.Confirm(now, side))
+	if t.rec.Status().State == recognize.NeedsChoice {
+		t.ck.choicePress = now // the move is complete but for its piece
 	}
 }
 

@@ -16,3 +16,7 @@ func CompletedAt(e recognize.Event) time.Time { return completedAt(e) }
 
 // FlagGrace is how long after a flag's fall the table declares it.
 func FlagGrace(t *Table) time.Duration { return t.flagGrace() }
+
+// Penalty is what the opponent of a player's illegal move gets in the
+// table's game.
+func Penalty(t *Table) time.Duration { return t.penalty() }

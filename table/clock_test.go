@@ -767,3 +767,70 @@ func TestClockStoppedAtEveryEnding(t *testing.T) {
 		})
 	}
 }
+
+// A promotion is complete when its new piece is set down (FIDE 4.6.3):
+// the hand that swaps the pawn for a queen on the promotion square is the
+// promoting side's time (issue 33 saw 0.10-0.17 s of it moved to the
+// opponent). Whether the piece is chosen by the reply's lift or by a
+// command, before or after the pawn stood the settle window, the move
+// counts at the last placement on its square, and the mover is charged up
+// to it.
+func TestClockPromotionChargedToThePromotingSide(t *testing.T) {
+	promo := "QL1:w,QL6:b,KL1:w Kb1W,kc5N,pd6N,Pb7B w - - - 0 30"
+	reply := []string{"wait 700", "lift c5N", "wait 100", "place c4N", "wait 600"}
+	for _, tc := range []struct {
+		name string
+		// hand is what comes before the placement that completes the move
+		// ("place b8B"), then is what comes after it.
+		hand, then []string
+		// choose: the piece chosen by command after the hand; 0: the
+		// reply's lift decides (the queen).
+		choose byte
+		want   string
+	}{
+		{"swapped, the reply's lift decides", []string{"lift b7B", "wait 100", "place b8B", "wait 120", "lift b8B", "wait 50"}, reply, 0, "b7B-b8B=Q"},
+		{"swapped within the settle window, then chosen", []string{"lift b7B", "wait 100", "place b8B", "wait 150", "lift b8B", "wait 60"}, []string{"wait 900"}, 'N', "b7B-b8B=N"},
+		{"swapped after the settle window, then chosen", []string{"lift b7B", "wait 100", "place b8B", "wait 500", "lift b8B", "wait 170"}, []string{"wait 900"}, 'R', "b7B-b8B=R"},
+		{"swapped after the settle window, the reply decides", []string{"lift b7B", "wait 100", "place b8B", "wait 400", "lift b8B", "wait 100"}, reply, 0, "b7B-b8B=Q"},
+		{"not swapped", []string{"lift b7B", "wait 100"}, reply, 0, "b7B-b8B=Q"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClockRig(t, "180+2")
+			if _, err := r.tb.Exec(table.NewGame{Position: promo, DefaultClock: true}); err != nil {
+				t.Fatal(err)
+			}
+			r.setup()
+			r.run(time.Second)
+			m := newModel("180+2", r.clockStarted())
+			r.act("wait 2000")
+			r.act(tc.hand...)
+			// The reading that shows the placement (the next scan, and the
+			// debounce) is the move's time, as for any move.
+			placed := r.b.Clock.Now().Add(r.opts.Sensors.Period + r.opts.Sensors.Debounce)
+			r.act("place b8B")
+			r.act(tc.then...)
+			if tc.choose != 0 {
+				if _, err := r.tb.Exec(table.Promote{Piece: tc.choose}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r.drain()
+			var mv *game.Move
+			for _, e := range r.rec.events() {
+				if e.Kind == table.Moved && e.Move.Seq == 1 {
+					mv = e.Move
+				}
+			}
+			if mv == nil || mv.Move != tc.want {
+				t.Fatalf("moves %v, want %s first", r.rec.moves(), tc.want)
+			}
+			if !mv.Time.Equal(placed) {
+				t.Errorf("the promotion counts at %s, want at its last placement %s", mv.Time.Format(time.RFC3339Nano), placed.Format(time.RFC3339Nano))
+			}
+			m.moved(placed)
+			if mv.ClkMS == nil || *mv.ClkMS != m.rem[rules.White].Milliseconds() {
+				t.Errorf("White has %d ms after the promotion, want %d", *mv.ClkMS, m.rem[rules.White].Milliseconds())
+			}
+		})
+	}
+}

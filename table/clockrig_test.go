@@ -29,12 +29,14 @@ func (r *rig) event(kind table.Kind) (table.Event, bool) {
 	return table.Event{}, false
 }
 
-// clockStarted is when the clock started (its "started" event).
+// clockStarted is when the clock of the current game started (the last
+// "started" event).
 func (r *rig) clockStarted() time.Time {
 	r.t.Helper()
 	r.drain()
-	for _, e := range r.rec.events() {
-		if e.Kind == table.ClockChanged && e.Detail == "started" {
+	evs := r.rec.events()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if e := evs[i]; e.Kind == table.ClockChanged && e.Detail == "started" {
 			return e.At
 		}
 	}

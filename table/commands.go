@@ -25,8 +25,8 @@ type NewGame struct {
 	System rules.System
 	// Position is the start position string; "" is the system's start.
 	Position string
-	// Tags describe the game (players, event, round); Site defaults to
-	// the set's id.
+	// Tags describe the game (players, event, round, its Play); Site
+	// defaults to the set's id, Play to the table's Opts.Play.
 	Tags game.Tags
 	// TimeControl is the game's clock; the zero Control is none, or, with
 	// DefaultClock, the table's Opts.Clock.Default.

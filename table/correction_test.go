@@ -1,10 +1,14 @@
 package table_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/recognize"
+	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 )
 
@@ -74,5 +78,67 @@ func TestChangeOfMindOff(t *testing.T) {
 	}
 	if _, ok := r.event(table.Illegal); !ok {
 		t.Fatalf("no illegal move: %s", r.rec.kinds())
+	}
+}
+
+// A change of mind read in one scan (issue 33), through the table in every
+// system: the moved piece lifted again and put on another legal square in
+// the same scan (or 3 ms apart) is one Corrected event, the record holds
+// the new move alone and the set is in sync, as when the hand is slower.
+func TestChangeOfMindInOneScanThroughTheTable(t *testing.T) {
+	for _, tc := range []struct {
+		system, position    string // "" the start
+		from, first, then   string
+		firstMove, thenMove string
+	}{
+		{"st3d", "", "a1W", "b3W", "b3N", "a1W-b3W", "a1W-b3N"},
+		{"millennium", "", "1b1", "1c3", "1a3", "1b1-1c3", "1b1-1a3"},
+		{"first-contact", "QL1u:-,QL1d:-,QL2u:-,QL2d:- Ka1W,ka5B w - - - 0 4 QRRBBNNPPPPPPPP/qrrbbnnpppppppp -",
+			"a1W", "a2W", "b1W", "a1W-a2W", "a1W-b1W"},
+	} {
+		for _, gap := range []time.Duration{0, 3 * time.Millisecond} {
+			t.Run(fmt.Sprintf("%s %v", tc.system, gap), func(t *testing.T) {
+				sys, err := systems.Lookup(tc.system, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := newSystemRig(t, sys)
+				if tc.position != "" {
+					if _, err := r.tb.Exec(table.NewGame{Position: tc.position}); err != nil {
+						t.Fatal(err)
+					}
+					r.setup()
+					r.run(time.Second)
+				}
+				r.act("lift "+tc.from, "wait 100", "place "+tc.first, "wait 700")
+				r.drain()
+				if got := r.rec.moves(); !slices.Equal(got, []string{tc.firstMove}) {
+					t.Fatalf("after the rest: %q, want %s", got, tc.firstMove)
+				}
+				// The lift and the placement between two scans.
+				for _, a := range []string{"lift " + tc.first, "place " + tc.then} {
+					act, _, err := sim.ParseAction(a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := r.b.Set.Do(act); err != nil {
+						t.Fatal(err)
+					}
+					r.b.Clock.Advance(gap)
+				}
+				r.run(2 * time.Second)
+				r.drain()
+				e, ok := r.event(table.Corrected)
+				if !ok || e.Withdrawn.Move != tc.firstMove || e.Move.Move != tc.thenMove {
+					t.Fatalf("no correction to %s: %s", tc.thenMove, r.rec.kinds())
+				}
+				if got := r.moveList(); !slices.Equal(got, []string{tc.thenMove}) {
+					t.Fatalf("record %q, want %s", got, tc.thenMove)
+				}
+				if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
+					t.Fatalf("the set is %s after the correction", st)
+				}
+			})
+		}
 	}
 }

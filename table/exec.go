@@ -132,6 +132,12 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if tags.Site == "" {
 		tags.Site = t.o.BoardID
 	}
+	if tags.Play == "" {
+		tags.Play = t.o.Play
+	}
+	if _, err := game.ParsePlay(string(tags.Play)); err != nil {
+		return Reply{}, fmt.Errorf("table: new game: %w", err)
+	}
 	if err := t.clockTags(&tags, c); err != nil {
 		return Reply{}, err
 	}
@@ -168,7 +174,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer, t.tbAsk, t.tbAnswer = nil, nil, nil // a remote opponent of the new game says so anew
+	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld = nil, nil, nil, false // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -22,6 +23,11 @@ type PeerState struct {
 	Side rules.Color
 	// Detail says what, in words.
 	Detail string
+	// Desync says what differs while the two sets hold different games
+	// (the sets are then not paired: each can take moves back to the
+	// last position they share, and the games pair again once they
+	// agree).
+	Desync string
 }
 
 // Peer sets what the players are shown of the other set of a remote game
@@ -87,6 +93,10 @@ type TakeBackRequest struct {
 	Plies, At int
 	ID        int64
 	ByPeer    bool
+	// ByHand: this set's players put the position before the last move
+	// back by hand (askByHand); the set expects the game's position
+	// until the other set answers.
+	ByHand bool
 }
 
 // TakeBackAnswer is this set's players' answer to the other set's request
@@ -172,8 +182,16 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 		}
 		t.tbAsk = nil
 		if !c.Answer.Accept {
+			if ask.ByHand {
+				t.rec.Expect("set " + t.peer.Set + " refused the take-back: put " + t.lastLong() + " back on the board")
+				t.expectedSet()
+			}
 			t.emit(Event{Kind: PeerChanged, At: now, Detail: "the other set refused the take-back"})
 			return Reply{}, nil
+		}
+		if t.tbHeld {
+			t.tbHeld = false
+			t.applyPlay()
 		}
 		return t.takeBackNow(now, ask.Plies)
 	}
@@ -187,4 +205,44 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 func (t *Table) peerFlags(side rules.Color) bool {
 	p := t.peer
 	return p != nil && p.Paired && p.Online && side == p.Side
+}
+
+// askByHand turns a take-back made by hand (e, the position before the
+// last move put back on the set) in a paired remote game into a take-back
+// request to the other set (issue 33): one game on two sets is never taken
+// back on one alone. The set expects the game's position until the other
+// set answers: accepted, the move is taken back here too (the set already
+// shows the position before it); refused, the players put it back. It
+// reports false when the game is not a paired remote one (the take-back
+// is this set's to make).
+func (t *Table) askByHand(now time.Time, e recognize.Event) bool {
+	if t.peer == nil || !t.peer.Paired {
+		return false
+	}
+	t.flush() // the move taken back may still be on its way to the journal
+	long := t.lastLong()
+	if res, _ := t.sess.Result(); res != rules.NoResult || t.tbAsk != nil {
+		t.tbHeld = true
+		t.applyPlay()
+		t.rec.Restore(e.Move, "no take-back by hand in a game with set "+t.peer.Set+": put "+long+" back on the board")
+		t.expectedSet()
+		return true
+	}
+	t.tbAsk = &TakeBackRequest{Plies: 1, At: len(t.sess.Moves()), ID: now.UnixNano(), ByHand: true}
+	t.tbHeld = true
+	t.applyPlay() // until the answer, the position before the move is no take-back
+	t.rec.Restore(e.Move, fmt.Sprintf("take-back of %s asked of set %s: wait for its answer, or put the move back", long, t.peer.Set))
+	t.expectedSet()
+	t.log.Info("take-back by hand in a remote game: asked of the other set", "move", long, "set", t.peer.Set, "at", e.At)
+	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("take-back of %s by hand: asked of set %s", long, t.peer.Set)})
+	return true
+}
+
+// lastLong is the long form of the game's last move ("" before the first).
+func (t *Table) lastLong() string {
+	moves := t.sess.Moves()
+	if len(moves) == 0 {
+		return ""
+	}
+	return moves[len(moves)-1].Move
 }

@@ -199,3 +199,84 @@ func TestPeerMoveAfterThisCopysFlag(t *testing.T) {
 		t.Errorf("clock %+v, want black at 150 ms and white running", c)
 	}
 }
+
+// A take-back by hand in a paired remote game is a take-back request to
+// the other set (issue 33), never a take-back of this set alone: the game
+// keeps the move, the set shows the mismatch with why, and the snapshot
+// carries the request (which the remote opponent publishes). Accepted
+// there, the move is taken back here and the set, already showing the
+// position before it, is in sync; refused, the set asks for the move back,
+// and is in sync once it is.
+func TestRemoteTakeBackByHand(t *testing.T) {
+	for _, accept := range []bool{true, false} {
+		r := newRig(t)
+		if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+			t.Fatal(err)
+		}
+		r.play("b2W-b3W")
+		r.act("lift b3W", "wait 100", "place b2W", "wait 1500")
+		r.drain()
+		s := r.tb.Snapshot()
+		ask := s.TakeBack
+		if ask == nil || ask.ByPeer || !ask.ByHand || ask.Plies != 1 || ask.At != 1 || len(s.Moves) != 1 {
+			t.Fatalf("after the take-back by hand: request %+v, moves %d: %s %q (%s)", ask, len(s.Moves), s.Status.State, s.Status.Reason, r.rec.kinds())
+		}
+		if _, ok := r.event(table.TookBack); ok {
+			t.Fatalf("a take-back by hand taken back on this set alone: %s", r.rec.kinds())
+		}
+		if s.Status.State.String() != "mismatch" || !strings.Contains(s.Status.Reason, "take-back of b2W-b3W asked of set klingon") {
+			t.Fatalf("status %s %q, want the mismatch saying the take-back is asked", s.Status.State, s.Status.Reason)
+		}
+		if e, ok := r.event(table.PeerChanged); !ok || e.Detail != "take-back of b2W-b3W by hand: asked of set klingon" {
+			t.Errorf("peer event %q", e.Detail)
+		}
+		if _, err := r.tb.Exec(table.PeerTakeBack{Answer: &table.TakeBackAnswer{At: 1, ID: ask.ID, Accept: accept}}); err != nil {
+			t.Fatal(err)
+		}
+		r.run(time.Second)
+		r.drain()
+		s = r.tb.Snapshot()
+		if accept {
+			if len(s.Moves) != 0 || s.Status.State.String() != "in sync" {
+				t.Fatalf("accepted: %d moves, %s", len(s.Moves), s.Status.State)
+			}
+			continue
+		}
+		if len(s.Moves) != 1 || !strings.Contains(s.Status.Reason, "set klingon refused the take-back: put b2W-b3W back") {
+			t.Fatalf("refused: %d moves, %s %q", len(s.Moves), s.Status.State, s.Status.Reason)
+		}
+		r.act("lift b2W", "wait 100", "place b3W", "wait 1000")
+		if st := r.tb.Snapshot().Status.State.String(); st != "in sync" {
+			t.Fatalf("refused, the move put back: %s", st)
+		}
+	}
+}
+
+// Two sets holding different games (issue 33) is a lasting state of the
+// set: the snapshot's peer says what differs, not paired, and both kings
+// warn on the LEDs until the games agree again.
+func TestPeerDesync(t *testing.T) {
+	r := newRig(t)
+	want := "desync at move 2: b7B-b6B here, c7B-c6B on the other set"
+	split := &table.PeerState{Set: "klingon", Online: true, Side: rules.Black, Detail: want, Desync: want}
+	if _, err := r.tb.Exec(table.Peer{State: split}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if p := r.tb.Snapshot().Peer; p == nil || *p != *split {
+		t.Errorf("snapshot peer %+v, want %+v", p, split)
+	}
+	if v := r.leds.view(); v.LowTime != kings(r, rules.White).Union(kings(r, rules.Black)) {
+		t.Errorf("LEDs with the games split: %v, want both kings", v.LowTime.Names(st3d.CellNames()))
+	}
+	again := &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}
+	if _, err := r.tb.Exec(table.Peer{State: again}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(100 * time.Millisecond)
+	r.drain()
+	if v := r.leds.view(); !v.LowTime.Empty() {
+		t.Errorf("LEDs with the games paired again: %v", v.LowTime.Names(st3d.CellNames()))
+	}
+}

@@ -56,6 +56,9 @@ type Opts struct {
 	Log *slog.Logger
 	// Clock configures the chess clock of games with a time control.
 	Clock ClockOpts
+	// Play is how a new game is played when its NewGame does not say
+	// (game.Play: casual, tournament, lesson); "" is casual.
+	Play game.Play
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
@@ -159,6 +162,10 @@ type Table struct {
 	ck       clockState // the chess clock (clock.go)
 	peer     *PeerState // the other set of a remote game (peer.go)
 	tbAsk    *TakeBackRequest
+	// tbHeld: a take-back by hand in a remote game waits for the other
+	// set's answer, or was refused and the move is not back on the set
+	// yet; meanwhile the position before the move is no take-back.
+	tbHeld   bool
 	tbAnswer *TakeBackAnswer
 }
 
@@ -186,6 +193,9 @@ func New(o *Opts) (*Table, error) {
 		return nil, errors.New("table: no I2C bus")
 	case opts.Wiring == nil:
 		return nil, errors.New("table: no wiring")
+	}
+	if _, err := game.ParsePlay(string(opts.Play)); err != nil {
+		return nil, fmt.Errorf("table: %w", err)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -219,7 +229,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	s, err := game.Open(t.o.StateDir, &gopts)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
-		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default)}, &gopts)
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Play}, &gopts)
 		if err != nil {
 			return nil, err
 		}
@@ -337,6 +347,12 @@ func (t *Table) start(sess *game.Session) error {
 // they made it in: it goes, and the next mismatch is reported afresh.
 func (t *Table) setExpected(pos rules.Position, reason string) {
 	t.rec.SetPosition(pos, reason)
+	t.expectedSet()
+}
+
+// expectedSet follows a new expected position of the recognizer: until
+// the set shows it, a mismatch is the game's, not an illegal move.
+func (t *Table) expectedSet() {
 	t.reset = true
 	t.illegalWhy, t.culprits = "", rules.CellSet{}
 	t.prevState = 255
@@ -445,6 +461,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 	s.Clock = t.clockSnapshot(now)
 	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
 		t.tbAsk = nil // a move was made or taken back since: the request lapsed
+		if t.tbHeld {
+			t.tbHeld = false
+			t.applyPlay()
+		}
 	}
 	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
 	t.latest.Store(s)
@@ -612,6 +632,9 @@ func (t *Table) recognized(evs []recognize.Event) {
 				t.jr.put(jb)
 			}
 		case recognize.TookBack:
+			if t.askByHand(e.At, e) {
+				continue
+			}
 			t.clockTakeBack(completedAt(e))
 			t.jr.put(&job{gen: t.gen, kind: TookBack, ev: e, sess: t.sess})
 		case recognize.Corrected:
@@ -640,6 +663,10 @@ func (t *Table) statusChanged(e recognize.Event) {
 	switch st.State {
 	case recognize.InSync:
 		t.clockInSync(e.At)
+		if t.tbHeld && t.tbAsk == nil {
+			t.tbHeld = false // the move refused a take-back is back on the set
+			t.applyPlay()
+		}
 		t.reset = false
 		t.illegalWhy, t.culprits = "", rules.CellSet{}
 		t.syncOnce.Do(func() {
@@ -652,16 +679,22 @@ func (t *Table) statusChanged(e recognize.Event) {
 		}
 		kind := Illegal // the players moved, and no legal move explains it
 		detail := st.Reason
+		side, n := rules.White, 0
 		if t.reset {
 			kind = Mismatch // the game changed: the set must follow
 		} else {
-			t.clockIllegal(e.At, st)
+			side, n = t.clockIllegal(e.At, st)
 			if why, culprits, ok := t.explainIllegal(st); ok && t.explains() {
 				t.illegalWhy, t.culprits = why, culprits
 				detail = why
 			}
+			if t.play() == game.PlayTournament && strings.HasPrefix(st.Reason, recognize.TakeBacksOff) {
+				// A move once made stands: the arbiter is told why.
+				detail = "tournament game: no take-back by hand (" + strings.TrimPrefix(st.Reason, recognize.TakeBacksOff) + "); " + detail
+			}
 		}
 		t.emit(Event{Kind: kind, At: e.At, Cells: st.Fix.Union(t.culprits), Detail: detail})
+		t.forfeitIllegal(e.At, side, n)
 		return
 	case recognize.MoveInProgress:
 		if st.Held {

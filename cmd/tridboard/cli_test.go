@@ -99,6 +99,29 @@ func TestReplayCommand(t *testing.T) {
 	}
 }
 
+// A record that needs its Position tag is refused at once without it
+// (issue 33): a custom setup (V.P3, V.P4) has no start, and a V.P5 setup
+// drawn at random is not the game's. Nothing is printed.
+func TestReplayNeedsItsSetup(t *testing.T) {
+	game := writeFile(t, "g.txt", "1. b3W d6B *\n")
+	for _, tc := range []struct {
+		options string
+		code    int
+		msg     string
+	}{
+		{"V.P5:random", exitFailure, "--options V.P5:random draws a setup at random: the record needs its Position tag"},
+		{"V.P5", exitFailure, "--options V.P5 draws a setup at random"},
+		{"V.A1,v.p5:RANDOM", exitFailure, "draws a setup at random"},
+		{"V.P3", exitFailure, "a custom setup (V.P3, V.P4) needs a Position tag"},
+		{"V.P5:409", exitOK, ""}, // 409 is the ordinary setup (V2)
+	} {
+		code, out, errs := run("replay", "--options", tc.options, game)
+		if code != tc.code || tc.msg != "" && (!strings.Contains(errs, tc.msg) || out != "") || tc.msg == "" && !strings.HasPrefix(out, "b2W-b3W\nd7B-d6B\n") {
+			t.Errorf("replay --options %s: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.options, code, out, errs, tc.code, tc.msg)
+		}
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

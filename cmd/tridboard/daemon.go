@@ -168,6 +168,7 @@ func (d *daemon) open() error {
 	topts.Recognize.Correction = cfg.Recognition.Correction.D()
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
+	topts.Play = game.Play(cfg.Game.Play)
 	l := cfg.Lesson
 	topts.Hints.Limit, topts.Hints.Locked = [2]int{l.Hints.White, l.Hints.Black}, l.Lock
 	topts.Hints.Assist = [2]game.Assist{game.Assist(l.Assist.White), game.Assist(l.Assist.Black)}

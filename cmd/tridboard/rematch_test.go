@@ -26,8 +26,14 @@ type pairOfSets struct {
 
 func startPair(t *testing.T, grace time.Duration) *pairOfSets {
 	t.Helper()
-	broker := mosquittotest.Start(t)
 	edit := func(cfg *config.Config) { cfg.MQTT.RemoteGrace = config.Dur(grace) }
+	return startPairOn(t, mosquittotest.Start(t), edit)
+}
+
+// startPairOn is startPair on broker, with edit's changes to both sets'
+// configurations (nil: none).
+func startPairOn(t *testing.T, broker *mosquittotest.Broker, edit func(*config.Config)) *pairOfSets {
+	t.Helper()
 	white := startSetWith(t, "enterprise", t.TempDir(), broker.URL, edit)
 	black := startSetWith(t, "klingon", t.TempDir(), broker.URL, edit)
 	ctl := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL).SetClientID("controller").

@@ -157,35 +157,7 @@ func (p *inproc) waitInSync() {
 // journals hold the same moves in the same order.
 func TestTwoSetsPlayOneGame(t *testing.T) {
 	broker := mosquittotest.Start(t)
-	white := startSet(t, "enterprise", t.TempDir(), broker.URL)
-	black := startSet(t, "klingon", t.TempDir(), broker.URL)
-	ctl := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL).SetClientID("controller").
-		SetAutoReconnect(true).SetConnectRetry(true))
-	if tok := ctl.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatal(tok.Error())
-	}
-	defer ctl.Disconnect(50)
-	for _, p := range []*inproc{white, black} {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := p.d.client.WaitConnected(ctx); err != nil {
-			t.Fatalf("set %s: MQTT: %v", p.cfg.BoardID, err)
-		}
-		cancel()
-	}
-	for _, x := range []struct {
-		p       *inproc
-		payload string
-	}{
-		{white, `{"variant":"st3d","white":"Kirk","opponent":{"set":"klingon","side":"black"}}`},
-		{black, `{"variant":"st3d","black":"Kor","opponent":{"set":"enterprise","side":"white"}}`},
-	} {
-		topics, _ := mqtt.NewTopics(x.p.cfg.MQTT.Prefix, x.p.cfg.BoardID)
-		if r := sendCommand(t, ctl, topics, "new_game", x.payload); r["status"] != "ok" {
-			t.Fatalf("new_game on %s: %v", x.p.cfg.BoardID, r)
-		}
-		standSet(x.p.d.board, x.p.d.tb.Snapshot().Expected)
-		x.p.waitInSync()
-	}
+	white, black, ctl := pairedSets(t, broker)
 	game := []string{"b2W-b3W", "b7B-b6B", "c2W-c3W", "c7B-c6B", "d1W-c3N", "d7B-d6B"}
 	// play makes move i on the set of its side, waits for it to reach the
 	// other set, and makes it there too.
@@ -239,6 +211,30 @@ func TestTwoSetsPlayOneGame(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no retained state of the whole game from the black set")
 	}
+}
+
+// pairedSets starts two simulated sets on the broker, enterprise (White,
+// Kirk) and klingon (Black, Kor), and a controller's client there, and
+// starts one game on both, each set standing in it.
+func pairedSets(t *testing.T, broker *mosquittotest.Broker) (white, black *inproc, ctl paho.Client) {
+	t.Helper()
+	pair := startPairOn(t, broker, nil)
+	white, black, ctl = pair.white, pair.black, pair.ctl
+	for _, x := range []struct {
+		p       *inproc
+		payload string
+	}{
+		{white, `{"variant":"st3d","white":"Kirk","opponent":{"set":"klingon","side":"black"}}`},
+		{black, `{"variant":"st3d","black":"Kor","opponent":{"set":"enterprise","side":"white"}}`},
+	} {
+		topics, _ := mqtt.NewTopics(x.p.cfg.MQTT.Prefix, x.p.cfg.BoardID)
+		if r := sendCommand(t, ctl, topics, "new_game", x.payload); r["status"] != "ok" {
+			t.Fatalf("new_game on %s: %v", x.p.cfg.BoardID, r)
+		}
+		standSet(x.p.d.board, x.p.d.tb.Snapshot().Expected)
+		x.p.waitInSync()
+	}
+	return white, black, ctl
 }
 
 // connectTo is a controller's MQTT client on p's broker, once the daemon

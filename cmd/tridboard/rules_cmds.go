@@ -194,6 +194,11 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tridboard replay: %s: %s: a custom setup (V.P3, V.P4) needs a Position tag\n", fs.Arg(0), sys.Name())
 		return exitFailure // the file lacks it
 	}
+	if rec.Tag("Position") == "" && drawsSetup(*variant, *options) {
+		// A setup drawn now is not the game's: refused before any move.
+		fmt.Fprintf(stderr, "tridboard replay: %s: --options %s draws a setup at random: the record needs its Position tag (or give the setup's number, V.P5:N)\n", fs.Arg(0), *options)
+		return exitFailure
+	}
 	if fen := rec.Tag("Position"); fen != "" {
 		if pos, err = sys.ParsePosition(fen); err != nil {
 			fmt.Fprintf(stderr, "tridboard replay: %s: Position tag: %v\n", fs.Arg(0), err)

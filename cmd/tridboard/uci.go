@@ -26,9 +26,10 @@ func init() {
 func runUCI(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("uci", "",
 		"Reads UCI commands from stdin and answers on stdout: uci, isready, setoption (UCI_Variant: "+systemNames()+";\n"+
-			"Options: the variant's options, as --options), ucinewgame, position startpos|fen STR [moves M...],\n"+
+			"Options: the variant's options, as --options; empty: none), ucinewgame, position startpos|fen STR [moves M...],\n"+
 			"go [movetime MS | depth N | nodes N | wtime MS btime MS [winc MS] [binc MS] [movestogo N] | infinite],\n"+
-			"stop, quit. Moves are in long form (b2W-b4N, KL1-KL3); a position is the system's position string.", stdout, stderr)
+			"stop, quit. Moves are in long form (b2W-b4N, KL1-KL3); a position is the system's position string.\n"+
+			"After a position that fails, go answers bestmove 0000 with the reason.", stdout, stderr)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
 	}
@@ -50,6 +51,9 @@ type uci struct {
 	sys     rules.System
 	pos     rules.Position
 	history []rules.Position // the positions before pos, for repetitions
+	// noPos says why pos is nil: a go without a position answers
+	// "bestmove 0000" with it, never a search of a stale position.
+	noPos string
 
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the search under way has printed bestmove
@@ -91,7 +95,7 @@ func (u *uci) serve(in io.Reader) {
 			u.setOption(rest)
 		case "ucinewgame":
 			u.stop()
-			u.pos, u.history = u.sys.Start(), nil
+			u.startPos()
 		case "position":
 			u.stop()
 			u.position(rest)
@@ -120,15 +124,52 @@ func (u *uci) stop() {
 	u.cancel, u.done = nil, nil
 }
 
-// setOption reads "name NAME value VALUE".
+// parseSetOption splits "name NAME [value VALUE]" (UCI's setoption): the
+// name may have spaces, the value may be empty or absent ("" either way).
+func parseSetOption(rest string) (name, value string, err error) {
+	f := strings.Fields(rest)
+	if len(f) < 2 || f[0] != "name" {
+		return "", "", fmt.Errorf("want setoption name NAME [value VALUE], got %q", rest)
+	}
+	i := 1
+	for i < len(f) && f[i] != "value" {
+		i++
+	}
+	name = strings.Join(f[1:i], " ")
+	if i < len(f) {
+		value = strings.Join(f[i+1:], " ")
+	}
+	if name == "" {
+		return "", "", fmt.Errorf("want setoption name NAME [value VALUE], got %q", rest)
+	}
+	return name, value, nil
+}
+
+// setOption reads "name NAME [value VALUE]". An empty value, or the
+// "<empty>" a GUI shows, clears the string option Options. A new
+// UCI_Variant drops the options that do not apply to it (only st3d has
+// options), and says so; options a variant refuses are refused and change
+// nothing.
 func (u *uci) setOption(rest string) {
-	name, value, _ := strings.Cut(strings.TrimPrefix(rest, "name "), " value ")
+	name, value, err := parseSetOption(rest)
+	if err != nil {
+		u.say("info string setoption: %v", err)
+		return
+	}
 	variant, options := u.variant, u.options
-	switch strings.TrimSpace(name) {
+	switch name {
 	case "UCI_Variant":
-		variant = strings.TrimSpace(value)
+		variant = value
+		if variant != u.variant && options != "" {
+			if _, err := systemFor(variant, options); err != nil {
+				if _, plain := systemFor(variant, ""); plain == nil {
+					u.say("info string setoption: options %q do not apply to %s: dropped", options, variant)
+					options = ""
+				}
+			}
+		}
 	case "Options":
-		options = strings.TrimSpace(value)
+		options = value
 		if options == "<empty>" {
 			options = ""
 		}
@@ -143,54 +184,70 @@ func (u *uci) setOption(rest string) {
 	}
 	u.stop()
 	u.variant, u.options, u.sys = variant, options, sys
-	if systems.NeedsPosition(sys) {
-		u.pos, u.history = nil, nil
+	u.startPos()
+}
+
+// startPos sets the position to the system's start, or to none (and says
+// why at the next go) when its games start only from a position string.
+func (u *uci) startPos() {
+	u.history = nil
+	if systems.NeedsPosition(u.sys) {
+		u.pos, u.noPos = nil, fmt.Sprintf("%s starts from a position string (position fen ...)", u.sys.Name())
 		return
 	}
-	u.pos, u.history = sys.Start(), nil
+	u.pos, u.noPos = u.sys.Start(), ""
 }
 
 // position reads "startpos [moves ...]" or "fen STR [moves ...]". A bad
-// position or move is reported and leaves the position as it was.
+// position or move is reported and leaves no position: the next go answers
+// "bestmove 0000" with the reason rather than search the previous one.
 func (u *uci) position(rest string) {
+	pos, history, err := u.parsePosition(rest)
+	if err != nil {
+		u.pos, u.history, u.noPos = nil, nil, "position: "+err.Error()
+		u.say("info string %s", u.noPos)
+		return
+	}
+	u.pos, u.history, u.noPos = pos, history, ""
+}
+
+func (u *uci) parsePosition(rest string) (rules.Position, []rules.Position, error) {
 	var pos rules.Position
 	spec, moves, _ := strings.Cut(rest+" ", " moves ")
 	spec = strings.TrimSpace(spec)
 	switch {
 	case spec == "startpos":
 		if systems.NeedsPosition(u.sys) {
-			u.say("info string position: %s starts from a position string (position fen ...)", u.sys.Name())
-			return
+			return nil, nil, fmt.Errorf("%s starts from a position string (position fen ...)", u.sys.Name())
 		}
 		pos = u.sys.Start()
 	case strings.HasPrefix(spec, "fen "):
 		p, err := u.sys.ParsePosition(strings.TrimSpace(strings.TrimPrefix(spec, "fen ")))
 		if err != nil {
-			u.say("info string position: %v", err)
-			return
+			return nil, nil, err
 		}
 		pos = p
 	default:
-		u.say("info string position: want startpos or fen STR, then moves")
-		return
+		return nil, nil, fmt.Errorf("want startpos or fen STR, then moves")
 	}
 	var history []rules.Position
 	for i, long := range strings.Fields(moves) {
 		m, _, err := pos.ParseMove(long)
 		if err != nil {
-			u.say("info string position: move %d %s: %v", i+1, long, err)
-			return
+			return nil, nil, fmt.Errorf("move %d %s: %w", i+1, long, err)
 		}
 		history = append(history, pos)
 		pos = pos.Play(m)
 	}
-	u.pos, u.history = pos, history
+	return pos, history, nil
 }
 
 // goSearch reads the search's bounds and starts it on its own goroutine.
 func (u *uci) goSearch(rest string) {
 	if u.pos == nil {
-		u.say("info string go: no position (position fen ...)")
+		// A GUI waits for a bestmove: the null move, with the reason.
+		u.say("info string go: no position: %s", u.noPos)
+		u.say("bestmove 0000")
 		return
 	}
 	f := strings.Fields(rest)

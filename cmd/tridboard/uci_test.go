@@ -139,13 +139,17 @@ func TestUCI(t *testing.T) {
 	u.send("go depth 1")
 	reply := checkSearch(t, "after b2W-b4N, depth 1", u.until("bestmove"), "")
 
-	// A bad move: reported, the position stays as it was (the same reply).
+	// A bad move: reported, and no position is left (issue 33): go answers
+	// the null move with the reason rather than search the previous one.
 	u.send("position startpos moves b2W-b9", "go depth 1")
 	lines = u.until("bestmove")
-	if !strings.HasPrefix(lines[0], `info string position: move 1 b2W-b9`) {
-		t.Errorf("bad move: %q", lines[0])
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `info string position: move 1 b2W-b9`) ||
+		!strings.HasPrefix(lines[1], `info string go: no position: position: move 1 b2W-b9`) || lines[2] != "bestmove 0000" {
+		t.Errorf("bad move: %q, want the reason twice and bestmove 0000", lines)
 	}
-	checkSearch(t, "after a bad position command", lines[1:], reply)
+	// The same position again searches as before.
+	u.send("position startpos moves b2W-b4N", "go depth 1")
+	checkSearch(t, "after b2W-b4N again, depth 1", u.until("bestmove"), reply)
 
 	// On a clock: 2 s left and no increment, the search stops well within.
 	u.send("position startpos", "go wtime 2000 btime 2000")

@@ -98,6 +98,12 @@ func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
 		}
 		v.LowTime = v.LowTime.Union(white)
 	}
+	if p := snap.Peer; p != nil && p.Desync != "" && snap.Result == rules.NoResult {
+		// The two sets hold different games: both kings warn until they
+		// agree again (the state and the page say what differs).
+		white, black := kingCells(snap.Expected)
+		v.LowTime = v.LowTime.Union(white).Union(black)
+	}
 	if snap.Result != rules.NoResult {
 		v.Check = rules.CellSet{}
 		v.GameOver, v.Draw = endOfGame(snap.Expected, snap.Result)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tridboard/tridboard/internal/freeport"
+	"github.com/tridboard/tridboard/protocol"
+)
+
+// Issue 33: a tournament game on run --sim with clock buttons, driven over
+// MQTT as an event would. White moves and presses, then puts the pawn back
+// by hand in Black's time: the set refuses the take-back and reports it
+// (an illegal event naming White and the move that stands, the board in
+// mismatch for the arbiter, Black given FIDE's minute), the record keeps
+// White's move. The pawn put back on b3W, the game goes on: Black's move
+// and press record it.
+func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
+	listen := freeport.Addr(t)
+	d := startDaemon(t, t.TempDir(), listen, "--http", "off")
+	w := watchBoard(t, listen)
+	w.waitFor(t, "the set in sync", func() bool { return w.states[len(w.states)-1].Board.Status == protocol.BoardInSync })
+	first := w.last().Game
+	if p := w.last().Play; p != "casual" {
+		t.Errorf("a set on its own plays %q, want casual", p)
+	}
+	if r := sendCommand(t, w.c, w.topics, "new_game", `{"variant":"st3d","time_control":"180+2","play":"tournament","white":"Kirk","black":"Spock"}`); r["status"] != "ok" {
+		t.Fatalf("new_game: %v", r)
+	}
+	w.waitFor(t, "the tournament game, in sync", func() bool {
+		s := w.states[len(w.states)-1]
+		return s.Game != first && s.Play == "tournament" && s.Board.Status == protocol.BoardInSync
+	})
+	d.send(t, "wait 300", "tap clock_black "+tapMS, "wait 400", "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS,
+		"wait 1500", "lift b3W", "wait 150", "place b2W", "wait 3000")
+	w.waitFor(t, "the take-back by hand refused, reported", func() bool {
+		for _, e := range w.events {
+			if e.Type == protocol.EventIllegal && strings.HasPrefix(e.Detail, "tournament game: no take-back by hand (b2W-b3W stands)") {
+				return true
+			}
+		}
+		return false
+	})
+	w.waitFor(t, "the penalty and the mismatch", func() bool {
+		s := w.states[len(w.states)-1]
+		penalty := slices.ContainsFunc(w.events, func(e protocol.Event) bool {
+			return e.Type == protocol.EventClock && e.Detail == "penalty: black gets 1m0s for white's illegal move"
+		})
+		return penalty && s.Board.Status != protocol.BoardInSync
+	})
+	s := w.last()
+	if fmt.Sprint(s.Moves) != "[b2W-b3W]" || s.Clock == nil || s.Clock.Running != "white" || s.Clock.BlackMS < 180000 {
+		t.Fatalf("after the refused take-back: moves %v, clock %+v: want b2W-b3W standing, White's clock running, Black's minute", s.Moves, s.Clock)
+	}
+	for _, e := range w.events {
+		if e.Type == protocol.EventTakeBack {
+			t.Fatalf("a take-back event in a tournament game: %+v", e)
+		}
+	}
+	d.send(t, "lift b2W", "wait 150", "place b3W", "wait 800", "lift b7B", "wait 150", "place b6B", "wait 500", "tap clock_black "+tapMS, "wait 500")
+	w.waitFor(t, "Black's move after the pawn went back", func() bool {
+		s := w.states[len(w.states)-1]
+		return len(s.Moves) == 2 && s.Board.Status == protocol.BoardInSync
+	})
+	if got := fmt.Sprint(w.last().Moves); got != "[b2W-b3W b7B-b6B]" {
+		t.Errorf("the game %s, want [b2W-b3W b7B-b6B]", got)
+	}
+}
