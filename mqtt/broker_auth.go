@@ -439,14 +439,14 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 }
 
 // own says whether topic is one the daemon itself retains: the board's
-// state and availability, and its Home Assistant discovery configs
+// state, availability and key, and its Home Assistant discovery configs
 // (<discovery>/<component>/<node>/<object>/config). They have a budget of
 // their own: a fixed handful of messages of at most MaxPacketSize each.
 func (h *authHook) own(topic string) bool {
 	if h.board == "" {
 		return false
 	}
-	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability {
+	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability || topic == h.board+"/"+TopicKey {
 		return true
 	}
 	rest, ok := strings.CutPrefix(topic, h.discovery+"/")

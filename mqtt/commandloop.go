@@ -35,7 +35,7 @@ func (c *Client) commandLoop() {
 			c.reply(name, protocol.Response{Status: protocol.StatusError, Reason: "retained command ignored: publish commands without the retain flag"})
 			continue
 		}
-		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
+		cmd, r := c.admit(name, m.Payload())
 		if cmd == nil {
 			c.reply(name, r)
 			continue
@@ -84,7 +84,7 @@ func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.C
 		if name != protocol.CmdClock || m.Retained() {
 			return ck, rs, m
 		}
-		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
+		cmd, r := c.admit(name, m.Payload())
 		nk, isClock := cmd.(protocol.Clock)
 		if !isClock || nk.Action != ck.Action || nk.Side != ck.Side {
 			return ck, rs, m
@@ -99,4 +99,19 @@ func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.C
 		ck = nk
 		rs = append(rs, r)
 	}
+}
+
+// admit parses and authenticates a command: signed by a sender of
+// Opts.CommandAuth, or with Opts.CommandToken.
+func (c *Client) admit(name string, payload []byte) (protocol.Command, protocol.Response) {
+	a := c.opts.CommandAuth
+	if a == nil {
+		return protocol.Admit(c.opts.CommandToken, name, payload)
+	}
+	body, _, err := a.Check(c.opts.BoardID, name, payload)
+	if err != nil {
+		return nil, protocol.Response{Transaction: transactionOf(payload), Status: protocol.StatusError,
+			Reason: "unauthorised: " + err.Error()}
+	}
+	return protocol.Admit("", name, body)
 }

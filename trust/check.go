@@ -135,6 +135,8 @@ func (c *Checker) check(board, kind string, payload []byte) ([]byte, error) {
 		k := board + "/" + kind
 		l, seen := c.last[k]
 		switch {
+		case s.Counter == 0:
+			return nil, fmt.Errorf("%w: a %s must carry a counter", ErrReplay, kind)
 		case seen && s.Counter < l.counter, seen && s.Counter == l.counter && !bytes.Equal(s.Body, l.body):
 			return nil, fmt.Errorf("%w: counter %d, the last taken %d", ErrReplay, s.Counter, l.counter)
 		}

@@ -44,13 +44,26 @@ func message(board, kind string, counter uint64, body []byte) []byte {
 // "sig":"<public key>.<counter>.<signature>" (base64url without padding).
 // A reader that knows nothing of signatures reads the payload as before.
 func (k *Key) Seal(board, kind string, body []byte) ([]byte, error) {
-	body = bytes.TrimSpace(body)
-	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
-		return nil, fmt.Errorf("trust: seal %s %s: want a JSON object", board, kind)
-	}
 	n, err := k.counter()
 	if err != nil {
 		return nil, err
+	}
+	return k.seal(board, kind, n, body)
+}
+
+// SealSame signs body as Seal does but with the counter 0, so that the same
+// body signed twice gives the same bytes (Ed25519 is deterministic): for
+// messages whose readers drop duplicates by their own numbering (moves, by
+// seq), which are sent again byte for byte after a lost acknowledgement.
+// A Checker takes them only for kinds that are not Ordered.
+func (k *Key) SealSame(board, kind string, body []byte) ([]byte, error) {
+	return k.seal(board, kind, 0, body)
+}
+
+func (k *Key) seal(board, kind string, n uint64, body []byte) ([]byte, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
+		return nil, fmt.Errorf("trust: seal %s %s: want a JSON object", board, kind)
 	}
 	sig := ed25519.Sign(k.priv, message(board, kind, n, body))
 	enc := base64.RawURLEncoding

@@ -210,3 +210,24 @@ func TestPublicKeyString(t *testing.T) {
 		}
 	}
 }
+
+func TestSealSameIsByteIdentical(t *testing.T) {
+	k, _ := NewKey()
+	a, _ := k.SealSame("b", "move", []byte(`{"seq":1}`))
+	b, _ := k.SealSame("b", "move", []byte(`{"seq":1}`))
+	if !bytes.Equal(a, b) {
+		t.Errorf("%s and %s differ", a, b)
+	}
+	ring, _ := OpenRing("")
+	ring.Enroll("b", k.Public())
+	o := DefaultCheckerOpts(ring)
+	o.Log = quiet()
+	c := NewChecker(o)
+	if _, err := c.Check("b", "move", a); err != nil {
+		t.Errorf("move: %v", err)
+	}
+	s, _ := k.SealSame("b", "state", []byte(`{"a":1}`))
+	if _, err := c.Check("b", "state", s); !errors.Is(err, ErrReplay) {
+		t.Errorf("a state without a counter: %v, want ErrReplay", err)
+	}
+}

@@ -98,6 +98,11 @@ func (d *daemon) openMQTT() error {
 	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
 	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
 	opts.Logger = d.log
+	st, err := loadTrust(d.o.cfg.StateDir, d.log)
+	if err != nil {
+		return err
+	}
+	opts.Signer, opts.CommandAuth = st.key, st.auth
 	c, err := mqtt.New(opts, protocol.TableHandler(d.tb, systems.Lookup))
 	if err != nil {
 		return err
@@ -111,7 +116,8 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D(),
+		Checker: st.peers, Signer: st.key}
 	d.opp = opponent.NewManager(func(spec game.Opponent, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
