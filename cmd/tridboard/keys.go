@@ -32,7 +32,7 @@ func init() {
 // setTrust is what a set signs with and whom it believes.
 type setTrust struct {
 	key   *trust.Key
-	peers *trust.Checker     // the other sets of remote games
+	peers *trust.Checker    // the other sets of remote games
 	auth  *mqtt.CommandAuth // nil: commands with the token, as before
 }
 
