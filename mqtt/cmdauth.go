@@ -110,7 +110,5 @@ func (a *CommandAuth) check(board, name string, payload []byte) ([]byte, string,
 	}
 	a.last[key] = s.Counter
 	a.mu.Unlock()
-	delete(fields, "ts")
-	body, err := json.Marshal(fields)
-	return body, sender, err
+	return withoutTS(s.Body), sender, nil
 }

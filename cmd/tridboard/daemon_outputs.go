@@ -102,6 +102,7 @@ func (d *daemon) openMQTT() error {
 	if err != nil {
 		return err
 	}
+	d.trust = st
 	opts.Signer, opts.CommandAuth = st.key, st.auth
 	c, err := mqtt.New(opts, protocol.TableHandler(d.tb, systems.Lookup))
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/tridboard/tridboard/event"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/tournament"
+	"github.com/tridboard/tridboard/trust"
 )
 
 func init() {
@@ -50,6 +51,7 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&a.prefix, "prefix", "tridboard", "the sets' topic `prefix`")
 	fs.StringVar(&a.user, "username", "", "the broker's user `name`")
 	fs.StringVar(&a.pass, "password", "", "the broker's `password`")
+	enrolledOnly := fs.Bool("enrolled-only", false, "take states only from sets whose key is enrolled in the event's keys.json (default: trust a set's key at its first signed state)")
 	setToken := fs.String("set-token", os.Getenv("TRIDBOARD_MQTT_COMMAND_TOKEN"), "the sets' command `token`, if they have one")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard event --broker URL --state-dir DIR --players FILE --boards b1,b2,... [--http ADDR]")
@@ -78,6 +80,21 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token = a.broker, a.prefix, a.user, a.pass, *setToken
 	fo.Warn = func(msg string) { fmt.Fprintln(stderr, "tridboard event:", msg) }
+	if err := os.MkdirAll(a.stateDir, 0o750); err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	ring, err := event.OpenKeyring(a.stateDir, !*enrolledOnly)
+	if err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	co := trust.DefaultCheckerOpts(ring)
+	co.Log = log
+	fo.Checker = trust.NewChecker(co)
+	if fo.Signer, err = event.RunnerKey(a.stateDir); err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	fmt.Fprintf(stdout, "tridboard event: signing key %s (fingerprint %s): give it to each set with \"tridboard key allow event KEY\"\n",
+		fo.Signer.Public(), fo.Signer.Public().Fingerprint())
 	link, attach, err := event.DialMQTT(fo, 10*time.Second)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
