@@ -57,6 +57,9 @@ type Opts struct {
 	// keep-alive connection idle that long; BodyTimeout bounds the reading
 	// of a command's body. The event streams are not bounded.
 	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
+	// Limits guard the server HTTPServer serves (limits.go); the zero
+	// value is DefaultLimits.
+	Limits Limits
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -122,11 +125,12 @@ func New(hub *Hub, opts Opts) *Server {
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.mux }
 
-// HTTPServer is an http.Server of the handler with the timeouts of the
-// options: a connection that sends no request, or stays idle, is closed.
+// HTTPServer is an http.Server of the handler with the timeouts and the
+// limits of the options (Guard): a connection that sends no request, or
+// stays idle, is closed; wrong tokens are slowed, event streams capped.
 // (No whole-request read or write timeout: the event streams last.)
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{Handler: s.mux, ReadHeaderTimeout: s.opts.HeaderTimeout, IdleTimeout: s.opts.IdleTimeout}
+	return &http.Server{Handler: Guard(s.mux, s.opts.Limits), ReadHeaderTimeout: s.opts.HeaderTimeout, IdleTimeout: s.opts.IdleTimeout}
 }
 
 // noListing answers 404 for a directory, which files would list.

@@ -19,6 +19,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/trust"
+	"github.com/tridboard/tridboard/web"
 )
 
 func init() {
@@ -115,7 +116,9 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitFailure, "HTTP %s: %v (choose another with --http)", a.http, errors.Unwrap(err))
 	}
-	srv := &http.Server{Handler: event.Handler(r, a.token), ReadHeaderTimeout: 10 * time.Second,
+	lim := web.DefaultLimits()
+	lim.Log = log
+	srv := &http.Server{Handler: web.Guard(event.Handler(r, a.token), lim), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
