@@ -84,14 +84,7 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(a.stateDir, 0o750); err != nil {
 		return fail(exitFailure, "%v", err)
 	}
-	ring, err := event.OpenKeyring(a.stateDir, !*enrolledOnly)
-	if err != nil {
-		return fail(exitFailure, "%v", err)
-	}
-	co := trust.DefaultCheckerOpts(ring)
-	co.Log = log
-	fo.Checker = trust.NewChecker(co)
-	if fo.Signer, err = event.RunnerKey(a.stateDir); err != nil {
+	if err := eventTrust(&fo, a.stateDir, !*enrolledOnly, log); err != nil {
 		return fail(exitFailure, "%v", err)
 	}
 	fmt.Fprintf(stdout, "tridboard event: signing key %s (fingerprint %s): give it to each set with \"tridboard key allow event KEY\"\n",
@@ -154,4 +147,19 @@ func createEvent(eo event.Opts, a eventArgs, link event.Link) (*event.Runner, er
 		cfg.Rounds = tournament.DefaultOpts().Rounds
 	}
 	return event.Create(eo, cfg, ps, link)
+}
+
+// eventTrust makes fo check the sets' states against the event's keyring
+// in dir (trusting a set's key at its first signed state with firstUse)
+// and sign the runner's commands with its key.
+func eventTrust(fo *mqtt.FollowerOpts, dir string, firstUse bool, log *slog.Logger) error {
+	ring, err := event.OpenKeyring(dir, firstUse)
+	if err != nil {
+		return err
+	}
+	co := trust.DefaultCheckerOpts(ring)
+	co.Log = log
+	fo.Checker = trust.NewChecker(co)
+	fo.Signer, err = event.RunnerKey(dir)
+	return err
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +18,13 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/event"
 	"github.com/tridboard/tridboard/hall"
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/trust"
 )
 
@@ -333,5 +338,117 @@ func playForgeries(t *testing.T, h hallBroker) {
 	}
 	if white.d.tb.Snapshot().HasDrawOffer {
 		t.Error("the forged draw offer stands on White's set")
+	}
+}
+
+// Issue 34: the event believes only its sets. A hostile client on the
+// broker publishes, for the set of board 1 in the round being played, a
+// state with a result and no move (unsigned, then signed by its own key),
+// the set's genuine state from before the round (replayed), and a 1 MB
+// state; then the players' real result comes. The event records the real
+// result only, each forgery is refused, logged and counted, and the
+// round's PGN is the set's.
+func TestEventRefusesForgedStates(t *testing.T) {
+	broker := mosquittotest.Start(t)
+	set := startSet(t, "hall-1", t.TempDir(), broker.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := set.d.client.WaitConnected(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spy := hallBroker{url: broker.URL}.client(t, "observer", "observer")
+	var mu sync.Mutex
+	var states [][]byte
+	spy.Subscribe("tridboard/hall-1/state", 1, func(_ paho.Client, m paho.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		states = append(states, append([]byte(nil), m.Payload()...))
+	}).WaitTimeout(5 * time.Second)
+	waitUntil(t, "the set's state before the event", func() bool { mu.Lock(); defer mu.Unlock(); return len(states) > 0 })
+	mu.Lock()
+	before := states[len(states)-1]
+	mu.Unlock()
+
+	dir := t.TempDir()
+	elog := &syncBuf{}
+	log := slog.New(slog.NewTextHandler(elog, nil))
+	fo := mqtt.DefaultFollowerOpts()
+	fo.Broker = broker.URL
+	if err := eventTrust(&fo, dir, true, log); err != nil {
+		t.Fatal(err)
+	}
+	link, attach, err := event.DialMQTT(fo, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer link.Close()
+	players, _ := tournament.ReadPlayers(strings.NewReader("Kirk,2210\nSpock,2350\n"), "players.txt")
+	eo := event.DefaultOpts()
+	eo.Dir, eo.Log = dir, log
+	r, err := event.Create(eo, event.Config{Name: "Forgery open", System: tournament.Swiss, Rounds: 1,
+		Boards: []string{"hall-1"}, TimeControl: "300", Variant: "st3d"}, players, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	attach(r)
+	srv := httptest.NewServer(event.Handler(r, "arbiter"))
+	defer srv.Close()
+	for _, path := range []string{"rounds/1/pair", "rounds/1/start"} {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/event/"+path, nil)
+		req.Header.Set("Authorization", "Bearer arbiter")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("POST %s: %v %v", path, resp.Status, err)
+		}
+		resp.Body.Close()
+	}
+	waitUntil(t, "the event binds the set's game", func() bool { return r.Snapshot().Paired[0].Games[0].GameID != "" })
+	g := r.Snapshot().Paired[0].Games[0]
+	var genuine []byte
+	waitUntil(t, "the set's state of the round's game", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		genuine = states[len(states)-1]
+		return bytes.Contains(genuine, []byte(g.GameID))
+	})
+	s, err := trust.Open(genuine)
+	if err != nil {
+		t.Fatalf("the set's state is not signed: %v", err)
+	}
+	var forged map[string]any
+	json.Unmarshal(s.Body, &forged)
+	forged["result"], forged["termination"] = "0-1", "resignation"
+	plain, _ := json.Marshal(forged)
+	attacker, _ := trust.NewKey()
+	signed, _ := attacker.Seal("hall-1", "state", plain)
+	huge := append(bytes.Repeat([]byte(" "), 1<<20), plain...)
+	for _, a := range []struct {
+		name    string
+		payload []byte
+		reason  string
+	}{
+		{"a result, unsigned", plain, "unsigned"},
+		{"a result, signed by another key", signed, "unknown key"},
+		{"the set's state from before the round, replayed", before, "replay"},
+		{"a 1 MB state", huge, "too large"},
+	} {
+		n := link.Refused()[a.reason]
+		if tok := spy.Publish("tridboard/hall-1/state", 1, true, a.payload); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatalf("%s: %v", a.name, tok.Error())
+		}
+		waitUntil(t, "the event refuses "+a.name, func() bool { return link.Refused()[a.reason] > n })
+		if got := r.Snapshot().Paired[0].Games[0]; got.Result.Over() || got.GameID != g.GameID {
+			t.Fatalf("after %s the event holds %s (%s), game %s", a.name, got.Result, got.Reason, got.GameID)
+		}
+	}
+	if n := elog.count("trust: refused a message"); n != 4 {
+		t.Errorf("%d refusals logged, want 4", n)
+	}
+	// The players' real result: White resigns on the set.
+	sendCommands(t, broker.URL)("hall-1", "resign", `{"side":"white"}`)
+	waitUntil(t, "the real result", func() bool { return r.Snapshot().Paired[0].Games[0].Result.Over() })
+	if got := r.Snapshot().Paired[0].Games[0]; string(got.Result) != "0-1" || got.GameID != g.GameID {
+		t.Errorf("the event holds %s (%s) of game %s, want 0-1 of %s", got.Result, got.Reason, got.GameID, g.GameID)
 	}
 }
