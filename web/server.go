@@ -57,6 +57,9 @@ type Opts struct {
 	// keep-alive connection idle that long; BodyTimeout bounds the reading
 	// of a command's body. The event streams are not bounded.
 	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
+	// Fingerprint is the set's signing key's fingerprint, shown on its
+	// board page for the desk to compare (a daemon's own board; "" none).
+	Fingerprint string
 	// Limits guard the server HTTPServer serves (limits.go); the zero
 	// value is DefaultLimits.
 	Limits Limits
@@ -173,7 +176,8 @@ func (s *Server) page(name string) http.HandlerFunc {
 			found, class = "", " missing"
 		}
 		b = []byte(strings.NewReplacer("{{TITLE}}", htmlEscape(s.opts.Title), "{{ID}}", htmlEscape(id),
-			"{{FOUND}}", found, "{{BODYCLASS}}", class).Replace(string(b)))
+			"{{FOUND}}", found, "{{BODYCLASS}}", class, "{{KEY}}", htmlEscape(s.opts.Fingerprint),
+			"{{KEYHIDDEN}}", map[bool]string{true: "hidden", false: ""}[s.opts.Fingerprint == ""]).Replace(string(b)))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		if class != "" {
