@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/trust"
+	"github.com/tridboard/tridboard/web"
 )
 
 // syncBuf is a log both the daemon and the test use.
@@ -268,6 +270,24 @@ func playForgeries(t *testing.T, h hallBroker) {
 			log         string
 		}{"an oversized state", pre + "/klingon/state", append(bytes.Repeat([]byte(" "), 300<<10), genuine...), `why="too large"`})
 	}
+	// A spectators' view that shows only what the sets signed (view
+	// --signed), the page the hall watches.
+	hub := web.NewHub(web.DefaultOpts())
+	vo := viewerOpts{Broker: h.url, Prefix: pre, ClientID: "view"}
+	if h.login != nil {
+		vo.Username, vo.Password = h.login("spectator")
+	}
+	vring, _ := trust.OpenRing("")
+	vring.FirstUse = true
+	vco := trust.DefaultCheckerOpts(vring)
+	vco.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	vo.Checker = trust.NewChecker(vco)
+	v, err := newViewer(vo, hub, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	waitUntil(t, "the view shows klingon's 3 moves", func() bool { s, ok := hub.Summary("klingon"); return ok && s.Plies == 3 })
 	before := white.d.tb.Snapshot()
 	forger := h.client(t, "forger", "forger")
 	if h.spectator != "" {
@@ -324,6 +344,12 @@ func playForgeries(t *testing.T, h hallBroker) {
 	}
 	if got := black.d.tb.Snapshot(); len(got.Moves) != 3 || got.Result != rules.NoResult {
 		t.Fatalf("Black's set changed: %d moves, result %s", len(got.Moves), got.Result)
+	}
+	if sum, _ := hub.Summary("klingon"); sum.Plies != 3 || sum.Result != "*" || sum.Clock == nil || sum.Clock.WhiteMS == 1000 {
+		t.Errorf("the view shows klingon with %d moves, result %s, clock %+v", sum.Plies, sum.Result, sum.Clock)
+	}
+	if n := vo.Checker.Refused(); n < int64(len(attacks)-1) {
+		t.Errorf("the view refused %d payloads, want at least %d", n, len(attacks)-1)
 	}
 	if n := white.d.trust.peers.Refused(); n != int64(len(attacks)) {
 		t.Errorf("White's set counted %d refusals, want %d", n, len(attacks))
