@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/durable"
 	"github.com/tridboard/tridboard/trust"
 )
 
@@ -27,6 +29,10 @@ type CommandAuth struct {
 	Now func() time.Time
 	// Log receives every refusal; nil means slog.Default().
 	Log *slog.Logger
+	// SeenFile, when set, keeps each sender's last counter (JSON, written
+	// before the command runs), so that a command captured before a
+	// restart of the set is refused after it too.
+	SeenFile string
 
 	mu      sync.Mutex
 	last    map[string]uint64 // by sender key
@@ -101,14 +107,26 @@ func (a *CommandAuth) check(board, name string, payload []byte) ([]byte, string,
 	}
 	key := s.Key.String()
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.last == nil {
 		a.last = map[string]uint64{}
+		if a.SeenFile != "" {
+			if b, err := os.ReadFile(a.SeenFile); err == nil {
+				if err := json.Unmarshal(b, &a.last); err != nil {
+					return nil, "", fmt.Errorf("commands' counters %s: %w", a.SeenFile, err)
+				}
+			}
+		}
 	}
 	if s.Counter <= a.last[key] {
-		a.mu.Unlock()
 		return nil, "", fmt.Errorf("command from %s: %w (counter %d)", sender, trust.ErrReplay, s.Counter)
 	}
 	a.last[key] = s.Counter
-	a.mu.Unlock()
+	if a.SeenFile != "" {
+		b, _ := json.Marshal(a.last)
+		if err := durable.WriteAtomic(a.SeenFile, b); err != nil {
+			return nil, "", fmt.Errorf("commands' counters: %w (the command is not run)", err)
+		}
+	}
 	return withoutTS(s.Body), sender, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +63,26 @@ func TestCommandAuth(t *testing.T) {
 	}
 	if _, _, err := a.Check("enterprise", "resign", []byte(strings.Repeat(" ", trust.DefaultMaxSize+1))); !errors.Is(err, trust.ErrTooLarge) {
 		t.Errorf("an oversized command: %v", err)
+	}
+}
+
+// A set that restarts still refuses a command it ran before (the counters
+// are kept in SeenFile).
+func TestCommandAuthKeepsCountersAcrossRestarts(t *testing.T) {
+	runner, _ := trust.NewKey()
+	ring, _ := trust.OpenRing("")
+	ring.Enroll("event", runner.Public())
+	now := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	seen := filepath.Join(t.TempDir(), "command_seen.json")
+	auth := func() *CommandAuth {
+		return &CommandAuth{Senders: ring, Now: func() time.Time { return now }, SeenFile: seen,
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	}
+	cmd, _ := runner.Seal("enterprise", CommandKind("resync"), []byte(`{"ts":"`+now.Format(time.RFC3339Nano)+`"}`))
+	if _, _, err := auth().Check("enterprise", "resync", cmd); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := auth().Check("enterprise", "resync", cmd); !errors.Is(err, trust.ErrReplay) {
+		t.Errorf("after a restart the same command: %v, want a replay", err)
 	}
 }

@@ -23,6 +23,9 @@ const (
 	// event runner's, a controller's: "tridboard key allow"); when it
 	// names any, the set takes only commands they signed.
 	commandKeysFile = "command_keys.json"
+	// commandSeenFile: each sender's last counter, so that a command read
+	// off the broker cannot be replayed after a restart either.
+	commandSeenFile = "command_seen.json"
 )
 
 func init() {
@@ -56,7 +59,7 @@ func loadTrust(stateDir string, log *slog.Logger) (setTrust, error) {
 		return setTrust{}, err
 	}
 	if ids, _ := senders.Entries(); len(ids) > 0 {
-		st.auth = &mqtt.CommandAuth{Senders: senders, Log: log}
+		st.auth = &mqtt.CommandAuth{Senders: senders, Log: log, SeenFile: filepath.Join(stateDir, commandSeenFile)}
 	}
 	log.Info("signing key", "fingerprint", k.Public().Fingerprint(), "commands", map[bool]string{true: "signed only", false: "token"}[st.auth != nil])
 	return st, nil
