@@ -320,18 +320,16 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 	}
 	bad := func(err error) { f.warn("payload "+kind, fmt.Sprintf("%s: %v (ignored)", m.Topic(), err)) }
 	payload := m.Payload()
-	if f.signed(kind) {
-		switch {
-		case f.o.Checker != nil:
-			body, err := f.o.Checker.Check(board, kind, payload)
-			if err != nil {
-				return // logged and counted by the checker
-			}
-			payload = body
-		case len(payload) > trust.DefaultMaxSize:
-			bad(fmt.Errorf("%d bytes: over %d", len(payload), trust.DefaultMaxSize))
-			return
+	switch {
+	case f.signed(kind) && f.o.Checker != nil:
+		body, err := f.o.Checker.Check(board, kind, payload)
+		if err != nil {
+			return // logged and counted by the checker
 		}
+		payload = body
+	case len(payload) > trust.DefaultMaxSize:
+		bad(fmt.Errorf("%d bytes: over %d, refused unread", len(payload), trust.DefaultMaxSize))
+		return
 	}
 	switch {
 	case kind == TopicState && f.h.State != nil:
