@@ -104,7 +104,7 @@ func (d *daemon) openMQTT() error {
 	}
 	d.trust = st
 	opts.Signer, opts.CommandAuth = st.key, st.auth
-	c, err := mqtt.New(opts, protocol.TableHandler(d.tb, systems.Lookup))
+	c, err := mqtt.New(opts, st.handler(protocol.TableHandler(d.tb, systems.Lookup)))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (d *daemon) openMQTT() error {
 		return d.enginePlayer(spec, snap)
 	}, d.log)
 	d.tb.AddSink(d.opp)
-	return d.openWeb(protocol.TableHandler(d.tb, systems.Lookup))
+	return d.openWeb(st.handler(protocol.TableHandler(d.tb, systems.Lookup)))
 }
 
 // listenWeb takes the displays' port: one in use stops the start, saying

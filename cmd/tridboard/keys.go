@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/trust"
 )
 
@@ -34,9 +36,10 @@ func init() {
 
 // setTrust is what a set signs with and whom it believes.
 type setTrust struct {
-	key   *trust.Key
-	peers *trust.Checker    // the other sets of remote games
-	auth  *mqtt.CommandAuth // nil: commands with the token, as before
+	key      *trust.Key
+	peers    *trust.Checker    // the other sets of remote games
+	peerRing *trust.Ring       // their keys
+	auth     *mqtt.CommandAuth // nil: commands with the token, as before
 }
 
 // loadTrust loads (or makes) the set's key in stateDir and the keys it
@@ -53,7 +56,7 @@ func loadTrust(stateDir string, log *slog.Logger) (setTrust, error) {
 	peers.FirstUse = true // a set not given another's key pins the first it sees
 	co := trust.DefaultCheckerOpts(peers)
 	co.Log = log
-	st := setTrust{key: k, peers: trust.NewChecker(co)}
+	st := setTrust{key: k, peers: trust.NewChecker(co), peerRing: peers}
 	senders, err := trust.OpenRing(filepath.Join(stateDir, commandKeysFile))
 	if err != nil {
 		return setTrust{}, err
@@ -63,6 +66,25 @@ func loadTrust(stateDir string, log *slog.Logger) (setTrust, error) {
 	}
 	log.Info("signing key", "fingerprint", k.Public().Fingerprint(), "commands", map[bool]string{true: "signed only", false: "token"}[st.auth != nil])
 	return st, nil
+}
+
+// handler is h, enrolling first the other set's key a new_game gives
+// ("opponent": {"set": ..., "key": ...}): the pairing of two sets, by a
+// command the set has authenticated.
+func (st setTrust) handler(h protocol.Handler) protocol.Handler {
+	return protocol.HandlerFunc(func(ctx context.Context, c protocol.Command) (any, error) {
+		if ng, ok := c.(protocol.NewGame); ok && ng.Opponent != nil && ng.Opponent.Key != "" {
+			pub, err := trust.ParsePublicKey(ng.Opponent.Key)
+			if err != nil {
+				return nil, err
+			}
+			if err := st.peerRing.Enroll(ng.Opponent.Set, pub); err != nil {
+				return nil, err
+			}
+			st.peers.Forget(ng.Opponent.Set)
+		}
+		return h.Command(ctx, c)
+	})
 }
 
 func runKey(args []string, stdout, stderr io.Writer) int {

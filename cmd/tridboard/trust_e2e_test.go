@@ -176,9 +176,14 @@ func playForgeries(t *testing.T, h hallBroker) {
 		cancel()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// White's set is given Black's key with its game (the pairing);
+	// Black's set pins White's at the first signed state.
 	if _, err := f.Command(ctx, "enterprise", "new_game", map[string]any{"variant": "st3d", "time_control": "300",
-		"opponent": map[string]any{"set": "klingon", "side": "black"}}); err != nil {
+		"opponent": map[string]any{"set": "klingon", "side": "black", "key": black.d.trust.key.Public().String()}}); err != nil {
 		t.Fatalf("the runner's signed new_game: %v", err)
+	}
+	if _, e := white.d.trust.peerRing.Entries(); e["klingon"].How != "enrolled" || !e["klingon"].Key.Equal(black.d.trust.key.Public()) {
+		t.Fatalf("White's set holds %+v for klingon, want its key enrolled", e["klingon"])
 	}
 	cancel()
 	bt, _ := mqtt.NewTopics(pre, "klingon")
@@ -350,6 +355,9 @@ func playForgeries(t *testing.T, h hallBroker) {
 	}
 	if n := vo.Checker.Refused(); n < int64(len(attacks)-1) {
 		t.Errorf("the view refused %d payloads, want at least %d", n, len(attacks)-1)
+	}
+	if _, e := black.d.trust.peerRing.Entries(); e["enterprise"].How != "first use" || !e["enterprise"].Key.Equal(white.d.trust.key.Public()) {
+		t.Errorf("Black's set holds %+v for enterprise, want White's key pinned", e["enterprise"])
 	}
 	if n := white.d.trust.peers.Refused(); n != int64(len(attacks)) {
 		t.Errorf("White's set counted %d refusals, want %d", n, len(attacks))
