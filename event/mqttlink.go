@@ -6,6 +6,7 @@ import (
 
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // MQTTLink follows the event's sets on a broker and feeds a Runner; it is
@@ -13,10 +14,15 @@ import (
 type MQTTLink struct {
 	f       *mqtt.Follower
 	timeout time.Duration
+	checker *trust.Checker
 }
 
 // DialMQTT follows o's sets for r (once Attach is called, messages reach
-// it). Commands wait timeout for a set's reply.
+// it). Commands wait timeout for a set's reply. With o.Checker (a
+// trust.Checker on the event's keyring, OpenKeyring) a state reaches the
+// runner only when the set's enrolled key signed it, it is no older than
+// the last one taken, and not oversized; o.Signer (RunnerKey) signs the
+// commands.
 func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runner), error) {
 	var rr *Runner
 	ready := make(chan struct{})
@@ -39,7 +45,7 @@ func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runn
 		rr = r
 		close(ready)
 	}
-	return &MQTTLink{f: f, timeout: timeout}, attach, nil
+	return &MQTTLink{f: f, timeout: timeout, checker: o.Checker}, attach, nil
 }
 
 // Send sends set a command and waits for its reply.
@@ -48,6 +54,15 @@ func (l *MQTTLink) Send(set, command string, payload map[string]any) error {
 	defer cancel()
 	_, err := l.f.Command(ctx, set, command, payload)
 	return err
+}
+
+// Refused is how many of the sets' messages the link refused (forged,
+// replayed, oversized), by reason; nil without a checker.
+func (l *MQTTLink) Refused() map[string]int64 {
+	if l.checker == nil {
+		return nil
+	}
+	return l.checker.RefusedBy()
 }
 
 // Close disconnects.

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/backoff"
 	"log/slog"
 	"net"
 	"strings"
@@ -246,25 +247,25 @@ func (h *authHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 	role := h.anonymousRole()
 	if a, known := h.accounts[user]; known || !h.anonymous {
 		addr := remoteHost(cl.Net.Remote)
-		wait, ok := h.logins.slot(addr)
+		wait, ok := h.logins.Slot(addr)
 		if !ok {
-			h.logins.failed(addr)
+			h.logins.Failed(addr)
 			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "too many failed logins from this address: try again later", user)
 		}
 		if wait > 0 {
 			h.sleep(wait)
-			h.logins.release(addr)
+			h.logins.Release(addr)
 		}
 		if !known {
 			h.dummy(pk.Connect.Password)
-			h.logins.failed(addr)
+			h.logins.Failed(addr)
 			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "unknown user", user)
 		}
 		if !a.verify(pk.Connect.Password) {
-			h.logins.failed(addr)
+			h.logins.Failed(addr)
 			return h.refuse(cl, packets.ErrBadUsernameOrPassword, "wrong password", user)
 		}
-		h.logins.succeeded(addr)
+		h.logins.Succeeded(addr)
 		role = a.role
 	}
 	if h.daemonID != "" && cl.ID == h.daemonID && role != RoleDaemon {
@@ -439,14 +440,14 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 }
 
 // own says whether topic is one the daemon itself retains: the board's
-// state and availability, and its Home Assistant discovery configs
+// state, availability and key, and its Home Assistant discovery configs
 // (<discovery>/<component>/<node>/<object>/config). They have a budget of
 // their own: a fixed handful of messages of at most MaxPacketSize each.
 func (h *authHook) own(topic string) bool {
 	if h.board == "" {
 		return false
 	}
-	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability {
+	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability || topic == h.board+"/"+TopicKey {
 		return true
 	}
 	rest, ok := strings.CutPrefix(topic, h.discovery+"/")
@@ -464,118 +465,9 @@ func remoteHost(addr string) string {
 	return addr
 }
 
-// loginLimiter slows down failed logins per address: after n failures in a
-// row, the next attempt from that address waits min(base·2^(n-1), max), and
-// concurrent attempts queue one after the other, so an address cannot try
-// passwords faster by opening many connections. Other addresses are not
-// slowed. An attempt that would wait over a minute, or find maxWaiting
-// attempts from its address waiting already, is refused at once.
-type loginLimiter struct {
-	mu        sync.Mutex
-	now       func() time.Time
-	base, max time.Duration
-	addrs     map[string]*backoff
-}
-
-type backoff struct {
-	fails   int
-	next    time.Time // when the next attempt may be checked
-	waiting int       // attempts waiting for their turn
-}
-
-// maxWait is the longest an attempt waits; beyond it, it is refused.
-const maxWait = time.Minute
-
-// maxWaiting bounds the attempts of one address waiting at once (each holds
-// a connection).
-const maxWaiting = 8
-
-// maxAddrs bounds the addresses remembered.
-const maxAddrs = 4096
+// loginLimiter slows down failed logins per address (backoff.Limiter).
+type loginLimiter = backoff.Limiter
 
 func newLoginLimiter(base, max time.Duration, now func() time.Time) *loginLimiter {
-	if base <= 0 {
-		base = 250 * time.Millisecond
-	}
-	if max < base {
-		max = 10 * time.Second
-	}
-	return &loginLimiter{now: now, base: base, max: max, addrs: map[string]*backoff{}}
-}
-
-func (l *loginLimiter) delay(fails int) time.Duration {
-	d := l.base
-	for i := 1; i < fails && d < l.max; i++ {
-		d *= 2
-	}
-	return min(d, l.max)
-}
-
-// slot reserves the time at which an attempt from addr may be checked and
-// returns how long to wait for it; false means refuse it now. After a
-// wait, call release.
-func (l *loginLimiter) slot(addr string) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.addrs[addr]
-	if b == nil || b.fails == 0 {
-		return 0, true
-	}
-	now := l.now()
-	t := b.next
-	if t.Before(now) {
-		t = now
-	}
-	wait := t.Sub(now)
-	if wait > maxWait || wait > 0 && b.waiting >= maxWaiting {
-		return 0, false
-	}
-	if wait > 0 {
-		b.waiting++
-	}
-	b.next = t.Add(l.delay(b.fails))
-	return wait, true
-}
-
-// release ends a wait slot gave.
-func (l *loginLimiter) release(addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if b := l.addrs[addr]; b != nil && b.waiting > 0 {
-		b.waiting--
-	}
-}
-
-func (l *loginLimiter) failed(addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.addrs[addr]
-	if b == nil {
-		if len(l.addrs) >= maxAddrs {
-			l.evict()
-		}
-		b = &backoff{}
-		l.addrs[addr] = b
-	}
-	b.fails++
-	if t := l.now().Add(l.delay(b.fails)); b.next.Before(t) {
-		b.next = t
-	}
-}
-
-// evict forgets the address whose wait ended longest ago.
-func (l *loginLimiter) evict() {
-	var oldest string
-	for a, b := range l.addrs {
-		if oldest == "" || b.next.Before(l.addrs[oldest].next) {
-			oldest = a
-		}
-	}
-	delete(l.addrs, oldest)
-}
-
-func (l *loginLimiter) succeeded(addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.addrs, addr)
+	return backoff.New(base, max, now)
 }

@@ -14,6 +14,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // Opts configures a Client.
@@ -46,6 +47,13 @@ type Opts struct {
 	Discovery string
 	// Version is the daemon's version, shown in Home Assistant.
 	Version string
+	// Signer, when set, signs the state, the moves and the events
+	// (trust.Key.Seal: a "sig" field, last), and its public key is
+	// published retained on <base>/key for enrolment.
+	Signer *trust.Key
+	// CommandAuth, when set, admits only commands signed by its senders
+	// (CommandAuth.Check); CommandToken is then not used.
+	CommandAuth *CommandAuth
 
 	// KeepAlive is the MQTT keep-alive interval.
 	KeepAlive time.Duration
@@ -302,6 +310,9 @@ func (c *Client) PublishState(s protocol.State) {
 		s.Result = protocol.ResultOngoing
 	}
 	b, err := json.Marshal(s)
+	if err == nil {
+		b, err = c.seal(TopicState, b)
+	}
 	if err != nil { // cannot happen: State holds only strings, numbers and times
 		c.log.Error("mqtt: state: marshal", "err", err)
 		return
@@ -321,6 +332,9 @@ func (c *Client) PublishEvent(e protocol.Event) {
 	}
 	e.Time = e.Time.UTC()
 	b, err := json.Marshal(e)
+	if err == nil {
+		b, err = c.seal(TopicEvent, b)
+	}
 	if err != nil {
 		c.log.Error("mqtt: event: marshal", "err", err)
 		return
@@ -333,6 +347,23 @@ func (c *Client) PublishEvent(e protocol.Event) {
 	c.events = append(c.events, b)
 	c.mu.Unlock()
 	c.wake()
+}
+
+// seal signs body as this set's message of kind, when the client has a
+// signer.
+func (c *Client) seal(kind string, body []byte) ([]byte, error) {
+	if c.opts.Signer == nil {
+		return body, nil
+	}
+	return c.opts.Signer.Seal(c.opts.BoardID, kind, body)
+}
+
+// KeyAnnouncement is the retained payload of <base>/key: the set's public
+// key and its fingerprint, for the desk to enrol it (after comparing the
+// fingerprint with the one the set's page shows).
+func KeyAnnouncement(pub trust.PublicKey) []byte {
+	b, _ := json.Marshal(map[string]string{"key": pub.String(), "fingerprint": pub.Fingerprint()})
+	return b
 }
 
 func (c *Client) wake() {
@@ -522,7 +553,11 @@ func (c *Client) connect(cli paho.Client) error {
 			return fmt.Errorf("subscribe %s: %w", c.topics.SetFilter(), err)
 		}
 	}
-	for _, m := range append(discoveryMessages(c.topics, c.opts, c.handler != nil), message{c.topics.Availability(), []byte(Online)}) {
+	msgs := discoveryMessages(c.topics, c.opts, c.handler != nil)
+	if k := c.opts.Signer; k != nil {
+		msgs = append(msgs, message{c.topics.Key(), KeyAnnouncement(k.Public())})
+	}
+	for _, m := range append(msgs, message{c.topics.Availability(), []byte(Online)}) {
 		if ok, err := c.wait(cli.Publish(m.topic, 1, true, m.payload), c.opts.AckTimeout); !ok || err != nil {
 			return fmt.Errorf("publish %s: %w", m.topic, err)
 		}
@@ -555,6 +590,10 @@ func (c *Client) outboxLoop() {
 			return
 		}
 		b, err := json.Marshal(m)
+		if err == nil && c.opts.Signer != nil {
+			// The same bytes each time: a move sent again is a duplicate.
+			b, err = c.opts.Signer.SealSame(c.opts.BoardID, TopicMove, b)
+		}
 		if err != nil {
 			c.log.Error("mqtt: move: marshal", "game", m.Game, "seq", m.Seq, "err", err)
 			return

@@ -1,10 +1,12 @@
 package mqtt
 
 import (
+	"encoding/json"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // commandLoop runs the queued commands one at a time, in the order
@@ -35,7 +37,7 @@ func (c *Client) commandLoop() {
 			c.reply(name, protocol.Response{Status: protocol.StatusError, Reason: "retained command ignored: publish commands without the retain flag"})
 			continue
 		}
-		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
+		cmd, r := c.admit(name, m.Payload())
 		if cmd == nil {
 			c.reply(name, r)
 			continue
@@ -84,7 +86,7 @@ func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.C
 		if name != protocol.CmdClock || m.Retained() {
 			return ck, rs, m
 		}
-		cmd, r := protocol.Admit(c.opts.CommandToken, name, m.Payload())
+		cmd, r := c.admit(name, m.Payload())
 		nk, isClock := cmd.(protocol.Clock)
 		if !isClock || nk.Action != ck.Action || nk.Side != ck.Side {
 			return ck, rs, m
@@ -99,4 +101,39 @@ func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.C
 		ck = nk
 		rs = append(rs, r)
 	}
+}
+
+// admit parses and authenticates a command: signed by a sender of
+// Opts.CommandAuth, or with Opts.CommandToken.
+func (c *Client) admit(name string, payload []byte) (protocol.Command, protocol.Response) {
+	a := c.opts.CommandAuth
+	if a == nil {
+		if s, err := trust.Open(payload); err == nil {
+			// Signed by a sender this set was not told of: the token
+			// decides, as for any command.
+			payload = withoutTS(s.Body)
+		}
+		return protocol.Admit(c.opts.CommandToken, name, payload)
+	}
+	body, _, err := a.Check(c.opts.BoardID, name, payload)
+	if err != nil {
+		return nil, protocol.Response{Transaction: transactionOf(payload), Status: protocol.StatusError,
+			Reason: "unauthorised: " + err.Error()}
+	}
+	return protocol.Admit("", name, body)
+}
+
+// withoutTS is a signed command's fields without the "ts" the signature
+// needs (commands do not take it).
+func withoutTS(body []byte) []byte {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return body
+	}
+	delete(fields, "ts")
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return body
+	}
+	return b
 }

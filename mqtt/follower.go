@@ -14,6 +14,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // FollowerOpts configure a Follower.
@@ -49,6 +50,16 @@ type FollowerOpts struct {
 	// timeouts stay on the real clock.
 	Now      func() time.Time
 	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
+	// Checker, when set, checks every state, move, event and remote record
+	// before it is decoded (trust.Checker: the signature of the key
+	// trusted for the set, a replayed older state, the size) and drops,
+	// logs and counts what it refuses. Without one, only payloads over
+	// trust.DefaultMaxSize are refused before they are parsed.
+	Checker *trust.Checker
+	// Signer, when set, signs what the follower publishes: its set's
+	// remote record, and its commands (the set checks them against the
+	// keys it lets command it).
+	Signer *trust.Key
 }
 
 // DefaultFollowerOpts follows every board under "tridboard", retrying
@@ -308,24 +319,36 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 		f.retained.Store(true)
 	}
 	bad := func(err error) { f.warn("payload "+kind, fmt.Sprintf("%s: %v (ignored)", m.Topic(), err)) }
+	payload := m.Payload()
+	switch {
+	case f.signed(kind) && f.o.Checker != nil:
+		body, err := f.o.Checker.Check(board, kind, payload)
+		if err != nil {
+			return // logged and counted by the checker
+		}
+		payload = body
+	case len(payload) > trust.DefaultMaxSize:
+		bad(fmt.Errorf("%d bytes: over %d, refused unread", len(payload), trust.DefaultMaxSize))
+		return
+	}
 	switch {
 	case kind == TopicState && f.h.State != nil:
 		var s protocol.State
-		if err := json.Unmarshal(m.Payload(), &s); err != nil {
+		if err := json.Unmarshal(payload, &s); err != nil {
 			bad(err)
 			return
 		}
 		f.h.State(board, s)
 	case kind == TopicMove && f.h.Move != nil:
 		var mv protocol.Move
-		if err := json.Unmarshal(m.Payload(), &mv); err != nil {
+		if err := json.Unmarshal(payload, &mv); err != nil {
 			bad(err)
 			return
 		}
 		f.h.Move(board, mv)
 	case kind == TopicEvent && f.h.Event != nil:
 		var e protocol.Event
-		if err := json.Unmarshal(m.Payload(), &e); err != nil {
+		if err := json.Unmarshal(payload, &e); err != nil {
 			bad(err)
 			return
 		}
@@ -334,7 +357,7 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 		f.h.Availability(board, string(m.Payload()) == Online)
 	case kind == TopicRemote && f.h.Remote != nil:
 		var r protocol.RemoteRecord
-		if err := json.Unmarshal(m.Payload(), &r); err != nil {
+		if err := json.Unmarshal(payload, &r); err != nil {
 			bad(err)
 			return
 		}
@@ -353,6 +376,15 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 			ch <- r
 		}
 	}
+}
+
+// signed says whether messages of kind are signed by their set.
+func (f *Follower) signed(kind string) bool {
+	switch kind {
+	case TopicState, TopicMove, TopicEvent, TopicRemote:
+		return true
+	}
+	return false
 }
 
 // Command publishes command name with fields on board's set/<name>, with a
@@ -385,7 +417,13 @@ func (f *Follower) Command(ctx context.Context, board, name string, fields map[s
 	if f.o.Token != "" {
 		body["token"] = f.o.Token
 	}
+	if f.o.Signer != nil {
+		body["ts"] = f.o.Now().UTC().Format(time.RFC3339Nano)
+	}
 	b, err := json.Marshal(body)
+	if err == nil && f.o.Signer != nil {
+		b, err = f.o.Signer.Seal(board, CommandKind(name), b)
+	}
 	if err != nil {
 		return protocol.Response{}, fmt.Errorf("mqtt: %s %s: %w", board, name, err)
 	}
@@ -412,6 +450,9 @@ func (f *Follower) PublishRemote(ctx context.Context, board string, r protocol.R
 		return err
 	}
 	b, err := json.Marshal(r)
+	if err == nil && f.o.Signer != nil {
+		b, err = f.o.Signer.Seal(board, TopicRemote, b)
+	}
 	if err != nil {
 		return fmt.Errorf("mqtt: %s: remote record: %w", board, err)
 	}

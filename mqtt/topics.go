@@ -16,6 +16,9 @@ const (
 	// TopicRemote: the retained topic where a set playing another set
 	// publishes its side of the remote game (protocol.RemoteRecord).
 	TopicRemote = "remote"
+	// TopicKey: the retained topic where a set announces its public key
+	// (KeyAnnouncement), for enrolment.
+	TopicKey = "key"
 )
 
 // Availability payloads, as Home Assistant expects them by default.
@@ -76,6 +79,9 @@ func (t Topics) Event() string { return t.Base + "/" + TopicEvent }
 // Availability is the retained online/offline topic (the last will).
 func (t Topics) Availability() string { return t.Base + "/" + TopicAvailability }
 
+// Key is the retained topic of the set's public key.
+func (t Topics) Key() string { return t.Base + "/" + TopicKey }
+
 // Set is the topic of a command.
 func (t Topics) Set(command string) string { return t.Base + "/" + TopicSet + "/" + command }
 
@@ -99,3 +105,7 @@ func (t Topics) command(topic string) (string, bool) {
 	c := topic[len(p):]
 	return c, c != "" && !strings.Contains(c, "/")
 }
+
+// CommandKind is the kind a signed command of name is signed as: a command
+// signed for resign cannot be passed off as another.
+func CommandKind(name string) string { return TopicSet + "/" + name }

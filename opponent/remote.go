@@ -16,6 +16,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/table"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // RemoteOpts connect a Remote to the broker both sets publish on.
@@ -37,6 +38,12 @@ type RemoteOpts struct {
 	// Remote to look at it (nil: every 200 ms of real time).
 	Now  func() time.Time
 	Tick <-chan time.Time
+	// Checker checks the other set's state and record before they are
+	// believed (trust.Checker: signed by the key trusted for it, not older
+	// than the last, not oversized); nil believes them as they come.
+	// Signer signs this set's record.
+	Checker *trust.Checker
+	Signer  *trust.Key
 }
 
 // DefaultGrace is RemoteOpts.Grace when none is given.
@@ -136,6 +143,7 @@ func NewRemote(spec game.Opponent, snap *table.Snapshot, do Doer, o RemoteOpts) 
 	fo.Boards, fo.ClientID = []string{spec.Set}, "tridboard-"+o.Local+"-follows-"+spec.Set
 	fo.RetryMin, fo.RetryMax = 500*time.Millisecond, 2*time.Second // the players wait for the other set
 	fo.Warn = func(msg string) { o.Log.Warn("opponent: remote: " + msg) }
+	fo.Checker, fo.Signer = o.Checker, o.Signer
 	f, err := mqtt.Follow(fo, mqtt.Handlers{State: r.onState, Remote: r.onRecord, Availability: r.onAvailability,
 		Connected: func() {
 			r.mu.Lock()
@@ -371,8 +379,13 @@ func (r *Remote) trackOffers(ours *table.Snapshot) {
 func (r *Remote) play(ours *table.Snapshot, theirs *protocol.State, next string) {
 	c := table.PlayMove{Move: next, Game: ours.Game, Ply: len(ours.Moves) + 1}
 	if theirs.Clock != nil && ours.Clock != nil && len(theirs.Moves) == len(ours.Moves)+1 {
-		// The other set's clock right after its move: authoritative.
-		c.Reading = &clock.Reading{WhiteMS: theirs.Clock.WhiteMS, BlackMS: theirs.Clock.BlackMS}
+		// The other set's clock right after its move: authoritative, as
+		// far as the time control allows.
+		if err := ClockAllowed(ours, theirs.Clock, r.spec.Side); err != nil {
+			r.refused(fmt.Sprintf("set %s's clock after its move %s is refused (this set keeps its own): %v", r.spec.Set, next, err))
+		} else {
+			c.Reading = &clock.Reading{WhiteMS: theirs.Clock.WhiteMS, BlackMS: theirs.Clock.BlackMS}
+		}
 	}
 	_, err := r.command(c)
 	switch {
@@ -402,6 +415,10 @@ func (r *Remote) result(ours *table.Snapshot, theirs *protocol.State) {
 	loser := rules.White
 	if res == rules.WhiteWins {
 		loser = rules.Black
+	}
+	if err := r.resultAllowed(ours, theirs, res, loser); err != nil {
+		r.refused(fmt.Sprintf("set %s's result %s (%s) is refused: %v", r.spec.Set, res, theirs.Reason, err))
+		return
 	}
 	var cmds []table.Command
 	switch game.Reason(theirs.Reason) {
@@ -543,6 +560,103 @@ func (r *Remote) report(problem string) {
 	r.reported = problem
 	r.o.Log.Error("opponent: remote", "problem", problem)
 	_, _ = r.command(table.Alert{Detail: problem})
+}
+
+// refused logs and counts what the other set said that this set does not
+// believe, once for each thing.
+func (r *Remote) refused(problem string) {
+	if problem == r.reported {
+		return
+	}
+	r.o.Log.Warn("opponent: remote: refused", "problem", problem)
+	r.report(problem)
+}
+
+// resultAllowed says whether the other set's result may be recorded here:
+// a resignation only by its own players, a draw by agreement only of an
+// offer of this set's players that stands here, a flag only of its own
+// side's clock (the other set is authoritative for it) with that flag
+// fallen. Mates and the claims the moves bring here are the table's to
+// check.
+func (r *Remote) resultAllowed(ours *table.Snapshot, theirs *protocol.State, res rules.Result, loser rules.Color) error {
+	switch game.Reason(theirs.Reason) {
+	case game.ReasonResignation:
+		if loser != r.spec.Side || res == rules.Draw {
+			return fmt.Errorf("a resignation there can only be of its own players (%s)", r.spec.Side)
+		}
+	case game.ReasonAgreement:
+		if res != rules.Draw {
+			return errors.New("an agreement is a draw")
+		}
+		if !ours.HasDrawOffer || ours.DrawOffer != r.mySide() {
+			return fmt.Errorf("no draw offer of %s stands here to be accepted", r.mySide())
+		}
+	case game.ReasonTime:
+		flagged := loser
+		if res == rules.Draw {
+			flagged = theirs.Turn
+		}
+		if flagged != r.spec.Side {
+			return fmt.Errorf("only %s's flag is that set's to declare", r.spec.Side)
+		}
+		if theirs.Clock == nil || theirs.Clock.Flag != flagged.String() {
+			return fmt.Errorf("its clock shows no fallen flag of %s", flagged)
+		}
+	}
+	return nil
+}
+
+// clockSlack is how far the other set's reading may be from what this set
+// knows of the clock: the milliseconds its copy and the original differ.
+const clockSlack = 2 * time.Second
+
+// ClockAllowed checks the other set's clock after its move (theirs, its
+// players playing side) against this game (ours, before the move): this
+// side's time must be this set's own, to clockSlack, and the mover's time
+// no more than it had when its turn began (its reading after its previous
+// move, or the control's initial time) plus what one move of the control
+// can give (an increment, a delay, a new period's time).
+func ClockAllowed(ours *table.Snapshot, theirs *clock.Snapshot, side rules.Color) error {
+	if ours.Clock == nil {
+		return nil
+	}
+	ctl, err := clock.Parse(ours.Clock.Control)
+	if err != nil {
+		return fmt.Errorf("this set's control %q: %w", ours.Clock.Control, err)
+	}
+	ms := func(s *clock.Snapshot, c rules.Color) int64 {
+		if c == rules.White {
+			return s.WhiteMS
+		}
+		return s.BlackMS
+	}
+	mine := side.Other()
+	// This side's time: its clock stood since its last move here.
+	wantMine := ms(ours.Clock, mine)
+	if d := ms(theirs, mine) - wantMine; d > clockSlack.Milliseconds() || d < -clockSlack.Milliseconds() {
+		return fmt.Errorf("%s's time %s there, %s here", mine, time.Duration(ms(theirs, mine))*time.Millisecond,
+			time.Duration(wantMine)*time.Millisecond)
+	}
+	before := ctl.Initial().Milliseconds()
+	for i := len(ours.Moves) - 1; i >= 0; i-- {
+		if m := ours.Moves[i]; m.ClkMS != nil && (i%2 == 0) == (ours.Start.Turn() == side) {
+			before = *m.ClkMS
+			break
+		}
+	}
+	var gain time.Duration
+	for i, p := range ctl.Periods {
+		bonus := p.Amount
+		if i > 0 {
+			bonus += p.Time
+		}
+		gain = max(gain, bonus)
+	}
+	if got, most := ms(theirs, side), before+(gain+clockSlack).Milliseconds(); got > most {
+		return fmt.Errorf("%s's time %s after its move: it had %s, and a move gives at most %s", side,
+			time.Duration(got)*time.Millisecond, time.Duration(before)*time.Millisecond, gain)
+	}
+	return nil
 }
 
 // Next compares this game (ours) with the other set's (theirs), whose

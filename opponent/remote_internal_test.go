@@ -208,9 +208,17 @@ func TestRemoteResults(t *testing.T) {
 	}{
 		{"resignation", rules.WhiteWins, game.ReasonResignation, false, []table.Command{table.Resign{Side: rules.Black}}, false},
 		{"agreement", rules.Draw, game.ReasonAgreement, true, []table.Command{table.Draw{Side: rules.Black, Action: table.DrawAccept}}, false},
+		// Issue 34: a result must follow from what was recorded here: an
+		// agreement needs this side's offer standing, a resignation is of
+		// the other set's players, a flag is of its own side and shows on
+		// its clock.
 		{"agreement without the offer here", rules.Draw, game.ReasonAgreement, false, []table.Command{
-			table.Draw{Side: rules.White, Action: table.DrawOffer}, table.Draw{Side: rules.Black, Action: table.DrawAccept}}, false},
+			table.Alert{Detail: "set klingon's result 1/2-1/2 (agreement) is refused: no draw offer of white stands here to be accepted"}}, false},
 		{"flag", rules.WhiteWins, game.ReasonTime, false, []table.Command{table.PeerFlag{Side: rules.Black}}, false},
+		{"resignation of this set's players", rules.BlackWins, game.ReasonResignation, false, []table.Command{
+			table.Alert{Detail: "set klingon's result 0-1 (resignation) is refused: a resignation there can only be of its own players (black)"}}, false},
+		{"flag of this set's side", rules.BlackWins, game.ReasonTime, false, []table.Command{
+			table.Alert{Detail: "set klingon's result 0-1 (time) is refused: only black's flag is that set's to declare"}}, false},
 		{"claim", rules.Draw, game.ReasonThreefold, false, []table.Command{table.Draw{Side: rules.Black, Action: table.DrawClaim}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,6 +229,12 @@ func TestRemoteResults(t *testing.T) {
 			}
 			theirs := theirState("G-B", "b2W-b3W")
 			theirs.Result, theirs.Reason, theirs.Turn = string(tc.result), string(tc.reason), rules.Black
+			if tc.reason == game.ReasonTime {
+				theirs.Clock = &clock.Snapshot{Control: "300", WhiteMS: 300000, Stopped: true, Flag: "black"}
+				if tc.result == rules.BlackWins {
+					theirs.Clock.WhiteMS, theirs.Clock.BlackMS, theirs.Clock.Flag = 0, 1000, "white"
+				}
+			}
 			cmds, _ := rig.step(ours, theirs, nil, nil)
 			for i := range cmds {
 				if f, ok := cmds[i].(table.PeerFlag); ok {
@@ -285,7 +299,9 @@ func TestRemoteMoveCarriesTheClock(t *testing.T) {
 	rig := pairedRig(t)
 	theirs := theirState("G-B", "b2W-b3W", "b7B-b6B")
 	theirs.Clock = &clock.Snapshot{Control: "300", WhiteMS: 291234, BlackMS: 287001, Running: "white"}
-	cmds, _ := rig.step(rig.ours("b2W-b3W"), theirs, nil, nil)
+	ours := rig.ours("b2W-b3W")
+	ours.Clock.WhiteMS = 291234 // White's time stood since White's move
+	cmds, _ := rig.step(ours, theirs, nil, nil)
 	if len(cmds) != 1 {
 		t.Fatalf("commands %#v", cmds)
 	}
@@ -293,7 +309,7 @@ func TestRemoteMoveCarriesTheClock(t *testing.T) {
 		t.Errorf("reading %+v: want the other set's 291234 and 287001 ms", r)
 	}
 	// Without a clock here, no reading.
-	ours := rig.ours("b2W-b3W")
+	ours = rig.ours("b2W-b3W")
 	ours.Clock = nil
 	cmds, _ = rig.step(ours, nil, nil, nil)
 	if len(cmds) != 1 || cmds[0].(table.PlayMove).Reading != nil {
@@ -451,5 +467,38 @@ func TestRemoteDesyncLasts(t *testing.T) {
 	}
 	if pm, ok := cmds[0].(table.PlayMove); len(cmds) != 1 || !ok || pm.Move != "c7B-c6B" || pm.Game != "G-A" || pm.Ply != 2 {
 		t.Errorf("commands %#v, want the other set's move", cmds)
+	}
+}
+
+// Issue 34: the other set's clock after its move is taken only as far as
+// the time control allows; a forged one is refused (the move is played
+// with this set's own clock, the refusal shown and logged).
+func TestRemoteClockAllowed(t *testing.T) {
+	i64 := func(v int64) *int64 { return &v }
+	for _, tc := range []struct {
+		name, control  string
+		white, black   int64 // the other set's reading after Black's move
+		blackBefore    *int64
+		wantRefusedFor string // "" taken
+	}{
+		{"as the clock ran", "300", 291234, 287001, nil, ""},
+		{"black gained time", "300", 291234, 9_999_000, nil, "black's time"},
+		{"white's time taken", "300", 1000, 287001, nil, "white's time 1s there"},
+		{"an increment's worth", "300+2", 291234, 301_500, nil, ""},
+		{"more than an increment", "300+2", 291234, 305_000, nil, "a move gives at most 2s"},
+		{"more than before its last move", "300", 291234, 250_000, i64(240_000), "it had 4m0s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ours := snapAfter(t, "b2W-b3W", "b7B-b6B", "c2W-c3W")
+			ours.Moves[1].ClkMS = tc.blackBefore
+			ours.Clock = &clock.Snapshot{Control: tc.control, WhiteMS: 291234, BlackMS: 280000, Running: "black"}
+			err := ClockAllowed(ours, &clock.Snapshot{Control: tc.control, WhiteMS: tc.white, BlackMS: tc.black}, rules.Black)
+			switch {
+			case tc.wantRefusedFor == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.wantRefusedFor != "" && (err == nil || !strings.Contains(err.Error(), tc.wantRefusedFor)):
+				t.Errorf("%v, want a refusal about %q", err, tc.wantRefusedFor)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // Command names: the last level of <base>/set/<command> and <base>/response/<command>.
@@ -77,6 +78,10 @@ type Opponent struct {
 	Side   string `json:"side,omitempty"`
 	Set    string `json:"set,omitempty"`
 	Engine int    `json:"engine,omitempty"`
+	// Key is the other set's public key ("ed25519:<base64>", what its
+	// "tridboard key" prints): the set believes only what that key signed
+	// (docs/mqtt.md, "Signed messages").
+	Key string `json:"key,omitempty"`
 }
 
 // Promotion chooses the piece a pawn promotes to: 'Q', 'R', 'B' or 'N'; or
@@ -213,6 +218,13 @@ func (c NewGame) validate() error {
 			return errors.New(`"opponent": give one of "set" (a board id) and "engine" (a level from 1)`)
 		case o.Engine < 0:
 			return fmt.Errorf(`"opponent": engine level %d: want 1 or more`, o.Engine)
+		case o.Key != "" && o.Set == "":
+			return errors.New(`"opponent": "key" is another set's: give "set" too`)
+		}
+		if o.Key != "" {
+			if _, err := trust.ParsePublicKey(o.Key); err != nil {
+				return fmt.Errorf(`"opponent": %v`, strings.TrimPrefix(err.Error(), "trust: "))
+			}
 		}
 	}
 	if _, err := clock.Parse(c.TimeControl); err != nil {

@@ -57,6 +57,12 @@ type Opts struct {
 	// keep-alive connection idle that long; BodyTimeout bounds the reading
 	// of a command's body. The event streams are not bounded.
 	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
+	// Fingerprint is the set's signing key's fingerprint, shown on its
+	// board page for the desk to compare (a daemon's own board; "" none).
+	Fingerprint string
+	// Limits guard the server HTTPServer serves (limits.go); the zero
+	// value is DefaultLimits.
+	Limits Limits
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -122,11 +128,12 @@ func New(hub *Hub, opts Opts) *Server {
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.mux }
 
-// HTTPServer is an http.Server of the handler with the timeouts of the
-// options: a connection that sends no request, or stays idle, is closed.
+// HTTPServer is an http.Server of the handler with the timeouts and the
+// limits of the options (Guard): a connection that sends no request, or
+// stays idle, is closed; wrong tokens are slowed, event streams capped.
 // (No whole-request read or write timeout: the event streams last.)
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{Handler: s.mux, ReadHeaderTimeout: s.opts.HeaderTimeout, IdleTimeout: s.opts.IdleTimeout}
+	return &http.Server{Handler: Guard(s.mux, s.opts.Limits), ReadHeaderTimeout: s.opts.HeaderTimeout, IdleTimeout: s.opts.IdleTimeout}
 }
 
 // noListing answers 404 for a directory, which files would list.
@@ -169,7 +176,8 @@ func (s *Server) page(name string) http.HandlerFunc {
 			found, class = "", " missing"
 		}
 		b = []byte(strings.NewReplacer("{{TITLE}}", htmlEscape(s.opts.Title), "{{ID}}", htmlEscape(id),
-			"{{FOUND}}", found, "{{BODYCLASS}}", class).Replace(string(b)))
+			"{{FOUND}}", found, "{{BODYCLASS}}", class, "{{KEY}}", htmlEscape(s.opts.Fingerprint),
+			"{{KEYHIDDEN}}", map[bool]string{true: "hidden", false: ""}[s.opts.Fingerprint == ""]).Replace(string(b)))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		if class != "" {

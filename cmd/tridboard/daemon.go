@@ -71,6 +71,7 @@ type daemon struct {
 	webLn   net.Listener  // taken first, served once the table runs
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
+	trust   setTrust // the set's key and whom it believes (keys.go)
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns

@@ -98,7 +98,13 @@ func (d *daemon) openMQTT() error {
 	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
 	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
 	opts.Logger = d.log
-	c, err := mqtt.New(opts, protocol.TableHandler(d.tb, systems.Lookup))
+	st, err := loadTrust(d.o.cfg.StateDir, d.log)
+	if err != nil {
+		return err
+	}
+	d.trust = st
+	opts.Signer, opts.CommandAuth = st.key, st.auth
+	c, err := mqtt.New(opts, st.handler(protocol.TableHandler(d.tb, systems.Lookup)))
 	if err != nil {
 		return err
 	}
@@ -111,7 +117,8 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D()}
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D(),
+		Checker: st.peers, Signer: st.key}
 	d.opp = opponent.NewManager(func(spec game.Opponent, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {
 			return opponent.NewRemote(spec, snap, d.tb, ro)
@@ -119,7 +126,7 @@ func (d *daemon) openMQTT() error {
 		return d.enginePlayer(spec, snap)
 	}, d.log)
 	d.tb.AddSink(d.opp)
-	return d.openWeb(protocol.TableHandler(d.tb, systems.Lookup))
+	return d.openWeb(st.handler(protocol.TableHandler(d.tb, systems.Lookup)))
 }
 
 // listenWeb takes the displays' port: one in use stops the start, saying
@@ -158,6 +165,9 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
+	if d.trust.key != nil {
+		so.Fingerprint = d.trust.key.Public().Fingerprint()
+	}
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()

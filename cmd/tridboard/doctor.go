@@ -116,6 +116,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Bus = bus
 	fmt.Fprintf(stdout, "checking %s: %d expanders, %d cells of %s\n", title, len(w.Expanders), len(sys.Cells()), sys.Name())
+	fmt.Fprintln(stdout, keyLine(cfg.StateDir))
 	n := 0
 	for _, f := range bringup.Doctor(o) {
 		fmt.Fprintln(stdout, f)

@@ -18,6 +18,8 @@ import (
 	"github.com/tridboard/tridboard/event"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/tournament"
+	"github.com/tridboard/tridboard/trust"
+	"github.com/tridboard/tridboard/web"
 )
 
 func init() {
@@ -50,6 +52,7 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&a.prefix, "prefix", "tridboard", "the sets' topic `prefix`")
 	fs.StringVar(&a.user, "username", "", "the broker's user `name`")
 	fs.StringVar(&a.pass, "password", "", "the broker's `password`")
+	enrolledOnly := fs.Bool("enrolled-only", false, "take states only from sets whose key is enrolled in the event's keys.json (default: trust a set's key at its first signed state)")
 	setToken := fs.String("set-token", os.Getenv("TRIDBOARD_MQTT_COMMAND_TOKEN"), "the sets' command `token`, if they have one")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard event --broker URL --state-dir DIR --players FILE --boards b1,b2,... [--http ADDR]")
@@ -78,6 +81,14 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token = a.broker, a.prefix, a.user, a.pass, *setToken
 	fo.Warn = func(msg string) { fmt.Fprintln(stderr, "tridboard event:", msg) }
+	if err := os.MkdirAll(a.stateDir, 0o750); err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	if err := eventTrust(&fo, a.stateDir, !*enrolledOnly, log); err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	fmt.Fprintf(stdout, "tridboard event: signing key %s (fingerprint %s): give it to each set with \"tridboard key allow event KEY\"\n",
+		fo.Signer.Public(), fo.Signer.Public().Fingerprint())
 	link, attach, err := event.DialMQTT(fo, 10*time.Second)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -98,7 +109,9 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitFailure, "HTTP %s: %v (choose another with --http)", a.http, errors.Unwrap(err))
 	}
-	srv := &http.Server{Handler: event.Handler(r, a.token), ReadHeaderTimeout: 10 * time.Second,
+	lim := web.DefaultLimits()
+	lim.Log = log
+	srv := &http.Server{Handler: web.Guard(event.Handler(r, a.token), lim), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -134,4 +147,19 @@ func createEvent(eo event.Opts, a eventArgs, link event.Link) (*event.Runner, er
 		cfg.Rounds = tournament.DefaultOpts().Rounds
 	}
 	return event.Create(eo, cfg, ps, link)
+}
+
+// eventTrust makes fo check the sets' states against the event's keyring
+// in dir (trusting a set's key at its first signed state with firstUse)
+// and sign the runner's commands with its key.
+func eventTrust(fo *mqtt.FollowerOpts, dir string, firstUse bool, log *slog.Logger) error {
+	ring, err := event.OpenKeyring(dir, firstUse)
+	if err != nil {
+		return err
+	}
+	co := trust.DefaultCheckerOpts(ring)
+	co.Log = log
+	fo.Checker = trust.NewChecker(co)
+	fo.Signer, err = event.RunnerKey(dir)
+	return err
 }

@@ -23,6 +23,7 @@ import (
 // be stopped and started again on its state directory.
 type inproc struct {
 	t      *testing.T
+	logTo  io.Writer // the daemon's log (nil: discarded)
 	cfg    *config.Config
 	d      *daemon
 	cancel context.CancelFunc
@@ -37,6 +38,15 @@ func startSet(t *testing.T, board, stateDir, broker string) *inproc {
 // startSetWith is startSet with edit's changes to the configuration.
 func startSetWith(t *testing.T, board, stateDir, broker string, edit func(*config.Config)) *inproc {
 	t.Helper()
+	p := newSet(t, board, stateDir, broker, edit)
+	p.start()
+	t.Cleanup(p.stop)
+	return p
+}
+
+// newSet is a set not started yet, with edit's changes to the
+// configuration.
+func newSet(t *testing.T, board, stateDir, broker string, edit func(*config.Config)) *inproc {
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.MQTT.Broker, cfg.MQTT.Discovery = stateDir, board, broker, ""
 	cfg.MQTT.Listen = "127.0.0.1:0" // with no broker given: an embedded one on a free port
@@ -48,10 +58,7 @@ func startSetWith(t *testing.T, board, stateDir, broker string, edit func(*confi
 	if edit != nil {
 		edit(cfg)
 	}
-	p := &inproc{t: t, cfg: cfg}
-	p.start()
-	t.Cleanup(p.stop)
-	return p
+	return &inproc{t: t, cfg: cfg}
 }
 
 func (p *inproc) start() {
@@ -59,7 +66,11 @@ func (p *inproc) start() {
 	ready := make(chan *daemon, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel, p.done = cancel, make(chan int, 1)
-	o := daemonOpts{cfg: p.cfg, sim: true, log: slog.New(slog.NewTextHandler(io.Discard, nil)), stderr: io.Discard,
+	logTo := p.logTo
+	if logTo == nil {
+		logTo = io.Discard
+	}
+	o := daemonOpts{cfg: p.cfg, sim: true, log: slog.New(slog.NewTextHandler(logTo, nil)), stderr: io.Discard,
 		onReady: func(d *daemon) { ready <- d }}
 	go func() { p.done <- serve(ctx, o) }()
 	select {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/trust"
 	"github.com/tridboard/tridboard/web"
 )
 
@@ -33,6 +35,8 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	eval := fs.Bool("eval", true, "show the engine's evaluation of each position (bar, best line, graph), never ahead of --delay")
 	token := fs.String("token", "", "the sets' command `token`; the pages' game actions need it (off without it)")
 	qos := fs.Uint("qos", 1, "the subscriptions' `QoS`: 1, or 0 on a clustered broker (docs/hall.md)")
+	keys := fs.String("keys", "", "show only what the sets signed with the keys in this `file` (an event's keys.json: docs/hall.md)")
+	signed := fs.Bool("signed", false, "show only signed payloads, trusting each set's key at its first signed state")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
@@ -63,7 +67,19 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tridboard view: --qos %d: want 0 or 1\n", *qos)
 		return exitUsage
 	}
-	v, err := newViewer(viewerOpts{Broker: *broker, Prefix: *prefix, Username: *user, Password: *pass, Token: *token, QoS: byte(*qos)}, hub, stderr)
+	vo := viewerOpts{Broker: *broker, Prefix: *prefix, Username: *user, Password: *pass, Token: *token, QoS: byte(*qos)}
+	if *keys != "" || *signed {
+		ring, err := trust.OpenRing(*keys)
+		if err != nil {
+			fmt.Fprintln(stderr, "tridboard view:", err)
+			return exitUsage
+		}
+		ring.FirstUse = *keys == ""
+		co := trust.DefaultCheckerOpts(ring)
+		co.Log = slog.New(slog.NewTextHandler(stderr, nil))
+		vo.Checker = trust.NewChecker(co)
+	}
+	v, err := newViewer(vo, hub, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard view:", err)
 		return exitFailure
@@ -105,6 +121,8 @@ type viewerOpts struct {
 	// QoS is the subscriptions' QoS: 1 (the default) or 0, which a
 	// clustered broker serves without a stored consumer (docs/hall.md).
 	QoS byte
+	// Checker, when set, lets only what the sets signed reach the pages.
+	Checker *trust.Checker
 }
 
 // viewer feeds a hub from the topics of every set under a prefix (one
@@ -118,7 +136,7 @@ type viewer struct {
 func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token, fo.Commands = o.Broker, o.Prefix, o.Username, o.Password, o.Token, true
-	fo.ClientID, fo.Name, fo.QoS = o.ClientID, "view", o.QoS
+	fo.ClientID, fo.Name, fo.QoS, fo.Checker = o.ClientID, "view", o.QoS, o.Checker
 	fo.Warn = func(msg string) { fmt.Fprintln(log, "tridboard view:", msg) }
 	f, err := mqtt.Follow(fo, mqtt.Handlers{State: hub.State, Move: hub.Move, Event: hub.Event, Availability: hub.Availability})
 	if err != nil {

@@ -180,3 +180,24 @@ func writePasswd(t testing.TB, path string, users map[string]string) {
 		t.Fatalf("mosquittotest: mosquitto_passwd -U %s: %v: %s", path, err, out)
 	}
 }
+
+// StartConf starts mosquitto for t with conf, a whole configuration (its
+// listener on addr, from freeport.Addr), as a hall's broker would run it;
+// it stops when t ends.
+func StartConf(t testing.TB, conf, addr string) *Broker {
+	t.Helper()
+	dir := t.TempDir()
+	b := &Broker{bin: binary(t), conf: filepath.Join(dir, "mosquitto.conf"), ready: DefaultOpts().Ready,
+		Addr: addr, URL: "tcp://" + addr, listen: []string{addr}}
+	b.text = "log_dest stderr\nlog_type error\nlog_type warning\n"
+	if os.Getuid() == 0 {
+		b.text += "user root\n" // else it drops to "mosquitto", who cannot read the temp dir
+	}
+	b.text += conf
+	if err := os.WriteFile(b.conf, []byte(b.text), 0o644); err != nil {
+		t.Fatalf("mosquittotest: %v", err)
+	}
+	b.Start(t)
+	t.Cleanup(b.Stop)
+	return b
+}
