@@ -52,6 +52,12 @@ type board struct {
 	startEval      *EvalView
 	startEvalVer   uint64
 	past           []pastGame // the games played before, without an archive
+
+	// The wall's frame of the summary (feed.go) as of frameVer, and
+	// whether the board waits for the next publication.
+	frame    []byte
+	frameVer uint64
+	dirty    bool
 }
 
 // plyView is a position as drawn: the pieces on their cells, the

@@ -329,39 +329,63 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// wallEvents streams every board's summary: a "board" event for each board
-// that changed, at most every 100 ms per board burst.
+// wallEvents streams every board's summary: a "board" event for each board,
+// then one for each change (feed.go: encoded once for every stream, at most
+// one per board and tick), and a "now" event (the server's time) after the
+// first summaries, which may be older. A stream that falls behind the
+// wall's log gets every board's latest summary again.
 func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
-	ch, cancel := s.hub.subscribe("")
-	defer cancel()
+	leave := s.hub.joinWall()
+	defer leave()
 	f, ok := sse(w)
 	if !ok {
 		return
 	}
-	seen := map[string]uint64{}
-	now := map[string]uint64{}
-	for {
-		clear(now)
-		s.hub.versions(now)
-		n := 0
-		for id, v := range now {
-			if seen[id] == v {
-				continue
+	var out [][]byte
+	var buf []byte
+	var cur uint64
+	var wake <-chan struct{}
+	for first := true; ; first = false {
+		out = out[:0]
+		if !first {
+			out, cur, wake, ok = s.hub.wall.read(cur, out)
+		}
+		if first || !ok {
+			out, cur, wake = s.hub.wallSnapshot(out)
+		}
+		if first || !ok {
+			// Every board, as it goes (the buffer is for the batches).
+			for _, fr := range out {
+				if _, err := w.Write(fr); err != nil {
+					return
+				}
 			}
-			sum, ok := s.hub.Summary(id)
-			if !ok {
-				continue
-			}
-			if err := writeEvent(w, "", "board", sum); err != nil {
+			if err := writeEvent(w, "", "now", s.hub.opts.Now()); err != nil {
 				return
 			}
-			seen[id] = sum.Ver
-			n++
+		} else {
+			// A batch in one write: one chunk, one system call.
+			n := 0
+			for _, fr := range out {
+				n += len(fr)
+			}
+			if cap(buf) < n {
+				buf = make([]byte, 0, n+n/4)
+			}
+			buf = buf[:0]
+			for _, fr := range out {
+				buf = append(buf, fr...)
+			}
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+			if cap(buf) > 64<<10 {
+				buf = nil // a big batch's: not kept
+			}
 		}
-		if n > 0 {
-			f.Flush()
-		}
-		if !s.wait(r.Context(), ch, w, f) {
+		clear(out)
+		f.Flush()
+		if !s.wait(r.Context(), wake, w, f) {
 			return
 		}
 	}

@@ -140,6 +140,8 @@ function connect() {
     pending.set(s.id, s);
     if (!frameQueued) { frameQueued = true; requestAnimationFrame(frame); }
   });
+  // The server's time after the first summaries (encoded when they changed).
+  es.addEventListener('now', e => { offset = Date.parse(JSON.parse(e.data)) - Date.now(); });
   es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.classList.add('down'); es.close(); setTimeout(connect, 1000); });
 }
 connect();
