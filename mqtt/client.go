@@ -412,6 +412,7 @@ func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 		SetUsername(c.opts.Username).
 		SetPassword(c.opts.Password).
 		SetCleanSession(true).
+		SetProtocolVersion(ProtocolVersion).
 		// The outbox, not paho, resends moves: paho's reconnection would
 		// resend its in-flight messages in map order and leave tokens hanging.
 		SetAutoReconnect(false).

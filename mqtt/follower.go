@@ -134,7 +134,7 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 		po.AddBroker(b)
 	}
 	po = po.SetClientID(o.ClientID).
-		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
+		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).SetProtocolVersion(ProtocolVersion).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(o.RetryMin).
 		SetMaxReconnectInterval(o.RetryMax).SetOrderMatters(true)
 	po.SetOnConnectHandler(f.subscribe)
