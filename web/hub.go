@@ -491,6 +491,18 @@ func (h *Hub) resumeEpoch(id, game string, seq int) uint64 {
 	return b.epoch
 }
 
+// behind reports whether board id is in game at a seq below seq: a page
+// resuming there from another view has more than this view.
+func (h *Hub) behind(id, game string, seq int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil {
+		return game != ""
+	}
+	return game != "" && (b.game == game && b.seq() < seq || olderGame(b.game, game))
+}
+
 // String describes the hub for logs.
 func (h *Hub) String() string {
 	h.mu.Lock()

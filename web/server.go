@@ -57,6 +57,10 @@ type Opts struct {
 	// keep-alive connection idle that long; BodyTimeout bounds the reading
 	// of a command's body. The event streams are not bounded.
 	HeaderTimeout, IdleTimeout, BodyTimeout time.Duration
+	// Peers are the base URLs of the other views serving the same hall
+	// (http://hall-2:8080): the pages try them when their stream fails
+	// (GET /api/peers lists them).
+	Peers []string
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -112,6 +116,9 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
 	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
+	s.mux.HandleFunc("GET /api/peers", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, append([]string{}, s.opts.Peers...))
+	})
 	s.mux.HandleFunc("GET /broadcast/", s.broadcastFeed)
 	s.mux.HandleFunc("GET /api/boards/{id}/games", s.apiGames)
 	s.mux.HandleFunc("GET /api/boards/{id}/games/{game}", s.apiGame)
@@ -237,7 +244,8 @@ func sse(w http.ResponseWriter) (http.Flusher, bool) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer
+	h.Set("X-Accel-Buffering", "no")          // nginx: do not buffer
+	h.Set("Access-Control-Allow-Origin", "*") // the pages of the other views (Opts.Peers)
 	h.Set("Connection", "keep-alive")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 1000\n\n")
@@ -285,7 +293,9 @@ func writeEvent(w io.Writer, id, name string, v any) error {
 // full, else the moves after the client's) at each change, its id the seq
 // of the last move. A client resumes with ?game=<game>&after=<seq>, or the
 // Last-Event-ID header (the seq), and gets the moves it missed; a late
-// joiner gets the whole game in its first event.
+// joiner gets the whole game in its first event. A page resuming from
+// another view further on than this one gets nothing until this one has
+// caught up: it never steps back.
 func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
@@ -306,14 +316,24 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	var epoch, ver uint64
 	seq := 0
-	if after >= 0 {
-		epoch, seq = s.hub.resumeEpoch(id, game, after), after
-		if epoch == 0 {
-			seq = 0
-		}
-	}
+	resume := after >= 0
 	for {
-		if v, full, changed := s.hub.since(id, epoch, seq, ver); changed {
+		switch {
+		case after > 0 && s.hub.behind(id, game, after):
+			// This view is behind the page (which came from another):
+			// nothing until it has what the page has.
+		case resume:
+			resume = false
+			epoch, seq = s.hub.resumeEpoch(id, game, after), after
+			if epoch == 0 {
+				seq = 0
+			}
+			continue // and what changed since
+		default:
+			v, full, changed := s.hub.since(id, epoch, seq, ver)
+			if !changed {
+				break
+			}
 			if full && v.Moves == nil {
 				v.Moves = []*MoveView{}
 			}
@@ -322,6 +342,7 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			f.Flush()
 			epoch, seq, ver = v.Epoch, v.Seq, v.Ver
+			after = 0 // caught up with the page: a take-back may follow
 		}
 		if !s.wait(r.Context(), ch, w, f) {
 			return
