@@ -92,8 +92,8 @@ func TestOlderGame(t *testing.T) {
 		{"g1", "g2", false},
 		{"20250102-030405-123", "", false},
 	} {
-		if got := olderGame(tc.a, tc.b); got != tc.want {
-			t.Errorf("olderGame(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		if got := OlderGame(tc.a, tc.b); got != tc.want {
+			t.Errorf("OlderGame(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

@@ -335,16 +335,16 @@ func (b *board) stale(game string, t time.Time) bool {
 		return false
 	}
 	if game != b.game {
-		return olderGame(game, b.game)
+		return OlderGame(game, b.game)
 	}
 	return !t.IsZero() && t.Before(b.updated)
 }
 
-// olderGame reports whether game id a was made before game id b: both
+// OlderGame reports whether game id a was made before game id b: both
 // start with their creation time (20250102-030405-123 from the daemon;
 // the sets make them later than every game before, even when their clock
 // went back), compared as people count. Ids without it are not ordered.
-func olderGame(a, b string) bool {
+func OlderGame(a, b string) bool {
 	if !gameStamp(a) || !gameStamp(b) || a == b {
 		return false
 	}
@@ -369,7 +369,7 @@ func (b *board) truncate(n int) {
 }
 
 func (b *board) move(h *Hub, m protocol.Move) {
-	if b.sys == nil || m.Game == "" || m.Seq < 1 || olderGame(m.Game, b.game) {
+	if b.sys == nil || m.Game == "" || m.Seq < 1 || OlderGame(m.Game, b.game) {
 		return
 	}
 	if m.Game != b.game {
@@ -459,7 +459,7 @@ func (b *board) setLifted(names []string) {
 }
 
 func (b *board) event(h *Hub, e protocol.Event) {
-	if e.Game != "" && olderGame(e.Game, b.game) {
+	if e.Game != "" && OlderGame(e.Game, b.game) {
 		return // an event of a game before
 	}
 	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Result: e.Result, Time: e.Time}

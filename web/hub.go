@@ -500,7 +500,7 @@ func (h *Hub) behind(id, game string, seq int) bool {
 	if b == nil {
 		return game != ""
 	}
-	return game != "" && (b.game == game && b.seq() < seq || olderGame(b.game, game))
+	return game != "" && (b.game == game && b.seq() < seq || OlderGame(b.game, game))
 }
 
 // String describes the hub for logs.

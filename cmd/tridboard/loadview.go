@@ -10,11 +10,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tridboard/tridboard/web"
 )
 
 // viewLoad is a load test's spectators: each reads a view's wall event
 // stream (/events, the board summaries a page draws) as a browser would,
-// and the moves it sees are checked against the moves the sets sent.
+// moving to the next view when its stream ends, and the moves it sees are
+// checked against the moves the sets sent: a summary older than one seen
+// (a lower seq of the game, or a game before) is counted and dropped.
 type viewLoad struct {
 	mu   sync.Mutex
 	sent map[string]time.Time // board/game/seq -> when the set enqueued it
@@ -46,13 +50,13 @@ func (v *viewLoad) start(ctx context.Context, views []string, n int, wg *sync.Wa
 		v.mu.Lock()
 		v.seen = append(v.seen, me)
 		v.mu.Unlock()
-		url := strings.TrimSuffix(views[i%len(views)], "/") + "/events"
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
+			for k := i; ctx.Err() == nil; k++ {
+				url := strings.TrimSuffix(views[k%len(views)], "/") + "/events"
 				v.follow(ctx, client, url, me)
-				select { // the stream ended (a view restarted): come back, as the page does
+				select { // the stream ended (a view stopped): the next view, as the page does
 				case <-ctx.Done():
 				case <-time.After(200 * time.Millisecond):
 				}
@@ -92,8 +96,8 @@ func (v *viewLoad) follow(ctx context.Context, client *http.Client, url string, 
 		key := s.Game + "/" + strconv.Itoa(s.Seq)
 		prevGame, _, _ := strings.Cut(me.last[s.ID], "/")
 		switch {
-		case prevGame == s.Game && s.Seq < me.seq[s.ID]:
-			v.back++
+		case prevGame == s.Game && s.Seq < me.seq[s.ID] || web.OlderGame(s.Game, prevGame):
+			v.back++ // dropped, as the page drops it
 		case me.last[s.ID] != key:
 			if t, ok := v.sent[s.ID+"/"+key]; ok && len(v.lat) < 1_000_000 {
 				v.lat = append(v.lat, at.Sub(t))
