@@ -153,6 +153,8 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 	go func() {
 		if !tok.WaitTimeout(5 * time.Second) {
 			f.warn("connect", fmt.Sprintf("broker %s not reachable yet: retrying", o.Broker))
+		} else if err := tok.Error(); err != nil {
+			f.warn("connect", fmt.Sprintf("broker %s: %v (retrying)", o.Broker, refusal(err)))
 		}
 	}()
 	return f, nil
