@@ -40,6 +40,9 @@ type loadOpts struct {
 	// them, each reading the wall's event stream (/events) as a page does.
 	Views   []string
 	Viewers int
+	// BoardViewers are spectators of single boards (their pages' streams,
+	// /boards/<id>/events), spread over the sets and the views.
+	BoardViewers int
 	// CheckBroker is where the checking subscriber connects (default
 	// Broker): a node the test keeps alive, when one is killed.
 	CheckBroker string
@@ -157,13 +160,16 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 	var viewWG sync.WaitGroup
 	viewCtx, stopViews := context.WithCancel(ctx)
 	defer func() { stopViews(); viewWG.Wait() }()
-	if o.Viewers > 0 {
+	if o.Viewers+o.BoardViewers > 0 {
 		views = newViewLoad()
+		var ids []string
 		for _, s := range sets {
 			s.sent = views.sentMove
+			ids = append(ids, s.id)
 		}
-		views.start(viewCtx, o.Views, o.Viewers, &viewWG)
-		logf("loadtest: %d viewers on %s", o.Viewers, strings.Join(o.Views, ", "))
+		views.start(viewCtx, o.Views, o.Viewers, nil, &viewWG)
+		views.start(viewCtx, o.Views, o.BoardViewers, ids, &viewWG)
+		logf("loadtest: %d viewers of the wall, %d of single boards, on %s", o.Viewers, o.BoardViewers, strings.Join(o.Views, ", "))
 	}
 	var total atomic.Int64
 	var halfway sync.Once

@@ -27,10 +27,12 @@ type viewLoad struct {
 	back int // moves seen going backwards
 }
 
-// viewer1 is one spectator's view of every board: its last game and seq.
+// viewer1 is one spectator's view of every board (the wall), or of one
+// (board: its page's stream): the last game and seq of each.
 type viewer1 struct {
-	last map[string]string // board -> "game/seq"
-	seq  map[string]int
+	board string
+	last  map[string]string // board -> "game/seq"
+	seq   map[string]int
 }
 
 func newViewLoad() *viewLoad { return &viewLoad{sent: map[string]time.Time{}} }
@@ -42,11 +44,16 @@ func (v *viewLoad) sentMove(board, game string, seq int, at time.Time) {
 	v.mu.Unlock()
 }
 
-// start runs n spectators spread over the views until ctx ends.
-func (v *viewLoad) start(ctx context.Context, views []string, n int, wg *sync.WaitGroup) {
+// start runs n spectators spread over the views until ctx ends: the wall's
+// when boards is nil, else each of one of the boards (in turn), resuming
+// after the last move it saw as the board's page does.
+func (v *viewLoad) start(ctx context.Context, views []string, n int, boards []string, wg *sync.WaitGroup) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, DisableCompression: true}}
 	for i := 0; i < n; i++ {
 		me := &viewer1{last: map[string]string{}, seq: map[string]int{}}
+		if len(boards) > 0 {
+			me.board = boards[i%len(boards)]
+		}
 		v.mu.Lock()
 		v.seen = append(v.seen, me)
 		v.mu.Unlock()
@@ -55,6 +62,14 @@ func (v *viewLoad) start(ctx context.Context, views []string, n int, wg *sync.Wa
 			defer wg.Done()
 			for k := i; ctx.Err() == nil; k++ {
 				url := strings.TrimSuffix(views[k%len(views)], "/") + "/events"
+				if me.board != "" {
+					url = strings.TrimSuffix(views[k%len(views)], "/") + "/boards/" + me.board + "/events"
+					v.mu.Lock()
+					if game, seq, ok := strings.Cut(me.last[me.board], "/"); ok {
+						url += "?game=" + game + "&after=" + seq
+					}
+					v.mu.Unlock()
+				}
 				v.follow(ctx, client, url, me)
 				select { // the stream ended (a view stopped): the next view, as the page does
 				case <-ctx.Done():
@@ -117,6 +132,9 @@ func (v *viewLoad) report(final map[string]string, r *loadReport) {
 	for _, me := range v.seen {
 		whole := true
 		for b, want := range final {
+			if me.board != "" && b != me.board {
+				continue
+			}
 			if me.last[b] != want {
 				whole = false
 				r.Behind++
@@ -139,7 +157,7 @@ func (v *viewLoad) caughtUp(final map[string]string) bool {
 	defer v.mu.Unlock()
 	for _, me := range v.seen {
 		for b, want := range final {
-			if me.last[b] != want {
+			if (me.board == "" || b == me.board) && me.last[b] != want {
 				return false
 			}
 		}

@@ -95,7 +95,7 @@ func TestViewNeverStepsBackOnAnotherNode(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }()
-	spect.start(ctx, []string{srv.URL}, 1, &wg)
+	spect.start(ctx, []string{srv.URL}, 1, nil, &wg)
 	final := map[string]string{"s1": fmt.Sprintf("%s/%d", s1.game, 5), "s2": fmt.Sprintf("%s/%d", s2.game, 3)}
 	pollUntil(t, "the spectator", func() bool { return spect.caughtUp(final) })
 
