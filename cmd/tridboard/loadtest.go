@@ -253,6 +253,13 @@ report:
 	if views != nil {
 		views.report(final, &r)
 	}
+	for _, s := range sets {
+		if err := s.cli.Stats().LastError; err != nil && r.Lost > 0 {
+			// Why moves were lost: a broker beyond its limits says so.
+			logf("loadtest: %s: %v", s.id, err)
+			break
+		}
+	}
 	if o.PerSet {
 		for _, s := range sets {
 			k := s.id + "/" + s.game

@@ -42,6 +42,9 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nRuns N simulated sets in this process, each publishing a random legal game as the daemon")
 		fmt.Fprintln(fs.Output(), "does (retained state, moves with seq through the outbox), and a subscriber that checks")
 		fmt.Fprintln(fs.Output(), "every move arrives once and in order. Exits 1 when a move was lost.")
+		fmt.Fprintln(fs.Output(), "\nWhich broker fits (docs/hall.md): a set's embedded broker one set and its displays (64")
+		fmt.Fprintln(fs.Output(), "connections from one address, 64 retained messages: beyond, it refuses); Mosquitto a hall of")
+		fmt.Fprintln(fs.Output(), "a hundred sets; a NATS cluster several halls and thousands of spectators.")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
