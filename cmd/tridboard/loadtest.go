@@ -66,7 +66,11 @@ type loadReport struct {
 	// they saw (a viewer reads the wall's summaries, so it may skip a move
 	// that the next one overtook).
 	Viewers, Whole, Behind, Reordered int
-	VP50, VP99, VMax                  time.Duration
+	// Dropped counts the summaries older than a spectator had, from the
+	// view it moved to (behind the one before), dropped as a page drops
+	// them; Reordered those a view sent older than it had sent itself.
+	Dropped          int
+	VP50, VP99, VMax time.Duration
 	// Sets is a line a set, with PerSet.
 	Sets []string
 }
@@ -77,8 +81,8 @@ func (r loadReport) String() string {
 		r.Boards, r.Sent, r.Received, r.Lost, r.Duplicated, r.OutOfOrder,
 		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Elapsed.Round(time.Millisecond))
 	if r.Viewers > 0 {
-		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered; publish-to-view latency p50 %v, p99 %v, max %v",
-			r.Viewers, r.Whole, r.Behind, r.Reordered, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
+		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered, %d older from another view dropped; publish-to-view latency p50 %v, p99 %v, max %v",
+			r.Viewers, r.Whole, r.Behind, r.Reordered, r.Dropped, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
 	}
 	for _, l := range r.Sets {
 		s += "\n" + l
