@@ -163,11 +163,16 @@ func retained(t *testing.T, url string, want map[string]int) {
 }
 
 // --peers takes the other views' base URLs, and refuses anything else
-// with a usage error.
+// with a usage error; --wall-tick a duration from 10 ms to 10 s.
 func TestViewPeersFlag(t *testing.T) {
 	got, err := parsePeers(" http://hall-2:8080/, https://hall-3 ")
 	if err != nil || len(got) != 2 || got[0] != "http://hall-2:8080" || got[1] != "https://hall-3" {
 		t.Fatalf("parsePeers: %q, %v", got, err)
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"view", "--broker", "tcp://127.0.0.1:1", "--wall-tick", "1ms"}, &out, &errb); code != exitUsage ||
+		!strings.Contains(errb.String(), "--wall-tick 1ms: want 10ms to 10s") {
+		t.Errorf("--wall-tick 1ms: exit %d, %q; want a usage error", code, errb.String())
 	}
 	for _, bad := range []string{"hall-2:8080", "ftp://hall-2", "http://", "http://hall-2/wall", "http://a,,http://b"} {
 		var out, errb bytes.Buffer

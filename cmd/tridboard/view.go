@@ -35,9 +35,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	eval := fs.Bool("eval", true, "show the engine's evaluation of each position (bar, best line, graph), never ahead of --delay")
 	token := fs.String("token", "", "the sets' command `token`; the pages' game actions need it (off without it)")
 	qos := fs.Uint("qos", 1, "the subscriptions' `QoS`: 1, or 0 on a clustered broker (docs/hall.md)")
+	tick := fs.Duration("wall-tick", web.DefaultOpts().Tick, "the wall's batch: changes within it go to the spectators together (longer: less CPU a spectator, later moves; docs/hall.md)")
 	peers := fs.String("peers", "", "the base `URLs` of the other views of the hall, comma-separated: the pages move to one when this view fails (docs/hall.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -63,7 +64,12 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tridboard view:", err)
 		return exitUsage
 	}
+	if *tick < 10*time.Millisecond || *tick > 10*time.Second {
+		fmt.Fprintf(stderr, "tridboard view: --wall-tick %v: want 10ms to 10s\n", *tick)
+		return exitUsage
+	}
 	ho := web.DefaultOpts()
+	ho.Tick = *tick
 	ho.Delay = time.Duration(*delay * float64(time.Second))
 	ho.Eval = *eval
 	hub := web.NewHub(ho)
