@@ -152,6 +152,7 @@ type Broker struct {
 	ws     string
 	local  string
 	guard  *guard
+	auth   *authHook
 	login  [2]string
 	closer sync.Once
 }
@@ -251,7 +252,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
 	}
-	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g, login: auth.local}
+	b := &Broker{srv: srv, tls: tc != nil, tcp: tcp.Address(), guard: g, auth: auth, login: auth.local}
 	// The daemon's own client has a listener of its own, plain, on
 	// loopback, with a few connections of its own: no flood of
 	// connections on the others keeps it out.
@@ -334,6 +335,14 @@ func (b *Broker) WSURL() string {
 		return "wss://" + b.ws + "/"
 	}
 	return "ws://" + b.ws + "/"
+}
+
+// Refused counts what the broker refused beyond its limits (BrokerLimits)
+// since it started, each also logged with what to use instead: the
+// connections (answered "server unavailable"), and the messages published
+// retained but not kept (a display joining later misses them).
+func (b *Broker) Refused() (connections, retained int64) {
+	return b.guard.refused.Load(), b.auth.retainsDropped.Load()
 }
 
 // Close disconnects every client and stops the listeners.

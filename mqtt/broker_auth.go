@@ -12,6 +12,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
@@ -131,9 +132,12 @@ type authHook struct {
 	node      string // the board's Home Assistant node id
 	discovery string // "" = none
 	limits    BrokerLimits
-	logins    *loginLimiter
-	sleep     func(time.Duration)
-	now       func() time.Time
+	// retainsDropped counts the retained messages beyond the limits
+	// (Broker.Refused).
+	retainsDropped atomic.Int64
+	logins         *loginLimiter
+	sleep          func(time.Duration)
+	now            func() time.Time
 	// expire ends a stored session (to make room for a new one).
 	expire func(cl *mochi.Client)
 
@@ -432,7 +436,15 @@ func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 			why = fmt.Sprintf("retained messages full (%d messages, %d bytes at most, besides the daemon's own)", h.limits.MaxRetained, h.limits.MaxRetainedBytes)
 		}
 	}
-	if why != "" {
+	switch {
+	case why == "":
+	case strings.HasPrefix(why, "retained messages full"):
+		// Beyond the broker's limits (a hall's sets on a set's broker): a
+		// display joining later would miss the state, so say it loudly.
+		h.log.Error("mqtt: embedded broker: retain flag cleared: "+beyondLimits, "why", why, "topic", pk.TopicName, "client", cl.ID, "remote", cl.Net.Remote)
+		h.retainsDropped.Add(1)
+		pk.FixedHeader.Retain = false
+	default:
 		h.log.Warn("mqtt: embedded broker: retain flag cleared", "why", why, "topic", pk.TopicName, "client", cl.ID, "remote", cl.Net.Remote)
 		pk.FixedHeader.Retain = false
 	}

@@ -71,7 +71,7 @@ func rolesBroker(t *testing.T, edit func(*BrokerOpts)) (*Broker, *recorder, *log
 func connectAs(t *testing.T, url, id, user, pass string) (paho.Client, error) {
 	t.Helper()
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetUsername(user).SetPassword(pass).
-		SetAutoReconnect(false).SetConnectTimeout(5 * time.Second)
+		SetAutoReconnect(false).SetConnectTimeout(5 * time.Second).SetProtocolVersion(ProtocolVersion)
 	c := paho.NewClient(o)
 	tok := c.Connect()
 	if !tok.WaitTimeout(10 * time.Second) {

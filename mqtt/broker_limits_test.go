@@ -329,3 +329,51 @@ func TestBrokerStoreDamaged(t *testing.T) {
 		t.Fatalf("copies aside %v; log:\n%s", aside, logs.String())
 	}
 }
+
+// Beyond its limits the embedded broker refuses loudly: a connection over
+// MaxConnectionsPerAddress gets a CONNACK "server unavailable" (not a
+// bare reset), a retained message over MaxRetained is delivered but not
+// kept; each is logged as an error saying what a hall needs instead, and
+// counted (Broker.Refused).
+func TestBrokerRefusesLoudly(t *testing.T) {
+	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+		o.Limits = BrokerLimits{MaxConnectionsPerAddress: 2, MaxRetained: 3}
+	})
+	for i := range 2 {
+		if _, err := connectAs(t, b.URL(), fmt.Sprintf("display-%d", i), dispUser, dispPass); err != nil {
+			t.Fatalf("connection %d of 2: %v", i+1, err)
+		}
+	}
+	_, err := connectAs(t, b.URL(), "display-3", dispUser, dispPass)
+	if err == nil || err.Error() != "server Unavailable" {
+		t.Fatalf("a third connection from one address with MaxConnectionsPerAddress 2: %v, want server unavailable", err)
+	}
+	if c, r := b.Refused(); c != 1 || r != 0 {
+		t.Errorf("refused %d connections, %d retained; want 1, 0", c, r)
+	}
+	// A set's client says what the refusal means.
+	o := testOpts(&testBroker{url: b.URL(), user: testUser, pass: testPass}, t.TempDir())
+	cli := newClient(t, o, nil)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if err := cli.Stats().LastError; err != nil && strings.Contains(err.Error(), "a hall needs Mosquitto or a NATS cluster") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a set's client refused by a full broker: last error %v", cli.Stats().LastError)
+		}
+	}
+	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "a hall needs Mosquitto or a NATS cluster (docs/hall.md)") {
+		t.Errorf("log:\n%s", logs.String())
+	}
+	b2, _, logs2 := rolesBroker(t, func(o *BrokerOpts) { o.Limits = BrokerLimits{MaxRetained: 3} })
+	pub := publisher(t, b2.URL(), testUser, testPass)
+	for _, topic := range []string{"a", "b", "c", "d"} {
+		waitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
+	}
+	if c, r := b2.Refused(); c != 0 || r != 1 {
+		t.Errorf("refused %d connections, %d retained; want 0, 1", c, r)
+	}
+	if !strings.Contains(logs2.String(), "retain flag cleared: the embedded broker serves one set") {
+		t.Errorf("log:\n%s", logs2.String())
+	}
+}

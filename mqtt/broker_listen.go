@@ -32,7 +32,18 @@ type guard struct {
 	mu    sync.Mutex
 	total int
 	per   map[string]int
+	// refused counts the connections refused (Broker.Refused).
+	refused atomic.Int64
 }
+
+// beyondLimits is what a refusal beyond the embedded broker's limits
+// tells its user.
+const beyondLimits = "the embedded broker serves one set and its displays (BrokerLimits: 64 connections from one address, " +
+	"256 in all, 64 retained messages): a hall needs Mosquitto or a NATS cluster (docs/hall.md)"
+
+// connackUnavailable is an MQTT 3.1.1 CONNACK refusing the connection:
+// server unavailable.
+var connackUnavailable = []byte{0x20, 0x02, 0x00, 0x03}
 
 func newGuard(l BrokerLimits, log *slog.Logger) *guard {
 	return &guard{limits: l, log: log, sleep: time.Sleep, per: map[string]int{}}
@@ -108,7 +119,12 @@ func (l *guardedListener) Accept() (net.Conn, error) {
 		}
 		host := remoteHost(c.RemoteAddr().String())
 		if err := l.g.take(host); err != nil {
-			l.g.log.Warn("mqtt: embedded broker: connection refused", "listener", l.name, "remote", c.RemoteAddr().String(), "why", err.Error())
+			l.g.log.Error("mqtt: embedded broker: connection refused: "+beyondLimits, "listener", l.name, "remote", c.RemoteAddr().String(), "why", err.Error())
+			l.g.refused.Add(1)
+			// Said to the client too: a CONNACK "server unavailable"
+			// (MQTT 3.1.1, 3.2.2.3) before the close, not a bare reset.
+			c.SetWriteDeadline(time.Now().Add(time.Second))
+			c.Write(connackUnavailable)
 			c.Close()
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/eclipse/paho.mqtt.golang/packets"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/trust"
 )
@@ -443,6 +444,7 @@ func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 		SetUsername(c.opts.Username).
 		SetPassword(c.opts.Password).
 		SetCleanSession(true).
+		SetProtocolVersion(ProtocolVersion).
 		// The outbox, not paho, resends moves: paho's reconnection would
 		// resend its in-flight messages in map order and leave tokens hanging.
 		SetAutoReconnect(false).
@@ -545,7 +547,7 @@ func (c *Client) connectLoop() {
 func (c *Client) connect(cli paho.Client) error {
 	// paho tries every node in turn, each for up to ConnectTimeout.
 	if ok, err := c.wait(cli.Connect(), time.Duration(len(c.brokers))*c.opts.ConnectTimeout+time.Second); !ok || err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return fmt.Errorf("connect: %w", refusal(err))
 	}
 	if c.handler != nil {
 		ok, err := c.wait(cli.Subscribe(c.topics.SetFilter(), 1, c.onCommand), c.opts.AckTimeout)
@@ -563,6 +565,15 @@ func (c *Client) connect(cli paho.Client) error {
 		}
 	}
 	return nil
+}
+
+// refusal says what a broker's "server unavailable" may mean: it is full
+// (the embedded broker answers so beyond its limits).
+func refusal(err error) error {
+	if errors.Is(err, packets.ErrorRefusedServerUnavailable) {
+		return fmt.Errorf("%w: the broker refused the connection (full? an embedded broker serves one set and its displays; a hall needs Mosquitto or a NATS cluster, docs/hall.md)", err)
+	}
+	return err
 }
 
 type message struct {

@@ -36,6 +36,10 @@ type FollowerOpts struct {
 	ClientID, Name string
 	// Warn reports connection trouble (rate-limited); nil drops it.
 	Warn func(msg string)
+	// InOrder tries a cluster's nodes in the order given (a view running
+	// on a node lists that node first); false starts each follower at a
+	// node chosen from its client id, so that many spread over the cluster.
+	InOrder bool
 	// QoS is the subscriptions' QoS, 1 or 0: 0 needs no stored session on
 	// the broker (what a clustered broker serves cheapest); a follower
 	// resumes from the retained state either way.
@@ -141,11 +145,14 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 	f := &Follower{o: o, h: h, waits: map[string]chan protocol.Response{}, warned: map[string]time.Time{},
 		ready: make(chan struct{}), closed: make(chan struct{})}
 	po := paho.NewClientOptions()
-	for _, b := range spread(brokers, o.ClientID) {
+	if !o.InOrder {
+		brokers = spread(brokers, o.ClientID)
+	}
+	for _, b := range brokers {
 		po.AddBroker(b)
 	}
 	po = po.SetClientID(o.ClientID).
-		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).
+		SetUsername(o.Username).SetPassword(o.Password).SetCleanSession(true).SetProtocolVersion(ProtocolVersion).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(o.RetryMin).
 		SetMaxReconnectInterval(o.RetryMax).SetOrderMatters(true)
 	po.SetOnConnectHandler(f.subscribe)
@@ -157,6 +164,8 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 	go func() {
 		if !tok.WaitTimeout(5 * time.Second) {
 			f.warn("connect", fmt.Sprintf("broker %s not reachable yet: retrying", o.Broker))
+		} else if err := tok.Error(); err != nil {
+			f.warn("connect", fmt.Sprintf("broker %s: %v (retrying)", o.Broker, refusal(err)))
 		}
 	}()
 	return f, nil

@@ -21,6 +21,12 @@ const (
 	TopicKey = "key"
 )
 
+// ProtocolVersion is the MQTT version tridboard speaks: 4, MQTT 3.1.1,
+// and only it. (paho falls back to MQTT 3.1, "MQIsdp", when a broker
+// refuses 3.1.1 unless told the version; a NATS cluster refuses 3.1 and
+// logs each attempt.)
+const ProtocolVersion = 4
+
 // Availability payloads, as Home Assistant expects them by default.
 const (
 	Online  = "online"

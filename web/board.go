@@ -52,6 +52,12 @@ type board struct {
 	startEval      *EvalView
 	startEvalVer   uint64
 	past           []pastGame // the games played before, without an archive
+
+	// The wall's frame of the summary (feed.go) as of frameVer, and
+	// whether the board waits for the next publication.
+	frame    []byte
+	frameVer uint64
+	dirty    bool
 }
 
 // plyView is a position as drawn: the pieces on their cells, the
@@ -221,6 +227,9 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 			return
 		}
 	}
+	if b.stale(s.Game, s.Time) {
+		return // an older state (a retained one replayed): what is shown stays
+	}
 	if b.game != s.Game {
 		b.remember() // the game before, with its own tags and result
 	}
@@ -313,6 +322,43 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 	b.touch(false)
 }
 
+// stale reports whether a state of game at t is older than what the board
+// shows: of a game before the board's (game ids grow), or of the same game
+// and stamped before the board's last state or move (a retained state
+// replayed after a reconnection, by another node of a cluster, or after
+// newer moves came). A stale state is dropped: the board never steps
+// back. (A set whose clock went back mid-game has its states dropped until
+// its next move, which is applied by its seq and takes the board's time
+// back with it.)
+func (b *board) stale(game string, t time.Time) bool {
+	if b.game == "" || game == "" {
+		return false
+	}
+	if game != b.game {
+		return OlderGame(game, b.game)
+	}
+	return !t.IsZero() && t.Before(b.updated)
+}
+
+// OlderGame reports whether game id a was made before game id b: both
+// start with their creation time (20250102-030405-123 from the daemon;
+// the sets make them later than every game before, even when their clock
+// went back), compared as people count. Ids without it are not ordered.
+func OlderGame(a, b string) bool {
+	if !gameStamp(a) || !gameStamp(b) || a == b {
+		return false
+	}
+	return naturalLess(a, b)
+}
+
+// gameStamp reports whether id starts with a time, 20250102-030405.
+func gameStamp(id string) bool {
+	if len(id) < 15 || id[8] != '-' {
+		return false
+	}
+	return digits(id) == 8 && digits(id[9:]) == 6
+}
+
 // truncate keeps the first n plies (a take-back).
 func (b *board) truncate(n int) {
 	for len(b.plies) > n && b.g.TakeBack() {
@@ -323,7 +369,7 @@ func (b *board) truncate(n int) {
 }
 
 func (b *board) move(h *Hub, m protocol.Move) {
-	if b.sys == nil || m.Game == "" || m.Seq < 1 {
+	if b.sys == nil || m.Game == "" || m.Seq < 1 || OlderGame(m.Game, b.game) {
 		return
 	}
 	if m.Game != b.game {
@@ -413,6 +459,9 @@ func (b *board) setLifted(names []string) {
 }
 
 func (b *board) event(h *Hub, e protocol.Event) {
+	if e.Game != "" && OlderGame(e.Game, b.game) {
+		return // an event of a game before
+	}
 	b.last = &EventView{Type: e.Type, Cell: e.Cell, Cells: e.Cells, Detail: e.Detail, Move: e.Move, Result: e.Result, Time: e.Time}
 	switch e.Type {
 	case protocol.EventLift:
@@ -516,7 +565,7 @@ func (b *board) status0() Status {
 		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault, AwaitingPress: b.awaitingPress && b.status == protocol.BoardMoveInProgress,
 		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
 		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
-		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies)}
+		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies), At: b.updated}
 	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
 		s.Check = b.checkCell
 	}

@@ -85,6 +85,11 @@ func TestHeartbeatAfterSilence(t *testing.T) {
 		if ev := next(t, evs); ev.name == "comment" {
 			t.Fatalf("%s: first %+v, want the board", path, ev)
 		}
+		if path == "/events" {
+			if ev := next(t, evs); ev.name != "now" {
+				t.Fatalf("%s: after the boards %+v, want the server's time", path, ev)
+			}
+		}
 		waitTimers(t, clk, clk.Now().Add(15*time.Second))
 		select {
 		case ev, ok := <-evs:

@@ -42,14 +42,22 @@ type HubOpts struct {
 	EvalNodes int64
 	EvalDepth int
 	EvalPlies int
+	// Tick is the wall streams' batch: the changes within a tick go out
+	// together, each board once (the first change after a quiet tick at
+	// once). WallLog is how many changes the wall's log keeps: a stream
+	// further behind skips to the latest summary of every board.
+	Tick    time.Duration
+	WallLog int
 }
 
 // DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
 // game, 100000 delayed inputs; the evaluation off, and when on 60,000
 // nodes a position (0.2 to 0.35 s on a PC core, BenchmarkEval; a
-// Raspberry Pi takes longer), the last 400 plies.
+// Raspberry Pi takes longer), the last 400 plies; the wall's changes
+// batched per 250 ms, 4096 of them kept.
 func DefaultOpts() HubOpts {
-	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000, EvalNodes: 60000, EvalPlies: 400}
+	return HubOpts{MaxBoards: 1000, MaxPlies: 2000, MaxPending: 100000, EvalNodes: 60000, EvalPlies: 400,
+		Tick: 250 * time.Millisecond, WallLog: 4096}
 }
 
 // Hub keeps every board known from the MQTT payloads: the game replayed
@@ -60,12 +68,22 @@ type Hub struct {
 
 	mu      sync.Mutex
 	boards  map[string]*board
-	subs    map[*sub]struct{}
+	ids     []string                     // the boards' ids in natural order; nil: to sort again
+	subs    map[string]map[*sub]struct{} // board -> its streams
 	pending []input
 	layouts map[string]*Layout
 	systems map[string]rules.System
 	// evalWake wakes RunEval when a board changed.
 	evalWake chan struct{}
+
+	// The wall streams (feed.go): their count, the boards changed since
+	// the last publication, whether one is scheduled, and when the last
+	// was.
+	wall        *feed
+	streams     int
+	dirty       []*board
+	publishing  bool
+	lastPublish time.Time
 }
 
 type input struct {
@@ -75,8 +93,7 @@ type input struct {
 }
 
 type sub struct {
-	board string // "" for every board
-	ch    chan struct{}
+	ch chan struct{}
 }
 
 // NewHub returns an empty hub.
@@ -103,8 +120,15 @@ func NewHub(opts HubOpts) *Hub {
 	if opts.EvalPlies <= 0 {
 		opts.EvalPlies = d.EvalPlies
 	}
-	return &Hub{opts: opts, boards: map[string]*board{}, subs: map[*sub]struct{}{},
-		layouts: map[string]*Layout{}, systems: map[string]rules.System{}, evalWake: make(chan struct{}, 1)}
+	if opts.Tick <= 0 {
+		opts.Tick = d.Tick
+	}
+	if opts.WallLog <= 0 {
+		opts.WallLog = d.WallLog
+	}
+	return &Hub{opts: opts, boards: map[string]*board{}, subs: map[string]map[*sub]struct{}{},
+		layouts: map[string]*Layout{}, systems: map[string]rules.System{}, evalWake: make(chan struct{}, 1),
+		wall: newFeed(opts.WallLog)}
 }
 
 // State gives the hub a board's retained state.
@@ -268,6 +292,7 @@ func (h *Hub) apply(id string, f func(*board)) {
 		}
 		b = &board{id: id, max: h.opts.MaxPlies, status: protocol.BoardInSync, result: protocol.ResultOngoing}
 		h.boards[id] = b
+		h.ids = nil
 	}
 	v := b.ver
 	f(b)
@@ -277,20 +302,21 @@ func (h *Hub) apply(id string, f func(*board)) {
 	h.wake(id)
 }
 
-// wake tells the subscribers of board id (and RunEval) that it changed.
-// h.mu is held.
+// wake tells the streams of board id, the wall's and RunEval that it
+// changed. h.mu is held.
 func (h *Hub) wake(id string) {
 	select {
 	case h.evalWake <- struct{}{}:
 	default:
 	}
-	for s := range h.subs {
-		if s.board == "" || s.board == id {
-			select {
-			case s.ch <- struct{}{}:
-			default:
-			}
+	for s := range h.subs[id] {
+		select {
+		case s.ch <- struct{}{}:
+		default:
 		}
+	}
+	if b := h.boards[id]; b != nil {
+		h.changed(b)
 	}
 }
 
@@ -310,15 +336,21 @@ func validID(id string) bool {
 }
 
 // subscribe returns a channel that receives a value (coalesced) whenever
-// board id changes, or any board when id is "".
+// board id changes.
 func (h *Hub) subscribe(id string) (<-chan struct{}, func()) {
-	s := &sub{board: id, ch: make(chan struct{}, 1)}
+	s := &sub{ch: make(chan struct{}, 1)}
 	h.mu.Lock()
-	h.subs[s] = struct{}{}
+	if h.subs[id] == nil {
+		h.subs[id] = map[*sub]struct{}{}
+	}
+	h.subs[id][s] = struct{}{}
 	h.mu.Unlock()
 	return s.ch, func() {
 		h.mu.Lock()
-		delete(h.subs, s)
+		delete(h.subs[id], s)
+		if len(h.subs[id]) == 0 {
+			delete(h.subs, id)
+		}
 		h.mu.Unlock()
 	}
 }
@@ -364,17 +396,21 @@ func (h *Hub) Layout(variant string) (*Layout, error) {
 func (h *Hub) Boards() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.boardIDs()
+	return slices.Clone(h.boardIDs())
 }
 
-// boardIDs are the ids of the boards, in natural order. h.mu is held.
+// boardIDs are the ids of the boards, in natural order (sorted once per
+// board added; the caller may not change them). h.mu is held.
 func (h *Hub) boardIDs() []string {
-	ids := make([]string, 0, len(h.boards))
-	for id := range h.boards {
-		ids = append(ids, id)
+	if h.ids == nil {
+		ids := make([]string, 0, len(h.boards))
+		for id := range h.boards {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
+		h.ids = ids
 	}
-	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
-	return ids
+	return h.ids
 }
 
 // View returns board id as a page draws it, with every move, and false
@@ -419,15 +455,6 @@ func (h *Hub) Summaries() []*Summary {
 	return out
 }
 
-// versions returns every board's change counter.
-func (h *Hub) versions(into map[string]uint64) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for id, b := range h.boards {
-		into[id] = b.ver
-	}
-}
-
 // since returns what changed on board id since a client saw (game, seq,
 // statusVer): the moves after seq when the game and its history are the
 // same (epoch), or a full view when not (full is true then).
@@ -462,6 +489,18 @@ func (h *Hub) resumeEpoch(id, game string, seq int) uint64 {
 		return 0
 	}
 	return b.epoch
+}
+
+// behind reports whether board id is in game at a seq below seq: a page
+// resuming there from another view has more than this view.
+func (h *Hub) behind(id, game string, seq int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil {
+		return game != ""
+	}
+	return game != "" && (b.game == game && b.seq() < seq || OlderGame(b.game, game))
 }
 
 // String describes the hub for logs.

@@ -63,6 +63,10 @@ type Opts struct {
 	// Limits guard the server HTTPServer serves (limits.go); the zero
 	// value is DefaultLimits.
 	Limits Limits
+	// Peers are the base URLs of the other views serving the same hall
+	// (http://hall-2:8080): the pages try them when their stream fails
+	// (GET /api/peers lists them).
+	Peers []string
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -118,6 +122,9 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards", s.apiBoards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.apiBoard)
 	s.mux.HandleFunc("GET /api/layouts/{variant}", s.apiLayout)
+	s.mux.HandleFunc("GET /api/peers", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, append([]string{}, s.opts.Peers...))
+	})
 	s.mux.HandleFunc("GET /broadcast/", s.broadcastFeed)
 	s.mux.HandleFunc("GET /api/boards/{id}/games", s.apiGames)
 	s.mux.HandleFunc("GET /api/boards/{id}/games/{game}", s.apiGame)
@@ -245,7 +252,8 @@ func sse(w http.ResponseWriter) (http.Flusher, bool) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer
+	h.Set("X-Accel-Buffering", "no")          // nginx: do not buffer
+	h.Set("Access-Control-Allow-Origin", "*") // the pages of the other views (Opts.Peers)
 	h.Set("Connection", "keep-alive")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 1000\n\n")
@@ -293,7 +301,9 @@ func writeEvent(w io.Writer, id, name string, v any) error {
 // full, else the moves after the client's) at each change, its id the seq
 // of the last move. A client resumes with ?game=<game>&after=<seq>, or the
 // Last-Event-ID header (the seq), and gets the moves it missed; a late
-// joiner gets the whole game in its first event.
+// joiner gets the whole game in its first event. A page resuming from
+// another view further on than this one gets nothing until this one has
+// caught up: it never steps back.
 func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
@@ -314,14 +324,24 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	var epoch, ver uint64
 	seq := 0
-	if after >= 0 {
-		epoch, seq = s.hub.resumeEpoch(id, game, after), after
-		if epoch == 0 {
-			seq = 0
-		}
-	}
+	resume := after >= 0
 	for {
-		if v, full, changed := s.hub.since(id, epoch, seq, ver); changed {
+		switch {
+		case after > 0 && s.hub.behind(id, game, after):
+			// This view is behind the page (which came from another):
+			// nothing until it has what the page has.
+		case resume:
+			resume = false
+			epoch, seq = s.hub.resumeEpoch(id, game, after), after
+			if epoch == 0 {
+				seq = 0
+			}
+			continue // and what changed since
+		default:
+			v, full, changed := s.hub.since(id, epoch, seq, ver)
+			if !changed {
+				break
+			}
 			if full && v.Moves == nil {
 				v.Moves = []*MoveView{}
 			}
@@ -330,6 +350,7 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			f.Flush()
 			epoch, seq, ver = v.Epoch, v.Seq, v.Ver
+			after = 0 // caught up with the page: a take-back may follow
 		}
 		if !s.wait(r.Context(), ch, w, f) {
 			return
@@ -337,39 +358,63 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// wallEvents streams every board's summary: a "board" event for each board
-// that changed, at most every 100 ms per board burst.
+// wallEvents streams every board's summary: a "board" event for each board,
+// then one for each change (feed.go: encoded once for every stream, at most
+// one per board and tick), and a "now" event (the server's time) after the
+// first summaries, which may be older. A stream that falls behind the
+// wall's log gets every board's latest summary again.
 func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
-	ch, cancel := s.hub.subscribe("")
-	defer cancel()
+	leave := s.hub.joinWall()
+	defer leave()
 	f, ok := sse(w)
 	if !ok {
 		return
 	}
-	seen := map[string]uint64{}
-	now := map[string]uint64{}
-	for {
-		clear(now)
-		s.hub.versions(now)
-		n := 0
-		for id, v := range now {
-			if seen[id] == v {
-				continue
+	var out [][]byte
+	var buf []byte
+	var cur uint64
+	var wake <-chan struct{}
+	for first := true; ; first = false {
+		out = out[:0]
+		if !first {
+			out, cur, wake, ok = s.hub.wall.read(cur, out)
+		}
+		if first || !ok {
+			out, cur, wake = s.hub.wallSnapshot(out)
+		}
+		if first || !ok {
+			// Every board, as it goes (the buffer is for the batches).
+			for _, fr := range out {
+				if _, err := w.Write(fr); err != nil {
+					return
+				}
 			}
-			sum, ok := s.hub.Summary(id)
-			if !ok {
-				continue
-			}
-			if err := writeEvent(w, "", "board", sum); err != nil {
+			if err := writeEvent(w, "", "now", s.hub.opts.Now()); err != nil {
 				return
 			}
-			seen[id] = sum.Ver
-			n++
+		} else {
+			// A batch in one write: one chunk, one system call.
+			n := 0
+			for _, fr := range out {
+				n += len(fr)
+			}
+			if cap(buf) < n {
+				buf = make([]byte, 0, n+n/4)
+			}
+			buf = buf[:0]
+			for _, fr := range out {
+				buf = append(buf, fr...)
+			}
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+			if cap(buf) > 64<<10 {
+				buf = nil // a big batch's: not kept
+			}
 		}
-		if n > 0 {
-			f.Flush()
-		}
-		if !s.wait(r.Context(), ch, w, f) {
+		clear(out)
+		f.Flush()
+		if !s.wait(r.Context(), wake, w, f) {
 			return
 		}
 	}

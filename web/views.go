@@ -9,15 +9,19 @@ import (
 
 // Status is a board's state apart from its moves, as the pages draw it.
 type Status struct {
-	Online  bool              `json:"online"`
-	Game    string            `json:"game"`
-	Variant string            `json:"variant"`
-	Seq     int               `json:"seq"`   // the seq of the last move
-	Epoch   uint64            `json:"epoch"` // changes when the history is rewritten (take-back, new game)
-	Ver     uint64            `json:"ver"`   // changes with anything
-	Plies   int               `json:"plies"` // moves kept
-	Tags    map[string]string `json:"tags,omitempty"`
-	Clock   *clock.Snapshot   `json:"clock,omitempty"`
+	Online  bool   `json:"online"`
+	Game    string `json:"game"`
+	Variant string `json:"variant"`
+	Seq     int    `json:"seq"`   // the seq of the last move
+	Epoch   uint64 `json:"epoch"` // changes when the history is rewritten (take-back, new game)
+	Ver     uint64 `json:"ver"`   // changes with anything
+	Plies   int    `json:"plies"` // moves kept
+	// At is the set's time of the last state or move shown: with Game, what
+	// orders two summaries of a board from different views (a page drops
+	// the older, web/static/wall.js).
+	At    time.Time         `json:"at,omitzero"`
+	Tags  map[string]string `json:"tags,omitempty"`
+	Clock *clock.Snapshot   `json:"clock,omitempty"`
 	// Peer is the other set of a remote game: offline, or in another game.
 	Peer *protocol.PeerState `json:"peer,omitempty"`
 	// Board is the board status (protocol.Board*), Choices and Fault as in

@@ -34,7 +34,8 @@ type display struct {
 func newDisplay(t *testing.T, url, prefix, id string) *display {
 	t.Helper()
 	d := &display{moves: map[string][]protocol.Move{}}
-	po := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetCleanSession(true).SetOrderMatters(true).SetAutoReconnect(false)
+	po := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetCleanSession(true).SetOrderMatters(true).SetAutoReconnect(false).
+		SetProtocolVersion(mqtt.ProtocolVersion)
 	d.cli = paho.NewClient(po)
 	if tok := d.cli.Connect(); !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {
 		t.Fatalf("display on %s: connect: %v", url, tok.Error())

@@ -40,6 +40,9 @@ type loadOpts struct {
 	// them, each reading the wall's event stream (/events) as a page does.
 	Views   []string
 	Viewers int
+	// BoardViewers are spectators of single boards (their pages' streams,
+	// /boards/<id>/events), spread over the sets and the views.
+	BoardViewers int
 	// CheckBroker is where the checking subscriber connects (default
 	// Broker): a node the test keeps alive, when one is killed.
 	CheckBroker string
@@ -63,7 +66,11 @@ type loadReport struct {
 	// they saw (a viewer reads the wall's summaries, so it may skip a move
 	// that the next one overtook).
 	Viewers, Whole, Behind, Reordered int
-	VP50, VP99, VMax                  time.Duration
+	// Dropped counts the summaries older than a spectator had, from the
+	// view it moved to (behind the one before), dropped as a page drops
+	// them; Reordered those a view sent older than it had sent itself.
+	Dropped          int
+	VP50, VP99, VMax time.Duration
 	// Sets is a line a set, with PerSet.
 	Sets []string
 }
@@ -74,8 +81,8 @@ func (r loadReport) String() string {
 		r.Boards, r.Sent, r.Received, r.Lost, r.Duplicated, r.OutOfOrder,
 		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Elapsed.Round(time.Millisecond))
 	if r.Viewers > 0 {
-		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered; publish-to-view latency p50 %v, p99 %v, max %v",
-			r.Viewers, r.Whole, r.Behind, r.Reordered, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
+		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered, %d older from another view dropped; publish-to-view latency p50 %v, p99 %v, max %v",
+			r.Viewers, r.Whole, r.Behind, r.Reordered, r.Dropped, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
 	}
 	for _, l := range r.Sets {
 		s += "\n" + l
@@ -157,13 +164,16 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 	var viewWG sync.WaitGroup
 	viewCtx, stopViews := context.WithCancel(ctx)
 	defer func() { stopViews(); viewWG.Wait() }()
-	if o.Viewers > 0 {
+	if o.Viewers+o.BoardViewers > 0 {
 		views = newViewLoad()
+		var ids []string
 		for _, s := range sets {
 			s.sent = views.sentMove
+			ids = append(ids, s.id)
 		}
-		views.start(viewCtx, o.Views, o.Viewers, &viewWG)
-		logf("loadtest: %d viewers on %s", o.Viewers, strings.Join(o.Views, ", "))
+		views.start(viewCtx, o.Views, o.Viewers, nil, &viewWG)
+		views.start(viewCtx, o.Views, o.BoardViewers, ids, &viewWG)
+		logf("loadtest: %d viewers of the wall, %d of single boards, on %s", o.Viewers, o.BoardViewers, strings.Join(o.Views, ", "))
 	}
 	var total atomic.Int64
 	var halfway sync.Once
@@ -246,6 +256,13 @@ report:
 	}
 	if views != nil {
 		views.report(final, &r)
+	}
+	for _, s := range sets {
+		if err := s.cli.Stats().LastError; err != nil && r.Lost > 0 {
+			// Why moves were lost: a broker beyond its limits says so.
+			logf("loadtest: %s: %v", s.id, err)
+			break
+		}
 	}
 	if o.PerSet {
 		for _, s := range sets {

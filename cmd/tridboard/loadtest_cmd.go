@@ -35,12 +35,16 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a broker beyond loopback (a hall's broker before the event)")
 	views := fs.String("views", "", "`URLs` of tridboard view processes following the sets (their --prefix must be this one), comma-separated")
 	fs.IntVar(&o.Viewers, "viewers", 0, "spectators spread over --views, each reading the wall's event stream (0-10000)")
+	fs.IntVar(&o.BoardViewers, "board-viewers", 0, "spectators of single boards spread over the sets and --views, each reading its board page's event stream (0-10000)")
 	fs.BoolVar(&o.PerSet, "per-set", false, "a line per set in the report")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tridboard loadtest --boards N --broker URL [--moves M] [--seconds S] [--interval D]")
 		fmt.Fprintln(fs.Output(), "\nRuns N simulated sets in this process, each publishing a random legal game as the daemon")
 		fmt.Fprintln(fs.Output(), "does (retained state, moves with seq through the outbox), and a subscriber that checks")
 		fmt.Fprintln(fs.Output(), "every move arrives once and in order. Exits 1 when a move was lost.")
+		fmt.Fprintln(fs.Output(), "\nWhich broker fits (docs/hall.md): a set's embedded broker one set and its displays (64")
+		fmt.Fprintln(fs.Output(), "connections from one address, 64 retained messages: beyond, it refuses); Mosquitto a hall of")
+		fmt.Fprintln(fs.Output(), "a hundred sets; a NATS cluster several halls and thousands of spectators.")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
@@ -95,7 +99,10 @@ func (o loadOpts) check() error {
 	if o.Viewers < 0 || o.Viewers > 10000 {
 		return fmt.Errorf("--viewers %d: want 0 to 10000", o.Viewers)
 	}
-	if o.Viewers > 0 && len(o.Views) == 0 {
+	if o.BoardViewers < 0 || o.BoardViewers > 10000 {
+		return fmt.Errorf("--board-viewers %d: want 0 to 10000", o.BoardViewers)
+	}
+	if o.Viewers+o.BoardViewers > 0 && len(o.Views) == 0 {
 		return fmt.Errorf("--viewers needs --views: the tridboard view processes they watch")
 	}
 	for _, v := range o.Views {

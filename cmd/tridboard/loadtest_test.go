@@ -29,6 +29,22 @@ func TestLoadtestEmbedded(t *testing.T) {
 	}
 }
 
+// loadtest beyond an embedded broker's limits (64 connections from one
+// address): the sets it refuses lose their moves, and the load test says
+// why and what fits.
+func TestLoadtestEmbeddedBeyondItsLimits(t *testing.T) {
+	url := embeddedBroker(t)
+	var log bytes.Buffer
+	r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lt", Variant: "st3d", Boards: 70, Moves: 1,
+		Duration: 5 * time.Second, Interval: 10 * time.Millisecond, Drain: 3 * time.Second, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lost == 0 || !strings.Contains(log.String(), "a hall needs Mosquitto or a NATS cluster") {
+		t.Fatalf("70 sets on an embedded broker: %v\nlog:\n%s", r, log.String())
+	}
+}
+
 // loadtest with viewers: spectators reading a view's wall stream end with
 // every set's last move, and the report says so, with a line a set.
 func TestLoadtestViewers(t *testing.T) {

@@ -9,8 +9,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,8 +39,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	qos := fs.Uint("qos", 1, "the subscriptions' `QoS`: 1, or 0 on a clustered broker (docs/hall.md)")
 	keys := fs.String("keys", "", "show only what the sets signed with the keys in this `file` (an event's keys.json: docs/hall.md)")
 	signed := fs.Bool("signed", false, "show only signed payloads, trusting each set's key at its first signed state")
+	tick := fs.Duration("wall-tick", web.DefaultOpts().Tick, "the wall's batch: changes within it go to the spectators together (longer: less CPU a spectator, later moves; docs/hall.md)")
+	peers := fs.String("peers", "", "the base `URLs` of the other views of the hall, comma-separated: the pages move to one when this view fails (docs/hall.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -59,7 +63,17 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tridboard view: --delay %g: want 0 to 86400 seconds\n", *delay)
 		return exitUsage
 	}
+	peerURLs, err := parsePeers(*peers)
+	if err != nil {
+		fmt.Fprintln(stderr, "tridboard view:", err)
+		return exitUsage
+	}
+	if *tick < 10*time.Millisecond || *tick > 10*time.Second {
+		fmt.Fprintf(stderr, "tridboard view: --wall-tick %v: want 10ms to 10s\n", *tick)
+		return exitUsage
+	}
 	ho := web.DefaultOpts()
+	ho.Tick = *tick
 	ho.Delay = time.Duration(*delay * float64(time.Second))
 	ho.Eval = *eval
 	hub := web.NewHub(ho)
@@ -86,7 +100,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	}
 	defer v.Close()
 	so := web.DefaultServerOpts()
-	so.Commander, so.Token = v, *token
+	so.Commander, so.Token, so.Peers = v, *token, peerURLs
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard view:", err)
@@ -108,6 +122,22 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	srv.Shutdown(sctx)
 	return exitOK
+}
+
+// parsePeers reads --peers: http(s) URLs with a host, comma-separated.
+func parsePeers(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSuffix(strings.TrimSpace(p), "/")
+		if u, err := url.Parse(p); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+			return nil, fmt.Errorf("--peers: %q: want a view's base URL such as http://hall-2:8080", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // viewerOpts configure a viewer.
@@ -137,6 +167,7 @@ func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker, fo.Prefix, fo.Username, fo.Password, fo.Token, fo.Commands = o.Broker, o.Prefix, o.Username, o.Password, o.Token, true
 	fo.ClientID, fo.Name, fo.QoS, fo.Checker = o.ClientID, "view", o.QoS, o.Checker
+	fo.InOrder = true // a view on a cluster node lists its own node first
 	fo.Warn = func(msg string) { fmt.Fprintln(log, "tridboard view:", msg) }
 	f, err := mqtt.Follow(fo, mqtt.Handlers{State: hub.State, Move: hub.Move, Event: hub.Event, Availability: hub.Availability})
 	if err != nil {

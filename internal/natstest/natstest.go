@@ -174,7 +174,7 @@ func (c *Cluster) WaitReady() {
 // probe connects to an MQTT listener and disconnects.
 func probe(url string) error {
 	cli := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID("natstest-probe").
-		SetCleanSession(true).SetAutoReconnect(false).SetConnectTimeout(5 * time.Second))
+		SetCleanSession(true).SetProtocolVersion(4).SetAutoReconnect(false).SetConnectTimeout(5 * time.Second))
 	tok := cli.Connect()
 	if !tok.WaitTimeout(10 * time.Second) {
 		return fmt.Errorf("no CONNACK in 10 s")

@@ -100,9 +100,14 @@ function apply(v) {
   schedule();
 }
 
-let es = null, retry = 0;
+// The views of the hall serve the same boards (docs/hall.md): when the
+// stream fails the page resumes on the next (this one, then /api/peers).
+let es = null, retry = 0, views = [''];
+fetch('/api/peers').then(r => r.ok ? r.json() : []).then(p => {
+  if (Array.isArray(p)) views = [''].concat(p.filter(u => typeof u === 'string' && /^https?:\/\//.test(u)));
+}).catch(() => {});
 function connect() {
-  let url = `/boards/${encodeURIComponent(id)}/events`;
+  let url = views[retry % views.length] + `/boards/${encodeURIComponent(id)}/events`;
   if (st.seq >= 0) url += `?game=${encodeURIComponent(st.game)}&after=${st.seq}`;
   es = new EventSource(url);
   es.addEventListener('open', () => { retry = 0; setConn(true); });

@@ -130,16 +130,36 @@ if (kiosk) {
 }
 window.tridboardWall.paging = paging;
 
+// The views of the hall serve the same boards (docs/hall.md): when the
+// stream fails the page tries the next (this one first, then /api/peers).
+let views = [''], viewAt = 0;
+fetch('/api/peers').then(r => r.ok ? r.json() : []).then(p => {
+  if (Array.isArray(p)) views = [''].concat(p.filter(u => typeof u === 'string' && /^https?:\/\//.test(u)));
+}).catch(() => {});
+// Never backwards: a summary older than the one shown (a game before it,
+// or the same game stamped earlier: another view behind this one) is dropped.
+const newest = new Map(); // id -> {game, at}
+function older(s) {
+  const h = newest.get(s.id);
+  if (!h) return false;
+  if (s.game !== h.game) return /^\d{8}-\d{6}/.test(s.game) && /^\d{8}-\d{6}/.test(h.game) && natural(s.game, h.game) < 0;
+  return !!(s.at && h.at) && Date.parse(s.at) < Date.parse(h.at);
+}
+window.tridboardWall.dropped = 0;
 function connect() {
-  const es = new EventSource('/events');
+  const es = new EventSource(views[viewAt % views.length] + '/events');
   const conn = document.getElementById('conn');
   es.addEventListener('open', () => { conn.textContent = 'live'; conn.classList.remove('down'); });
   es.addEventListener('board', e => {
     const s = JSON.parse(e.data);
     if (s.now) offset = Date.parse(s.now) - Date.now();
+    if (older(s)) { window.tridboardWall.dropped++; return; }
+    newest.set(s.id, {game: s.game, at: s.at});
     pending.set(s.id, s);
     if (!frameQueued) { frameQueued = true; requestAnimationFrame(frame); }
   });
-  es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.classList.add('down'); es.close(); setTimeout(connect, 1000); });
+  // The server's time after the first summaries (encoded when they changed).
+  es.addEventListener('now', e => { offset = Date.parse(JSON.parse(e.data)) - Date.now(); });
+  es.addEventListener('error', () => { conn.textContent = 'reconnecting'; conn.classList.add('down'); es.close(); viewAt++; setTimeout(connect, 1000); });
 }
 connect();
