@@ -8,6 +8,12 @@ const params = new URLSearchParams(location.search);
 const overlay = params.get('overlay') === '1';
 if (overlay) document.body.classList.add('overlay');
 const $ = s => document.getElementById(s);
+// Hall mode: a screen 1700 px wide or more (or ?hall=1) reads from across
+// the room (app.css: body.hall).
+const hallScreen = matchMedia('(min-width: 1700px) and (min-height: 700px)');
+function setHall() { document.body.classList.toggle('hall', params.get('hall') === '1' || params.get('hall') !== '0' && hallScreen.matches); }
+setHall();
+hallScreen.addEventListener('change', setHall);
 
 const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0, spoken: [], announced: 0};
 let flat = null, view3d = null, variant = '', want3d = params.get('flat') !== '1', dirty = false;
@@ -28,7 +34,9 @@ narrow.addEventListener('change', () => refit());
 // The overlay, and a wide screen (the 3D and flat views side by side, the
 // page's height), fit the flat view to its box.
 const wide = matchMedia('(min-width: 1200px) and (min-aspect-ratio: 4/3)');
-function fitted() { return overlay || wide.matches && !narrow.matches; }
+const landscape = matchMedia('(orientation: landscape) and (max-height: 560px) and (max-width: 1199px)');
+function fitted() { return overlay || (wide.matches || landscape.matches) && !narrow.matches; }
+landscape.addEventListener('change', refit);
 function refit() {
   if (!flat) return;
   if (fitted()) flat.fit($('flat').clientWidth, $('flat').clientHeight);
