@@ -3,11 +3,15 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"github.com/chromedp/cdproto/emulation"
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +212,79 @@ func keepDocShot(t *testing.T, ctx contextT, name string) {
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
 	enc.Encode(&out, small)
 	os.WriteFile(filepath.Join(dir, name+".png"), out.Bytes(), 0o644)
+}
+
+// slowGL serves the pages with three.js late by delay and a WebGL that
+// takes slow to start (a phone on a slow line): the board page gets a
+// script that holds the first WebGL context that long.
+func slowGL(h http.Handler, delay, slow time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/three.module.min.js") {
+			select {
+			case <-time.After(delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if !strings.HasPrefix(r.URL.Path, "/boards/") || strings.Count(r.URL.Path, "/") != 2 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		b := bytes.Replace(rec.Body.Bytes(), []byte("<head>"), []byte(fmt.Sprintf(`<head><script>const gc = HTMLCanvasElement.prototype.getContext; HTMLCanvasElement.prototype.getContext = function(k, ...a) { if (/webgl/.test(k) && !window.glSlowed) { window.glSlowed = true; const t = performance.now(); while (performance.now() - t < %d); } return gc.call(this, k, ...a); };</script>`, slow.Milliseconds())), 1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(rec.Code)
+		w.Write(b)
+	})
+}
+
+// Issue 39: the flat board, its pieces and the last move are drawn before
+// WebGL starts, on a phone with a 4x slower CPU: with WebGL taking 2 s to
+// start (they waited for it: 3.2 s, 9.7 s on a slow phone), and with
+// three.js 3 s late on a slow line, the pieces come first (1.4-2.2 s on
+// the development VM).
+func TestBrowserHallPiecesBeforeWebGL(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	hallGame(t, h, "b1", "st3d")
+	for _, tc := range []struct {
+		what        string
+		late, start time.Duration
+	}{
+		{"WebGL 2 s to start", 0, 2 * time.Second},
+		{"three.js 3 s late, WebGL 1 s to start", 3 * time.Second, time.Second},
+	} {
+		url, _ := serve(t, slowGL(New(h, DefaultServerOpts()).Handler(), tc.late, tc.start), "")
+		ctx := browser(t)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(phone.w, phone.h)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"/boards/b1")); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "the first pieces", `!!window.tridboard.firstPieces`)
+		type figures struct {
+			Pieces, LastTo, Frames int
+			First, Started3D       float64
+		}
+		const measure = `({Pieces: document.querySelectorAll('#flat .piece').length, LastTo: document.querySelectorAll('#flat .cell.last-to').length,
+			Frames: +(document.getElementById('view3d').dataset.frames || 0), First: window.tridboard.firstPieces, Started3D: window.tridboard.started3d || 0})`
+		f := evalJS[figures](t, ctx, measure)
+		if f.Pieces < 10 || f.LastTo == 0 || f.Frames != 0 || f.Started3D != 0 {
+			t.Errorf("%s: at the first pieces: %+v: want the pieces and the last move, no 3D yet", tc.what, f)
+		}
+		waitJS(t, ctx, "the 3D view", `document.getElementById('view3d').dataset.frames >= 1`)
+		f = evalJS[figures](t, ctx, measure)
+		t.Logf("phone, 4x CPU, %s: first pieces and last move at %.0f ms, 3D view at %.0f ms", tc.what, f.First, f.Started3D)
+		// The time is a figure (a busy machine is slower); the order is
+		// the rule: WebGL's start comes after the pieces.
+		if f.Started3D < f.First+tc.start.Seconds()*1000 {
+			t.Errorf("%s: first pieces at %.0f ms, 3D view at %.0f ms: want the pieces before WebGL starts", tc.what, f.First, f.Started3D)
+		}
+		chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 1})
+		noErrors(t, ctx)
+	}
 }

@@ -62,9 +62,15 @@ async function setVariant(v) {
   flat.setFlip(st.flip);
   refit();
   if (view3d) { view3d.dispose(); view3d = null; }
-  schedule();
-  if (want3d) { await start3d(lay); schedule(); }
+  // The flat board, its pieces and the last move now, before the 3D view
+  // (three.js is 687 KB and WebGL slow to start on a phone): it starts
+  // once this frame is painted.
+  if (st.status) render();
+  if (want3d) { await painted(); await start3d(lay); schedule(); }
 }
+
+// painted resolves once the current frame is on the screen.
+function painted() { return new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))); }
 
 async function start3d(lay) {
   try {
@@ -74,6 +80,7 @@ async function start3d(lay) {
     view3d = new m.View3D($('view3d'), lay);
     st.view3d = view3d;
     view3d.setFlip(st.flip);
+    st.started3d = performance.now();
   } catch (e) {
     // No WebGL: no empty box above the flat view, a line saying why.
     console.warn('3D view:', e);
@@ -191,6 +198,8 @@ function render() {
   const pos = ply > 0 ? st.moves[ply - 1] : st.start;
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
+  // When the first pieces were drawn (ms from the page's start), for tests.
+  if (flat && !st.firstPieces && Object.keys(pos.pieces || {}).length) st.firstPieces = performance.now();
   document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
   renderMaterial(pos);
   renderEval(ply);
