@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/chromedp/cdproto/emulation"
+	cdpinput "github.com/chromedp/cdproto/input"
 	"image"
 	"image/color"
 	"image/png"
@@ -287,4 +288,84 @@ func TestBrowserHallPiecesBeforeWebGL(t *testing.T) {
 		chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 1})
 		noErrors(t, ctx)
 	}
+}
+
+// Issue 39: a phone's 3D view: a vertical swipe on it scrolls the page
+// and leaves the camera as it was (the canvas took every touch: the swipe
+// tipped the set under the board); with the "turn" toggle one finger turns
+// the set; the camera stays between half and twice its distance, above
+// the board, and "reset" frames the set again.
+func TestBrowserHallPhone3DSwipe(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	hallGame(t, h, "b1", "st3d")
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(phone.w, phone.h, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait), chromedp.Navigate(url+"/boards/b1")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the 3D view", `document.getElementById('view3d').dataset.frames >= 1 && !!window.tridboard.view3d`)
+	type figures struct {
+		Scroll, Dist, Polar, Az, Framed float64
+		Touch                           string
+	}
+	const measure = `(() => { const v = window.tridboard.view3d, c = v.controls;
+		return {Scroll: scrollY, Dist: c.getDistance(), Polar: c.getPolarAngle(), Az: c.getAzimuthalAngle(), Framed: v.framed,
+			Touch: getComputedStyle(v.renderer.domElement).touchAction}; })()`
+	// swipe drags one finger from the 3D view's middle by dx, dy px, at a
+	// person's pace (20 px a frame).
+	swipe := func(dx, dy float64) {
+		t.Helper()
+		r := box(t, ctx, "#view3d canvas")
+		x0, y0 := r.Left+r.Width/2, r.Top+r.Height*0.7
+		touch := func(typ cdpinput.DispatchTouchEventType, x, y float64) {
+			t.Helper()
+			pts := []*cdpinput.TouchPoint{{X: x, Y: y}}
+			if typ == cdpinput.DispatchTouchEventTypeTouchEnd {
+				pts = []*cdpinput.TouchPoint{}
+			}
+			if _, err := chromedp.Call(ctx, cdpinput.DispatchTouchEvent, cdpinput.DispatchTouchEventParams{Type: typ, TouchPoints: pts}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		touch(cdpinput.DispatchTouchEventTypeTouchStart, x0, y0)
+		const steps = 15
+		for i := 1; i <= steps; i++ {
+			touch(cdpinput.DispatchTouchEventTypeTouchMove, x0+dx*float64(i)/steps, y0+dy*float64(i)/steps)
+			time.Sleep(16 * time.Millisecond) // a finger's pace, not a wait for a result
+		}
+		touch(cdpinput.DispatchTouchEventTypeTouchEnd, 0, 0)
+	}
+	before := evalJS[figures](t, ctx, measure)
+	swipe(0, -300) // the finger up: the page down
+	waitJS(t, ctx, "the page scrolled", `scrollY >= 150`)
+	after := evalJS[figures](t, ctx, measure)
+	t.Logf("a vertical swipe of 300 px on the 3D view: the page scrolled %.0f px, the camera turned %.3f rad (touch-action %s)", after.Scroll-before.Scroll, abs(after.Polar-before.Polar)+abs(after.Az-before.Az), after.Touch)
+	if after.Scroll-before.Scroll < 150 || abs(after.Polar-before.Polar) > 1e-6 || abs(after.Az-before.Az) > 1e-6 {
+		t.Errorf("a vertical swipe on the 3D view: page %v -> %v, camera %+v -> %+v: want the page scrolled, the camera still", before.Scroll, after.Scroll, before, after)
+	}
+	// One finger turns the set with the toggle on, within the limits.
+	evalJS[bool](t, ctx, `scrollTo(0, 0); true`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#turn3d"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the toggle", `document.getElementById('turn3d').getAttribute('aria-pressed') == 'true'`)
+	start := evalJS[float64](t, ctx, `scrollY`) // the click may have brought the button into view
+	swipe(-200, -250)
+	waitJS(t, ctx, "the set turned", `Math.abs(window.tridboard.view3d.controls.getAzimuthalAngle() - `+fmt.Sprint(before.Az)+`) > 0.05`)
+	turned := evalJS[figures](t, ctx, measure)
+	if abs(turned.Az-before.Az) < 0.05 || abs(turned.Scroll-start) > 10 {
+		t.Errorf("one finger with the toggle on: camera %+v -> %+v, page %v -> %v: want the set turned, the page still", before, turned, start, turned.Scroll)
+	}
+	if turned.Polar > 1.35+1e-6 || turned.Dist < 0.5*turned.Framed-1e-6 || turned.Dist > 2*turned.Framed+1e-6 {
+		t.Errorf("the camera out of its limits: %+v", turned)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#reset3d"))); err != nil {
+		t.Fatal(err)
+	}
+	reset := evalJS[figures](t, ctx, measure)
+	if abs(reset.Az-before.Az) > 1e-3 || abs(reset.Polar-before.Polar) > 1e-3 || abs(reset.Dist-before.Dist) > 1e-3 {
+		t.Errorf("after reset the camera is %+v, want %+v", reset, before)
+	}
+	keepDocShot(t, ctx, "board-phone-3d")
+	noErrors(t, ctx)
 }

@@ -80,6 +80,7 @@ async function start3d(lay) {
     view3d = new m.View3D($('view3d'), lay);
     st.view3d = view3d;
     view3d.setFlip(st.flip);
+    $('turn3d').setAttribute('aria-pressed', 'false'); $('turn3d').classList.remove('on');
     st.started3d = performance.now();
   } catch (e) {
     // No WebGL: no empty box above the flat view, a line saying why.
@@ -405,6 +406,15 @@ $('sharebtn').onclick = async () => {
     else await navigator.clipboard.writeText(url);
   } catch (e) { /* the link is shown, selected, to copy by hand */ }
 };
+// The 3D view's tools: one finger turns the set (else it scrolls the
+// page), and the view as it came.
+$('turn3d').onclick = () => {
+  if (!view3d) return;
+  view3d.setTouchTurn(!view3d.touchTurn);
+  $('turn3d').setAttribute('aria-pressed', String(view3d.touchTurn));
+  $('turn3d').classList.toggle('on', view3d.touchTurn);
+};
+$('reset3d').onclick = () => { if (view3d) view3d.reset(); };
 $('flipbtn').onclick = () => { st.flip = !st.flip; if (flat) flat.setFlip(st.flip); if (view3d) view3d.setFlip(st.flip); schedule(); };
 $('toggle3d').onclick = async () => {
   want3d = !want3d;

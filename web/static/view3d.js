@@ -87,6 +87,14 @@ export class View3D {
     this.camera = new THREE.PerspectiveCamera(35, 1, 0.1, 400);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.render());
+    // The camera keeps the set in view: above the board, between half and
+    // twice the framed distance, turned about the set's centre (no pan).
+    this.controls.enablePan = false;
+    this.controls.minPolarAngle = 0.05; this.controls.maxPolarAngle = 1.35;
+    this.controls.addEventListener('start', () => { this.moved = true; });
+    // Touch: one finger scrolls the page (a vertical swipe is the page's),
+    // two fingers turn and zoom; turning with one finger is a toggle.
+    this.setTouchTurn(false);
     const tileGeo = new THREE.BoxGeometry(0.96, 0.08, 0.96);
     this.tiles = new Map();
     this.pieces = new Map();
@@ -141,8 +149,18 @@ export class View3D {
   }
   setFlip(f) {
     this.flip = !!f;
+    this.moved = false;
     this.frame();
   }
+  // setTouchTurn gives one finger the turning (on) or the page's scroll
+  // (off, the default): OrbitControls takes every touch otherwise.
+  setTouchTurn(on) {
+    this.touchTurn = !!on;
+    this.controls.touches = {ONE: on ? THREE.TOUCH.ROTATE : null, TWO: THREE.TOUCH.DOLLY_ROTATE};
+    this.renderer.domElement.style.touchAction = on ? 'none' : 'pan-y';
+  }
+  // reset frames the set again as it came, whatever the turning did.
+  reset() { this.moved = false; this.frame(); }
   // frame points the camera from the player's side, turned a little and
   // raised, as far as it must be to show every square and piece whole.
   frame() {
@@ -161,6 +179,8 @@ export class View3D {
     let lo = 1, hi = 400;
     for (let i = 0; i < 40; i++) { const mid = (lo + hi) / 2; if (fits(mid)) hi = mid; else lo = mid; }
     fits(hi);
+    this.framed = hi;
+    this.controls.minDistance = hi * 0.5; this.controls.maxDistance = hi * 2;
     this.controls.target.copy(center);
     this.controls.update();
     this.render();
@@ -169,7 +189,8 @@ export class View3D {
     const w = this.container.clientWidth || 600, h = this.container.clientHeight || 400;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h; this.camera.updateProjectionMatrix();
-    this.frame();
+    // A new size frames the set again, unless the viewer turned it.
+    if (!this.moved) this.frame();
     // setSize cleared the canvas: draw at once, not at the next frame.
     this.declutter();
     this.renderer.render(this.scene, this.camera);
