@@ -369,3 +369,85 @@ func TestBrowserHallPhone3DSwipe(t *testing.T) {
 	keepDocShot(t, ctx, "board-phone-3d")
 	noErrors(t, ctx)
 }
+
+// contrastJS measures the contrast (WCAG 2) of every text the page shows
+// over a video of one colour: each text's colour against its panels laid
+// over the video, alpha by alpha. contrastJS(video) returns the texts,
+// their places and ratios.
+const contrastJS = `window.contrastOver = video => {
+	const parse = c => { const m = /rgba?\(([^)]+)\)/.exec(c || ''); if (!m) return [0, 0, 0, 0];
+		const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+	const over = (top, bottom) => [0, 1, 2].map(i => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+	const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+		return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+	const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+	const out = [], w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n; (n = w.nextNode());) {
+		const el = n.parentElement, text = n.textContent.trim();
+		if (!text || el.closest('title, .sr-only, script, .piece')) continue; // a piece is its own drawing
+		const r = el.getBoundingClientRect();
+		if (!r.width || !r.height || r.bottom <= 0 || r.top >= innerHeight || !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+		let bg = [video, video, video, 1];
+		const chain = [];
+		for (let e = el; e; e = e.parentElement) chain.unshift(e);
+		for (const e of chain) bg = over(parse(getComputedStyle(e).backgroundColor), bg);
+		const cs = getComputedStyle(el), fg = over(parse(el instanceof SVGElement ? cs.fill : cs.color), bg);
+		out.push({Text: text.slice(0, 24), Where: el.id || String(el.getAttribute('class') || el.tagName), Ratio: ratio(fg, bg)});
+	}
+	return out;
+}; true`
+
+// Issue 39: the overlay sits on video: every text it shows is on a panel
+// that reads over white and black video alike, 4.5:1 or more measured (the
+// right column was light grey on the transparency); it shows the names,
+// the clocks, the evaluation, the last move and the result, and no
+// lesson, turn line, material or move list.
+func TestBrowserHallOverlayContrast(t *testing.T) {
+	h := NewHub(evalOpts())
+	f := hallGame(t, h, "b1", "st3d")
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
+	s.Clock = &clock.Snapshot{Control: "5400+30", WhiteMS: 3171234, BlackMS: 8000, Running: "black", Low: "black", At: clock.Stamp{Time: time.Now()}}
+	s.Lesson = &protocol.Lesson{Assist: map[string]string{"white": "full", "black": "none"}}
+	h.State("b1", s)
+	drain(t, h)
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	for _, sc := range []screen{hall, uhd, {"portrait", 1080, 1920}} {
+		ctx := openAt(t, sc, url+"/boards/b1?overlay=1")
+		waitJS(t, ctx, sc.name+": the overlay", `document.querySelectorAll('#flat .piece').length > 10 && !document.getElementById('evalbox').hidden && document.getElementById('view3d').dataset.frames >= 1`)
+		for _, sel := range []string{"#white-name", "#black-name", "#white-clock", "#black-clock", "#lastmove", ".evaltext"} {
+			if r := box(t, ctx, sel); r.Width == 0 || r.Bottom > float64(sc.h) || r.Right > float64(sc.w) {
+				t.Errorf("%s: %s not shown: %+v", sc.name, sel, r)
+			}
+		}
+		for _, sel := range []string{"#lesson", "#turn", "#material", "#moves", ".bestline", ".controls"} {
+			if r := box(t, ctx, sel); r.Width != 0 {
+				t.Errorf("%s: the overlay shows %s: %+v", sc.name, sel, r)
+			}
+		}
+		evalJS[bool](t, ctx, contrastJS)
+		type text struct {
+			Text, Where string
+			Ratio       float64
+		}
+		for _, video := range []int{255, 0} {
+			texts := evalJS[[]text](t, ctx, fmt.Sprintf(`window.contrastOver(%d)`, video))
+			if len(texts) < 10 {
+				t.Fatalf("%s: %d texts measured", sc.name, len(texts))
+			}
+			least := texts[0]
+			for _, x := range texts {
+				if x.Ratio < least.Ratio {
+					least = x
+				}
+				if x.Ratio < 4.5 {
+					t.Errorf("%s over video %d: %q (%s) at %.2f:1, want 4.5:1 or more", sc.name, video, x.Text, x.Where, x.Ratio)
+				}
+			}
+			t.Logf("overlay %s over video %d: %d texts, the least contrast %.2f:1 (%q, %s)", sc.name, video, len(texts), least.Ratio, least.Text, least.Where)
+		}
+		noErrors(t, ctx)
+		if sc == hall {
+			keepDocShot(t, ctx, "overlay-hall")
+		}
+	}
+}
