@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -384,7 +385,7 @@ const contrastJS = `window.contrastOver = video => {
 	const out = [], w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 	for (let n; (n = w.nextNode());) {
 		const el = n.parentElement, text = n.textContent.trim();
-		if (!text || el.closest('title, .sr-only, script, .piece')) continue; // a piece is its own drawing
+		if (!text || el.closest('title, .sr-only, script') || parseFloat(getComputedStyle(el).fontSize) === 0) continue;
 		const r = el.getBoundingClientRect();
 		if (!r.width || !r.height || r.bottom <= 0 || r.top >= innerHeight || !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
 		let bg = [video, video, video, 1];
@@ -411,7 +412,7 @@ func TestBrowserHallOverlayContrast(t *testing.T) {
 	h.State("b1", s)
 	drain(t, h)
 	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
-	for _, sc := range []screen{hall, uhd, {"portrait", 1080, 1920}} {
+	for _, sc := range []screen{hall, {"portrait", 1080, 1920}} { // the contrast is the same at any size
 		ctx := openAt(t, sc, url+"/boards/b1?overlay=1")
 		waitJS(t, ctx, sc.name+": the overlay", `document.querySelectorAll('#flat .piece').length > 10 && !document.getElementById('evalbox').hidden && document.getElementById('view3d').dataset.frames >= 1`)
 		for _, sel := range []string{"#white-name", "#black-name", "#white-clock", "#black-clock", "#lastmove", ".evaltext"} {
@@ -450,4 +451,72 @@ func TestBrowserHallOverlayContrast(t *testing.T) {
 			keepDocShot(t, ctx, "overlay-hall")
 		}
 	}
+}
+
+// Issue 39: the pieces are Colin M.L. Burnett's set (lichess's and
+// Wikipedia's), vendored with its licence: the flat view draws each piece
+// as its drawing, the wall's boards and the 3D view's sprites paint them,
+// the reserve and the pieces taken show them.
+func TestBrowserHallPieceSet(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := hallGame(t, h, "b1", "first-contact")
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	for _, p := range "KQRBNPkqrbnp" {
+		name := "b" + strings.ToUpper(string(p))
+		if p < 'a' {
+			name = "w" + string(p)
+		}
+		resp, err := http.Get(url + "/static/vendor/cburnett/" + name + ".svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.HasPrefix(string(b), "<svg") || resp.Header.Get("Content-Type") != "image/svg+xml" {
+			t.Errorf("%s.svg: %d %q %.20q", name, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
+	}
+	for _, file := range []string{"LICENSE", "VERSION"} {
+		b, err := os.ReadFile(filepath.Join("static", "vendor", "cburnett", file))
+		if err != nil || !strings.Contains(string(b), "Burnett") {
+			t.Errorf("static/vendor/cburnett/%s: %v %.40q", file, err, b)
+		}
+	}
+	ctx := openAt(t, laptop, url+"/boards/b1")
+	waitJS(t, ctx, "the pieces drawn", `document.querySelectorAll('#flat .piece image').length > 10 && [...document.querySelectorAll('#flat .piece image')].every(i => i.getBBox().width > 0) && document.getElementById('view3d').dataset.frames >= 1`)
+	want := piecesOf(f.sys, f.g.Position())
+	got := evalJS[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#flat .cell:not(.absent) .piece')].map(p => [p.parentNode.dataset.cell, p.querySelector('image').getAttribute('href')]))`)
+	for cell, letter := range want {
+		l := string(letter)
+		file := "b" + strings.ToUpper(l)
+		if strings.ToUpper(l) == l {
+			file = "w" + l
+		}
+		if got[cell] != "/static/vendor/cburnett/"+file+".svg" {
+			t.Errorf("%s (%s) drawn with %q", cell, l, got[cell])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d pieces drawn, want %d", len(got), len(want))
+	}
+	// Every drawing loaded, and painted on the 3D view's sprites (more than
+	// the disc's two colours).
+	waitJS(t, ctx, "the drawings loaded", `[...document.querySelectorAll('#flat .piece image')].length > 0 && (() => { const v = window.tridboard.view3d;
+		const sp = [...v.pieces.values()][0].children[1], c = sp.material.map.image, d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+		const seen = new Set(); for (let i = 0; i < d.length; i += 4 * 7) seen.add(d[i] >> 4 << 8 | d[i + 1] >> 4 << 4 | d[i + 2] >> 4); return seen.size > 6; })()`)
+	if n := evalJS[int](t, ctx, `document.querySelectorAll('#flatbox .reserve .rp b').length`); n == 0 {
+		t.Error("no reserve drawn")
+	}
+	if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('#flatbox .reserve .rp b')).backgroundImage`); !strings.Contains(got, "/static/vendor/cburnett/") {
+		t.Errorf("a reserve's piece drawn with %q", got)
+	}
+	keepDocShot(t, ctx, "board-pieces-laptop")
+	noErrors(t, ctx)
+	// The wall's boards paint the drawings: a card's canvas has more
+	// colours than the squares, the marks and two discs.
+	ctx = openAt(t, laptop, url+"/")
+	waitJS(t, ctx, "the wall's board painted", `(() => { const c = document.querySelector('.card canvas.mini-board'); if (!c || !c.dataset.pieces) return false;
+		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, seen = new Set();
+		for (let i = 0; i < d.length; i += 4 * 3) seen.add(d[i] >> 4 << 8 | d[i + 1] >> 4 << 4 | d[i + 2] >> 4); return seen.size > 20; })()`)
+	noErrors(t, ctx)
 }

@@ -1,6 +1,6 @@
 // One board's page: the game pushed over SSE (/boards/<id>/events), drawn
 // flat and in 3D, the move list in the system's notation with stepping.
-import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves} from '/static/flat.js';
+import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves, pieceURL, pieceNames} from '/static/flat.js';
 import {spokenMove, eventText, describe} from '/static/words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -319,7 +319,11 @@ function renderMaterial(pos) {
     if (!took.length) continue;
     const d = document.createElement('span'); d.className = 'took'; d.dataset.side = side;
     d.append((side === 'white' ? 'White' : 'Black') + ' took ');
-    for (const l of took) { const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase(); d.appendChild(b); }
+    for (const l of took) {
+      const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase();
+      b.style.setProperty('--img', `url(${pieceURL(l)})`); b.title = pieceNames[l.toUpperCase()];
+      d.appendChild(b);
+    }
     el.appendChild(d);
   }
   const diff = value.white - value.black;

@@ -1,9 +1,11 @@
 // The 3D view: every square a tile at its height, attack boards and
-// platforms on posts at their pins, pieces as pucks with their letter,
+// platforms on posts at their pins, pieces as figures with their drawing
+// (the flat view's set) above them,
 // turned by mouse or touch (OrbitControls). It renders only when something
 // changed.
 import * as THREE from 'three';
 import {OrbitControls} from 'three/addons/OrbitControls.js';
+import {pieceImage, piecesReady} from '/static/flat.js';
 
 // The marks' colours are the flat view's (Okabe-Ito, app.css); targets are
 // dots and captures rings on the square, as there.
@@ -26,21 +28,27 @@ function labelSprite(text) {
   return s;
 }
 
-const letterTex = new Map();
-function letterTexture(letter, white) {
-  const key = letter + (white ? 'w' : 'b');
-  if (letterTex.has(key)) return letterTex.get(key);
+// pieceTexture is a piece's drawing (the flat view's set) on a light
+// disc, for the sprite above its figure; drawn again when the drawings
+// have loaded (then).
+const pieceTex = new Map();
+function pieceTexture(letter, then) {
+  if (pieceTex.has(letter)) return pieceTex.get(letter);
   const c = document.createElement('canvas'); c.width = c.height = 128;
-  const g = c.getContext('2d');
-  g.fillStyle = white ? '#ffffff' : '#151515';
-  g.beginPath(); g.arc(64, 64, 62, 0, Math.PI * 2); g.fill();
-  g.lineWidth = 6; g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
-  g.fillStyle = white ? '#000' : '#fff';
-  g.font = 'bold 92px sans-serif'; g.textAlign = 'center'; g.textBaseline = 'middle';
-  g.fillText(letter, 64, 70);
   const t = new THREE.CanvasTexture(c);
   t.colorSpace = THREE.SRGBColorSpace;
-  letterTex.set(key, t);
+  const paint = () => {
+    const g = c.getContext('2d'), img = pieceImage(letter);
+    g.clearRect(0, 0, 128, 128);
+    g.fillStyle = 'rgba(236, 223, 196, 0.92)';
+    g.beginPath(); g.arc(64, 64, 62, 0, Math.PI * 2); g.fill();
+    g.lineWidth = 4; g.strokeStyle = '#222'; g.stroke();
+    if (img && img.complete && img.naturalWidth) g.drawImage(img, 10, 10, 108, 108);
+    t.needsUpdate = true;
+  };
+  paint();
+  piecesReady.then(() => { paint(); then(); });
+  pieceTex.set(letter, t);
   return t;
 }
 
@@ -240,8 +248,8 @@ export class View3D {
       const body = new THREE.Mesh(lathe(kind), new THREE.MeshStandardMaterial({color: white ? 0xf4f1ea : 0x222222, roughness: 0.5}));
       body.scale.setScalar(0.9);
       g.add(body);
-      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: letterTexture(kind, white), depthTest: false}));
-      sprite.scale.set(0.36, 0.36, 1); sprite.position.y = PROFILES[kind] ? PROFILES[kind][PROFILES[kind].length - 1][1] * 0.9 + 0.22 : 1;
+      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: pieceTexture(letter, () => this.render()), depthTest: false}));
+      sprite.scale.set(0.46, 0.46, 1); sprite.position.y = PROFILES[kind] ? PROFILES[kind][PROFILES[kind].length - 1][1] * 0.9 + 0.22 : 1;
       sprite.renderOrder = 10;
       g.add(sprite);
       g.position.copy(t.position); g.position.y += 0.04;
@@ -251,7 +259,7 @@ export class View3D {
     this.render();
   }
   render() {
-    if (this.pending) return;
+    if (this.pending || this.disposed) return;
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
@@ -286,6 +294,7 @@ export class View3D {
     this.labels = shown.map(o => ({n: o.n, x: o.x, y: o.y, r: o.r}));
   }
   dispose() {
+    this.disposed = true;
     this.ro.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
