@@ -2,9 +2,12 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
 	cdpinput "github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
 	"image"
 	"image/color"
 	"image/png"
@@ -518,5 +521,101 @@ func TestBrowserHallPieceSet(t *testing.T) {
 	waitJS(t, ctx, "the wall's board painted", `(() => { const c = document.querySelector('.card canvas.mini-board'); if (!c || !c.dataset.pieces) return false;
 		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, seen = new Set();
 		for (let i = 0; i < d.length; i += 4 * 3) seen.add(d[i] >> 4 << 8 | d[i + 1] >> 4 << 4 | d[i + 2] >> 4); return seen.size > 20; })()`)
+	noErrors(t, ctx)
+}
+
+// axNode is a node of the page's accessibility tree as a screen reader
+// gets it: role, name, and its properties (focused, selected, live, ...).
+type axNode struct {
+	Role, Name string
+	Props      map[string]string
+	Parent     string // the parent's role
+}
+
+// axTree reads the page's accessibility tree (Accessibility.getFullAXTree).
+func axTree(t *testing.T, ctx contextT) []axNode {
+	t.Helper()
+	res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(v *accessibility.Value) string {
+		if v == nil {
+			return ""
+		}
+		var s any
+		if err := json.Unmarshal(v.Value, &s); err != nil {
+			return string(v.Value)
+		}
+		return fmt.Sprint(s)
+	}
+	roles := map[accessibility.NodeID]string{}
+	for _, n := range res.Nodes {
+		roles[n.NodeID] = str(n.Role)
+	}
+	var out []axNode
+	for _, n := range res.Nodes {
+		if n.Ignored {
+			continue
+		}
+		a := axNode{Role: str(n.Role), Name: str(n.Name), Props: map[string]string{}, Parent: roles[n.ParentID]}
+		for _, p := range n.Properties {
+			a.Props[string(p.Name)] = str(p.Value)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// Issue 39: a screen reader hears each step through the moves: the move
+// shown is a real focused option of the move listbox, named in words and
+// selected, and the live region says it ("aria-activedescendant" on a
+// plain list, and a step line that was not live, said nothing).
+func TestBrowserHallScreenReaderStep(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	for _, m := range []string{"b2W-b4N", "b7B-b5N", "Nd1W-c3W", "Nd8B-c6B"} {
+		f.play(m)
+	}
+	url, _ := serve(t, New(h, DefaultServerOpts()).Handler(), "")
+	ctx := openAt(t, laptop, url+"/boards/b1")
+	waitJS(t, ctx, "the moves", `document.querySelectorAll('#moves [role=option]').length == 4`)
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#moves [role=option][tabindex="0"]`))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, key, option, said string
+		view                    int
+	}{
+		{"ArrowLeft", kb.ArrowLeft, "2. knight d1 White to c3 White (" + f.sent[2].SAN + ")", "2. knight d1 White to c3 White", 3},
+		{"ArrowLeft", kb.ArrowLeft, "1... pawn b7 Black to b5 Neutral (" + f.sent[1].SAN + ")", "1... pawn b7 Black to b5 Neutral", 2},
+		{"End", kb.End, "2... knight d8 Black to c6 Black (" + f.sent[3].SAN + ")", "2... knight d8 Black to c6 Black, the game now", -1},
+	} {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(tc.key)); err != nil {
+			t.Fatal(err)
+		}
+		view := "null"
+		if tc.view >= 0 {
+			view = itoa(tc.view)
+		}
+		waitJS(t, ctx, "the step", `window.tridboard.view === `+view+` && document.activeElement.getAttribute('aria-selected') == 'true' && document.getElementById('announce').textContent == '`+tc.said+`'`)
+		var focused, live []axNode
+		for _, n := range axTree(t, ctx) {
+			if n.Props["focused"] == "true" && n.Role != "RootWebArea" { // the page has the focus too
+				focused = append(focused, n)
+			}
+			if n.Props["live"] == "polite" && n.Props["atomic"] == "true" {
+				live = append(live, n)
+			}
+		}
+		t.Logf("after %s: focused %+v; live region %+v saying %q", tc.name, focused, live, evalJS[string](t, ctx, `document.getElementById('announce').textContent`))
+		if len(focused) != 1 || focused[0].Role != "option" || focused[0].Name != tc.option || focused[0].Props["selected"] != "true" || focused[0].Parent != "listbox" {
+			t.Errorf("after %s the focused node is %+v, want the option %q, selected, in a listbox", tc.name, focused, tc.option)
+		}
+		said := evalJS[string](t, ctx, `document.getElementById('announce').textContent`)
+		if len(live) == 0 || said != tc.said {
+			t.Errorf("after %s the live region %+v says %q, want %q", tc.name, live, said, tc.said)
+		}
+	}
 	noErrors(t, ctx)
 }

@@ -166,7 +166,7 @@ function renderMoves(rebuild) {
       li = document.createElement('li'); li.setAttribute('role', 'presentation');
       const n = document.createElement('span'); n.className = 'num'; n.textContent = m.num; n.setAttribute('aria-hidden', 'true');
       li.appendChild(n);
-      if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; li.appendChild(gap); }
+      if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; gap.setAttribute('aria-hidden', 'true'); li.appendChild(gap); }
       ol.appendChild(li);
     }
     const s = document.createElement('span');
@@ -176,8 +176,9 @@ function renderMoves(rebuild) {
       // The time the move took: from the move before it to it.
       s.dataset.spent = spentText(Date.parse(m.ts) - Date.parse(prev.ts));
     } s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
-    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.setAttribute('aria-label', m.num + ' ' + m.short);
-    s.addEventListener('click', () => { st.view = m.ply === st.moves.length ? null : m.ply; schedule(); });
+    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.tabIndex = -1;
+    s.setAttribute('aria-label', moveWords(listed) + ' (' + m.short + ')');
+    s.addEventListener('click', () => show(m.ply === st.moves.length ? null : m.ply));
     li.appendChild(s);
     if (black) li.dataset.full = '1';
   }
@@ -208,10 +209,17 @@ function render() {
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
   if (view3d) view3d.draw(pos, mk);
-  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); });
-  const cur = document.querySelector(`#moves .move[data-ply="${ply}"]`);
-  if (cur) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); scrollList(cur); $('moves').setAttribute('aria-activedescendant', cur.id); }
-  else $('moves').removeAttribute('aria-activedescendant');
+  // The move shown is the listbox's selected option and its one tab stop;
+  // while the list has the focus, the focus moves with it.
+  const had = $('moves').contains(document.activeElement);
+  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); e.tabIndex = -1; });
+  const cur = document.querySelector(`#moves .move[data-ply="${Math.max(ply, 1)}"]`);
+  if (cur) {
+    cur.tabIndex = 0;
+    if (ply > 0) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); }
+    scrollList(cur);
+    if (had && document.activeElement !== cur) cur.focus({preventScroll: true});
+  }
   document.body.classList.toggle('stepping', st.view !== null);
   const shownMove = ply > 0 ? st.moves[ply - 1] : null;
   $('lastmove').textContent = shownMove ? shownMove.num + ' ' + shownMove.short : '';
@@ -383,7 +391,7 @@ function renderEval(ply) {
 document.querySelector('.evalgraph').addEventListener('click', e => {
   const r = e.currentTarget.getBoundingClientRect(), n = st.moves.length;
   const p = Math.round((e.clientX - r.left) / r.width * n);
-  st.view = p >= n ? null : Math.max(0, p); schedule();
+  show(p >= n ? null : Math.max(0, p));
 });
 
 // resultWords is the result in words: "White wins by checkmate (1-0)".
@@ -392,16 +400,30 @@ function resultWords(s) {
   return who + (s.termination ? ' by ' + s.termination.replace(/_/g, ' ') : '') + ' (' + s.result + ')';
 }
 
+// show steps to ply v (null: the game now) and says what is shown in the
+// live region, as a screen reader reads it: "12... knight c6 Black to d4
+// Black", "the start position".
+function show(v) {
+  st.view = v; schedule();
+  const n = st.moves.length, ply = v === null ? n : v;
+  $('announce').textContent = ply === 0 ? 'the start position' : moveWords(ply - 1) + (v === null ? ', the game now' : '');
+}
+// moveWords is move i (0-based) with its number, in words.
+function moveWords(i) {
+  const m = st.moves[i];
+  return m.num + ' ' + spokenMove(m, i > 0 ? st.moves[i - 1] : st.start);
+}
+
 function step(d) {
   const n = st.moves.length;
   let p = st.view === null ? n : st.view;
   p = Math.max(0, Math.min(n, p + d));
-  st.view = p === n ? null : p; schedule();
+  show(p === n ? null : p);
 }
-$('first').onclick = () => { st.view = 0; schedule(); };
+$('first').onclick = () => show(0);
 $('back').onclick = () => step(-1);
 $('fwd').onclick = () => step(1);
-$('live').onclick = () => { st.view = null; schedule(); };
+$('live').onclick = () => show(null);
 $('sharebtn').onclick = async () => {
   const url = location.origin + '/boards/' + encodeURIComponent(id) + (st.flip ? '?flip=1' : '');
   $('shareurl').hidden = false; $('shareurl').value = url; $('shareurl').select();
@@ -431,8 +453,8 @@ $('toggle3d').onclick = async () => {
 $('moves').addEventListener('keydown', e => {
   const k = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
   if (k) step(k);
-  else if (e.key === 'Home') { st.view = 0; schedule(); }
-  else if (e.key === 'End') { st.view = null; schedule(); }
+  else if (e.key === 'Home') show(0);
+  else if (e.key === 'End') show(null);
   else return;
   e.preventDefault(); e.stopPropagation();
 });

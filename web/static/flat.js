@@ -298,10 +298,10 @@ export class MiniBoard {
       if (!present) { g.strokeStyle = '#39434d'; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1); continue; }
       // The flat view's colours (app.css).
       let fill = c.s ? (c.d ? '#666c72' : '#d4d8dc') : (c.d ? '#94704a' : '#ecdfc4');
-      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#0072b2';
+      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#001068';
       if (c.n === marks.to || c.s && c.s === marks.to) fill = '#56b4e9';
       if (fix.has(c.n)) fill = '#e69f00';
-      if (c.n === marks.check) fill = '#ff2a00';
+      if (c.n === marks.check) fill = '#801000';
       g.fillStyle = fill; g.fillRect(x, y, s, s);
       const p = pieces[c.n];
       if (!p) continue;

@@ -10,8 +10,8 @@ import {pieceImage, piecesReady} from '/static/flat.js';
 // The marks' colours are the flat view's (Okabe-Ito, app.css); targets are
 // dots and captures rings on the square, as there.
 const COLORS = {
-  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x0072b2, to: 0x56b4e9, target: 0x2060ff,
-  capture: 0xd55e00, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0xff2a00, pinTarget: 0x009e73,
+  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x001068, to: 0x56b4e9, target: 0x1820c0,
+  capture: 0x782000, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0x801000, pinTarget: 0x009e73,
 };
 // Level plates: a tint under each fixed level, so the levels read apart.
 const PLATES = [0x2f5d8a, 0x4f7a3a, 0x7a3a5d];
