@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tridboard/tridboard/clock"
 )
 
 // The LiveChess Cloud layout that relays (lichess's broadcasts and others)
@@ -72,8 +74,9 @@ type LCCTournament struct {
 
 // LCCGame is a game's game-M.json: each move "SAN CLOCK+SPENT", the
 // mover's clock after the move and the time the move took in whole
-// seconds ("Nc3W 5371+12"; "+12" without a clock, the SAN alone without
-// either).
+// seconds ("Nc3W 5371+59"); the clock alone where the time spent cannot be
+// told from the clocks (a control with a delay or with periods, or the
+// clock set by hand), the SAN alone without a clock.
 type LCCGame struct {
 	Live     bool     `json:"live"`
 	SerialNr string   `json:"serialNr"`
@@ -107,20 +110,41 @@ func lccPlayer(tags map[string]string, side string) LCCPlayer {
 	return p
 }
 
-// lccMoves writes a game's moves as LiveChess does.
-func lccMoves(moves []*MoveView) []string {
+// lccMoves writes a game's moves as LiveChess does. The time a move took
+// comes from the clocks (the mover's clock before it, its increment, and
+// after it), so that it is the same after a restart of the set, which
+// keeps the clocks of the moves but not when each was made.
+func lccMoves(moves []*MoveView, control string) []string {
+	var inc int64
+	simple := false
+	if c, err := clock.Parse(control); err == nil && len(c.Periods) == 1 && c.Periods[0].Moves == 0 {
+		switch p := c.Periods[0]; p.Bonus {
+		case clock.NoBonus:
+			simple = true
+		case clock.Increment:
+			simple, inc = true, p.Amount.Milliseconds()
+		}
+	}
+	var before [2]*int64 // each side's clock before its next move
+	if simple {
+		start, _ := clock.Parse(control)
+		ms := start.Initial().Milliseconds()
+		before = [2]*int64{&ms, &ms}
+	}
 	out := make([]string, 0, len(moves))
-	for i, m := range moves {
+	for _, m := range moves {
+		side := 0
+		if strings.HasSuffix(m.Num, "...") {
+			side = 1
+		}
 		s := m.Short
 		if m.ClkMS != nil {
 			s += " " + strconv.FormatInt(max(0, *m.ClkMS)/1000, 10)
-		}
-		if i > 0 && !m.Time.IsZero() && !moves[i-1].Time.IsZero() && !m.Time.Before(moves[i-1].Time) {
-			if m.ClkMS == nil {
-				s += " "
+			if b := before[side]; simple && b != nil && *b+inc >= *m.ClkMS {
+				s += "+" + strconv.FormatInt((*b+inc-*m.ClkMS+500)/1000, 10)
 			}
-			s += "+" + strconv.FormatInt(int64(m.Time.Sub(moves[i-1].Time)/time.Second), 10)
 		}
+		before[side] = m.ClkMS
 		out = append(out, s)
 	}
 	return out
@@ -202,7 +226,11 @@ func (h *Hub) lccGame(g BroadcastGame) (LCCGame, bool) {
 	if !ok {
 		return LCCGame{}, false
 	}
-	return LCCGame{Live: g.Live, SerialNr: g.Board, Chess960: 518, Result: g.Result, Moves: lccMoves(v.Moves)}, true
+	control := ""
+	if v.Clock != nil {
+		control = v.Clock.Control
+	}
+	return LCCGame{Live: g.Live, SerialNr: g.Board, Chess960: 518, Result: g.Result, Moves: lccMoves(v.Moves, control)}, true
 }
 
 // feedStamps remembers, for each file of the broadcast feed, the ETag of

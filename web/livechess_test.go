@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/protocol"
 )
 
@@ -30,12 +31,15 @@ func lccSet(t *testing.T, h *Hub, id string, tags map[string]string) *fakeSet {
 	return f
 }
 
-func (f *fakeSet) playClocked(h *Hub, move string, spent time.Duration, clkMS int64) protocol.Move {
-	f.now = f.now.Add(spent - time.Second) // play adds a second
+// playClocked plays move with the mover's clock after it, on a 5400+30
+// clock.
+func (f *fakeSet) playClocked(h *Hub, move string, clkMS int64) protocol.Move {
 	mv := f.play(move)
 	mv.ClkMS = &clkMS
 	h.Move(f.id, mv)
-	h.State(f.id, f.state(protocol.Board{Status: protocol.BoardInSync}))
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
+	s.Clock = &clock.Snapshot{Control: "5400+30", WhiteMS: 5371400, BlackMS: 5338900, At: clock.Stamp{Time: f.now}}
+	h.State(f.id, s)
 	return mv
 }
 
@@ -49,8 +53,8 @@ func TestLiveChessLayout(t *testing.T) {
 	h := lccHub()
 	a := lccSet(t, h, "hall-2", map[string]string{"Event": "Federation Open", "Site": "Starbase 1", "Date": "2026.03.14", "Round": "1",
 		"White": "Kirk, James T.", "Black": "Spock", "WhiteTitle": "GM", "WhiteFideId": "4100018", "TimeControl": "5400+30"})
-	m1 := a.playClocked(h, "b2W-b4N", 12*time.Second, 5371_400)
-	m2 := a.playClocked(h, "b7B-b5N", 65*time.Second, 5338_900)
+	m1 := a.playClocked(h, "b2W-b4N", 5371_400) // 58.6 s on the clock after the increment
+	m2 := a.playClocked(h, "b7B-b5N", 5338_900) // 91.1 s
 	b := lccSet(t, h, "hall-10", map[string]string{"Round": "1", "White": "Sulu", "Black": "Uhura"})
 	b.hub = h
 	b.play("c2W-c3W") // no clock
@@ -102,7 +106,7 @@ func TestLiveChessLayout(t *testing.T) {
 		path string
 		want LCCGame
 	}{
-		{"round-1/game-1.json", LCCGame{Live: true, SerialNr: "hall-2", Chess960: 518, Result: "*", Moves: []string{m1.SAN + " 5371", m2.SAN + " 5338+65"}}},
+		{"round-1/game-1.json", LCCGame{Live: true, SerialNr: "hall-2", Chess960: 518, Result: "*", Moves: []string{m1.SAN + " 5371+59", m2.SAN + " 5338+91"}}},
 		{"round-1/game-2.json", LCCGame{Live: true, SerialNr: "hall-10", Chess960: 518, Result: "*", Moves: []string{b.sent[0].SAN}}},
 		{"round-3/game-1.json", LCCGame{Live: true, SerialNr: "annex", Chess960: 518, Result: "*", Moves: []string{}}},
 	} {
@@ -181,5 +185,43 @@ func TestLiveChessConditional(t *testing.T) {
 	// tournament.json did not change: still 304.
 	if code, _, _ := poll("tournament.json", map[string]string{"If-None-Match": tourHdr.Get("ETag")}); code != http.StatusNotModified || tour != 200 {
 		t.Errorf("tournament.json after a move: %d, want 304", code)
+	}
+}
+
+// Issue 39: each move as LiveChess writes it, the time spent told from the
+// clocks: the mover's clock before the move plus its increment less its
+// clock after; the clock alone where that cannot be told.
+func TestLiveChessMoves(t *testing.T) {
+	ms := func(v int64) *int64 { return &v }
+	moves := func(clks ...*int64) []*MoveView {
+		var out []*MoveView
+		for i, c := range clks {
+			num := itoa(i/2+1) + "."
+			if i%2 == 1 {
+				num = itoa(i/2+1) + "..."
+			}
+			out = append(out, &MoveView{Num: num, Short: "m" + itoa(i+1), ClkMS: c})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		control string
+		moves   []*MoveView
+		want    []string
+	}{
+		{"180+2", moves(ms(171_400), ms(179_000), ms(160_000)), []string{"m1 171+11", "m2 179+3", "m3 160+13"}},
+		{"300", moves(ms(295_000), ms(300_000)), []string{"m1 295+5", "m2 300+0"}},
+		{"300d3", moves(ms(295_000), ms(299_000)), []string{"m1 295", "m2 299"}},
+		{"40/5400+30:1800+30", moves(ms(5_000_000)), []string{"m1 5000"}},
+		{"", moves(ms(295_000)), []string{"m1 295"}},
+		// The clock set higher by hand (an arbiter's minutes): no time spent.
+		{"180+2", moves(ms(170_000), ms(175_000), ms(240_000)), []string{"m1 170+12", "m2 175+7", "m3 240"}},
+		// A move without a clock, then the mover's next one: unknown.
+		{"180+2", moves(nil, ms(170_000), ms(160_000)), []string{"m1", "m2 170+12", "m3 160"}},
+		{"180+2", moves(ms(-5)), []string{"m1 0+182"}},
+	} {
+		if got := lccMoves(tc.moves, tc.control); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.control, got, tc.want)
+		}
 	}
 }
