@@ -101,55 +101,70 @@ func (h *Hub) writeGames(w *bytes.Buffer, games []BroadcastGame) {
 
 // broadcastFeed serves the broadcast layout: /broadcast/index.json,
 // /broadcast/games.pgn (every game), /broadcast/round-N/games.pgn,
-// /broadcast/round-N/game-M.pgn and /broadcast/round-N/index.json.
+// /broadcast/round-N/game-M.pgn and /broadcast/round-N/index.json; and
+// LiveChess Cloud's: /broadcast/tournament.json, round-N/index.json (its
+// pairings) and round-N/game-M.json. Every file has an ETag and a
+// Last-Modified, and a poll that has them gets 304 until it changes.
 func (s *Server) broadcastFeed(w http.ResponseWriter, r *http.Request) {
+	sums := s.hub.Summaries()
 	bc := s.hub.broadcast()
 	path := strings.TrimPrefix(r.URL.Path, "/broadcast/")
+	const pgnType, jsonType = "application/x-chess-pgn; charset=utf-8", "application/json"
 	var buf bytes.Buffer
-	pgn := func() {
-		w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Write(buf.Bytes())
-	}
-	if path == "index.json" {
-		writeJSON(w, bc)
+	switch path {
+	case "index.json":
+		s.serveFeed(w, r, path, jsonType, jsonBody(bc))
 		return
-	}
-	if path == "games.pgn" {
+	case "tournament.json":
+		s.serveFeed(w, r, path, jsonType, jsonBody(s.hub.lccTournament(bc, sums)))
+		return
+	case "games.pgn":
 		for _, rd := range bc.Rounds {
 			if buf.Len() > 0 {
 				buf.WriteByte('\n')
 			}
 			s.hub.writeGames(&buf, rd.Games)
 		}
-		pgn()
+		s.serveFeed(w, r, path, pgnType, buf.Bytes())
 		return
 	}
 	dir, file, ok := strings.Cut(path, "/")
 	round, isRound := strings.CutPrefix(dir, "round-")
 	if ok && isRound {
-		for _, rd := range bc.Rounds {
+		for i := range bc.Rounds {
+			rd := &bc.Rounds[i]
 			if rd.Round != round {
 				continue
 			}
 			switch {
 			case file == "index.json":
-				writeJSON(w, rd)
+				tags := map[string]map[string]string{}
+				for _, sm := range sums {
+					tags[sm.ID] = sm.Tags
+				}
+				s.serveFeed(w, r, path, jsonType, jsonBody(s.hub.lccRound(rd, tags)))
 				return
 			case file == "games.pgn":
 				s.hub.writeGames(&buf, rd.Games)
-				pgn()
+				s.serveFeed(w, r, path, pgnType, buf.Bytes())
 				return
-			case strings.HasPrefix(file, "game-") && strings.HasSuffix(file, ".pgn"):
-				n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(file, "game-"), ".pgn"))
-				if err == nil && n >= 1 && n <= len(rd.Games) {
+			case strings.HasPrefix(file, "game-") && (strings.HasSuffix(file, ".pgn") || strings.HasSuffix(file, ".json")):
+				num, ext, _ := strings.Cut(strings.TrimPrefix(file, "game-"), ".")
+				n, err := strconv.Atoi(num)
+				if err != nil || n < 1 || n > len(rd.Games) {
+					break
+				}
+				if ext == "pgn" {
 					s.hub.writeGames(&buf, rd.Games[n-1:n])
-					pgn()
+					s.serveFeed(w, r, path, pgnType, buf.Bytes())
+					return
+				}
+				if g, ok := s.hub.lccGame(rd.Games[n-1]); ok {
+					s.serveFeed(w, r, path, jsonType, jsonBody(g))
 					return
 				}
 			}
 		}
 	}
-	http.Error(w, "web: broadcast: no "+strconv.Quote(path)+" (want index.json, games.pgn, round-N/games.pgn, round-N/game-M.pgn, round-N/index.json)", http.StatusNotFound)
+	http.Error(w, "web: broadcast: no "+strconv.Quote(path)+" (want tournament.json, index.json, games.pgn, round-N/index.json, round-N/games.pgn, round-N/game-M.pgn, round-N/game-M.json)", http.StatusNotFound)
 }

@@ -70,7 +70,7 @@ func TestBroadcastLayout(t *testing.T) {
 	if code, body := get("games.pgn"); code != 200 || body != record("hall-1")+"\n"+record("hall-2")+"\n"+record("hall-10")+"\n"+record("spare")+"\n"+record("annex") {
 		t.Errorf("games.pgn: %d\n%s", code, body)
 	}
-	if code, body := get("round-2/index.json"); code != 200 || !strings.Contains(body, `"board":"annex"`) {
+	if code, body := get("round-2/index.json"); code != 200 || !strings.Contains(body, `"lname":"Data"`) {
 		t.Errorf("round-2/index.json: %d %s", code, body)
 	}
 	for _, p := range []string{"round-3/games.pgn", "round-1/game-5.pgn", "round-1/game-0.pgn", "nope"} {

@@ -128,9 +128,9 @@ func TestBrowserMarksOnEveryCell(t *testing.T) {
 			const f = window.tridboard.flat, bad = [];
 			const pins = f.lay.cells.filter(c => c.k).map(c => c.n);
 			const want = {
-				check: ['.sq', 'fill', 'rgb(255, 42, 0)'], to: ['.sq', 'fill', 'rgb(86, 180, 233)'],
-				fix: ['.sq', 'fill', 'rgb(230, 159, 0)'], from: ['.mark', 'stroke', 'rgb(0, 114, 178)'],
-				targets: ['.dot', 'fill', 'rgb(32, 96, 255)'], captures: ['.ring', 'stroke', 'rgb(213, 94, 0)'],
+				check: ['.sq', 'fill', 'rgb(128, 16, 0)'], to: ['.sq', 'fill', 'rgb(86, 180, 233)'],
+				fix: ['.sq', 'fill', 'rgb(230, 159, 0)'], from: ['.mark', 'stroke', 'rgb(0, 16, 104)'],
+				targets: ['.dot', 'fill', 'rgb(24, 32, 192)'], captures: ['.ring', 'stroke', 'rgb(120, 32, 0)'],
 				lifted: ['.mark', 'stroke', 'rgb(58, 12, 163)'],
 			};
 			const look = (name, c, k) => {
@@ -179,7 +179,7 @@ func TestBrowserCheckOnAttackBoard(t *testing.T) {
 	if got := cellsWith(t, ctx, "check"); !slices.Equal(got, []string{"e0KL1"}) {
 		t.Fatalf("check on %v", got)
 	}
-	if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('#flat [data-cell="e0KL1"] .sq')).fill`); got != "rgb(255, 42, 0)" {
+	if got := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('#flat [data-cell="e0KL1"] .sq')).fill`); got != "rgb(128, 16, 0)" {
 		t.Errorf("the checked king's square on KL1 is %s, want the check colour", got)
 	}
 	noErrors(t, ctx)

@@ -283,12 +283,12 @@ func TestBrowserAccess(t *testing.T) {
 	// The move list by keyboard.
 	key := func(k string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#moves")), chromedp.KeyEvent(k)); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#moves .move[tabindex="0"]`)), chromedp.KeyEvent(k)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	key(kb.ArrowLeft)
-	waitJS(t, ctx, "one back", `window.tridboard.view === 4 && document.getElementById('moves').getAttribute('aria-activedescendant') == 'ply-4'`)
+	waitJS(t, ctx, "one back", `window.tridboard.view === 4 && document.activeElement.id == 'ply-4'`)
 	key(kb.Home)
 	waitJS(t, ctx, "the start", `window.tridboard.view === 0`)
 	key(kb.ArrowDown)

@@ -49,3 +49,24 @@ func TestPaletteColourBlindSafe(t *testing.T) {
 		}
 	}
 }
+
+// Issue 39: the marks stay apart from every square's colour under every
+// colour-vision deficiency, achromatopsia (lightness alone) included: the
+// square a move reached (a fill, no shape of its own) never takes the grey
+// of a square, nor does a cell to fix or a king in check.
+func TestPaletteAchromatopsia(t *testing.T) {
+	c := cssColours(t)
+	for _, mark := range []string{"m-last", "m-fix", "m-check", "m-target", "m-capture", "m-lifted", "m-from"} {
+		least, at, under := 1e9, "", cvd.Normal
+		for _, sq := range []string{"light", "dark", "clight", "cdark"} {
+			d, k := cvd.WorstOf(c[mark], c[sq], cvd.Every)
+			if d < least {
+				least, at, under = d, sq, k
+			}
+			if d < 70 {
+				t.Errorf("--%s on a --%s square: %.0f apart under %s", mark, sq, d, k)
+			}
+		}
+		t.Logf("--%s: at least %.0f apart from a square (--%s under %s)", mark, least, at, under)
+	}
+}

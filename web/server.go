@@ -81,6 +81,7 @@ type Server struct {
 	hub  *Hub
 	opts Opts
 	mux  *http.ServeMux
+	feed feedStamps // the broadcast feed's ETags and Last-Modified (livechess.go)
 }
 
 // New returns a server for hub.

@@ -53,8 +53,13 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	options := fs.String("options", "", optionsUsage)
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
 	tc := fs.String("clock", "", "time control of the game on the set's clock, as PGN writes it (3+2 is 180+2; 300, 180+2, 300d3)")
+	moves := fs.Int("moves", 0, "play the game's first N moves only (0: all of them)")
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
+	}
+	if *moves < 0 {
+		fmt.Fprintf(stderr, "tridboard demo: --moves %d: want 0 (the whole game) or more\n", *moves)
+		return exitUsage
 	}
 	if _, err := config.ParseLevel(*logLevel); err != nil || fs.NArg() != 0 || *pause < 0 {
 		fmt.Fprintln(stderr, "usage: tridboard demo "+demoUsage)
@@ -82,6 +87,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
 		return exitFailure
+	}
+	if *moves > 0 && *moves < len(demoGame) {
+		demoGame = demoGame[:*moves]
 	}
 	dir, err := os.MkdirTemp("", "tridboard-demo-")
 	if err != nil {
@@ -179,7 +187,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const demoUsage = "[--variant V] [--options LIST] [--pause MS] [--clock TC] [--log-level L]"
+const demoUsage = "[--variant V] [--options LIST] [--pause MS] [--clock TC] [--moves N] [--log-level L]"
 
 // demoClock reads --clock: "" (no clock), a time control as PGN writes it,
 // or minutes+seconds as players say it ("3+2", "5": minutes when under

@@ -47,6 +47,7 @@ func TestDemoOnTheClock(t *testing.T) {
 	}
 	text := string(out)
 	if !strings.Contains(text, "All 14 moves were recognized, journaled and published in order.") ||
+		!regexp.MustCompile(`(?m)^The clock stopped with the game:  white 0:00:\d\d(\.\d)? black 0:00:\d\d(\.\d)?$`).MatchString(text) ||
 		!strings.Contains(text, "hand: tap clock_black (Black starts White's clock)\n") {
 		t.Fatalf("demo output:\n%s", text)
 	}
@@ -82,5 +83,29 @@ func TestDemoOnTheClock(t *testing.T) {
 	}
 	if prev[0] >= time.Minute || prev[1] >= time.Minute {
 		t.Errorf("after the game white %v black %v: both clocks must have run down", prev[0], prev[1])
+	}
+}
+
+// Issue 39: a demo game that its moves leave unfinished (--moves, or a
+// system whose game stops at 60 moves) ends with its clock paused, so that
+// the page left open never says minutes later that a side lost on time;
+// --moves below 0 is refused.
+func TestDemoClockPausedWhenMovesEnd(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "demo", "--clock", "1", "--moves", "4", "--pause", "60").CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	text := string(out)
+	if !strings.Contains(text, "All 4 moves were recognized, journaled and published in order.") ||
+		!regexp.MustCompile(`(?m)^The clock paused: the game goes on, the demo's moves are over:  white 0:00:[1-5]\d(\.\d)? black 0:00:[1-5]\d(\.\d)?$`).MatchString(text) {
+		t.Errorf("demo output:\n%s", text)
+	}
+	var stdout, stderr strings.Builder
+	if code := runDemo([]string{"--moves", "-1"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--moves -1: want 0 (the whole game) or more") {
+		t.Errorf("--moves -1: exit %d\n%s", code, stderr.String())
 	}
 }

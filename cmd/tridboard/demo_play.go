@@ -19,6 +19,7 @@ import (
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
+	"github.com/tridboard/tridboard/table/printsink"
 )
 
 // playDemo makes the built-in game's moves by hand on the simulated set and
@@ -97,7 +98,34 @@ func playDemo(ctx context.Context, d *daemon, out io.Writer, demoGame []string, 
 	if snap := d.tb.Snapshot(); snap.Reason == game.ReasonCheckmate {
 		fmt.Fprintf(out, "\nCheckmate: %s wins.\n", snap.Position.Turn().Other())
 	}
+	if onClock && !stopClock(ctx, d, out) {
+		return false
+	}
 	return sleep(ctx, 300*time.Millisecond)
+}
+
+// stopClock stops the clock where the demo's game ends: a game that ended
+// stopped it; one the demo leaves unfinished (--moves, or a system whose
+// game stops at 60 moves) has it paused, so that the page left open never
+// says, minutes later, that a side lost on time.
+func stopClock(ctx context.Context, d *daemon, out io.Writer) bool {
+	snap := d.tb.Snapshot()
+	if snap.Clock == nil {
+		return true
+	}
+	if snap.Result == rules.NoResult && snap.Clock.Running != "" {
+		if _, err := d.tb.Do(ctx, table.Clock{Action: table.ClockPause}); err != nil {
+			fmt.Fprintf(out, "demo: pausing the clock: %v\n", err)
+			return false
+		}
+		snap = d.tb.Snapshot()
+	}
+	state := "stopped with the game"
+	if snap.Clock.Paused {
+		state = "paused: the game goes on, the demo's moves are over"
+	}
+	fmt.Fprintf(out, "The clock %s:%s\n", state, printsink.Times(snap.Clock))
+	return true
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {

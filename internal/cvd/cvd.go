@@ -1,6 +1,7 @@
-// Package cvd simulates the common colour-vision deficiencies
-// (protanopia, deuteranopia, tritanopia) on sRGB colours, for the tests
-// that keep the displays' and the LEDs' palettes apart for every eye.
+// Package cvd simulates the colour-vision deficiencies (protanopia,
+// deuteranopia, tritanopia, and achromatopsia, which sees only lightness)
+// on sRGB colours, for the tests that keep the displays' and the LEDs'
+// palettes apart for every eye.
 package cvd
 
 import "math"
@@ -15,20 +16,27 @@ const (
 	Protanopia
 	Deuteranopia
 	Tritanopia
+	// Achromatopsia sees the luminance alone (Rec. 709 weights of the
+	// linear channels): every colour a grey.
+	Achromatopsia
 )
 
-// Kinds are every kind, normal vision first.
+// Kinds are the dichromacies and normal vision, normal vision first.
 var Kinds = []Kind{Normal, Protanopia, Deuteranopia, Tritanopia}
 
+// Every is every kind, achromatopsia included.
+var Every = []Kind{Normal, Protanopia, Deuteranopia, Tritanopia, Achromatopsia}
+
 func (k Kind) String() string {
-	return [...]string{"normal", "protanopia", "deuteranopia", "tritanopia"}[k]
+	return [...]string{"normal", "protanopia", "deuteranopia", "tritanopia", "achromatopsia"}[k]
 }
 
 var matrices = [...][3][3]float64{
-	Normal:       {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
-	Protanopia:   {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
-	Deuteranopia: {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
-	Tritanopia:   {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}},
+	Normal:        {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+	Protanopia:    {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
+	Deuteranopia:  {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
+	Tritanopia:    {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}},
+	Achromatopsia: {{0.2126, 0.7152, 0.0722}, {0.2126, 0.7152, 0.0722}, {0.2126, 0.7152, 0.0722}},
 }
 
 // RGB is an sRGB colour, 0..255 a channel.
@@ -73,10 +81,14 @@ func Distance(a, b RGB, k Kind) float64 {
 	return math.Sqrt(d)
 }
 
-// Worst is the smallest Distance of a and b over every kind, and the kind.
-func Worst(a, b RGB) (float64, Kind) {
+// Worst is the smallest Distance of a and b over Kinds (normal vision and
+// the dichromacies), and the kind.
+func Worst(a, b RGB) (float64, Kind) { return WorstOf(a, b, Kinds) }
+
+// WorstOf is the smallest Distance of a and b over kinds, and the kind.
+func WorstOf(a, b RGB, kinds []Kind) (float64, Kind) {
 	best, kind := math.Inf(1), Normal
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		if d := Distance(a, b, k); d < best {
 			best, kind = d, k
 		}

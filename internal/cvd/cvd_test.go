@@ -27,3 +27,21 @@ func TestSimulate(t *testing.T) {
 		}
 	}
 }
+
+// Achromatopsia sees lightness only: any colour is the grey of its
+// luminance (pure green lighter than pure red, which is lighter than pure
+// blue), and two colours of one luminance are the same.
+func TestAchromatopsia(t *testing.T) {
+	for _, tc := range []struct {
+		c    RGB
+		grey float64
+	}{{RGB{255, 255, 255}, 255}, {RGB{0, 0, 0}, 0}, {RGB{0, 255, 0}, 220}, {RGB{255, 0, 0}, 127}, {RGB{0, 0, 255}, 76}} {
+		s := Simulate(tc.c, Achromatopsia)
+		if s[0] != s[1] || s[1] != s[2] || s[0] < tc.grey-1 || s[0] > tc.grey+1 {
+			t.Errorf("%v under achromatopsia: %v, want grey %.0f", tc.c, s, tc.grey)
+		}
+	}
+	if d, k := WorstOf(RGB{255, 0, 0}, RGB{127, 127, 127}, Every); d > 2 || k != Achromatopsia {
+		t.Errorf("red and its grey: %.1f apart under %s", d, k)
+	}
+}

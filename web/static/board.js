@@ -1,6 +1,6 @@
 // One board's page: the game pushed over SSE (/boards/<id>/events), drawn
 // flat and in 3D, the move list in the system's notation with stepping.
-import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves} from '/static/flat.js';
+import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves, pieceURL, pieceNames} from '/static/flat.js';
 import {spokenMove, eventText, describe} from '/static/words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -8,6 +8,12 @@ const params = new URLSearchParams(location.search);
 const overlay = params.get('overlay') === '1';
 if (overlay) document.body.classList.add('overlay');
 const $ = s => document.getElementById(s);
+// Hall mode: a screen 1700 px wide or more (or ?hall=1) reads from across
+// the room (app.css: body.hall).
+const hallScreen = matchMedia('(min-width: 1700px) and (min-height: 700px)');
+function setHall() { document.body.classList.toggle('hall', params.get('hall') === '1' || params.get('hall') !== '0' && hallScreen.matches); }
+setHall();
+hallScreen.addEventListener('change', setHall);
 
 const st = {shown: {}, game: '', epoch: 0, seq: -1, status: null, start: {pieces: {}}, moves: [], view: null, flip: params.get('flip') === '1', offset: 0, spoken: [], announced: 0};
 let flat = null, view3d = null, variant = '', want3d = params.get('flat') !== '1', dirty = false;
@@ -28,7 +34,9 @@ narrow.addEventListener('change', () => refit());
 // The overlay, and a wide screen (the 3D and flat views side by side, the
 // page's height), fit the flat view to its box.
 const wide = matchMedia('(min-width: 1200px) and (min-aspect-ratio: 4/3)');
-function fitted() { return overlay || wide.matches && !narrow.matches; }
+const landscape = matchMedia('(orientation: landscape) and (max-height: 560px) and (max-width: 1199px)');
+function fitted() { return overlay || (wide.matches || landscape.matches) && !narrow.matches; }
+landscape.addEventListener('change', refit);
 function refit() {
   if (!flat) return;
   if (fitted()) flat.fit($('flat').clientWidth, $('flat').clientHeight);
@@ -54,9 +62,15 @@ async function setVariant(v) {
   flat.setFlip(st.flip);
   refit();
   if (view3d) { view3d.dispose(); view3d = null; }
-  schedule();
-  if (want3d) { await start3d(lay); schedule(); }
+  // The flat board, its pieces and the last move now, before the 3D view
+  // (three.js is 687 KB and WebGL slow to start on a phone): it starts
+  // once this frame is painted.
+  if (st.status) render();
+  if (want3d) { await painted(); await start3d(lay); schedule(); }
 }
+
+// painted resolves once the current frame is on the screen.
+function painted() { return new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))); }
 
 async function start3d(lay) {
   try {
@@ -66,6 +80,8 @@ async function start3d(lay) {
     view3d = new m.View3D($('view3d'), lay);
     st.view3d = view3d;
     view3d.setFlip(st.flip);
+    $('turn3d').setAttribute('aria-pressed', 'false'); $('turn3d').classList.remove('on');
+    st.started3d = performance.now();
   } catch (e) {
     // No WebGL: no empty box above the flat view, a line saying why.
     console.warn('3D view:', e);
@@ -155,7 +171,7 @@ function renderMoves(rebuild) {
       li = document.createElement('li'); li.setAttribute('role', 'presentation');
       const n = document.createElement('span'); n.className = 'num'; n.textContent = m.num; n.setAttribute('aria-hidden', 'true');
       li.appendChild(n);
-      if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; li.appendChild(gap); }
+      if (black) { const gap = document.createElement('span'); gap.className = 'move gap'; gap.textContent = '\u2026'; gap.setAttribute('aria-hidden', 'true'); li.appendChild(gap); }
       ol.appendChild(li);
     }
     const s = document.createElement('span');
@@ -165,8 +181,9 @@ function renderMoves(rebuild) {
       // The time the move took: from the move before it to it.
       s.dataset.spent = spentText(Date.parse(m.ts) - Date.parse(prev.ts));
     } s.dataset.ply = m.ply; s.dataset.seq = m.seq; s.title = m.long;
-    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.setAttribute('aria-label', m.num + ' ' + m.short);
-    s.addEventListener('click', () => { st.view = m.ply === st.moves.length ? null : m.ply; schedule(); });
+    s.id = 'ply-' + m.ply; s.setAttribute('role', 'option'); s.tabIndex = -1;
+    s.setAttribute('aria-label', moveWords(listed) + ' (' + m.short + ')');
+    s.addEventListener('click', () => show(m.ply === st.moves.length ? null : m.ply));
     li.appendChild(s);
     if (black) li.dataset.full = '1';
   }
@@ -188,6 +205,8 @@ function render() {
   const pos = ply > 0 ? st.moves[ply - 1] : st.start;
   const mk = marks(ply);
   if (flat) flat.draw(pos, mk);
+  // When the first pieces were drawn (ms from the page's start), for tests.
+  if (flat && !st.firstPieces && Object.keys(pos.pieces || {}).length) st.firstPieces = performance.now();
   document.querySelectorAll('.reserves').forEach(e => renderReserves(e, pos.reserve));
   renderMaterial(pos);
   renderEval(ply);
@@ -195,10 +214,17 @@ function render() {
   const lastMove = st.moves[st.moves.length - 1];
   if (flat && lastMove && !st.shown[lastMove.seq]) st.shown[lastMove.seq] = performance.timeOrigin + performance.now();
   if (view3d) view3d.draw(pos, mk);
-  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); });
-  const cur = document.querySelector(`#moves .move[data-ply="${ply}"]`);
-  if (cur) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); scrollList(cur); $('moves').setAttribute('aria-activedescendant', cur.id); }
-  else $('moves').removeAttribute('aria-activedescendant');
+  // The move shown is the listbox's selected option and its one tab stop;
+  // while the list has the focus, the focus moves with it.
+  const had = $('moves').contains(document.activeElement);
+  document.querySelectorAll('#moves .move.current').forEach(e => { e.classList.remove('current'); e.setAttribute('aria-selected', 'false'); e.tabIndex = -1; });
+  const cur = document.querySelector(`#moves .move[data-ply="${Math.max(ply, 1)}"]`);
+  if (cur) {
+    cur.tabIndex = 0;
+    if (ply > 0) { cur.classList.add('current'); cur.setAttribute('aria-selected', 'true'); }
+    scrollList(cur);
+    if (had && document.activeElement !== cur) cur.focus({preventScroll: true});
+  }
   document.body.classList.toggle('stepping', st.view !== null);
   const shownMove = ply > 0 ? st.moves[ply - 1] : null;
   $('lastmove').textContent = shownMove ? shownMove.num + ' ' + shownMove.short : '';
@@ -306,7 +332,11 @@ function renderMaterial(pos) {
     if (!took.length) continue;
     const d = document.createElement('span'); d.className = 'took'; d.dataset.side = side;
     d.append((side === 'white' ? 'White' : 'Black') + ' took ');
-    for (const l of took) { const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase(); d.appendChild(b); }
+    for (const l of took) {
+      const b = document.createElement('b'); b.className = lower ? 'b' : 'w'; b.textContent = l.toUpperCase();
+      b.style.setProperty('--img', `url(${pieceURL(l)})`); b.title = pieceNames[l.toUpperCase()];
+      d.appendChild(b);
+    }
     el.appendChild(d);
   }
   const diff = value.white - value.black;
@@ -366,7 +396,7 @@ function renderEval(ply) {
 document.querySelector('.evalgraph').addEventListener('click', e => {
   const r = e.currentTarget.getBoundingClientRect(), n = st.moves.length;
   const p = Math.round((e.clientX - r.left) / r.width * n);
-  st.view = p >= n ? null : Math.max(0, p); schedule();
+  show(p >= n ? null : Math.max(0, p));
 });
 
 // resultWords is the result in words: "White wins by checkmate (1-0)".
@@ -375,16 +405,30 @@ function resultWords(s) {
   return who + (s.termination ? ' by ' + s.termination.replace(/_/g, ' ') : '') + ' (' + s.result + ')';
 }
 
+// show steps to ply v (null: the game now) and says what is shown in the
+// live region, as a screen reader reads it: "12... knight c6 Black to d4
+// Black", "the start position".
+function show(v) {
+  st.view = v; schedule();
+  const n = st.moves.length, ply = v === null ? n : v;
+  $('announce').textContent = ply === 0 ? 'the start position' : moveWords(ply - 1) + (v === null ? ', the game now' : '');
+}
+// moveWords is move i (0-based) with its number, in words.
+function moveWords(i) {
+  const m = st.moves[i];
+  return m.num + ' ' + spokenMove(m, i > 0 ? st.moves[i - 1] : st.start);
+}
+
 function step(d) {
   const n = st.moves.length;
   let p = st.view === null ? n : st.view;
   p = Math.max(0, Math.min(n, p + d));
-  st.view = p === n ? null : p; schedule();
+  show(p === n ? null : p);
 }
-$('first').onclick = () => { st.view = 0; schedule(); };
+$('first').onclick = () => show(0);
 $('back').onclick = () => step(-1);
 $('fwd').onclick = () => step(1);
-$('live').onclick = () => { st.view = null; schedule(); };
+$('live').onclick = () => show(null);
 $('sharebtn').onclick = async () => {
   const url = location.origin + '/boards/' + encodeURIComponent(id) + (st.flip ? '?flip=1' : '');
   $('shareurl').hidden = false; $('shareurl').value = url; $('shareurl').select();
@@ -393,6 +437,15 @@ $('sharebtn').onclick = async () => {
     else await navigator.clipboard.writeText(url);
   } catch (e) { /* the link is shown, selected, to copy by hand */ }
 };
+// The 3D view's tools: one finger turns the set (else it scrolls the
+// page), and the view as it came.
+$('turn3d').onclick = () => {
+  if (!view3d) return;
+  view3d.setTouchTurn(!view3d.touchTurn);
+  $('turn3d').setAttribute('aria-pressed', String(view3d.touchTurn));
+  $('turn3d').classList.toggle('on', view3d.touchTurn);
+};
+$('reset3d').onclick = () => { if (view3d) view3d.reset(); };
 $('flipbtn').onclick = () => { st.flip = !st.flip; if (flat) flat.setFlip(st.flip); if (view3d) view3d.setFlip(st.flip); schedule(); };
 $('toggle3d').onclick = async () => {
   want3d = !want3d;
@@ -405,8 +458,8 @@ $('toggle3d').onclick = async () => {
 $('moves').addEventListener('keydown', e => {
   const k = {ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1}[e.key];
   if (k) step(k);
-  else if (e.key === 'Home') { st.view = 0; schedule(); }
-  else if (e.key === 'End') { st.view = null; schedule(); }
+  else if (e.key === 'Home') show(0);
+  else if (e.key === 'End') show(null);
   else return;
   e.preventDefault(); e.stopPropagation();
 });

@@ -175,9 +175,7 @@ export class FlatBoard {
   puck(g, p) {
     const white = p === p.toUpperCase();
     const pg = el('g', {class: 'piece ' + (white ? 'white' : 'black'), 'data-piece': p}, g);
-    el('circle', {cx: U / 2, cy: U / 2, r: U * 0.38}, pg);
-    const t = el('text', {x: U / 2, y: U / 2 + U * 0.22}, pg);
-    t.textContent = p.toUpperCase();
+    el('image', {href: pieceURL(p), x: U * 0.04, y: U * 0.04, width: U * 0.92, height: U * 0.92}, pg);
     // The capture ring and the target dot stay on top of a piece.
     const ring = g.querySelector('.ring');
     if (ring) g.appendChild(ring);
@@ -186,6 +184,23 @@ export class FlatBoard {
 }
 
 export const pieceNames = {P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king'};
+
+// pieceURL is a piece's drawing (a letter, White's upper case): Colin M.L.
+// Burnett's set, vendored under static/vendor/cburnett with its licence.
+export function pieceURL(p) {
+  return `/static/vendor/cburnett/${p === p.toUpperCase() ? 'w' : 'b'}${p.toUpperCase()}.svg`;
+}
+
+// pieceImage is a piece's drawing as an image (one per piece, all loaded
+// once, piecesReady when they are), for the canvases: the wall's boards
+// and the 3D view's sprites.
+const pieceImages = new Map();
+for (const p of 'KQRBNPkqrbnp') {
+  const img = new Image(); img.src = pieceURL(p);
+  pieceImages.set(p, img);
+}
+export function pieceImage(p) { return pieceImages.get(p); }
+export const piecesReady = Promise.all([...pieceImages.values()].map(img => img.decode().catch(() => {})));
 
 // renderReserves fills el with each side's reserve (the pieces still to
 // come in: {letter: count}), kind by kind with counts, labelled
@@ -208,7 +223,7 @@ export function renderReserves(el, reserve) {
     d.appendChild(lab);
     for (const l of kinds) {
       const p = document.createElement('span'); p.className = 'rp'; p.dataset.piece = l; p.dataset.count = reserve[l];
-      const b = document.createElement('b'); b.textContent = l.toUpperCase();
+      const b = document.createElement('b'); b.style.setProperty('--img', `url(${pieceURL(l)})`);
       p.append(b, '\u00d7' + reserve[l]);
       d.appendChild(p);
     }
@@ -240,23 +255,6 @@ export const statusText = {
   needs_choice: 'needs a choice', sensor_fault: 'SENSOR FAULT',
 };
 
-// puckImage is a piece's puck painted once per size, for the mini boards.
-const pucks = new Map();
-function puckImage(p, s) {
-  const key = p + s;
-  let c = pucks.get(key);
-  if (c) return c;
-  c = document.createElement('canvas'); c.width = c.height = s;
-  const g = c.getContext('2d'), white = p === p.toUpperCase();
-  g.beginPath(); g.arc(s / 2, s / 2, s * 0.42, 0, Math.PI * 2);
-  g.fillStyle = white ? '#fff' : '#111'; g.fill();
-  g.lineWidth = Math.max(1, s / 14); g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
-  g.fillStyle = white ? '#000' : '#fff';
-  g.textAlign = 'center'; g.textBaseline = 'middle'; g.font = `bold ${Math.round(s * 0.62)}px sans-serif`;
-  g.fillText(p.toUpperCase(), s / 2, s / 2 + s * 0.04);
-  pucks.set(key, c);
-  return c;
-}
 
 // MiniBoard is the wall's small board: the flat view painted on a canvas,
 // cheaper to redraw for a hundred boards than SVG. Its data-pieces
@@ -270,13 +268,25 @@ export class MiniBoard {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'mini-board';
     this.canvas.setAttribute('role', 'img');
-    const s = 12, dpr = Math.min(2, window.devicePixelRatio || 1);
-    this.s = s * dpr;
-    this.canvas.width = this.cols * this.s; this.canvas.height = this.ph * this.s;
+    this.s = 0;
     this.cells = lay.cells.filter(c => !c.k);
     container.appendChild(this.canvas);
+    this.size();
+    // A square as many pixels as it has on the screen (12 to 96): sharp on
+    // a 4K hall screen, cheap on a phone.
+    this.ro = new ResizeObserver(() => { if (this.size() && this.last) this.draw(...this.last); });
+    this.ro.observe(this.canvas);
+  }
+  size() {
+    const dpr = Math.min(2, window.devicePixelRatio || 1);
+    const s = Math.max(12, Math.min(96, Math.round((this.canvas.clientWidth || 12 * this.cols) * dpr / this.cols)));
+    if (s === this.s) return false;
+    this.s = s;
+    this.canvas.width = this.cols * s; this.canvas.height = this.ph * s;
+    return true;
   }
   draw(pos, marks = {}) {
+    this.last = [pos, marks];
     const g = this.canvas.getContext('2d'), s = this.s, pins = new Set(pos.pins || []), pieces = pos.pieces || {};
     const fix = new Set(marks.fix || []);
     g.clearRect(0, 0, this.canvas.width, this.canvas.height);
@@ -288,15 +298,17 @@ export class MiniBoard {
       if (!present) { g.strokeStyle = '#39434d'; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1); continue; }
       // The flat view's colours (app.css).
       let fill = c.s ? (c.d ? '#666c72' : '#d4d8dc') : (c.d ? '#94704a' : '#ecdfc4');
-      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#0072b2';
+      if (c.n === marks.from || c.s && c.s === marks.from) fill = '#001068';
       if (c.n === marks.to || c.s && c.s === marks.to) fill = '#56b4e9';
       if (fix.has(c.n)) fill = '#e69f00';
-      if (c.n === marks.check) fill = '#ff2a00';
+      if (c.n === marks.check) fill = '#801000';
       g.fillStyle = fill; g.fillRect(x, y, s, s);
       const p = pieces[c.n];
       if (!p) continue;
       shown.push([c.n, p]);
-      g.drawImage(puckImage(p, s), x, y);
+      const img = pieceImage(p);
+      if (img && img.complete && img.naturalWidth) g.drawImage(img, x, y, s, s);
+      else if (!this.waited) { this.waited = true; piecesReady.then(() => this.draw(...this.last)); }
     }
     shown.sort((a, b) => a[0] < b[0] ? -1 : 1);
     this.canvas.dataset.pieces = JSON.stringify(Object.fromEntries(shown));

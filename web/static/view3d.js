@@ -1,15 +1,17 @@
 // The 3D view: every square a tile at its height, attack boards and
-// platforms on posts at their pins, pieces as pucks with their letter,
+// platforms on posts at their pins, pieces as figures with their drawing
+// (the flat view's set) above them,
 // turned by mouse or touch (OrbitControls). It renders only when something
 // changed.
 import * as THREE from 'three';
 import {OrbitControls} from 'three/addons/OrbitControls.js';
+import {pieceImage, piecesReady} from '/static/flat.js';
 
 // The marks' colours are the flat view's (Okabe-Ito, app.css); targets are
 // dots and captures rings on the square, as there.
 const COLORS = {
-  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x0072b2, to: 0x56b4e9, target: 0x2060ff,
-  capture: 0xd55e00, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0xff2a00, pinTarget: 0x009e73,
+  light: 0xecdfc4, dark: 0x94704a, clight: 0xd4d8dc, cdark: 0x666c72, from: 0x001068, to: 0x56b4e9, target: 0x1820c0,
+  capture: 0x782000, lifted: 0x3a0ca3, fix: 0xe69f00, check: 0x801000, pinTarget: 0x009e73,
 };
 // Level plates: a tint under each fixed level, so the levels read apart.
 const PLATES = [0x2f5d8a, 0x4f7a3a, 0x7a3a5d];
@@ -26,21 +28,27 @@ function labelSprite(text) {
   return s;
 }
 
-const letterTex = new Map();
-function letterTexture(letter, white) {
-  const key = letter + (white ? 'w' : 'b');
-  if (letterTex.has(key)) return letterTex.get(key);
+// pieceTexture is a piece's drawing (the flat view's set) on a light
+// disc, for the sprite above its figure; drawn again when the drawings
+// have loaded (then).
+const pieceTex = new Map();
+function pieceTexture(letter, then) {
+  if (pieceTex.has(letter)) return pieceTex.get(letter);
   const c = document.createElement('canvas'); c.width = c.height = 128;
-  const g = c.getContext('2d');
-  g.fillStyle = white ? '#ffffff' : '#151515';
-  g.beginPath(); g.arc(64, 64, 62, 0, Math.PI * 2); g.fill();
-  g.lineWidth = 6; g.strokeStyle = white ? '#000' : '#fff'; g.stroke();
-  g.fillStyle = white ? '#000' : '#fff';
-  g.font = 'bold 92px sans-serif'; g.textAlign = 'center'; g.textBaseline = 'middle';
-  g.fillText(letter, 64, 70);
   const t = new THREE.CanvasTexture(c);
   t.colorSpace = THREE.SRGBColorSpace;
-  letterTex.set(key, t);
+  const paint = () => {
+    const g = c.getContext('2d'), img = pieceImage(letter);
+    g.clearRect(0, 0, 128, 128);
+    g.fillStyle = 'rgba(236, 223, 196, 0.92)';
+    g.beginPath(); g.arc(64, 64, 62, 0, Math.PI * 2); g.fill();
+    g.lineWidth = 4; g.strokeStyle = '#222'; g.stroke();
+    if (img && img.complete && img.naturalWidth) g.drawImage(img, 10, 10, 108, 108);
+    t.needsUpdate = true;
+  };
+  paint();
+  piecesReady.then(() => { paint(); then(); });
+  pieceTex.set(letter, t);
   return t;
 }
 
@@ -87,6 +95,14 @@ export class View3D {
     this.camera = new THREE.PerspectiveCamera(35, 1, 0.1, 400);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.render());
+    // The camera keeps the set in view: above the board, between half and
+    // twice the framed distance, turned about the set's centre (no pan).
+    this.controls.enablePan = false;
+    this.controls.minPolarAngle = 0.05; this.controls.maxPolarAngle = 1.35;
+    this.controls.addEventListener('start', () => { this.moved = true; });
+    // Touch: one finger scrolls the page (a vertical swipe is the page's),
+    // two fingers turn and zoom; turning with one finger is a toggle.
+    this.setTouchTurn(false);
     const tileGeo = new THREE.BoxGeometry(0.96, 0.08, 0.96);
     this.tiles = new Map();
     this.pieces = new Map();
@@ -141,8 +157,18 @@ export class View3D {
   }
   setFlip(f) {
     this.flip = !!f;
+    this.moved = false;
     this.frame();
   }
+  // setTouchTurn gives one finger the turning (on) or the page's scroll
+  // (off, the default): OrbitControls takes every touch otherwise.
+  setTouchTurn(on) {
+    this.touchTurn = !!on;
+    this.controls.touches = {ONE: on ? THREE.TOUCH.ROTATE : null, TWO: THREE.TOUCH.DOLLY_ROTATE};
+    this.renderer.domElement.style.touchAction = on ? 'none' : 'pan-y';
+  }
+  // reset frames the set again as it came, whatever the turning did.
+  reset() { this.moved = false; this.frame(); }
   // frame points the camera from the player's side, turned a little and
   // raised, as far as it must be to show every square and piece whole.
   frame() {
@@ -161,6 +187,8 @@ export class View3D {
     let lo = 1, hi = 400;
     for (let i = 0; i < 40; i++) { const mid = (lo + hi) / 2; if (fits(mid)) hi = mid; else lo = mid; }
     fits(hi);
+    this.framed = hi;
+    this.controls.minDistance = hi * 0.5; this.controls.maxDistance = hi * 2;
     this.controls.target.copy(center);
     this.controls.update();
     this.render();
@@ -169,7 +197,8 @@ export class View3D {
     const w = this.container.clientWidth || 600, h = this.container.clientHeight || 400;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h; this.camera.updateProjectionMatrix();
-    this.frame();
+    // A new size frames the set again, unless the viewer turned it.
+    if (!this.moved) this.frame();
     // setSize cleared the canvas: draw at once, not at the next frame.
     this.declutter();
     this.renderer.render(this.scene, this.camera);
@@ -219,8 +248,8 @@ export class View3D {
       const body = new THREE.Mesh(lathe(kind), new THREE.MeshStandardMaterial({color: white ? 0xf4f1ea : 0x222222, roughness: 0.5}));
       body.scale.setScalar(0.9);
       g.add(body);
-      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: letterTexture(kind, white), depthTest: false}));
-      sprite.scale.set(0.36, 0.36, 1); sprite.position.y = PROFILES[kind] ? PROFILES[kind][PROFILES[kind].length - 1][1] * 0.9 + 0.22 : 1;
+      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: pieceTexture(letter, () => this.render()), depthTest: false}));
+      sprite.scale.set(0.46, 0.46, 1); sprite.position.y = PROFILES[kind] ? PROFILES[kind][PROFILES[kind].length - 1][1] * 0.9 + 0.22 : 1;
       sprite.renderOrder = 10;
       g.add(sprite);
       g.position.copy(t.position); g.position.y += 0.04;
@@ -230,7 +259,7 @@ export class View3D {
     this.render();
   }
   render() {
-    if (this.pending) return;
+    if (this.pending || this.disposed) return;
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
@@ -265,6 +294,7 @@ export class View3D {
     this.labels = shown.map(o => ({n: o.n, x: o.x, y: o.y, r: o.r}));
   }
   dispose() {
+    this.disposed = true;
     this.ro.disconnect();
     this.controls.dispose();
     this.renderer.dispose();

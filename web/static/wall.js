@@ -61,7 +61,7 @@ function update(c, s) {
       c.q('.mini').replaceChildren();
       c.flat = new MiniBoard(c.q('.mini'), lay);
       if (c.sum) draw(c, c.sum);
-      if (kiosk) paginate(); // the card's height is known now
+      relayout(); // the card's height is known now
     }, () => { c.variant = ''; }); // the server went away: again with the next update
   }
   draw(c, s);
@@ -104,29 +104,82 @@ function frame(t) {
   const w0 = performance.now();
   const grew = [...pending.keys()].some(id => !cards.has(id));
   for (const [id, s] of pending) { update(card(id), s); window.tridboardWall.applied++; }
-  if (kiosk && grew) paginate();
+  if (grew) relayout();
   if (measure && pending.size) window.tridboardWall.work.push(performance.now() - w0);
   pending.clear();
   if (measure) { frameQueued = true; requestAnimationFrame(frame); }
 }
 
-// paginate shows the cards of the current page, as many as fit.
+// The cards' type is a share of the card's width (app.css: cqw), so a
+// card's height is its width times a ratio the layout measures. CLOCK is
+// the clock's type as a share of the card's width in the kiosk.
+const CLOCK = 0.1;
+
+// grid is the largest card width that puts n cards on a w x h area in
+// some number of columns, and those columns.
+function grid(n, w, h, gap, ratio) {
+  let best = {cols: 1, width: 0};
+  for (let cols = 1; cols <= n; cols++) {
+    const rows = Math.ceil(n / cols);
+    const width = Math.min((w - (cols - 1) * gap) / cols, ((h - (rows - 1) * gap) / rows) / ratio);
+    if (width > best.width) best = {cols, width};
+  }
+  return best;
+}
+
+// paginate lays the cards out to fill the screen, whatever their number:
+// the columns that draw them largest with every card on the screen. Where
+// that makes them smaller than readable (the kiosk: a clock of 5 % of the
+// screen's height, read from across a hall; the wall: 14 rem), the wall
+// scrolls with cards that size and the kiosk shows as many as fit, a page
+// at a time.
 function paginate() {
   const all = [...wall.children];
   if (!all.length) return;
+  const cs = getComputedStyle(wall), gap = parseFloat(cs.rowGap) || 0;
+  const padX = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight), padY = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);
+  const w = wall.clientWidth - padX, h = innerHeight - wall.getBoundingClientRect().top - scrollY - padY - 2;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   all.forEach(e => { e.hidden = false; });
-  const cols = getComputedStyle(wall).gridTemplateColumns.split(' ').filter(Boolean).length || 1;
-  const first = all[0].getBoundingClientRect(), gap = parseFloat(getComputedStyle(wall).rowGap) || 0;
-  const rows = Math.max(1, Math.floor((innerHeight - first.top - 4) / (first.height + gap)));
-  paging.per = cols * rows;
+  // Twice: the first pass sizes the cards, the second uses the height
+  // they take at that width.
+  for (let pass = 0; pass < 2; pass++) {
+    const ratio = Math.max(0.5, ...all.map(e => e.offsetHeight / Math.max(1, e.offsetWidth)));
+    // The clock's type as a share of the card's width (its padding and
+    // border taken off), measured.
+    const clock = all[0].querySelector('.pl .clock');
+    const share = clock && all[0].offsetWidth ? parseFloat(getComputedStyle(clock).fontSize) / all[0].offsetWidth : CLOCK;
+    const least = kiosk ? 0.0505 * innerHeight / Math.min(CLOCK, share || CLOCK) : Math.min(w, 14 * rem);
+    let per = all.length, {cols, width} = grid(per, w, h, gap, ratio);
+    if (!kiosk && w < 600) {
+      cols = 1; width = w; // a phone: one column, full width, scrolling
+    } else if (width < least) {
+      if (kiosk) {
+        // The most cards a page that stay readable.
+        while (per > 1 && grid(per, w, h, gap, ratio).width < least) per--;
+        ({cols, width} = grid(per, w, h, gap, ratio));
+      } else {
+        cols = Math.max(1, Math.floor((w + gap) / (least + gap)));
+        width = (w - (cols - 1) * gap) / cols;
+      }
+    }
+    paging.per = per; paging.cols = cols; paging.width = width;
+    wall.style.gridTemplateColumns = `repeat(${cols}, ${Math.floor(width)}px)`;
+  }
+  if (kiosk) wall.style.minHeight = Math.floor(innerHeight - wall.getBoundingClientRect().top - scrollY) + 'px';
   paging.pages = Math.max(1, Math.ceil(all.length / paging.per));
   paging.page %= paging.pages;
   all.forEach((e, i) => { e.hidden = Math.floor(i / paging.per) !== paging.page; });
   document.getElementById('pageno').textContent = paging.pages > 1 ? `page ${paging.page + 1} of ${paging.pages}` : '';
 }
-if (kiosk) {
-  setInterval(() => { paging.page = (paging.page + 1) % paging.pages; paginate(); }, every * 1000);
-  addEventListener('resize', paginate);
+if (kiosk) setInterval(() => { paging.page = (paging.page + 1) % paging.pages; paginate(); }, every * 1000);
+addEventListener('resize', relayout);
+// relayout lays the cards out once in the next frame, however many asked.
+let relaying = false;
+function relayout() {
+  if (relaying) return;
+  relaying = true;
+  requestAnimationFrame(() => { relaying = false; paginate(); });
 }
 window.tridboardWall.paging = paging;
 
