@@ -73,8 +73,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	if cfg.I2C.SpeedHz > 0 {
 		o.Speed = physic.Frequency(cfg.I2C.SpeedHz) * physic.Hertz
 	}
+	var ledChips []uint16
 	if m, _, err := cfg.LEDMapping(sys.Cells()); err == nil && m != nil {
-		for _, a := range ledAddrs(m) {
+		ledChips = ledAddrs(m)
+		for _, a := range ledChips {
 			o.Devices[a] = "LED driver (HT16K33)"
 		}
 	}
@@ -93,6 +95,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	if *useSim {
 		b, err := sim.ForSystem(sys, w)
 		if err != nil {
+			return fail(err)
+		}
+		if err := fitLEDs(b, ledChips); err != nil {
 			return fail(err)
 		}
 		if *empty {
@@ -143,6 +148,29 @@ func ledAddrs(m *leds.Mapping) []uint16 {
 		}
 	}
 	return out
+}
+
+// fitLEDs gives the simulated set the HT16K33s at addrs, the configured
+// ones, and no others: sim.ForSystem fits the reference build's (one per
+// 128 cells from sim.LEDAddress on), which a build with an APA102 strip
+// on SPI does not have, and which doctor would then find answering
+// unconfigured.
+func fitLEDs(b *sim.Board, addrs []uint16) error {
+	for i := range b.LEDChips {
+		b.Bus.Detach(uint16(sim.LEDAddress + i))
+	}
+	b.LEDChips, b.LEDs = nil, nil
+	for _, a := range addrs {
+		h := sim.NewHT16K33(a)
+		if err := b.Bus.Attach(a, h); err != nil {
+			return fmt.Errorf("sim: LED driver 0x%02x: %w", a, err)
+		}
+		b.LEDChips = append(b.LEDChips, h)
+	}
+	if len(b.LEDChips) > 0 {
+		b.LEDs = b.LEDChips[0]
+	}
+	return nil
 }
 
 // simFault injects one --sim-fault into the simulated set.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,31 @@ func TestDoctorSim(t *testing.T) {
 		if tc.code == exitFailure && strings.Count(out.String(), "problem: ") != strings.Count(all, "problem: ") {
 			t.Errorf("%v: problems not on stdout", tc.args)
 		}
+	}
+}
+
+// Every configuration the package ships passes doctor --sim on the
+// simulated set it describes: a set whose LEDs are an APA102 strip has no
+// HT16K33 on the bus to be reported as an unconfigured chip (it was, at
+// 0x71 and 0x72), and one whose mapping names HT16K33s has them.
+func TestDoctorSimShippedExamples(t *testing.T) {
+	files, err := filepath.Glob("../../deploy/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if filepath.Base(f) == "nfpm.yaml" {
+			continue // the package's description, not a configuration
+		}
+		n++
+		var out, errb bytes.Buffer
+		code := dispatch([]string{"doctor", "--sim", "--config", f}, &out, &errb)
+		if code != exitOK || !strings.HasSuffix(out.String(), "all is well\n") || errb.Len() > 0 {
+			t.Errorf("doctor --sim --config %s: exit %d, want %d:\n%s%s", f, code, exitOK, out.String(), errb.String())
+		}
+	}
+	if n < 8 {
+		t.Errorf("%d shipped configurations checked, want the 8 of deploy/", n)
 	}
 }
