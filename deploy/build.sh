@@ -5,6 +5,7 @@
 #   dist/tridboard-linux-armv6   32-bit Raspberry Pi OS (GOARM=6: also runs on a Pi Zero / Zero W / 1)
 #   dist/tridboard-linux-arm64   64-bit Raspberry Pi OS (Pi Zero 2 W, 3, 4, 5)
 #   dist/tridboard_<debversion>_armhf.deb, dist/tridboard_<debversion>_arm64.deb
+#   (ARCHS="armel" adds the package for Debian's armel, the Pi Zero's image)
 #
 # VERSION defaults to the repository's tags (`git describe --tags`); it is
 # what `tridboard version` prints. The .deb version is derived from it (a
@@ -71,11 +72,13 @@ ldflags="-s -w -X main.version=$version"
 echo "tridboard $version (package version $debver-1)"
 for arch in $archs; do
 	case "$arch" in
-	armhf) name=armv6 goarch=arm goarm=6 ;;
+	# Raspberry Pi OS's armhf is ARMv6 + VFP; Debian's armel (the port for
+	# a Pi Zero or Pi 1) gets the same static binary.
+	armhf | armel) name=armv6 goarch=arm goarm=6 ;;
 	arm64) name=arm64 goarch=arm64 goarm= ;;
 	amd64) name=amd64 goarch=amd64 goarm= ;;
 	*)
-		echo "deploy/build.sh: ARCHS: $arch is not armhf, arm64 or amd64" >&2
+		echo "deploy/build.sh: ARCHS: $arch is not armhf, armel, arm64 or amd64" >&2
 		exit 2
 		;;
 	esac
@@ -124,7 +127,7 @@ changelog() {
 
 umask 022
 for arch in $archs; do
-	case "$arch" in armhf) bin=dist/tridboard-linux-armv6 ;; *) bin=dist/tridboard-linux-$arch ;; esac
+	case "$arch" in armhf | armel) bin=dist/tridboard-linux-armv6 ;; *) bin=dist/tridboard-linux-$arch ;; esac
 	deb=dist/tridboard_$debver-1_$arch.deb
 	tree=dist/pkg-$arch
 	rm -rf "$tree" dist/tridboard_*_"$arch".deb
@@ -135,6 +138,10 @@ for arch in $archs; do
 	install -m 0644 deploy/tridboard.service "$tree/usr/lib/systemd/system/"
 	# A conffile: dpkg never overwrites local changes (it asks on upgrade).
 	install -m 0644 deploy/tridboard.yaml "$tree/etc/tridboard/"
+	# The set's announcement by mDNS/DNS-SD (_tridboard._tcp), read by
+	# avahi-daemon where it runs; a conffile too.
+	mkdir -p "$tree/etc/avahi/services"
+	install -m 0644 deploy/tridboard.avahi.service "$tree/etc/avahi/services/tridboard.service"
 	# Every set's example configuration, and the one-step installer.
 	for f in deploy/*.yaml; do
 		[ "$f" = deploy/tridboard.yaml ] || install -m 0644 "$f" "$doc/examples/"
@@ -149,7 +156,7 @@ for arch in $archs; do
 	install -m 0755 deploy/postinstall.sh "$tree/DEBIAN/postinst"
 	install -m 0755 deploy/preremove.sh "$tree/DEBIAN/prerm"
 	install -m 0755 deploy/postremove.sh "$tree/DEBIAN/postrm"
-	echo /etc/tridboard/tridboard.yaml >"$tree/DEBIAN/conffiles"
+	printf '%s\n' /etc/tridboard/tridboard.yaml /etc/avahi/services/tridboard.service >"$tree/DEBIAN/conffiles"
 	(cd "$tree" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$tree/DEBIAN/md5sums"
 	size=$(du -k -s --exclude=DEBIAN "$tree" | cut -f1)
 	sed -e "s/@VERSION@/$debver-1/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" \
