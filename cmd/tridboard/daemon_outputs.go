@@ -158,6 +158,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 	so.Token, so.Board = cfg.MQTT.CommandToken, cfg.BoardID
 	so.Commander = web.HandlerCommander(h, cfg.MQTT.CommandToken)
 	so.Archive = journalArchive{dir: cfg.StateDir, board: cfg.BoardID}
+	so.Version, so.UpdatePending = fullVersion(), exeReplaced
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()
