@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -120,6 +121,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		bus, title = bc, "I²C bus "+bc.String()
 	}
 	o.Bus = bus
+	if l := hotspotLine(hotspotConf); l != "" {
+		fmt.Fprintln(stdout, l)
+	}
 	fmt.Fprintf(stdout, "checking %s: %d expanders, %d cells of %s\n", title, len(w.Expanders), len(sys.Cells()), sys.Name())
 	n := 0
 	for _, f := range bringup.Doctor(o) {
@@ -134,6 +138,33 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "all is well")
 	return exitOK
+}
+
+// hotspotConf is where the card image keeps the name and password of the
+// set's own Wi-Fi access point, which it opens while it knows no Wi-Fi
+// (deploy/image/rootfs/tridboard-hotspot; docs/deploy.md).
+var hotspotConf = "/etc/tridboard/hotspot.conf"
+
+// hotspotLine tells how a phone reaches the set through that access point,
+// from the file at path; "" when there is none (not the card image, or a
+// user who may not read it).
+func hotspotLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var ssid, psk string
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "ssid="); ok {
+			ssid = v
+		} else if v, ok := strings.CutPrefix(l, "psk="); ok {
+			psk = v
+		}
+	}
+	if ssid == "" || psk == "" {
+		return ""
+	}
+	return fmt.Sprintf("info: with no known Wi-Fi the set opens its own: %q, password %s; its pages are then at http://192.168.4.1:8080/", ssid, psk)
 }
 
 // ledAddrs lists the HT16K33 addresses of an LED mapping.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,5 +65,40 @@ func TestDoctorSimShippedExamples(t *testing.T) {
 	}
 	if n < 8 {
 		t.Errorf("%d shipped configurations checked, want the 8 of deploy/", n)
+	}
+}
+
+// On the card image doctor says the name and password of the set's own
+// access point first; elsewhere (no file, or one without both) nothing.
+func TestDoctorSaysTheHotspot(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"ssid=tridboard-ab12\npsk=0123456789abcdef\n", `info: with no known Wi-Fi the set opens its own: "tridboard-ab12", password 0123456789abcdef; its pages are then at http://192.168.4.1:8080/`},
+		{"ssid=tridboard-ab12\n", ""},
+		{"", ""},
+	} {
+		path := filepath.Join(dir, "hotspot.conf")
+		if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := hotspotLine(path); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	if got := hotspotLine(filepath.Join(dir, "none")); got != "" {
+		t.Errorf("no file: %q", got)
+	}
+	// doctor prints it before its checks.
+	old := hotspotConf
+	hotspotConf = filepath.Join(dir, "hotspot.conf")
+	defer func() { hotspotConf = old }()
+	if err := os.WriteFile(hotspotConf, []byte("ssid=tridboard-ab12\npsk=0123456789abcdef\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"doctor", "--sim"}, &out, &errb); code != exitOK || !strings.HasPrefix(out.String(), `info: with no known Wi-Fi the set opens its own: "tridboard-ab12"`) {
+		t.Errorf("doctor --sim: exit %d:\n%s%s", code, out.String(), errb.String())
 	}
 }
