@@ -1,6 +1,7 @@
 #!/bin/sh
-# deploy/image/boot-test.sh [--image FILE.img --token TOKEN]: builds the
-# arm64 card image with the simulated set (build.sh --sim) and boots it
+# deploy/image/boot-test.sh [--image FILE.img [--token TOKEN]]: builds the
+# arm64 card image with the simulated set (build.sh --sim), or takes one
+# built so (its command token read from it unless given), and boots it
 # under qemu-system-aarch64 on the `virt` machine with Debian's arm64 kernel
 # from the image's boot partition, as a Pi would boot it minus the
 # firmware. It checks, each against a deadline:
@@ -27,22 +28,18 @@ while [ $# -gt 0 ]; do
 	--image) img=$2; shift ;;
 	--token) token=$2; shift ;;
 	*)
-		echo "usage: $0 [--image FILE.img --token TOKEN]" >&2
+		echo "usage: $0 [--image FILE.img [--token TOKEN]]" >&2
 		exit 2
 		;;
 	esac
 	shift
 done
-for tool in qemu-system-aarch64 mcopy curl python3; do
+for tool in qemu-system-aarch64 mcopy debugfs curl python3; do
 	command -v "$tool" >/dev/null 2>&1 || {
-		echo "boot-test.sh: $tool is missing: apt install qemu-system-arm mtools curl python3" >&2
+		echo "boot-test.sh: $tool is missing: apt install qemu-system-arm mtools e2fsprogs curl python3" >&2
 		exit 2
 	}
 done
-if [ -n "$img" ] && [ -z "$token" ]; then
-	echo "boot-test.sh: --image needs the --token it was built with" >&2
-	exit 2
-fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tridboard-boot.XXXXXX")
 qpid=
@@ -70,6 +67,17 @@ if [ -z "$img" ]; then
 	img=$work/tridboard.img
 	sh "$here/build.sh" --arch arm64 --sim --token "$token" --out "$img" --hostname tridboard
 	step "image built"
+fi
+
+# The command token the package made, from the root file system (the
+# second partition, after the 256 MiB boot partition at 4 MiB), read
+# without mounting it.
+if [ -z "$token" ]; then
+	dd if="$img" of="$work/root.img" bs=1M skip=260 status=none
+	token=$(debugfs -R "cat /etc/tridboard/tridboard.env" "$work/root.img" 2>/dev/null |
+		sed -n 's/^TRIDBOARD_MQTT_COMMAND_TOKEN=//p')
+	rm -f "$work/root.img"
+	[ -n "$token" ] || fail "no command token in the image's /etc/tridboard/tridboard.env"
 fi
 
 # Debian's kernel and initramfs, as raspi-firmware put them on the boot
