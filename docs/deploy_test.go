@@ -27,23 +27,25 @@ func TestDeployScripts(t *testing.T) {
 			t.Errorf("install.sh %v: %v %s", args, err, out)
 		}
 	}
-	nfpm, err := os.ReadFile("../deploy/nfpm.yaml")
+	// The package (deploy/build.sh) ships every deploy/*.yaml but the
+	// packaged configuration as an example, by a glob, and its description
+	// names every system.
+	build, err := os.ReadFile("../deploy/build.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples, _ := filepath.Glob("../deploy/*.yaml")
-	for _, e := range examples {
-		name := filepath.Base(e)
-		if name == "nfpm.yaml" || name == "tridboard.yaml" {
-			continue
-		}
-		if !strings.Contains(string(nfpm), "src: deploy/"+name) {
-			t.Errorf("the package does not ship the example %s", name)
+	for _, s := range []string{`for f in deploy/*.yaml; do`, `install -m 0755 deploy/install.sh "$doc/examples/"`} {
+		if !strings.Contains(string(build), s) {
+			t.Errorf("build.sh lacks %q", s)
 		}
 	}
-	for _, s := range []string{"src: deploy/install.sh", "Millennium", "First Contact"} {
-		if !strings.Contains(string(nfpm), s) {
-			t.Errorf("nfpm.yaml lacks %q", s)
+	control, err := os.ReadFile("../deploy/debian/control")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Star Trek 3D", "Millennium", "First Contact", "Section: misc", "Depends: adduser"} {
+		if !strings.Contains(string(control), s) {
+			t.Errorf("deploy/debian/control lacks %q", s)
 		}
 	}
 }

@@ -208,7 +208,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	// that only a later successful write flushes, and the store hook's
 	// delivery vetoes the writer's copies of queued messages
 	// (broker_deliver.go), which would leave the buffer unflushed.
-	srv := mochi.New(&mochi.Options{Logger: log, InlineClient: true, Capabilities: caps, ClientNetWriteBufferSize: 1})
+	srv := mochi.New(&mochi.Options{Logger: mochiLog(log), InlineClient: true, Capabilities: caps, ClientNetWriteBufferSize: 1})
 	auth, err := newAuthHook(srv, opts, log)
 	if err != nil {
 		return nil, fmt.Errorf("mqtt: embedded broker: %w", err)

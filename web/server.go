@@ -67,6 +67,12 @@ type Opts struct {
 	// (http://hall-2:8080): the pages try them when their stream fails
 	// (GET /api/peers lists them).
 	Peers []string
+	// Version is the running program's version, which the pages show
+	// ("" shows none). UpdatePending, if set, says whether a newer
+	// version is installed than the one running (the pages then say to
+	// restart the service).
+	Version       string
+	UpdatePending func() bool
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -185,7 +191,8 @@ func (s *Server) page(name string) http.HandlerFunc {
 		}
 		b = []byte(strings.NewReplacer("{{TITLE}}", htmlEscape(s.opts.Title), "{{ID}}", htmlEscape(id),
 			"{{FOUND}}", found, "{{BODYCLASS}}", class, "{{KEY}}", htmlEscape(s.opts.Fingerprint),
-			"{{KEYHIDDEN}}", map[bool]string{true: "hidden", false: ""}[s.opts.Fingerprint == ""]).Replace(string(b)))
+			"{{KEYHIDDEN}}", map[bool]string{true: "hidden", false: ""}[s.opts.Fingerprint == ""],
+			"{{VERSION}}", htmlEscape(s.versionLine())).Replace(string(b)))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		if class != "" {
@@ -195,6 +202,19 @@ func (s *Server) page(name string) http.HandlerFunc {
 		}
 		w.Write(b)
 	}
+}
+
+// versionLine is what the pages say of the version running: "tridboard
+// 1.2.3", with the note of an update installed but not yet running.
+func (s *Server) versionLine() string {
+	if s.opts.Version == "" {
+		return ""
+	}
+	line := "tridboard " + s.opts.Version
+	if s.opts.UpdatePending != nil && s.opts.UpdatePending() {
+		line += " (an update is installed: restart the service to run it)"
+	}
+	return line
 }
 
 func htmlEscape(s string) string {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/sdnotify"
 	"github.com/tridboard/tridboard/internal/statelock"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
@@ -46,6 +47,9 @@ type daemonOpts struct {
 	held *heldWriter
 	// onReady is called once the daemon runs.
 	onReady func(d *daemon)
+	// systemd, if set, is told when the daemon runs and stops, and fed
+	// its watchdog (systemd.go).
+	systemd *sdnotify.Notifier
 }
 
 // daemon wires the parts: the bus (or the simulated set), the LEDs, the

@@ -168,6 +168,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 	if d.trust.key != nil {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
+	so.Version, so.UpdatePending = fullVersion(), exeReplaced
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()

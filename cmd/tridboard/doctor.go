@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -73,8 +74,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	if cfg.I2C.SpeedHz > 0 {
 		o.Speed = physic.Frequency(cfg.I2C.SpeedHz) * physic.Hertz
 	}
+	var ledChips []uint16
 	if m, _, err := cfg.LEDMapping(sys.Cells()); err == nil && m != nil {
-		for _, a := range ledAddrs(m) {
+		ledChips = ledAddrs(m)
+		for _, a := range ledChips {
 			o.Devices[a] = "LED driver (HT16K33)"
 		}
 	}
@@ -93,6 +96,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	if *useSim {
 		b, err := sim.ForSystem(sys, w)
 		if err != nil {
+			return fail(err)
+		}
+		if err := fitLEDs(b, ledChips); err != nil {
 			return fail(err)
 		}
 		if *empty {
@@ -115,6 +121,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		bus, title = bc, "I²C bus "+bc.String()
 	}
 	o.Bus = bus
+	if l := hotspotLine(hotspotConf); l != "" {
+		fmt.Fprintln(stdout, l)
+	}
 	fmt.Fprintf(stdout, "checking %s: %d expanders, %d cells of %s\n", title, len(w.Expanders), len(sys.Cells()), sys.Name())
 	fmt.Fprintln(stdout, keyLine(cfg.StateDir))
 	n := 0
@@ -132,6 +141,33 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// hotspotConf is where the card image keeps the name and password of the
+// set's own Wi-Fi access point, which it opens while it knows no Wi-Fi
+// (deploy/image/rootfs/tridboard-hotspot; docs/deploy.md).
+var hotspotConf = "/etc/tridboard/hotspot.conf"
+
+// hotspotLine tells how a phone reaches the set through that access point,
+// from the file at path; "" when there is none (not the card image, or a
+// user who may not read it).
+func hotspotLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var ssid, psk string
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "ssid="); ok {
+			ssid = v
+		} else if v, ok := strings.CutPrefix(l, "psk="); ok {
+			psk = v
+		}
+	}
+	if ssid == "" || psk == "" {
+		return ""
+	}
+	return fmt.Sprintf("info: with no known Wi-Fi the set opens its own: %q, password %s; its pages are then at http://192.168.4.1:8080/", ssid, psk)
+}
+
 // ledAddrs lists the HT16K33 addresses of an LED mapping.
 func ledAddrs(m *leds.Mapping) []uint16 {
 	var out []uint16
@@ -144,6 +180,29 @@ func ledAddrs(m *leds.Mapping) []uint16 {
 		}
 	}
 	return out
+}
+
+// fitLEDs gives the simulated set the HT16K33s at addrs, the configured
+// ones, and no others: sim.ForSystem fits the reference build's (one per
+// 128 cells from sim.LEDAddress on), which a build with an APA102 strip
+// on SPI does not have, and which doctor would then find answering
+// unconfigured.
+func fitLEDs(b *sim.Board, addrs []uint16) error {
+	for i := range b.LEDChips {
+		b.Bus.Detach(uint16(sim.LEDAddress + i))
+	}
+	b.LEDChips, b.LEDs = nil, nil
+	for _, a := range addrs {
+		h := sim.NewHT16K33(a)
+		if err := b.Bus.Attach(a, h); err != nil {
+			return fmt.Errorf("sim: LED driver 0x%02x: %w", a, err)
+		}
+		b.LEDChips = append(b.LEDChips, h)
+	}
+	if len(b.LEDChips) > 0 {
+		b.LEDs = b.LEDChips[0]
+	}
+	return nil
 }
 
 // simFault injects one --sim-fault into the simulated set.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +42,63 @@ func TestDoctorSim(t *testing.T) {
 		if tc.code == exitFailure && strings.Count(out.String(), "problem: ") != strings.Count(all, "problem: ") {
 			t.Errorf("%v: problems not on stdout", tc.args)
 		}
+	}
+}
+
+// Every configuration the package ships passes doctor --sim on the
+// simulated set it describes: a set whose LEDs are an APA102 strip has no
+// HT16K33 on the bus to be reported as an unconfigured chip (it was, at
+// 0x71 and 0x72), and one whose mapping names HT16K33s has them.
+func TestDoctorSimShippedExamples(t *testing.T) {
+	files, err := filepath.Glob("../../deploy/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		n++
+		var out, errb bytes.Buffer
+		code := dispatch([]string{"doctor", "--sim", "--config", f}, &out, &errb)
+		if code != exitOK || !strings.HasSuffix(out.String(), "all is well\n") || errb.Len() > 0 {
+			t.Errorf("doctor --sim --config %s: exit %d, want %d:\n%s%s", f, code, exitOK, out.String(), errb.String())
+		}
+	}
+	if n < 8 {
+		t.Errorf("%d shipped configurations checked, want the 8 of deploy/", n)
+	}
+}
+
+// On the card image doctor says the name and password of the set's own
+// access point first; elsewhere (no file, or one without both) nothing.
+func TestDoctorSaysTheHotspot(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"ssid=tridboard-ab12\npsk=0123456789abcdef\n", `info: with no known Wi-Fi the set opens its own: "tridboard-ab12", password 0123456789abcdef; its pages are then at http://192.168.4.1:8080/`},
+		{"ssid=tridboard-ab12\n", ""},
+		{"", ""},
+	} {
+		path := filepath.Join(dir, "hotspot.conf")
+		if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := hotspotLine(path); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	if got := hotspotLine(filepath.Join(dir, "none")); got != "" {
+		t.Errorf("no file: %q", got)
+	}
+	// doctor prints it before its checks.
+	old := hotspotConf
+	hotspotConf = filepath.Join(dir, "hotspot.conf")
+	defer func() { hotspotConf = old }()
+	if err := os.WriteFile(hotspotConf, []byte("ssid=tridboard-ab12\npsk=0123456789abcdef\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"doctor", "--sim"}, &out, &errb); code != exitOK || !strings.HasPrefix(out.String(), `info: with no known Wi-Fi the set opens its own: "tridboard-ab12"`) {
+		t.Errorf("doctor --sim: exit %d:\n%s%s", code, out.String(), errb.String())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/internal/sdnotify"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -148,7 +149,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	log := newLogger(held, cfg.LogLevel)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held}
+	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid())}
 	if *simFlag {
 		o.onReady = func(d *daemon) {
 			go func() {
@@ -181,8 +183,10 @@ func serve(ctx context.Context, o daemonOpts) int {
 		return exitFailure
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
+	stopping := d.tellSystemd(ctx)
 	err = d.run(ctx)
 	o.log.Info("shutting down")
+	stopping()
 	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.close(cctx)

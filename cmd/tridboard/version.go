@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // version is set at build time: -ldflags "-X main.version=1.2.3".
@@ -34,4 +36,17 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "tridboard %s %s/%s %s\n", fullVersion(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	return exitOK
+}
+
+// exeReplaced says whether the running program was replaced on disk since
+// it started: a new version installed (dpkg renames the new file over the
+// old one) and the service not restarted yet. Linux then names the target
+// of /proc/self/exe "... (deleted)".
+func exeReplaced() bool { return exeGone("/proc/self/exe") }
+
+// exeGone says whether the program file of a process (its /proc/PID/exe
+// link) is no longer on disk.
+func exeGone(link string) bool {
+	p, err := os.Readlink(link)
+	return err == nil && strings.HasSuffix(p, " (deleted)")
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/tridboard/tridboard/internal/sdnotify"
+)
+
+// tellSystemd tells systemd (the unit's Type=notify) that the daemon runs,
+// and, when the unit sets WatchdogSec=, sends WATCHDOG=1 every half of it
+// as long as the table's scan loop goes on: a scan loop that hangs (a bus
+// that locks up, a deadlock) misses the watchdog, and systemd kills the
+// daemon and starts it again (Restart=). The returned func ends the
+// feeding and says STOPPING=1. Without systemd (no $NOTIFY_SOCKET) it does
+// nothing.
+func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
+	n := d.o.systemd
+	if n == nil {
+		return func() {}
+	}
+	warn := func(err error) { d.log.Warn("systemd notification failed", "err", err) }
+	if err := n.Notify(sdnotify.Ready); err != nil {
+		warn(err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	if n.Interval > 0 {
+		tick := time.NewTicker(n.Interval / 2)
+		var last uint64
+		scanning := func() bool {
+			s := d.tb.Health().Scans
+			ok := s != last
+			last = s
+			if !ok {
+				d.log.Error("the scan loop stands still: systemd's watchdog will restart the daemon", "scans", s)
+			}
+			return ok
+		}
+		go func() {
+			defer close(done)
+			defer tick.Stop()
+			n.Feed(ctx, tick.C, scanning, warn)
+		}()
+	} else {
+		close(done)
+	}
+	return func() {
+		cancel()
+		<-done
+		if err := n.Notify(sdnotify.Stopping); err != nil {
+			warn(err)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# deploy/image/boot-test.sh [--image FILE.img [--token TOKEN]]: builds the
+# arm64 card image with the simulated set (build.sh --sim), or takes one
+# built so (its command token read from it unless given), and boots it
+# under qemu-system-aarch64 on the `virt` machine with Debian's arm64 kernel
+# from the image's boot partition, as a Pi would boot it minus the
+# firmware. It checks, each against a deadline:
+#   1. systemd reaches multi-user.target;
+#   2. tridboard runs (on the simulated set: qemu has no I2C bus) and its
+#      page answers through a forwarded port (hostfwd 127.0.0.1:PORT -> 8080);
+#   3. a move played through the page's command (POST .../command/move with
+#      the command token) is in the game;
+#   4. after a clean power-off (the power button, as a person would press
+#      it) and a new boot, the game resumes with that move.
+# It prints the time of every step. Not part of `go test ./...`: it needs
+# mmdebstrap, qemu-system-arm and mtools, a package for arm64 in dist/
+# (ARMS=arm64 deploy/build.sh), and takes minutes (docs/deploy.md).
+# Exit status 0: all checks passed; 1: one failed (the console log is
+# printed); 2: bad usage or a missing tool.
+set -eu
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+img=
+token=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--image) img=$2; shift ;;
+	--token) token=$2; shift ;;
+	*)
+		echo "usage: $0 [--image FILE.img [--token TOKEN]]" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+for tool in qemu-system-aarch64 mcopy debugfs curl python3; do
+	command -v "$tool" >/dev/null 2>&1 || {
+		echo "boot-test.sh: $tool is missing: apt install qemu-system-arm mtools e2fsprogs curl python3" >&2
+		exit 2
+	}
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tridboard-boot.XXXXXX")
+qpid=
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+start=$(date +%s)
+last=$start
+step() {
+	now=$(date +%s)
+	echo "== +$((now - last)) s (at $((now - start)) s): $*"
+	last=$now
+}
+fail() {
+	echo "boot-test.sh: FAIL: $*" >&2
+	echo "---- console (last 60 lines)" >&2
+	tail -n 60 "$work/console.log" >&2 || true
+	exit 1
+}
+
+if [ -z "$img" ]; then
+	token=$(od -An -N18 -tx1 /dev/urandom | tr -d ' \n')
+	img=$work/tridboard.img
+	sh "$here/build.sh" --arch arm64 --sim --token "$token" --out "$img" --hostname tridboard
+	step "image built"
+fi
+
+# The command token the package made, from the root file system (the
+# second partition, after the 256 MiB boot partition at 4 MiB), read
+# without mounting it.
+if [ -z "$token" ]; then
+	dd if="$img" of="$work/root.img" bs=1M skip=260 status=none
+	token=$(debugfs -R "cat /etc/tridboard/tridboard.env" "$work/root.img" 2>/dev/null |
+		sed -n 's/^TRIDBOARD_MQTT_COMMAND_TOKEN=//p')
+	rm -f "$work/root.img"
+	[ -n "$token" ] || fail "no command token in the image's /etc/tridboard/tridboard.env"
+fi
+
+# Debian's kernel and initramfs, as raspi-firmware put them on the boot
+# partition (at 4 MiB).
+mcopy -n -i "$img@@4M" ::vmlinuz ::initrd.img "$work/" || fail "no vmlinuz or initrd.img on the boot partition"
+# A copy to boot: a given image stays as it was built.
+disk=$img
+if [ "$img" != "$work/tridboard.img" ]; then
+	disk=$work/disk.img
+	cp "$img" "$disk"
+fi
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+url=http://127.0.0.1:$port
+board=tridboard
+
+boot() {
+	: >"$work/console.log"
+	qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 -nographic \
+		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
+		-append "root=LABEL=RASPIROOT rw console=ttyAMA0 systemd.show_status=1" \
+		-drive "file=$disk,if=virtio,format=raw" \
+		-netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-pci,netdev=net0 \
+		-monitor "unix:$work/monitor.sock,server,nowait" \
+		-serial "file:$work/console.log" >/dev/null 2>&1 &
+	qpid=$!
+}
+
+# wait_for SECONDS WHAT COMMAND...: runs COMMAND every 2 s until it succeeds.
+wait_for() {
+	limit=$1 what=$2
+	shift 2
+	deadline=$(($(date +%s) + limit))
+	until "$@" >/dev/null 2>&1; do
+		kill -0 "$qpid" 2>/dev/null || fail "$what: qemu exited"
+		[ "$(date +%s)" -lt "$deadline" ] || fail "$what: not within $limit s"
+		sleep 2
+	done
+}
+reached() { grep -q "Reached target.*Multi-User System" "$work/console.log"; }
+page() { curl -fsS -m 10 "$url/boards/$board" | grep -q '<html'; }
+game_has() { curl -fsS -m 10 "$url/api/boards/$board" | grep -q "$1"; }
+
+boot
+step "qemu started (port $port)"
+wait_for 900 "multi-user.target" reached
+step "systemd reached multi-user.target"
+wait_for 300 "the page" page
+step "the page answers at $url/boards/$board"
+
+reply=$(curl -sS -m 30 -H "Authorization: Bearer $token" -d '{"move":"Nc3N"}' "$url/boards/$board/command/move") ||
+	fail "the move command: no answer"
+echo "$reply" | grep -q '"status":"ok"' || fail "the move command: $reply"
+wait_for 60 "the move in the game" game_has 'd1W-c3N'
+step "a move played through the page: $reply"
+
+# A clean power-off: the power button (systemd-logind powers off).
+python3 - "$work/monitor.sock" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"system_powerdown\n")
+s.close()
+PY
+deadline=$(($(date +%s) + 300))
+while kill -0 "$qpid" 2>/dev/null; do
+	[ "$(date +%s)" -lt "$deadline" ] || fail "power-off: qemu still running after 300 s"
+	sleep 2
+done
+qpid=
+step "powered off"
+
+boot
+wait_for 900 "multi-user.target after the reboot" reached
+step "booted again"
+wait_for 300 "the game resumed with its move" game_has 'd1W-c3N'
+step "the game resumed with its move after the reboot"
+echo "boot-test.sh: all checks passed in $(($(date +%s) - start)) s"
