@@ -250,7 +250,8 @@ func (a *api) result(w http.ResponseWriter, req *http.Request) (any, error) {
 	if err := decode(req, &body); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"ok": true}, a.r.SetResult(body.Round, body.Board, body.Result, body.Reason)
+	reps, err := a.r.SetResult(body.Round, body.Board, body.Result, body.Reason)
+	return map[string]any{"ok": err == nil, "boards": reps}, err
 }
 
 func (a *api) add(w http.ResponseWriter, req *http.Request) (any, error) {

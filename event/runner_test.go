@@ -130,13 +130,13 @@ func TestJournalReplays(t *testing.T) {
 	r.Swap(1, 1, "colours drawn again")
 	r.StartRound(1)
 	r.Observe("s1", state("Test", "1", "1", "Uhura", "Spock", "g1", "1-0", "checkmate"))
-	if err := r.SetResult(1, 2, "+-", ""); err == nil {
+	if _, err := r.SetResult(1, 2, "+-", ""); err == nil {
 		t.Error("an arbiter's result without a reason was taken")
 	}
-	if err := r.SetResult(1, 2, "3-0", "typo"); err == nil {
+	if _, err := r.SetResult(1, 2, "3-0", "typo"); err == nil {
 		t.Error("result 3-0 was taken")
 	}
-	if err := r.SetResult(1, 2, "+-", "Sulu did not come"); err != nil {
+	if _, err := r.SetResult(1, 2, "+-", "Sulu did not come"); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.AddPlayer(tournament.Player{Name: "Chekov", Rating: 1900}); err != nil {

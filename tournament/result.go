@@ -16,6 +16,11 @@ const (
 	BlackForfeit  Result = "-+" // Black wins by forfeit
 	DoubleForfeit Result = "--" // neither played, neither scores
 	Bye           Result = "bye"
+	// HalfPointBye and ZeroPointBye are byes a player asked for (or, for
+	// the zero-point one, an absence): not paired, half a point or none
+	// (TRF's H and Z).
+	HalfPointBye Result = "bye-half"
+	ZeroPointBye Result = "bye-zero"
 )
 
 // ParseResult reads a result as PGN, the API and the arbiter write it:
@@ -51,7 +56,7 @@ func (r Result) points() (white, black int) {
 		return 2, 0
 	case BlackWins, BlackForfeit:
 		return 0, 2
-	case Draw:
+	case Draw, HalfPointBye:
 		return 1, 1
 	}
 	return 0, 0

@@ -117,7 +117,7 @@ func TestEventOnFourSets(t *testing.T) {
 	}
 	waitUntil(t, "the event sees every set in sync", func() bool {
 		for _, s := range r.Snapshot().Sets {
-			if !s.InSync {
+			if !s.PlaysPairing {
 				return false
 			}
 		}
