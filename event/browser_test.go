@@ -42,12 +42,19 @@ func TestBrowserArbiterPage(t *testing.T) {
 	}
 	webtest.Shot(t, ctx, "arbiter")
 
-	// The hall's screen shows the round and the standings, leader first.
-	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/event/hall")); err != nil {
+	// The hall's screen pages by itself: the round's pairings, then the
+	// standings, leader first.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900), chromedp.Navigate(url+"/event/hall")); err != nil {
 		t.Fatal(err)
 	}
-	webtest.WaitJS(t, ctx, "the hall's standings", `document.querySelector("#standings tbody tr td:nth-child(2)").textContent === "Sulu"`)
-	if got := webtest.Eval[string](t, ctx, `document.querySelector("#pairings tbody").textContent`); got != "1Spock–Uhura2Sulu+-Kirk" {
+	webtest.WaitJS(t, ctx, "the hall's pairings", `document.querySelector("#what").textContent === "Round 1 of 2"`)
+	if got := webtest.Eval[string](t, ctx, `document.querySelector("#table tbody").textContent`); got != "1Spock–Uhuras12Sulu+-Kirks2" {
 		t.Errorf("the hall's pairings read %q", got)
+	}
+	webtest.Eval[bool](t, ctx, `(next(), true)`)
+	webtest.WaitJS(t, ctx, "the hall's standings", `document.querySelector("#what").textContent === "Standings" && document.querySelector("#table tbody tr td:nth-child(2)").textContent === "Sulu"`)
+	// Large type that fits: a row is at least a 14th of the screen.
+	if h := webtest.Eval[float64](t, ctx, `document.querySelector("#table tbody tr").getBoundingClientRect().height`); h < 900.0/14-1 {
+		t.Errorf("a standings row is %.0f px high at 1600x900", h)
 	}
 }

@@ -31,6 +31,7 @@ func Handler(r *Runner, token string) http.Handler {
 	mux.HandleFunc("POST /api/event/players", h.auth(h.add))
 	mux.HandleFunc("POST /api/event/players/{no}/withdraw", h.auth(h.withdraw))
 	mux.HandleFunc("POST /api/event/clock", h.auth(h.clock))
+	registerDesk(mux, h)
 	mux.HandleFunc("GET /event/{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, arbiterPage)

@@ -18,7 +18,7 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 <h1 id="title">Event</h1>
 <div><button id="pair">Pair next round</button> <button id="start">Start round</button>
 <button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button>
-<a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a></div>
+<a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a> · <a href="desk">Desk</a> · <a href="print/pairings">Print pairings</a> · <a href="print/standings">Print standings</a></div>
 <div id="msg" role="status" aria-live="polite"></div>
 <div class="grid">
 <section><h2 id="roundTitle">Round</h2><table id="games"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Set</th><th>Status</th><th>Result</th><th></th></tr></thead><tbody></tbody></table></section>
@@ -52,11 +52,13 @@ function render() {
   for (const g of (rd ? rd.games : [])) {
     const tr = document.createElement("tr");
     const s = setOf(g.set);
-    const status = g.black === 0 ? "" : !g.set ? "" : !s.online ? "offline" : s.in_sync ? (s.status || "") + " · " + s.moves + " plies" : "not in sync";
+    const table = (ev.tables || []).includes(g.set);
+    const status = g.black === 0 ? "" : !g.set ? (rd.started && !g.result ? "waits for a board" : "") : table ? "table: enter the result" :
+      !s.online ? "offline" : s.plays_pairing ? (s.sensors === "mismatch" ? "pieces out of place" : "playing") + " · " + s.moves + " plies" : "not on its game";
     for (const v of [g.board, name(g.white), g.black ? name(g.black) : "bye", g.set || "", status, (g.result || "*") + (g.reason ? " (" + g.reason + ")" : "")]) {
       const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
     }
-    if (status === "offline" || status === "not in sync") tr.children[4].className = "off";
+    if (status === "offline" || status === "not on its game" || status.startsWith("pieces")) tr.children[4].className = "off";
     const td = document.createElement("td");
     if (g.black !== 0 && rd.started) {
       const sel = document.createElement("select");
@@ -66,6 +68,11 @@ function render() {
       const rp = document.createElement("button"); rp.textContent = "Replay";
       rp.onclick = () => { const set = prompt("Replay on set", g.set); if (set) post("rounds/" + rd.no + "/boards/" + g.board + "/replay", {set, reason: "replayed"}); };
       td.append(sel, rp);
+      if (!g.result) {
+        const mv = document.createElement("button"); mv.textContent = "Move";
+        mv.onclick = () => { const to = prompt("Move the game to set or table (empty: wait)", ""); if (to !== null) post("rounds/" + rd.no + "/boards/" + g.board + "/assign", {to, reason: "moved by the arbiter"}); };
+        td.append(mv);
+      }
     }
     tr.appendChild(td); tb.appendChild(tr);
   }

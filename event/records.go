@@ -180,6 +180,10 @@ func or(v, empty string) string {
 func (r *Runner) RoundPGN(w io.Writer, n int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.roundPGN(w, n)
+}
+
+func (r *Runner) roundPGN(w io.Writer, n int) error {
 	rd, err := r.round(n)
 	if err != nil {
 		return err
@@ -228,6 +232,10 @@ type IndexPlayer struct {
 func (r *Runner) Index(n int) (RoundIndex, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.index(n)
+}
+
+func (r *Runner) index(n int) (RoundIndex, error) {
 	rd, err := r.round(n)
 	if err != nil {
 		return RoundIndex{}, err
@@ -255,11 +263,55 @@ func (r *Runner) Index(n int) (RoundIndex, error) {
 	return ix, nil
 }
 
-// TRF writes the event as TRF-16.
+// TRF writes the event as TRF-16, a requested half-point bye as H and a
+// zero-point one (or an absence) as Z.
 func (r *Runner) TRF(w io.Writer) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.t.WriteTRF(w)
+	return r.trf(w)
+}
+
+func (r *Runner) trf(w io.Writer) error {
+	var b strings.Builder
+	if err := r.t.WriteTRF(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, r.trfByes(b.String()))
+	return err
+}
+
+// trfByes writes the byes a player asked for into a TRF the tournament
+// package wrote: it knows only the pairing's bye ("0000 - U"), and the
+// requested ones are TRF's H (half a point) and Z (none). The blocks stand
+// in fixed columns: round r's from column 92+10(r-1), its result 7 on.
+func (r *Runner) trfByes(trf string) string {
+	lines := strings.Split(trf, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "001") {
+			continue
+		}
+		rs := []rune(l)
+		no, err := strconv.Atoi(strings.TrimSpace(string(rs[4:min(8, len(rs))])))
+		if err != nil {
+			continue
+		}
+		for _, rd := range r.t.Rounds {
+			for _, g := range rd.Games {
+				c := 91 + (rd.No-1)*10
+				if !g.IsBye() || g.White != no || c+8 > len(rs) || string(rs[c:c+8]) != "0000 - U" {
+					continue
+				}
+				switch g.Result {
+				case tournament.HalfPointBye:
+					rs[c+7] = 'H'
+				case tournament.ZeroPointBye:
+					rs[c+7] = 'Z'
+				}
+			}
+		}
+		lines[i] = string(rs)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // crossRows returns the crosstable: a header and a row a player in

@@ -53,6 +53,10 @@ type Link interface {
 type Opts struct {
 	// Dir holds the event's journal.
 	Dir string
+	// SiteDir, when set, is where the results site is kept (WriteSite):
+	// rewritten when a round is paired, when one is over, and when an
+	// exhibition game ends.
+	SiteDir string
 	// Now is the clock decisions are stamped with.
 	Now func() time.Time
 	Log *slog.Logger
@@ -250,7 +254,15 @@ func (r *Runner) decide(d Decision) error {
 	if err := r.j.append(d); err != nil {
 		return err
 	}
-	return r.apply(d)
+	if err := r.apply(d); err != nil {
+		return err
+	}
+	if r.o.SiteDir != "" && (d.Op == "pair" || d.Op == "exhibition" || d.Op == "result" && r.t.Rounds[d.Round-1].Over()) {
+		if err := r.writeSite(r.o.SiteDir); err != nil {
+			r.o.Log.Error("event: the results site", "err", err)
+		}
+	}
+	return nil
 }
 
 // dryRun checks that d applies, on a copy, so that a refused decision is
