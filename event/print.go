@@ -46,8 +46,9 @@ nav{margin:0 0 4mm;font-size:10pt} nav a{margin-right:3mm;color:#004} p.note{fon
 .cards{display:grid;grid-template-columns:1fr 1fr;gap:4mm}
 .card{border:.4mm dashed #000;padding:3mm;break-inside:avoid;height:52mm;box-sizing:border-box}
 .card .b{font-size:20pt;font-weight:bold;float:right} .card p{margin:1mm 0} .card .box{display:inline-block;border:.3mm solid #000;width:18mm;height:8mm;vertical-align:middle}
+body.small{font-size:7.5pt} body.small th,body.small td{padding:.5mm .8mm}
 @media print{nav{display:none}}
-</style></head><body>
+</style></head><body{{if .Small}} class="small"{{end}}>
 {{if .Nav}}<nav>{{range .Nav}}<a href="{{.Href}}">{{.Text}}</a>{{end}}</nav>{{end}}
 <h1>{{.Event}}</h1><h2>{{.Title}}</h2>
 {{if .Cards}}<div class="cards">{{range .Cards}}<div class="card"><span class="b">{{.Board}}</span>
@@ -76,6 +77,7 @@ type printData struct {
 	Rows         [][]string
 	Cards        []card
 	Notes        []string
+	Small        bool // many columns: smaller type
 }
 
 // Print writes a printable page: one of PrintPages, for round (0: the last
@@ -244,7 +246,7 @@ func (r *Runner) printData(page string, round int) (printData, error) {
 	case PrintCross:
 		d.Title = "Crosstable"
 		rows := r.crossRows()
-		d.Head, d.Rows = rows[0], rows[1:]
+		d.Head, d.Rows, d.Small = rows[0], rows[1:], len(rows[0]) > 12
 		for i := range d.Head {
 			d.Num = append(d.Num, i != 2)
 		}
