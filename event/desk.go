@@ -256,6 +256,7 @@ type DeskPlayer struct {
 // check-in and bye, the settings, the exhibition's sets and leaderboard.
 type DeskView struct {
 	Next     int          `json:"next_round"`
+	Rounds   int          `json:"rounds"`
 	CheckIn  bool         `json:"check_in"`
 	Prizes   []Prize      `json:"prizes"`
 	Players  []DeskPlayer `json:"players"`
@@ -277,7 +278,7 @@ func (r *Runner) Desk() DeskView {
 	if c := r.t.Current(); c != nil && !c.Started {
 		next = c.No
 	}
-	v := DeskView{Next: next, CheckIn: r.cfg.CheckIn, Prizes: append([]Prize{}, r.cfg.Prizes...),
+	v := DeskView{Next: next, Rounds: r.t.Opts.Rounds, CheckIn: r.cfg.CheckIn, Prizes: append([]Prize{}, r.cfg.Prizes...),
 		Players: []DeskPlayer{}, Tables: append([]string{}, r.cfg.Tables...), Boards: append([]string{}, r.cfg.Boards...)}
 	for _, p := range r.t.Players {
 		v.Players = append(v.Players, DeskPlayer{Player: p, Entrant: r.desk.entrants[p.No],

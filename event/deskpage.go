@@ -68,7 +68,7 @@ async function post(path, body) {
 function td(tr, v) { const c = document.createElement("td"); if (v instanceof Node) c.append(v); else c.textContent = v; tr.appendChild(c); return c; }
 function btn(text, f) { const b = document.createElement("button"); b.type = "button"; b.textContent = text; b.onclick = f; return b; }
 function render() {
-  $("#playersTitle").textContent = "Players (" + dv.players.length + "), round " + dv.next_round + (dv.check_in ? ": check-in required" : "");
+  $("#playersTitle").textContent = "Players (" + dv.players.length + ")" + (dv.next_round <= dv.rounds ? ", round " + dv.next_round + (dv.check_in ? ": check-in required" : "") : ": every round is paired");
   $("#journal").textContent = (dv.messages || []).join(" ");
   const tb = $("#players tbody"); tb.textContent = "";
   for (const p of dv.players) {

@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -447,6 +448,46 @@ func TestFestival(t *testing.T) {
 			t.Errorf("%s is %d px wide: wider than A4", p.page, w)
 		}
 	}
+	// The hall's screen at 1920x1080 pages through the round (every board on
+	// one screen or more), the standings and the exhibition, each screen
+	// filled and nothing cut off.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(url+"/event/hall")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the hall's first screen", `document.querySelector("#what").textContent === "Round 7 of 7"`)
+	shown := map[string]int{}
+	for i := 0; i < 12; i++ {
+		what := webtest.Eval[string](t, ctx, `document.querySelector("#what").textContent + " " + document.querySelector("#page").textContent`)
+		shown[what] = webtest.Eval[int](t, ctx, `document.querySelectorAll("#table tbody tr").length`)
+		if bottom := webtest.Eval[float64](t, ctx, `document.querySelector("#table").getBoundingClientRect().bottom`); bottom > 1080 {
+			t.Errorf("%s: the table ends at %.0f px, below the screen", what, bottom)
+		}
+		if i == 0 {
+			shot(t, ctx, "hall")
+		}
+		webtest.Eval[bool](t, ctx, `(next(), true)`)
+	}
+	rowsStand, rowsLeaders := 0, 0
+	for what, n := range shown {
+		if strings.HasPrefix(what, "Standings") {
+			rowsStand += n
+		}
+		if strings.HasPrefix(what, "Exhibition leaderboard") {
+			rowsLeaders += n
+		}
+	}
+	if rowsStand != players+2 || rowsLeaders != len(lb) {
+		t.Errorf("the hall showed %v", shown)
+	}
+	for _, p := range []string{"standings", "cards?round=7", "crosstable"} {
+		chromedp.Do(ctx, chromedp.EmulateViewport(794, 1123), chromedp.Navigate(url+"/event/print/"+p))
+		webtest.WaitJS(t, ctx, p, `document.querySelector("h2") !== null`)
+		shot(t, ctx, strings.Split(p, "?")[0])
+	}
+	chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900), chromedp.Navigate(url+"/event/desk"))
+	webtest.WaitJS(t, ctx, "the desk", `document.querySelectorAll("#players tbody tr").length === 42`)
+	shot(t, ctx, "desk")
+
 	// Printed: A4 pages.
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/event/print/standings")); err != nil {
 		t.Fatal(err)
@@ -516,5 +557,15 @@ func checkTRF(t *testing.T, trf string, s Snapshot) {
 	}
 	if lines != len(s.Players) {
 		t.Errorf("TRF has %d player lines for %d players", lines, len(s.Players))
+	}
+}
+
+// shot keeps a screenshot where TRIDBOARD_SHOTS says (for a person to look
+// at), else in the test's temporary directory.
+func shot(t *testing.T, ctx context.Context, what string) {
+	p := webtest.Shot(t, ctx, what)
+	if d := os.Getenv("TRIDBOARD_SHOTS"); d != "" && p != "" {
+		b, _ := os.ReadFile(p)
+		os.WriteFile(filepath.Join(d, what+".png"), b, 0o644)
 	}
 }
