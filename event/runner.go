@@ -118,6 +118,8 @@ type Runner struct {
 var (
 	ErrExists   = errors.New("event: the state dir already holds an event")
 	ErrNotFound = errors.New("event: not found")
+	// ErrNoEvent is a state dir that holds no event yet (Create makes one).
+	ErrNoEvent = errors.New("holds no event")
 )
 
 // Create starts a new event in o.Dir with cfg and players; it fails if the
@@ -175,7 +177,7 @@ func Open(o Opts, link Link) (*Runner, error) {
 	}
 	if len(ds) == 0 || ds[0].Op != "create" || ds[0].Config == nil {
 		j.close()
-		return nil, fmt.Errorf("event: %s holds no event: create one with --players", o.Dir)
+		return nil, fmt.Errorf("event: %s %w: create one with --boards (and --players, or register them at the desk)", o.Dir, ErrNoEvent)
 	}
 	cfg := *ds[0].Config
 	t, err := newTournament(*ds[0].Opts, ds[0].Players)
