@@ -287,14 +287,7 @@ func (r *Runner) Desk() DeskView {
 	v.Free, v.Playing = r.freeSets()
 	v.Leaders = r.leaderboard()
 	v.ExGames = len(r.exhib.games)
-	v.Waiting = []int{}
-	if c := r.t.Current(); c != nil && c.Started {
-		for _, g := range c.Games {
-			if !g.IsBye() && !g.Result.Over() && g.Set == "" {
-				v.Waiting = append(v.Waiting, g.Board)
-			}
-		}
-	}
+	v.Waiting = r.waiting()
 	for _, d := range r.damage {
 		v.Messages = append(v.Messages, "journal: "+d.String())
 	}

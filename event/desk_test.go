@@ -3,8 +3,6 @@ package event
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -246,11 +244,7 @@ func TestDeskAPI(t *testing.T) {
 	r, _ := deskEvent(t, &fakeLink{})
 	srv := httptest.NewServer(Handler(r, "tok"))
 	defer srv.Close()
-	for _, tc := range []struct {
-		method, path, token, body string
-		code                      int
-		want                      string
-	}{
+	for _, tc := range []apiTest{
 		{"POST", "/api/event/desk/players", "", `{"name":"Ann"}`, 401, "token is required"},
 		{"POST", "/api/event/desk/players", "tok", `{"name":"Ann","festival_id":"F1","category":"newcomer","rating":1200}`, 200, `"no":1`},
 		{"POST", "/api/event/desk/players", "tok", `{"name":"Bob","festival_id":"F1"}`, 400, "registered already"},
@@ -273,18 +267,6 @@ func TestDeskAPI(t *testing.T) {
 		{"GET", "/event/play/s1", "", "", 200, "festival IDs"},
 		{"GET", "/api/event/desk", "", "", 200, `"festival_id":"F1"`},
 	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
-		if tc.token != "" {
-			req.Header.Set("Authorization", "Bearer "+tc.token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s %s %s: %d %s, want %d %q", tc.method, tc.path, tc.body, resp.StatusCode, b, tc.code, tc.want)
-		}
+		apiCase(t, srv.URL, tc.method, tc.path, tc.token, tc.body, tc.code, tc.want)
 	}
 }

@@ -138,11 +138,7 @@ func registerDesk(mux *http.ServeMux, h *api) {
 		return map[string]bool{"ok": true}, r.RemoveSet(req.PathValue("set"), body.Reason)
 	}))
 	mux.HandleFunc("POST /api/event/rounds/{n}/boards/{b}/assign", h.auth(func(w http.ResponseWriter, req *http.Request) (any, error) {
-		n, err := pathInt(req, "n")
-		if err != nil {
-			return nil, err
-		}
-		b, err := pathInt(req, "b")
+		n, b, err := roundBoard(req)
 		if err != nil {
 			return nil, err
 		}

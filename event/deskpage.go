@@ -49,22 +49,7 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 </section>
 </div>
 <script>
-"use strict";
-const $ = (s) => document.querySelector(s);
-let dv = null;
-function token() {
-  let t = localStorage.getItem("eventToken");
-  if (!t) { t = prompt("The event's token") || ""; localStorage.setItem("eventToken", t); }
-  return t;
-}
-async function post(path, body) {
-  const r = await fetch("/api/event/" + path, {method: "POST", headers: {"Authorization": "Bearer " + token(), "Content-Type": "application/json"}, body: JSON.stringify(body || {})});
-  const j = await r.json().catch(() => ({}));
-  if (r.status === 401) localStorage.removeItem("eventToken");
-  $("#msg").textContent = r.ok ? "Done." : (j.error || r.statusText);
-  refresh();
-  return r.ok ? j : null;
-}
+` + postJS + `let dv = null;
 function td(tr, v) { const c = document.createElement("td"); if (v instanceof Node) c.append(v); else c.textContent = v; tr.appendChild(c); return c; }
 function btn(text, f) { const b = document.createElement("button"); b.type = "button"; b.textContent = text; b.onclick = f; return b; }
 function render() {

@@ -222,12 +222,16 @@ func (a *api) start(w http.ResponseWriter, req *http.Request) (any, error) {
 	return map[string]any{"round": n, "boards": reps}, err
 }
 
-func (a *api) replay(w http.ResponseWriter, req *http.Request) (any, error) {
-	n, err := pathInt(req, "n")
-	if err != nil {
-		return nil, err
+// roundBoard reads a path's round {n} and board {b}.
+func roundBoard(req *http.Request) (n, b int, err error) {
+	if n, err = pathInt(req, "n"); err == nil {
+		b, err = pathInt(req, "b")
 	}
-	b, err := pathInt(req, "b")
+	return n, b, err
+}
+
+func (a *api) replay(w http.ResponseWriter, req *http.Request) (any, error) {
+	n, b, err := roundBoard(req)
 	if err != nil {
 		return nil, err
 	}

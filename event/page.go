@@ -1,5 +1,27 @@
 package event
 
+// postJS is the script both the arbiter's page and the desk use to change
+// the event: $, the token asked once and kept in the browser, and post,
+// which shows the answer (each board's set, when the answer lists them) in
+// #msg and refreshes the page's view.
+const postJS = `"use strict";
+const $ = (s) => document.querySelector(s);
+function token() {
+  let t = localStorage.getItem("eventToken");
+  if (!t) { t = prompt("The event's token") || ""; localStorage.setItem("eventToken", t); }
+  return t;
+}
+async function post(path, body) {
+  const r = await fetch("/api/event/" + path, {method: "POST", headers: {"Authorization": "Bearer " + token(), "Content-Type": "application/json"}, body: JSON.stringify(body || {})});
+  const j = await r.json().catch(() => ({}));
+  if (r.status === 401) localStorage.removeItem("eventToken");
+  $("#msg").textContent = r.ok ? "Done." : (j.error || r.statusText);
+  if (r.ok && j.boards && j.boards.length) $("#msg").textContent = j.boards.map(b => "board " + b.board + " (" + (b.set || "waits") + "): " + (b.ok ? (b.table ? "on a table" : "sent") : b.waiting ? "waits for a board" : b.error)).join("; ");
+  refresh();
+  return r.ok ? j : null;
+}
+`
+
 // arbiterPage is the arbiter's page: every board's status, clock and result,
 // the standings, and the arbiter's actions (pair, start, results, clocks,
 // replay). It polls /api/event; actions POST with the token it asks for once
@@ -25,23 +47,7 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 <section><h2>Standings</h2><table id="standings"><thead></thead><tbody></tbody></table></section>
 </div>
 <script>
-"use strict";
-const $ = (s) => document.querySelector(s);
-let ev = null;
-function token() {
-  let t = localStorage.getItem("eventToken");
-  if (!t) { t = prompt("The event's token") || ""; localStorage.setItem("eventToken", t); }
-  return t;
-}
-async function post(path, body) {
-  const r = await fetch("/api/event/" + path, {method: "POST", headers: {"Authorization": "Bearer " + token(), "Content-Type": "application/json"}, body: JSON.stringify(body || {})});
-  const j = await r.json().catch(() => ({}));
-  if (r.status === 401) localStorage.removeItem("eventToken");
-  $("#msg").textContent = r.ok ? "Done." : (j.error || r.statusText);
-  if (r.ok && j.boards) $("#msg").textContent = j.boards.map(b => "board " + b.board + " (" + b.set + "): " + (b.ok ? "sent" : b.error)).join("; ");
-  refresh();
-  return j;
-}
+` + postJS + `let ev = null;
 function name(no) { const p = ev.players.find(p => p.no === no); return p ? p.name : "bye"; }
 function setOf(id) { return (ev.sets || []).find(s => s.set === id) || {}; }
 function render() {

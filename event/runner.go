@@ -994,15 +994,23 @@ func (r *Runner) Snapshot() Snapshot {
 		rd.Games = append([]tournament.Game(nil), rd.Games...)
 		s.Paired = append(s.Paired, rd)
 	}
-	if c := r.t.Current(); c != nil && c.Started {
-		for _, g := range c.Games {
-			if !g.IsBye() && !g.Result.Over() && g.Set == "" {
-				s.Waiting = append(s.Waiting, g.Board)
-			}
-		}
-	}
+	s.Waiting = r.waiting()
 	for _, b := range r.cfg.Boards {
 		s.Sets = append(s.Sets, *r.sets[b])
 	}
 	return s
+}
+
+// waiting returns the boards of the round being played whose game waits
+// for a free board.
+func (r *Runner) waiting() []int {
+	w := []int{}
+	if c := r.t.Current(); c != nil && c.Started {
+		for _, g := range c.Games {
+			if !g.IsBye() && !g.Result.Over() && g.Set == "" {
+				w = append(w, g.Board)
+			}
+		}
+	}
+	return w
 }

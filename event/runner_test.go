@@ -195,11 +195,7 @@ func TestAPIErrors(t *testing.T) {
 	r, _ := newEvent(t, &fakeLink{})
 	srv := httptest.NewServer(Handler(r, "tok"))
 	defer srv.Close()
-	for _, tc := range []struct {
-		method, path, token, body string
-		code                      int
-		want                      string
-	}{
+	for _, tc := range []apiTest{
 		{"POST", "/api/event/rounds/1/pair", "", "", 401, "token is required"},
 		{"POST", "/api/event/rounds/1/pair", "wrong", "", 401, "token is required"},
 		{"POST", "/api/event/rounds/2/pair", "tok", "", 400, "round 2 is not the next round"},
@@ -212,18 +208,32 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/event/rounds/1/pair", "tok", "", 200, `"no":1`},
 		{"POST", "/api/event/rounds/2/pair", "tok", "", 409, "not over"},
 	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
-		if tc.token != "" {
-			req.Header.Set("Authorization", "Bearer "+tc.token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s %s: %d %s, want %d %q", tc.method, tc.path, resp.StatusCode, b, tc.code, tc.want)
-		}
+		apiCase(t, srv.URL, tc.method, tc.path, tc.token, tc.body, tc.code, tc.want)
+	}
+}
+
+// apiTest is one request of a table-driven API test and what it answers.
+type apiTest struct {
+	method, path, token, body string
+	code                      int
+	want                      string
+}
+
+// apiCase sends one request and checks its status and that its body holds
+// want.
+func apiCase(t *testing.T, url, method, path, token, body string, code int, want string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != code || !strings.Contains(string(b), want) {
+		t.Errorf("%s %s %s: %d %s, want %d %q", method, path, body, resp.StatusCode, b, code, want)
 	}
 }
