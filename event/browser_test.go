@@ -1,10 +1,12 @@
 package event
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/web/webtest"
 )
 
@@ -56,5 +58,90 @@ func TestBrowserArbiterPage(t *testing.T) {
 	// Large type that fits: a row is at least a 14th of the screen.
 	if h := webtest.Eval[float64](t, ctx, `document.querySelector("#table tbody tr").getBoundingClientRect().height`); h < 900.0/14-1 {
 		t.Errorf("a standings row is %.0f px high at 1600x900", h)
+	}
+}
+
+// The organiser at the desk, as on day 1: registers two players through
+// the form (the token asked once), checks one in, gives the other a
+// half-point bye, starts an exhibition game at a free set; then two
+// players start one at another set from its walk-up page on a phone.
+func TestBrowserDesk(t *testing.T) {
+	link := &fakeLink{}
+	r, _ := deskEvent(t, link)
+	r.Online("s1", true)
+	r.Online("s2", true)
+	url, _ := webtest.Serve(t, Handler(r, "tok"), "")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900), chromedp.Navigate(url+"/event/desk")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the desk", `document.querySelector("#title").textContent === "Fest: desk"`)
+	webtest.Eval[bool](t, ctx, `(window.asked = 0, window.prompt = (q) => { asked++; return "tok"; }, true)`)
+	for _, p := range [][4]string{{"Ann Lee", "F001", "1200", "newcomer"}, {"Bob Roy", "F002", "", ""}} {
+		if err := chromedp.Do(ctx,
+			chromedp.SendKeys(chromedp.CSS(`#reg input[name=name]`), p[0]),
+			chromedp.SendKeys(chromedp.CSS(`#reg input[name=festival_id]`), p[1]),
+			chromedp.SendKeys(chromedp.CSS(`#reg input[name=rating]`), p[2]),
+			chromedp.SendKeys(chromedp.CSS(`#reg input[name=category]`), p[3]),
+			chromedp.Click(chromedp.CSS(`#reg button`))); err != nil {
+			t.Fatal(err)
+		}
+		webtest.WaitJS(t, ctx, p[0]+" registered", `[...document.querySelectorAll("#players tbody tr")].some(tr => tr.textContent.includes("`+p[0]+`"))`)
+		webtest.WaitJS(t, ctx, "the form emptied", `document.querySelector("#reg input[name=name]").value === ""`)
+	}
+	webtest.Eval[bool](t, ctx, `(document.querySelector("#msg").textContent = "", true)`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[aria-label="check in Ann Lee"]`))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "Ann checked in", `document.querySelector('input[aria-label="check in Ann Lee"]').checked && document.querySelector("#msg").textContent === "Done."`)
+	webtest.Eval[bool](t, ctx, `(document.querySelector("#msg").textContent = "", true)`)
+	webtest.Eval[bool](t, ctx, `(() => { const s = document.querySelector('select[aria-label="bye for Bob Roy"]'); s.value = "half"; s.dispatchEvent(new Event("change")); return true; })()`)
+	webtest.WaitJS(t, ctx, "Bob's bye", `document.querySelector('select[aria-label="bye for Bob Roy"]').value === "half" && document.querySelector("#msg").textContent === "Done."`)
+	if v := r.Desk(); !v.Players[0].CheckedIn || v.Players[1].Bye != string(tournament.HalfPointBye) || v.Players[0].Category != "newcomer" || v.Players[0].Rating != 1200 {
+		t.Errorf("the desk has %+v", v.Players)
+	}
+	// An exhibition game at s1, Ann against the engine.
+	webtest.WaitJS(t, ctx, "the free sets", `document.querySelector("#free").textContent === "s1, s2"`)
+	webtest.Eval[bool](t, ctx, `(document.querySelector("#msg").textContent = "", true)`)
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS(`#ex input[name=white]`), "F001"),
+		chromedp.SetValue(chromedp.CSS(`#ex select[name=engine]`), "3"),
+		chromedp.Click(chromedp.CSS(`#ex button`))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the game started", `document.querySelector("#msg").textContent !== ""`)
+	if m := webtest.Eval[string](t, ctx, `document.querySelector("#msg").textContent`); m != "Done." {
+		t.Errorf("starting the exhibition game: %s", m)
+	}
+	if got := fmt.Sprint(link.sent); got != "[s1 new_game Ann Lee/Engine (level 3) r<nil> b<nil>]" {
+		t.Errorf("sent %s", got)
+	}
+	if n := webtest.Eval[int](t, ctx, `asked`); n != 1 {
+		t.Errorf("the token was asked %d times", n)
+	}
+	if h := webtest.Eval[float64](t, ctx, `parseFloat(getComputedStyle(document.body).fontSize)`); h < 17 {
+		t.Errorf("the desk's type is %.0f px", h)
+	}
+	webtest.Shot(t, ctx, "desk")
+
+	// The walk-up page on a phone: a wrong ID is refused with its reason,
+	// then the game starts.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(url+"/event/play/s2")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the walk-up page", `document.querySelector("#title").textContent === "Play at s2"`)
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS(`input[name=white]`), "F002"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=black]`), "F009"),
+		chromedp.Click(chromedp.CSS(`button`))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the refusal", `document.querySelector("#msg").textContent.includes("register at the desk")`)
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`input[name=black]`), "F001"), chromedp.Click(chromedp.CSS(`button`))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the start", `document.querySelector("#msg").textContent.startsWith("Bob Roy – Ann Lee: the game has started")`)
+	if w := webtest.Eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the walk-up page is %d px wide on a 390 px phone", w)
 	}
 }
