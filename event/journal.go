@@ -92,7 +92,7 @@ var (
 func describe(b []byte) string {
 	var parts []string
 	if m := lostOp.FindSubmatch(b); m != nil {
-		parts = append(parts, "a "+string(m[1])+" decision")
+		parts = append(parts, article(string(m[1]))+" decision")
 	} else {
 		parts = append(parts, "an unreadable record")
 	}
@@ -106,6 +106,14 @@ func describe(b []byte) string {
 		parts = append(parts, fmt.Sprintf("%d lines", n))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// article puts "a" or "an" before word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 // openJournal opens dir's journal, creating it, and returns its decisions.

@@ -302,7 +302,7 @@ func TestCorruptMiddle(t *testing.T) {
 		what  string
 	}{
 		{2, "[Nc3W]", false, "a move record, seq "},
-		{5, "[Nc3W Nb6B Nb3N]", false, "a offer record"},
+		{5, "[Nc3W Nb6B Nb3N]", false, "an offer record"},
 	} {
 		for _, i := range []int{offs[tc.rec], offs[tc.rec] + 30, offs[tc.rec+1] - 2} {
 			bad := bytes.Clone(data)
