@@ -182,10 +182,10 @@ func TestExhibitionLeaderboardAndSeeding(t *testing.T) {
 	register(t, r, "Cy", 1500, "F3", "")
 	r.Online("s1", true)
 	r.Online("s2", true)
-	if _, err := r.StartExhibition("s1", "F1", "F9", 0, "", "desk"); err == nil {
+	if _, err := r.StartExhibition(ExStart{Set: "s1", White: "F1", Black: "F9"}, "desk"); err == nil {
 		t.Error("an unknown festival id was taken")
 	}
-	g, err := r.StartExhibition("s1", "f1", "F2", 0, "", "desk")
+	g, err := r.StartExhibition(ExStart{Set: "s1", White: "f1", Black: "F2"}, "desk")
 	if err != nil || g.White != "Ann" || g.Black != "Bob" {
 		t.Fatalf("%+v %v", g, err)
 	}
@@ -202,7 +202,7 @@ func TestExhibitionLeaderboardAndSeeding(t *testing.T) {
 	if free, playing := r.Desk().Free, r.Desk().Playing; fmt.Sprint(free) != "[s2]" || len(playing) != 1 || playing[0].White != "Ann" {
 		t.Errorf("free %v playing %v", free, playing)
 	}
-	if _, err := r.StartExhibition("s1", "F3", "F2", 0, "", "desk"); err == nil {
+	if _, err := r.StartExhibition(ExStart{Set: "s1", White: "F3", Black: "F2"}, "desk"); err == nil {
 		t.Error("a game started at a set that is playing")
 	}
 	r.Observe("s1", ex("s1", "x1", "Ann", "Bob", "1-0", mv))
@@ -215,8 +215,19 @@ func TestExhibitionLeaderboardAndSeeding(t *testing.T) {
 	st = ex("s2", "x4", "White", "Black", "1-0", mv[:5])
 	st.Tags["Event"] = ""
 	r.Observe("s2", st)
+	// A remote game, Cy at s1 against Bob at s2: each set gets its game
+	// with the other as its opponent, and it counts once.
+	link.sent = nil
+	if _, err := r.StartExhibition(ExStart{Set: "s1", White: "F3", Black: "F2", Remote: "s2"}, "desk"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(link.sent); got != "[s1 new_game Cy/Bob r<nil> b<nil> s2 new_game Cy/Bob r<nil> b<nil>]" {
+		t.Errorf("sent %s", got)
+	}
+	r.Observe("s1", ex("s1", "x5", "Cy", "Bob", "0-1", mv[:3]))
+	r.Observe("s2", ex("s2", "x6", "Cy", "Bob", "0-1", mv[:3]))
 	games := r.Exhibition()
-	if len(games) != 3 || games[0].Moves != 6 {
+	if len(games) != 4 || games[0].Moves != 6 {
 		t.Fatalf("games %+v", games)
 	}
 	var pgn bytes.Buffer

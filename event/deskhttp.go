@@ -152,17 +152,11 @@ func registerDesk(mux *http.ServeMux, h *api) {
 		return r.Assign(n, b, body.To, body.Reason)
 	}))
 	mux.HandleFunc("POST /api/event/exhibition", h.auth(func(w http.ResponseWriter, req *http.Request) (any, error) {
-		var body struct {
-			Set        string `json:"set"`
-			White      string `json:"white"`
-			Black      string `json:"black"`
-			Engine     int    `json:"engine"`
-			EngineSide string `json:"engine_side"`
-		}
-		if err := decode(req, &body); err != nil {
+		var x ExStart
+		if err := decode(req, &x); err != nil {
 			return nil, err
 		}
-		return r.StartExhibition(body.Set, body.White, body.Black, body.Engine, body.EngineSide, "desk")
+		return r.StartExhibition(x, "desk")
 	}))
 	// The walk-up start: the players at a free set say who they are (their
 	// festival ids) on the set's page; no token, and nothing but a free set
@@ -170,14 +164,16 @@ func registerDesk(mux *http.ServeMux, h *api) {
 	mux.HandleFunc("POST /api/event/play/{set}", func(w http.ResponseWriter, req *http.Request) {
 		req.Body = http.MaxBytesReader(w, req.Body, 4<<10)
 		var body struct {
-			White string `json:"white"`
-			Black string `json:"black"`
+			White  string `json:"white"`
+			Black  string `json:"black"`
+			Engine int    `json:"engine"`
 		}
 		if err := decode(req, &body); err != nil {
 			writeErr(w, err)
 			return
 		}
-		g, err := r.StartExhibition(req.PathValue("set"), body.White, body.Black, 0, "", "players at "+req.PathValue("set"))
+		set := req.PathValue("set")
+		g, err := r.StartExhibition(ExStart{Set: set, White: body.White, Black: body.Black, Engine: body.Engine}, "players at "+set)
 		if err != nil {
 			writeErr(w, err)
 			return

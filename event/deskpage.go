@@ -35,6 +35,7 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 <p>Free sets: <span id="free"></span></p>
 <form id="ex"><select name="set" aria-label="set"></select> <input name="white" placeholder="White (ID)" aria-label="white">
 <input name="black" placeholder="Black (ID)" aria-label="black"> <select name="engine" aria-label="engine"><option value="0">no engine</option><option value="1">engine 1 as Black</option><option value="3">engine 3 as Black</option><option value="5">engine 5 as Black</option></select>
+<input name="remote" placeholder="Black at set (remote)" aria-label="black plays at set">
 <button>Start the game</button></form>
 <table id="playing"><thead><tr><th>Set</th><th>White</th><th>Black</th><th>Plies</th></tr></thead><tbody></tbody></table>
 <h2>Leaderboard (<span id="exgames">0</span> games)</h2>
@@ -93,7 +94,7 @@ $("#reg").onsubmit = async (e) => {
 };
 $("#ex").onsubmit = (e) => {
   e.preventDefault(); const f = new FormData(e.target); const engine = parseInt(f.get("engine"), 10);
-  post("exhibition", {set: f.get("set"), white: f.get("white"), black: engine ? "" : f.get("black"), engine: engine, engine_side: "black"});
+  post("exhibition", {set: f.get("set"), white: f.get("white"), black: engine ? "" : f.get("black"), engine: engine, engine_side: "black", remote: f.get("remote").trim()});
 };
 $("#seed").onclick = () => post("desk/seed", {reason: "seeded by the exhibition's ratings"});
 $("#settings").onsubmit = (e) => {

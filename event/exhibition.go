@@ -131,11 +131,23 @@ func (r *Runner) applyExhibition(d Decision) error {
 	return nil
 }
 
-// StartExhibition starts an exhibition game at a free set: white and black
-// are registered players (by festival id or name); engine > 0 has the
-// engine play the side engineSide at that level, named "Engine (level N)".
-// by says who asked (the desk, or the players at the set's page).
-func (r *Runner) StartExhibition(set, white, black string, engine int, engineSide, by string) (ExGame, error) {
+// ExStart is an exhibition game to start: at Set, White and Black (a
+// festival id or a registered name). Engine > 0 has the engine play
+// EngineSide ("black" unless "white") at that level, named "Engine (level
+// N)"; Remote names a second free set where Black plays (a remote game:
+// each set gets its new_game with the other as its opponent).
+type ExStart struct {
+	Set        string `json:"set"`
+	White      string `json:"white"`
+	Black      string `json:"black"`
+	Engine     int    `json:"engine,omitempty"`
+	EngineSide string `json:"engine_side,omitempty"`
+	Remote     string `json:"remote,omitempty"`
+}
+
+// StartExhibition starts an exhibition game at a free set; by says who
+// asked (the desk, or the players at the set's page).
+func (r *Runner) StartExhibition(x ExStart, by string) (ExGame, error) {
 	r.mu.Lock()
 	var err error
 	resolve := func(s string) string {
@@ -155,14 +167,16 @@ func (r *Runner) StartExhibition(set, white, black string, engine int, engineSid
 		}
 		return ""
 	}
+	white, black := x.White, x.Black
 	var opp *protocol.Opponent
-	if engine > 0 {
-		if engineSide != "white" {
-			engineSide = "black"
+	if x.Engine > 0 {
+		side := "black"
+		if x.EngineSide == "white" {
+			side = "white"
 		}
-		opp = &protocol.Opponent{Side: engineSide, Engine: engine}
-		name := fmt.Sprintf("Engine (level %d)", engine)
-		if engineSide == "white" {
+		opp = &protocol.Opponent{Side: side, Engine: x.Engine}
+		name := fmt.Sprintf("Engine (level %d)", x.Engine)
+		if side == "white" {
 			white, black = name, resolve(black)
 		} else {
 			white, black = resolve(white), name
@@ -174,11 +188,17 @@ func (r *Runner) StartExhibition(set, white, black string, engine int, engineSid
 		}
 	}
 	free, _ := r.freeSets()
-	if err == nil && !slices.Contains(free, set) {
-		err = fmt.Errorf("event: set %q is not free (playing, offline, or not one of the event's)", set)
+	for _, s := range []string{x.Set, x.Remote} {
+		if err == nil && s != "" && !slices.Contains(free, s) {
+			err = fmt.Errorf("event: set %q is not free (playing, offline, or not one of the event's)", s)
+		}
+	}
+	if err == nil && x.Remote != "" && (x.Remote == x.Set || x.Engine > 0) {
+		err = fmt.Errorf("event: a remote game needs a second set and no engine")
 	}
 	if err == nil {
-		err = r.decide(Decision{Op: "exhibition-start", Set: set, Players: []tournament.Player{{Name: white}, {Name: black}}, By: by})
+		err = r.decide(Decision{Op: "exhibition-start", Set: x.Set, Players: []tournament.Player{{Name: white}, {Name: black}},
+			Reason: x.Remote, By: by})
 	}
 	cfg := r.cfg
 	r.mu.Unlock()
@@ -192,13 +212,25 @@ func (r *Runner) StartExhibition(set, white, black string, engine int, engineSid
 	if tc := or(cfg.ExhibitionTC, cfg.TimeControl); tc != "" {
 		p["time_control"] = tc
 	}
-	if opp != nil {
-		p["opponent"] = opp
+	sends := []struct {
+		set string
+		opp *protocol.Opponent
+	}{{x.Set, opp}}
+	if x.Remote != "" {
+		sends = []struct {
+			set string
+			opp *protocol.Opponent
+		}{{x.Set, &protocol.Opponent{Side: "black", Set: x.Remote}}, {x.Remote, &protocol.Opponent{Side: "white", Set: x.Set}}}
 	}
-	if err := r.link.Send(set, protocol.CmdNewGame, p); err != nil {
-		return ExGame{}, fmt.Errorf("event: set %s did not take the game: %w", set, err)
+	for _, s := range sends {
+		if s.opp != nil {
+			p["opponent"] = s.opp
+		}
+		if err := r.link.Send(s.set, protocol.CmdNewGame, p); err != nil {
+			return ExGame{}, fmt.Errorf("event: set %s did not take the game: %w", s.set, err)
+		}
 	}
-	return ExGame{Set: set, White: white, Black: black}, nil
+	return ExGame{Set: x.Set, White: white, Black: black}, nil
 }
 
 // freeSets returns the sets online that play nothing now (no game of the

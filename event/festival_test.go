@@ -235,7 +235,7 @@ func TestFestival(t *testing.T) {
 		if i%4 == 3 {
 			engine = 3
 		}
-		if _, err := f.r.StartExhibition(set, w, b, engine, "black", "desk"); err != nil {
+		if _, err := f.r.StartExhibition(ExStart{Set: set, White: w, Black: b, Engine: engine}, "desk"); err != nil {
 			t.Fatalf("exhibition game %d: %v", i, err)
 		}
 		f.play(set, rnd, -1, false)

@@ -291,6 +291,9 @@ func (r *Runner) trfByes(trf string) string {
 			continue
 		}
 		rs := []rune(l)
+		if len(rs) < 8 {
+			continue
+		}
 		no, err := strconv.Atoi(strings.TrimSpace(string(rs[4:min(8, len(rs))])))
 		if err != nil {
 			continue

@@ -602,9 +602,9 @@ func (r *Runner) AddSet(set, reason string) ([]BoardReport, error) {
 		r.mu.Unlock()
 		return nil, err
 	}
-	out := r.fillFree()
+	n, out := r.fillFree()
 	r.mu.Unlock()
-	return r.sendAll(out), nil
+	return r.sendAll(n, out), nil
 }
 
 // RemoveSet takes a set out of the event (it must not be playing one of
@@ -649,25 +649,16 @@ func (r *Runner) StartRound(n int) ([]BoardReport, error) {
 		}
 	}
 	r.mu.Unlock()
-	return r.sendAll(out), nil
+	return r.sendAll(n, out), nil
 }
 
-// sendAll sends each game (of the current round) to its set.
-func (r *Runner) sendAll(gs []tournament.Game) []BoardReport {
+// sendAll sends each game of round n to its set.
+func (r *Runner) sendAll(n int, gs []tournament.Game) []BoardReport {
 	var reps []BoardReport
 	for _, g := range gs {
-		reps = append(reps, r.send(r.roundOf(g), g))
+		reps = append(reps, r.send(n, g))
 	}
 	return reps
-}
-
-func (r *Runner) roundOf(g tournament.Game) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c := r.t.Current(); c != nil {
-		return c.No
-	}
-	return 0
 }
 
 // send sends game g of round n to its set; a table or a waiting game is
@@ -707,10 +698,10 @@ func (r *Runner) send(n int, g tournament.Game) BoardReport {
 // fillFree sends the games waiting for a board, first board first, to the
 // boards free now (sets first, then tables); the caller holds r.mu and
 // sends what it returns once it has let go.
-func (r *Runner) fillFree() []tournament.Game {
+func (r *Runner) fillFree() (int, []tournament.Game) {
 	c := r.t.Current()
 	if c == nil || !c.Started {
-		return nil
+		return 0, nil
 	}
 	var out []tournament.Game
 	for i := range c.Games {
@@ -728,7 +719,7 @@ func (r *Runner) fillFree() []tournament.Game {
 		}
 		out = append(out, c.Games[i])
 	}
-	return out
+	return c.No, out
 }
 
 // Replay sends round/board's game again, to set (its own when empty; a set
@@ -778,9 +769,9 @@ func (r *Runner) SetResult(round, board int, result, reason string) ([]BoardRepo
 		r.mu.Unlock()
 		return nil, err
 	}
-	out := r.fillFree()
+	rn, out := r.fillFree()
 	r.mu.Unlock()
-	return r.sendAll(out), nil
+	return r.sendAll(rn, out), nil
 }
 
 // Clock sends every set playing the current round (or one set) a clock
@@ -847,60 +838,60 @@ func (r *Runner) Online(set string, online bool) {
 // exhibition.go). A game ending frees its set for the next waiting game.
 func (r *Runner) Observe(set string, st protocol.State) {
 	r.mu.Lock()
-	out := r.observe(set, st)
+	n, out := r.observe(set, st)
 	r.mu.Unlock()
 	if len(out) > 0 {
-		go r.sendAll(out) // not on the link's delivery goroutine
+		go r.sendAll(n, out) // not on the link's delivery goroutine
 	}
 }
 
-func (r *Runner) observe(set string, st protocol.State) []tournament.Game {
+func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game) {
 	s, ok := r.sets[set]
 	if !ok || st.Supported() != nil {
-		return nil // not a set of the event, or a state it cannot read
+		return 0, nil // not a set of the event, or a state it cannot read
 	}
 	s.Online = true
 	s.Game, s.Result, s.Termination, s.Moves, s.Sensors, s.Clock = st.Game, st.Result, st.Reason, len(st.Moves), st.Board.Status, st.Clock
 	s.Round, s.Board, s.PlaysPairing = 0, 0, false
 	if st.Tags["Event"] != r.cfg.Name {
 		r.observeExhibition(set, st)
-		return nil
+		return 0, nil
 	}
 	round, _ := strconv.Atoi(st.Tags["Round"])
 	board, _ := strconv.Atoi(st.Tags["Board"])
 	g, err := r.gameRef(round, board)
 	if err != nil {
-		return nil
+		return 0, nil
 	}
 	s.Round, s.Board = round, board
 	w, _ := r.t.Player(g.White)
 	b, _ := r.t.Player(g.Black)
 	if g.Set != set || st.Tags["White"] != w.Name || st.Tags["Black"] != b.Name {
-		return nil // an old game of this pairing, or one replayed elsewhere
+		return 0, nil // an old game of this pairing, or one replayed elsewhere
 	}
 	c := r.t.Current()
 	s.PlaysPairing = c != nil && c.No == round
 	if g.GameID == "" {
 		if err := r.decide(Decision{Op: "game", Round: round, Board: board, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: journal", "err", err)
-			return nil
+			return 0, nil
 		}
 	} else if g.GameID != st.Game {
-		return nil // a second game with the same tags: the first one counts
+		return 0, nil // a second game with the same tags: the first one counts
 	}
 	if err := r.record(round, board, set, st); err != nil {
 		r.o.Log.Error("event: journal", "err", err)
-		return nil
+		return 0, nil
 	}
 	if st.Result != "" && st.Result != "*" && !g.Result.Over() {
 		if err := r.decide(Decision{Op: "result", Round: round, Board: board, Result: st.Result,
 			Reason: st.Reason, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: a set's result", "set", set, "err", err)
-			return nil
+			return 0, nil
 		}
 		return r.fillFree()
 	}
-	return nil
+	return 0, nil
 }
 
 // record journals what a state adds to round/board's record: the moves it
