@@ -35,7 +35,7 @@ func (l *fakeLink) Send(set, command string, p map[string]any) error {
 	return nil
 }
 
-func testOpts(t *testing.T, dir string) Opts {
+func testOpts(t testing.TB, dir string) Opts {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	return Opts{Dir: dir, Now: func() time.Time { now = now.Add(time.Second); return now },
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
