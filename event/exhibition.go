@@ -65,32 +65,35 @@ func (r *Runner) exhibitionGame(st protocol.State) bool {
 func isEngine(name string) bool { return strings.HasPrefix(strings.ToLower(name), "engine") }
 
 // observeExhibition journals an exhibition game's moves as they come and
-// the game once it is over. The caller holds r.mu.
-func (r *Runner) observeExhibition(set string, st protocol.State) {
+// the game once it is over; it reports whether the set was playing one and
+// is free now. The caller holds r.mu.
+func (r *Runner) observeExhibition(set string, st protocol.State) (freed bool) {
+	_, was := r.exhib.playing[set]
 	if !r.exhibitionGame(st) {
 		delete(r.exhib.playing, set)
-		return
+		return was
 	}
 	for _, g := range r.exhib.games {
 		if g.GameID == st.Game && g.Set == set {
-			return // recorded already
+			delete(r.exhib.playing, set)
+			return was // recorded already
 		}
 	}
 	if d, ok := recordDiff(r.exhib.recs[st.Game], st); ok {
 		d.Op, d.GameID, d.Set, d.By = "moves", st.Game, set, "set "+set
 		if err := r.decide(d); err != nil {
 			r.o.Log.Error("event: journal", "err", err)
-			return
+			return false
 		}
 	}
 	g := ExGame{Set: set, GameID: st.Game, White: st.Tags["White"], Black: st.Tags["Black"], Moves: len(st.Moves)}
 	if st.Result == "" || st.Result == "*" {
 		r.exhib.playing[set] = g
-		return
+		return false
 	}
 	delete(r.exhib.playing, set)
 	if _, err := tournament.ParseResult(st.Result); err != nil {
-		return
+		return was
 	}
 	// A remote game is seen from both of its sets: the same players and
 	// moves are one game.
@@ -98,7 +101,7 @@ func (r *Runner) observeExhibition(set string, st protocol.State) {
 	for _, o := range r.exhib.games {
 		if o.White == g.White && o.Black == g.Black && o.Result == st.Result {
 			if orec := r.exhib.recs[o.GameID]; orec != nil && rec != nil && slices.Equal(orec.Moves, rec.Moves) {
-				return
+				return was
 			}
 		}
 	}
@@ -106,6 +109,7 @@ func (r *Runner) observeExhibition(set string, st protocol.State) {
 		Players: []tournament.Player{{Name: g.White}, {Name: g.Black}}, By: "set " + set}); err != nil {
 		r.o.Log.Error("event: journal", "err", err)
 	}
+	return was
 }
 
 // applyExhibition applies the exhibition's decisions.

@@ -325,3 +325,42 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 }
 
 func sleepTick() { time.Sleep(10 * time.Millisecond) }
+
+// A set playing an exhibition game when a round starts is not given one of
+// the round's games; when the exhibition game ends the first waiting game
+// goes there. The start journals where each game went, so that a replay
+// puts them there whatever the exhibition did.
+func TestExhibitionSetSkippedByTheRound(t *testing.T) {
+	link := &fakeLink{}
+	r, dir := newEvent(t, link)
+	r.Online("s1", true)
+	r.Online("s2", true)
+	r.Observe("s1", state("Test exhibition", "", "", "Kirk", "Spock", "x1", "*", ""))
+	r.PairNext()
+	reps, err := r.StartRound(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(reps); got != "[{1 s2 true  false false} {2  false  false true}]" {
+		t.Errorf("start %s", got)
+	}
+	r.Observe("s1", state("Test exhibition", "", "", "Kirk", "Spock", "x1", "0-1", "resignation"))
+	waitFor(t, "board 2 sent to s1", func() bool {
+		link.mu.Lock()
+		defer link.mu.Unlock()
+		return len(link.sent) == 2 && strings.HasPrefix(link.sent[1], "s1 new_game") && strings.HasSuffix(link.sent[1], "r1 b2")
+	})
+	if ex := r.Exhibition(); len(ex) != 1 || ex[0].White != "Kirk" {
+		t.Errorf("exhibition %+v", ex)
+	}
+	before := r.Snapshot().Paired
+	r.Close()
+	r2, err := Open(testOpts(t, dir), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if after := r2.Snapshot().Paired; fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("replayed %+v, was %+v", after, before)
+	}
+}

@@ -315,10 +315,23 @@ func (r *Runner) apply(d Decision) error {
 		if rd.Started {
 			return fmt.Errorf("event: round %d has started already", d.Round)
 		}
+		if d.Games != nil && len(d.Games) != len(rd.Games) {
+			return fmt.Errorf("event: round %d has %d boards, the start assigns %d", d.Round, len(rd.Games), len(d.Games))
+		}
+		for i, g := range d.Games {
+			if g.Set != "" && !r.isBoard(g.Set) && !r.isTable(g.Set) {
+				return fmt.Errorf("event: board %d to %q: neither a set nor a table of the event", i+1, g.Set)
+			}
+		}
 		rd.Started = true
 		for i := range rd.Games {
-			if g := &rd.Games[i]; !g.IsBye() && !g.Result.Over() && g.Set == "" {
-				g.Set = r.freeBoard(rd)
+			g := &rd.Games[i]
+			switch {
+			case g.IsBye() || g.Result.Over() || g.Set != "":
+			case d.Games != nil:
+				g.Set = d.Games[i].Set // where the start sent it
+			default:
+				g.Set = r.freeBoard(rd, false) // a journal from before the start said
 			}
 		}
 	case "result":
@@ -473,8 +486,14 @@ func (r *Runner) busy(rd *tournament.Round, board string) bool {
 
 // freeBoard returns the first set, then the first table, free in rd; ""
 // when every one is busy (the game waits).
-func (r *Runner) freeBoard(rd *tournament.Round) string {
+// With exhibition, a set playing an exhibition game is not free either
+// (not for a replay: the exhibition is not journaled move by move as the
+// round's assignment is).
+func (r *Runner) freeBoard(rd *tournament.Round, exhibition bool) string {
 	for _, b := range append(append([]string(nil), r.cfg.Boards...), r.cfg.Tables...) {
+		if _, playing := r.exhib.playing[b]; exhibition && playing {
+			continue
+		}
 		if !r.busy(rd, b) {
 			return b
 		}
@@ -638,7 +657,15 @@ func (r *Runner) StartRound(n int) ([]BoardReport, error) {
 		r.mu.Unlock()
 		return nil, fmt.Errorf("event: round %d is not the round paired last", n)
 	}
-	if err := r.decide(Decision{Op: "start", Round: n, By: "arbiter"}); err != nil {
+	// Where each game goes is decided here and journaled with the start, so
+	// that a replay puts every game where it went.
+	plan := tournament.Round{Games: slices.Clone(r.t.Rounds[n-1].Games)}
+	for i := range plan.Games {
+		if g := &plan.Games[i]; !g.IsBye() && !g.Result.Over() && g.Set == "" {
+			g.Set = r.freeBoard(&plan, true)
+		}
+	}
+	if err := r.decide(Decision{Op: "start", Round: n, Games: plan.Games, By: "arbiter"}); err != nil {
 		r.mu.Unlock()
 		return nil, err
 	}
@@ -709,7 +736,7 @@ func (r *Runner) fillFree() (int, []tournament.Game) {
 		if g.IsBye() || g.Result.Over() || g.Set != "" {
 			continue
 		}
-		to := r.freeBoard(c)
+		to := r.freeBoard(c, true)
 		if to == "" {
 			break
 		}
@@ -854,7 +881,9 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 	s.Game, s.Result, s.Termination, s.Moves, s.Sensors, s.Clock = st.Game, st.Result, st.Reason, len(st.Moves), st.Board.Status, st.Clock
 	s.Round, s.Board, s.PlaysPairing = 0, 0, false
 	if st.Tags["Event"] != r.cfg.Name {
-		r.observeExhibition(set, st)
+		if r.observeExhibition(set, st) {
+			return r.fillFree() // the set is free for a waiting game
+		}
 		return 0, nil
 	}
 	round, _ := strconv.Atoi(st.Tags["Round"])
