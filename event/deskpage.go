@@ -33,6 +33,7 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 <section>
 <h2>Exhibition</h2>
 <p>Free sets: <span id="free"></span></p>
+<p>Round's games waiting for a board: <span id="waiting"></span></p>
 <form id="ex"><select name="set" aria-label="set"></select> <input name="white" placeholder="White (ID)" aria-label="white">
 <input name="black" placeholder="Black (ID)" aria-label="black"> <select name="engine" aria-label="engine"><option value="0">no engine</option><option value="1">engine 1 as Black</option><option value="3">engine 3 as Black</option><option value="5">engine 5 as Black</option></select>
 <input name="remote" placeholder="Black at set (remote)" aria-label="black plays at set">
@@ -73,6 +74,7 @@ function render() {
     tb.appendChild(tr);
   }
   $("#free").textContent = dv.free_sets.length ? dv.free_sets.join(", ") : "none";
+  $("#waiting").textContent = dv.waiting.length ? "boards " + dv.waiting.join(", ") : "none";
   const sel = $("#ex select[name=set]"), cur = sel.value; sel.textContent = "";
   for (const s of dv.free_sets) { const o = document.createElement("option"); o.textContent = s; sel.appendChild(o); }
   if (dv.free_sets.includes(cur)) sel.value = cur;

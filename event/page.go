@@ -39,7 +39,7 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 </style></head><body>
 <h1 id="title">Event</h1>
 <div><button id="pair">Pair next round</button> <button id="start">Start round</button>
-<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button>
+<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button> <button id="addset">Add a set</button> <button id="rmset">Remove a set</button>
 <a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a> · <a href="desk">Desk</a> · <a href="print/pairings">Print pairings</a> · <a href="print/standings">Print standings</a></div>
 <div id="msg" role="status" aria-live="polite"></div>
 <div class="grid">
@@ -98,6 +98,8 @@ async function refresh() {
 }
 $("#pair").onclick = () => post("rounds/" + ((ev.paired || []).length + 1) + "/pair");
 $("#start").onclick = () => post("rounds/" + (ev.paired || []).length + "/start");
+$("#addset").onclick = () => { const id = prompt("The new set's board id"); if (id) post("sets", {set: id, reason: "added by the arbiter"}); };
+$("#rmset").onclick = () => { const id = prompt("The board id of the set to take out"); if (id) post("sets/" + encodeURIComponent(id) + "/remove", {reason: "removed by the arbiter"}); };
 $("#pause").onclick = () => post("clock", {action: "pause"});
 $("#resume").onclick = () => post("clock", {action: "resume"});
 refresh(); setInterval(refresh, 2000);
