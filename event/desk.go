@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/tournament"
@@ -47,6 +48,15 @@ type desk struct {
 }
 
 var errNotDesk = errors.New("not a desk decision")
+
+// checkLabel checks a festival id or a category: up to 24 characters, no
+// control characters.
+func checkLabel(what, s string) error {
+	if len([]rune(s)) > 24 || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return fmt.Errorf("event: %s %q: up to 24 characters, no control characters", what, s)
+	}
+	return nil
+}
 
 // applyDesk applies the desk's decisions; errNotDesk for any other.
 func (r *Runner) applyDesk(d Decision) error {
@@ -123,8 +133,8 @@ func (r *Runner) applyDesk(d Decision) error {
 			r.t.Opts, r.cfg.System, r.cfg.Rounds = o, o.System, o.Rounds
 		}
 		for _, p := range s.Prizes {
-			if p.Place < 1 || p.Prize == "" {
-				return fmt.Errorf("event: prize %+v: a place from 1 and a prize", p)
+			if p.Place < 1 || p.Place > 999 || p.Prize == "" || len(p.Prize) > 80 || checkLabel("category", p.Category) != nil {
+				return fmt.Errorf("event: prize %+v: a place from 1, a prize of up to 80 characters, a category of up to 24", p)
 			}
 		}
 		if s.Prizes != nil {
@@ -199,6 +209,12 @@ func (r *Runner) Register(p tournament.Player, e Entrant) (tournament.Player, er
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.FestivalID, e.Category = strings.TrimSpace(e.FestivalID), strings.TrimSpace(e.Category)
+	if err := checkLabel("festival id", e.FestivalID); err != nil {
+		return tournament.Player{}, err
+	}
+	if err := checkLabel("category", e.Category); err != nil {
+		return tournament.Player{}, err
+	}
 	for n, x := range r.desk.entrants {
 		if e.FestivalID != "" && x.FestivalID == e.FestivalID {
 			return tournament.Player{}, fmt.Errorf("event: festival id %s is registered already (player %d)", e.FestivalID, n)
