@@ -145,3 +145,30 @@ func TestBrowserDesk(t *testing.T) {
 		t.Errorf("the walk-up page is %d px wide on a 390 px phone", w)
 	}
 }
+
+// The arbiter pairs round 1 by hand on the page and swaps a board's
+// colours, each with its reason journaled.
+func TestBrowserArbiterByHand(t *testing.T) {
+	r, _ := newEvent(t, &fakeLink{})
+	url, _ := webtest.Serve(t, Handler(r, "tok"), "")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900), chromedp.Navigate(url+"/event/")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the event's name", `document.querySelector("#title").textContent === "Test"`)
+	webtest.Eval[bool](t, ctx, `(window.prompt = (q) => q.startsWith("Round 1 by hand") ? "2-3, 4-1" :
+		q.startsWith("Why by hand") ? "the desk's draw" : q.startsWith("Why swap") ? "Sulu asked" : "tok", true)`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#byhand"))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "round 1 by hand", `document.querySelectorAll("#games tbody tr").length === 2 && document.querySelector("#games tbody tr").textContent.startsWith("1SpockUhura")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#games tbody tr:nth-child(2) button"))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "board 2 swapped", `document.querySelectorAll("#games tbody tr")[1].textContent.startsWith("2KirkSulu")`)
+	g1, _ := r.t.Game(1, 1)
+	g2, _ := r.t.Game(1, 2)
+	if g1.White != 2 || g1.Black != 3 || g2.White != 1 || g2.Black != 4 {
+		t.Errorf("round 1: %+v %+v", g1, g2)
+	}
+}

@@ -39,7 +39,7 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 </style></head><body>
 <h1 id="title">Event</h1>
 <div><button id="pair">Pair next round</button> <button id="start">Start round</button>
-<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button> <button id="addset">Add a set</button> <button id="rmset">Remove a set</button>
+<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button> <button id="byhand">Pair by hand</button> <button id="addset">Add a set</button> <button id="rmset">Remove a set</button>
 <a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a> · <a href="desk">Desk</a> · <a href="print/pairings">Print pairings</a> · <a href="print/standings">Print standings</a></div>
 <div id="msg" role="status" aria-live="polite"></div>
 <div class="grid">
@@ -66,6 +66,11 @@ function render() {
     }
     if (status === "offline" || status === "not on its game" || status.startsWith("pieces")) tr.children[4].className = "off";
     const td = document.createElement("td");
+    if (g.black !== 0 && !rd.started) {
+      const sw = document.createElement("button"); sw.textContent = "Swap colours";
+      sw.onclick = () => { const why = prompt("Why swap the colours of board " + g.board + "? (journaled)"); if (why) post("rounds/" + rd.no + "/swap", {board: g.board, reason: why}); };
+      td.append(sw);
+    }
     if (g.black !== 0 && rd.started) {
       const sel = document.createElement("select");
       sel.setAttribute("aria-label", "result of board " + g.board);
@@ -98,6 +103,24 @@ async function refresh() {
 }
 $("#pair").onclick = () => post("rounds/" + ((ev.paired || []).length + 1) + "/pair");
 $("#start").onclick = () => post("rounds/" + (ev.paired || []).length + "/start");
+// Pairings by hand: "1-4, 2-3, 5 bye, 6 half, 7 zero" (pairing numbers,
+// White first), for the round paired last (not started) or the next one.
+$("#byhand").onclick = () => {
+  const rd = ev.paired && ev.paired[ev.paired.length - 1];
+  const n = rd && !rd.started ? rd.no : (ev.paired || []).length + 1;
+  const text = prompt("Round " + n + " by hand: white-black, ... ('5 bye', '6 half', '7 zero' for byes)");
+  if (!text) return;
+  const games = [];
+  for (const part of text.split(/[,\n]+/).map(x => x.trim()).filter(x => x)) {
+    let m = part.match(/^(\d+)\s*-\s*(\d+)$/);
+    if (m) { games.push({white: +m[1], black: +m[2]}); continue; }
+    m = part.match(/^(\d+)\s+(bye|half|zero)$/);
+    if (m) { games.push({white: +m[1], black: 0, result: {bye: "bye", half: "bye-half", zero: "bye-zero"}[m[2]]}); continue; }
+    $("#msg").textContent = "Not a pairing: " + part; return;
+  }
+  const why = prompt("Why by hand? (journaled; start with 'override:' to pair two who met)");
+  if (why) post("rounds/" + n + "/pairings", {games, reason: why});
+};
 $("#addset").onclick = () => { const id = prompt("The new set's board id"); if (id) post("sets", {set: id, reason: "added by the arbiter"}); };
 $("#rmset").onclick = () => { const id = prompt("The board id of the set to take out"); if (id) post("sets/" + encodeURIComponent(id) + "/remove", {reason: "removed by the arbiter"}); };
 $("#pause").onclick = () => post("clock", {action: "pause"});
