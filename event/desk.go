@@ -29,8 +29,8 @@ type Prize struct {
 }
 
 // Settings are the tournament's settings the desk may change until round 1
-// is paired (Rounds, System, TimeControl) or at any time (Prizes,
-// CheckIn).
+// is paired (Rounds, System, TimeControl, Tiebreaks) or at any time
+// (Prizes, CheckIn).
 type Settings struct {
 	System      tournament.System `json:"system,omitempty"`
 	Rounds      int               `json:"rounds,omitempty"`
@@ -38,6 +38,9 @@ type Settings struct {
 	Prizes      []Prize           `json:"prizes,omitempty"`
 	// CheckIn: only players checked in for a round are paired in it.
 	CheckIn *bool `json:"check_in,omitempty"`
+	// Tiebreaks are the tie-breaks in the order they decide (of DE, SB,
+	// BH, BH-C1, WIN), announced before round 1 is paired.
+	Tiebreaks []string `json:"tiebreaks,omitempty"`
 }
 
 // desk is the desk's state: entrants, check-ins and requested byes.
@@ -106,6 +109,15 @@ func (r *Runner) applyDesk(d Decision) error {
 		s := d.Settings
 		if s == nil {
 			return fmt.Errorf("event: settings: none given")
+		}
+		if s.Tiebreaks != nil {
+			if len(r.t.Rounds) > 0 {
+				return fmt.Errorf("event: the tie-breaks are fixed once round 1 is paired")
+			}
+			if err := tournament.CheckTiebreaks(s.Tiebreaks); err != nil {
+				return err
+			}
+			r.t.Opts.Tiebreaks = s.Tiebreaks
 		}
 		if s.System != "" || s.Rounds != 0 || s.TimeControl != "" {
 			if len(r.t.Rounds) > 0 {
@@ -271,19 +283,20 @@ type DeskPlayer struct {
 // DeskView is what the desk shows: every player with the next round's
 // check-in and bye, the settings, the exhibition's sets and leaderboard.
 type DeskView struct {
-	Next     int          `json:"next_round"`
-	Rounds   int          `json:"rounds"`
-	CheckIn  bool         `json:"check_in"`
-	Prizes   []Prize      `json:"prizes"`
-	Players  []DeskPlayer `json:"players"`
-	Free     []string     `json:"free_sets"`
-	Playing  []ExGame     `json:"exhibition_playing"`
-	Leaders  []Leader     `json:"leaderboard"`
-	ExGames  int          `json:"exhibition_games"`
-	Tables   []string     `json:"tables"`
-	Boards   []string     `json:"sets"`
-	Waiting  []int        `json:"waiting"`
-	Messages []string     `json:"messages,omitempty"`
+	Next      int          `json:"next_round"`
+	Tiebreaks []string     `json:"tiebreaks"`
+	Rounds    int          `json:"rounds"`
+	CheckIn   bool         `json:"check_in"`
+	Prizes    []Prize      `json:"prizes"`
+	Players   []DeskPlayer `json:"players"`
+	Free      []string     `json:"free_sets"`
+	Playing   []ExGame     `json:"exhibition_playing"`
+	Leaders   []Leader     `json:"leaderboard"`
+	ExGames   int          `json:"exhibition_games"`
+	Tables    []string     `json:"tables"`
+	Boards    []string     `json:"sets"`
+	Waiting   []int        `json:"waiting"`
+	Messages  []string     `json:"messages,omitempty"`
 }
 
 // Desk returns the desk's view.
@@ -294,7 +307,7 @@ func (r *Runner) Desk() DeskView {
 	if c := r.t.Current(); c != nil && !c.Started {
 		next = c.No
 	}
-	v := DeskView{Next: next, Rounds: r.t.Opts.Rounds, CheckIn: r.cfg.CheckIn, Prizes: append([]Prize{}, r.cfg.Prizes...),
+	v := DeskView{Next: next, Tiebreaks: r.t.TiebreakNames(), Rounds: r.t.Opts.Rounds, CheckIn: r.cfg.CheckIn, Prizes: append([]Prize{}, r.cfg.Prizes...),
 		Players: []DeskPlayer{}, Tables: append([]string{}, r.cfg.Tables...), Boards: append([]string{}, r.cfg.Boards...)}
 	for _, p := range r.t.Players {
 		v.Players = append(v.Players, DeskPlayer{Player: p, Entrant: r.desk.entrants[p.No],

@@ -269,6 +269,8 @@ func TestDeskAPI(t *testing.T) {
 		{"POST", "/api/event/desk/players/9/checkin", "tok", `{"round":1,"in":true}`, 404, "no player 9"},
 		{"POST", "/api/event/desk/settings", "tok", `{"system":"knockout"}`, 400, "want swiss or round-robin"},
 		{"POST", "/api/event/desk/settings", "tok", `{"prizes":[{"place":1,"prize":"Cup"}]}`, 200, `"prizes":[{"place":1,"prize":"Cup"}]`},
+		{"POST", "/api/event/desk/settings", "tok", `{"tiebreaks":["SB","XX"]}`, 400, "want each of DE, SB, BH, BH-C1, WIN at most once"},
+		{"POST", "/api/event/desk/settings", "tok", `{"tiebreaks":["WIN","SB"]}`, 200, `"tiebreaks":["WIN","SB"]`},
 		{"POST", "/api/event/play/s1", "", `{"white":"F1","black":"F2"}`, 400, "not free"},
 		{"POST", "/api/event/play/s1", "", `{"white":"F1","black":"F7"}`, 400, "register at the desk"},
 		{"POST", "/api/event/sets", "tok", `{"set":"s1"}`, 400, "named twice"},

@@ -45,6 +45,7 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 <h2>Tournament settings</h2>
 <form id="settings"><select name="system" aria-label="system"><option value="">system…</option><option>swiss</option><option>round-robin</option></select>
 <input name="rounds" placeholder="Rounds" aria-label="rounds" inputmode="numeric"> <input name="time_control" placeholder="Time control" aria-label="time control">
+<input name="tiebreaks" placeholder="Tie-breaks: BH-C1, BH, DE" aria-label="tie-breaks">
 <label><input type="checkbox" name="check_in" style="width:auto"> pair only players checked in</label>
 <br><input name="prizes" placeholder="Prizes: 1=Trophy, 2=Book, newcomer 1=Medal" aria-label="prizes" style="width:95%"> <button>Save</button></form>
 <p>Print: <a href="print/pairings">pairings</a> · <a href="print/pairings-alpha">by name</a> · <a href="print/cards">pairing cards</a> · <a href="print/standings">standings</a> · <a href="print/crosstable">crosstable</a> · <a href="print/prizes">prizes</a> · <a href="print/exhibition">leaderboard</a> · <a href="./">arbiter</a> · <a href="hall">hall screen</a></p>
@@ -105,6 +106,7 @@ $("#settings").onsubmit = (e) => {
   if (f.get("rounds").trim()) s.rounds = parseInt(f.get("rounds"), 10);
   if (f.get("time_control").trim()) s.time_control = f.get("time_control").trim();
   s.check_in = f.get("check_in") === "on";
+  if (f.get("tiebreaks").trim()) s.tiebreaks = f.get("tiebreaks").split(",").map(x => x.trim().toUpperCase()).filter(x => x);
   if (f.get("prizes").trim()) s.prizes = f.get("prizes").split(",").map(x => { const m = x.trim().match(/^(?:(\S+)\s+)?(\d+)\s*=\s*(.+)$/); return m ? {category: m[1] || "", place: parseInt(m[2], 10), prize: m[3].trim()} : {place: 0, prize: x}; });
   post("desk/settings", s);
 };

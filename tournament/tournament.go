@@ -22,6 +22,9 @@ type Opts struct {
 	// Rounds is the number of rounds; for a round robin 0 means one cycle
 	// (players - 1 rounds, or players with an odd number).
 	Rounds int `json:"rounds"`
+	// Tiebreaks, when set, are the tie-breaks in the order they decide
+	// (of DE, SB, BH, BH-C1, WIN); empty: the system's (TiebreakNames).
+	Tiebreaks []string `json:"tiebreaks,omitempty"`
 }
 
 // DefaultOpts returns a Swiss event of five rounds.
