@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/web/webtest"
 )
@@ -123,6 +124,17 @@ func TestBrowserDesk(t *testing.T) {
 		t.Errorf("the desk's type is %.0f px", h)
 	}
 	webtest.Shot(t, ctx, "desk")
+
+	// The hall's screen on an exhibition day: the game in progress and the
+	// free set.
+	r.Observe("s1", protocol.State{Game: "x1", Result: "*", Tags: map[string]string{"Event": "Fest exhibition", "White": "Ann Lee", "Black": "Engine (level 3)"}})
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(url+"/event/hall")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the exhibition screen", `document.querySelector("#what").textContent === "Exhibition"`)
+	if got := webtest.Eval[string](t, ctx, `[...document.querySelectorAll("#table tbody tr")].map(tr => tr.textContent).join("|")`); got != "s1Ann LeeEngine (level 3)0|s2free: sit down and play" {
+		t.Errorf("the exhibition screen reads %q", got)
+	}
 
 	// The walk-up page on a phone: a wrong ID is refused with its reason,
 	// then the game starts.

@@ -52,8 +52,11 @@ function build() {
   }
   if (ev.paired && ev.paired.length) chunk("Standings", ["#", "Player", "Pts", ...ev.tiebreaks], [true, false, true, ...ev.tiebreaks.map(() => true)],
     ev.standings.map(s => [s.rank, (s.player.title ? s.player.title + " " : "") + s.player.name, s.points, ...s.tiebreaks]));
-  if (ex && (ex.games.length || ex.playing.length)) {
-    chunk("Exhibition: free sets " + (ex.free_sets.join(", ") || "none"), ["Set", "White", "Black", "Plies"], [false, false, false, true], ex.playing.map(g => [g.set, g.white, g.black, g.moves]));
+  const roundOn = rd && rd.started && !rd.games.every(g => g.result);
+  if (ex && !roundOn && (ex.games.length || ex.playing.length || ex.free_sets.length)) {
+    const rows = ex.playing.map(g => [g.set, g.white, g.black, g.moves]);
+    for (const s of ex.free_sets) rows.push([s, "free: sit down and play", "", ""]);
+    chunk("Exhibition", ["Set", "White", "Black", "Plies"], [false, false, false, true], rows);
     chunk("Exhibition leaderboard", ["#", "Player", "Rating", "Games"], [true, false, true, true], ex.leaderboard.map(l => [l.rank, l.name, Math.round(l.rating), l.games]));
   }
   if (!out.length) out.push({title: "Welcome", head: [], num: [], rows: [["Pairings to come"]], page: ""});
