@@ -1,7 +1,10 @@
 package event
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -183,4 +186,27 @@ func TestBrowserArbiterByHand(t *testing.T) {
 	if g1.White != 2 || g1.Black != 3 || g2.White != 1 || g2.Black != 4 {
 		t.Errorf("round 1: %+v %+v", g1, g2)
 	}
+}
+
+// After a damaged journal the arbiter's page says what was cut.
+func TestBrowserJournalDamage(t *testing.T) {
+	r, dir := newEvent(t, &fakeLink{})
+	r.PairNext()
+	r.Swap(1, 1, "drawn again")
+	r.StartRound(1)
+	r.Close()
+	name := filepath.Join(dir, journalName)
+	data, _ := os.ReadFile(name)
+	os.WriteFile(name, bytes.Replace(data, []byte("drawn again"), []byte("drawn agaiN"), 1), 0o644)
+	r2, err := Open(testOpts(t, dir), &fakeLink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	url, _ := webtest.Serve(t, Handler(r2, "tok"), "")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900), chromedp.Navigate(url+"/event/")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the damage reported", `document.querySelector("#journal").textContent.startsWith("The journal was damaged: record 3 (a swap decision, round 1, board 1) was cut out")`)
 }

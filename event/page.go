@@ -42,6 +42,7 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 <button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button> <button id="byhand">Pair by hand</button> <button id="addset">Add a set</button> <button id="rmset">Remove a set</button>
 <a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a> · <a href="desk">Desk</a> · <a href="print/pairings">Print pairings</a> · <a href="print/standings">Print standings</a></div>
 <div id="msg" role="status" aria-live="polite"></div>
+<div id="journal" class="off"></div>
 <div class="grid">
 <section><h2 id="roundTitle">Round</h2><table id="games"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Set</th><th>Status</th><th>Result</th><th></th></tr></thead><tbody></tbody></table></section>
 <section><h2>Standings</h2><table id="standings"><thead></thead><tbody></tbody></table></section>
@@ -52,6 +53,8 @@ function name(no) { const p = ev.players.find(p => p.no === no); return p ? p.na
 function setOf(id) { return (ev.sets || []).find(s => s.set === id) || {}; }
 function render() {
   $("#title").textContent = ev.name;
+  $("#journal").textContent = (ev.journal_damage || []).map(d => "The journal was damaged: record " + d.record + " (" + d.what + ") was cut out, " +
+    d.bytes + " bytes; the damaged file is kept as " + d.aside.split("/").pop() + ((d.skipped || []).length ? "; no longer applying: " + d.skipped.join("; ") : "")).join(" ");
   const rd = ev.paired && ev.paired[ev.paired.length - 1];
   $("#roundTitle").textContent = rd ? "Round " + rd.no + " of " + ev.rounds + (rd.started ? "" : " (paired, not started)") : "No round paired yet";
   const tb = $("#games tbody"); tb.textContent = "";
