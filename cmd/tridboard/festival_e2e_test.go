@@ -71,22 +71,35 @@ func (p *eventProc) kill(t *testing.T) {
 
 func (p *eventProc) get(t *testing.T, path string) string {
 	t.Helper()
-	resp, err := http.Get(p.url + path)
+	return httpGet(t, p.url+path)
+}
+
+func (p *eventProc) post(t *testing.T, path, body string) map[string]any {
+	t.Helper()
+	return httpPost(t, p.url+"/api/event/"+path, "desk-secret", body)
+}
+
+// httpGet fetches url and fails the test unless it answers 200.
+func httpGet(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 {
-		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, b)
 	}
 	return string(b)
 }
 
-func (p *eventProc) post(t *testing.T, path, body string) map[string]any {
+// httpPost posts body to url with the token and fails the test unless it
+// answers 200; it returns the JSON answer.
+func httpPost(t *testing.T, url, token, body string) map[string]any {
 	t.Helper()
-	req, _ := http.NewRequest("POST", p.url+"/api/event/"+path, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer desk-secret")
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +108,7 @@ func (p *eventProc) post(t *testing.T, path, body string) map[string]any {
 	var v map[string]any
 	json.NewDecoder(resp.Body).Decode(&v)
 	if resp.StatusCode != 200 {
-		t.Fatalf("POST %s %s: %d %v", path, body, resp.StatusCode, v)
+		t.Fatalf("POST %s %s: %d %v", url, body, resp.StatusCode, v)
 	}
 	return v
 }

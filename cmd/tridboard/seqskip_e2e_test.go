@@ -34,25 +34,13 @@ func TestEndToEndDamagedLastRecord(t *testing.T) {
 		d.waitMoveLine(t, l)
 	}
 	sub.waitFor(t, len(first))
-	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	d.cmd.Wait()
-
-	journals, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*"+game.JournalExt))
-	if len(journals) != 1 {
-		t.Fatalf("journals %v", journals)
-	}
-	data, err := os.ReadFile(journals[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	journal, data := stopAndRead(t, d, state)
 	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
 	if !bytes.Contains(data[last:], []byte(`"seq":7,`)) {
 		t.Fatalf("the last record is not seq 7: %s", data[last:])
 	}
 	data[last+40] ^= 0x04 // inside the JSON body: a checksum mismatch
-	if err := os.WriteFile(journals[0], data, 0o644); err != nil {
+	if err := os.WriteFile(journal, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -83,7 +71,7 @@ func TestEndToEndDamagedLastRecord(t *testing.T) {
 	if got[6].Move != first[6] {
 		t.Errorf("seq 7 is %s, want %s", got[6].Move, first[6])
 	}
-	if m, _ := filepath.Glob(journals[0] + ".damaged-*"); len(m) != 1 {
+	if m, _ := filepath.Glob(journal + ".damaged-*"); len(m) != 1 {
 		t.Errorf("copies aside: %v, want one", m)
 	}
 }
@@ -102,24 +90,13 @@ func TestEndToEndDamagedMiddleRecord(t *testing.T) {
 	for _, l := range first {
 		d.waitMoveLine(t, l)
 	}
-	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	d.cmd.Wait()
-	journals, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*"+game.JournalExt))
-	if len(journals) != 1 {
-		t.Fatalf("journals %v", journals)
-	}
-	data, err := os.ReadFile(journals[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	journal, data := stopAndRead(t, d, state)
 	at := bytes.Index(data, []byte(`"seq":3,`))
 	if at < 0 {
 		t.Fatalf("no seq 3 in\n%s", data)
 	}
 	data[at+20] ^= 0x04
-	if err := os.WriteFile(journals[0], data, 0o644); err != nil {
+	if err := os.WriteFile(journal, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	startDaemon(t, state, listen)
@@ -145,7 +122,7 @@ func TestEndToEndDamagedMiddleRecord(t *testing.T) {
 		select {
 		case s := <-states:
 			if len(s.Moves) == 2 && s.Moves[0] == first[0] && s.Moves[1] == first[1] {
-				if m, _ := filepath.Glob(journals[0] + ".damaged-*"); len(m) != 1 {
+				if m, _ := filepath.Glob(journal + ".damaged-*"); len(m) != 1 {
 					t.Errorf("copies aside: %v, want one", m)
 				}
 				return
@@ -154,4 +131,23 @@ func TestEndToEndDamagedMiddleRecord(t *testing.T) {
 			t.Fatal("the daemon's state never showed the game resumed after its second move")
 		}
 	}
+}
+
+// stopAndRead stops the daemon (SIGTERM) and returns its one game journal
+// and the journal's bytes.
+func stopAndRead(t *testing.T, d *daemonProc, state string) (string, []byte) {
+	t.Helper()
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	d.cmd.Wait()
+	journals, _ := filepath.Glob(filepath.Join(state, game.GamesDir, "*"+game.JournalExt))
+	if len(journals) != 1 {
+		t.Fatalf("journals %v", journals)
+	}
+	data, err := os.ReadFile(journals[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return journals[0], data
 }
