@@ -191,6 +191,9 @@ func (a *api) pairings(w http.ResponseWriter, req *http.Request) (any, error) {
 			return nil, fmt.Errorf("event: the TRF has no round %d", n)
 		}
 		games = t.Rounds[n-1].Games
+		if body.Reason == "" {
+			body.Reason = "imported from a TRF"
+		}
 	}
 	if err := a.r.SetPairings(n, games, body.Reason); err != nil {
 		return nil, err
