@@ -31,6 +31,7 @@ func Handler(r *Runner, token string) http.Handler {
 	mux.HandleFunc("POST /api/event/players", h.auth(h.add))
 	mux.HandleFunc("POST /api/event/players/{no}/withdraw", h.auth(h.withdraw))
 	mux.HandleFunc("POST /api/event/clock", h.auth(h.clock))
+	registerDesk(mux, h)
 	mux.HandleFunc("GET /event/{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, arbiterPage)
@@ -190,6 +191,9 @@ func (a *api) pairings(w http.ResponseWriter, req *http.Request) (any, error) {
 			return nil, fmt.Errorf("event: the TRF has no round %d", n)
 		}
 		games = t.Rounds[n-1].Games
+		if body.Reason == "" {
+			body.Reason = "imported from a TRF"
+		}
 	}
 	if err := a.r.SetPairings(n, games, body.Reason); err != nil {
 		return nil, err
@@ -221,12 +225,16 @@ func (a *api) start(w http.ResponseWriter, req *http.Request) (any, error) {
 	return map[string]any{"round": n, "boards": reps}, err
 }
 
-func (a *api) replay(w http.ResponseWriter, req *http.Request) (any, error) {
-	n, err := pathInt(req, "n")
-	if err != nil {
-		return nil, err
+// roundBoard reads a path's round {n} and board {b}.
+func roundBoard(req *http.Request) (n, b int, err error) {
+	if n, err = pathInt(req, "n"); err == nil {
+		b, err = pathInt(req, "b")
 	}
-	b, err := pathInt(req, "b")
+	return n, b, err
+}
+
+func (a *api) replay(w http.ResponseWriter, req *http.Request) (any, error) {
+	n, b, err := roundBoard(req)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +258,8 @@ func (a *api) result(w http.ResponseWriter, req *http.Request) (any, error) {
 	if err := decode(req, &body); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"ok": true}, a.r.SetResult(body.Round, body.Board, body.Result, body.Reason)
+	reps, err := a.r.SetResult(body.Round, body.Board, body.Result, body.Reason)
+	return map[string]any{"ok": err == nil, "boards": reps}, err
 }
 
 func (a *api) add(w http.ResponseWriter, req *http.Request) (any, error) {

@@ -1,5 +1,27 @@
 package event
 
+// postJS is the script both the arbiter's page and the desk use to change
+// the event: $, the token asked once and kept in the browser, and post,
+// which shows the answer (each board's set, when the answer lists them) in
+// #msg and refreshes the page's view.
+const postJS = `"use strict";
+const $ = (s) => document.querySelector(s);
+function token() {
+  let t = localStorage.getItem("eventToken");
+  if (!t) { t = prompt("The event's token") || ""; localStorage.setItem("eventToken", t); }
+  return t;
+}
+async function post(path, body) {
+  const r = await fetch("/api/event/" + path, {method: "POST", headers: {"Authorization": "Bearer " + token(), "Content-Type": "application/json"}, body: JSON.stringify(body || {})});
+  const j = await r.json().catch(() => ({}));
+  if (r.status === 401) localStorage.removeItem("eventToken");
+  $("#msg").textContent = r.ok ? "Done." : (j.error || r.statusText);
+  if (r.ok && j.boards && j.boards.length) $("#msg").textContent = j.boards.map(b => "board " + b.board + " (" + (b.set || "waits") + "): " + (b.ok ? (b.table ? "on a table" : "sent") : b.waiting ? "waits for a board" : b.error)).join("; ");
+  refresh();
+  return r.ok ? j : null;
+}
+`
+
 // arbiterPage is the arbiter's page: every board's status, clock and result,
 // the standings, and the arbiter's actions (pair, start, results, clocks,
 // replay). It polls /api/event; actions POST with the token it asks for once
@@ -17,47 +39,41 @@ table{border-collapse:collapse;width:100%} th,td{padding:.35em .5em;border-botto
 </style></head><body>
 <h1 id="title">Event</h1>
 <div><button id="pair">Pair next round</button> <button id="start">Start round</button>
-<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button>
-<a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a></div>
+<button id="pause">Pause every clock</button> <button id="resume">Resume every clock</button> <button id="byhand">Pair by hand</button> <button id="addset">Add a set</button> <button id="rmset">Remove a set</button>
+<a href="crosstable.html">Crosstable</a> · <a href="tournament.trf">TRF</a> · <a href="desk">Desk</a> · <a href="print/pairings">Print pairings</a> · <a href="print/standings">Print standings</a></div>
 <div id="msg" role="status" aria-live="polite"></div>
+<div id="journal" class="off"></div>
 <div class="grid">
 <section><h2 id="roundTitle">Round</h2><table id="games"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Set</th><th>Status</th><th>Result</th><th></th></tr></thead><tbody></tbody></table></section>
 <section><h2>Standings</h2><table id="standings"><thead></thead><tbody></tbody></table></section>
 </div>
 <script>
-"use strict";
-const $ = (s) => document.querySelector(s);
-let ev = null;
-function token() {
-  let t = localStorage.getItem("eventToken");
-  if (!t) { t = prompt("The event's token") || ""; localStorage.setItem("eventToken", t); }
-  return t;
-}
-async function post(path, body) {
-  const r = await fetch("/api/event/" + path, {method: "POST", headers: {"Authorization": "Bearer " + token(), "Content-Type": "application/json"}, body: JSON.stringify(body || {})});
-  const j = await r.json().catch(() => ({}));
-  if (r.status === 401) localStorage.removeItem("eventToken");
-  $("#msg").textContent = r.ok ? "Done." : (j.error || r.statusText);
-  if (r.ok && j.boards) $("#msg").textContent = j.boards.map(b => "board " + b.board + " (" + b.set + "): " + (b.ok ? "sent" : b.error)).join("; ");
-  refresh();
-  return j;
-}
+` + postJS + `let ev = null;
 function name(no) { const p = ev.players.find(p => p.no === no); return p ? p.name : "bye"; }
 function setOf(id) { return (ev.sets || []).find(s => s.set === id) || {}; }
 function render() {
   $("#title").textContent = ev.name;
+  $("#journal").textContent = (ev.journal_damage || []).map(d => "The journal was damaged: record " + d.record + " (" + d.what + ") was cut out, " +
+    d.bytes + " bytes; the damaged file is kept as " + d.aside.split("/").pop() + ((d.skipped || []).length ? "; no longer applying: " + d.skipped.join("; ") : "")).join(" ");
   const rd = ev.paired && ev.paired[ev.paired.length - 1];
   $("#roundTitle").textContent = rd ? "Round " + rd.no + " of " + ev.rounds + (rd.started ? "" : " (paired, not started)") : "No round paired yet";
   const tb = $("#games tbody"); tb.textContent = "";
   for (const g of (rd ? rd.games : [])) {
     const tr = document.createElement("tr");
     const s = setOf(g.set);
-    const status = g.black === 0 ? "" : !g.set ? "" : !s.online ? "offline" : s.in_sync ? (s.status || "") + " · " + s.moves + " plies" : "not in sync";
+    const table = (ev.tables || []).includes(g.set);
+    const status = g.black === 0 ? "" : !g.set ? (rd.started && !g.result ? "waits for a board" : "") : table ? "table: enter the result" :
+      !s.online ? "offline" : s.plays_pairing ? (s.sensors === "mismatch" ? "pieces out of place" : "playing") + " · " + s.moves + " plies" : "not on its game";
     for (const v of [g.board, name(g.white), g.black ? name(g.black) : "bye", g.set || "", status, (g.result || "*") + (g.reason ? " (" + g.reason + ")" : "")]) {
       const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
     }
-    if (status === "offline" || status === "not in sync") tr.children[4].className = "off";
+    if (status === "offline" || status === "not on its game" || status.startsWith("pieces")) tr.children[4].className = "off";
     const td = document.createElement("td");
+    if (g.black !== 0 && !rd.started) {
+      const sw = document.createElement("button"); sw.textContent = "Swap colours";
+      sw.onclick = () => { const why = prompt("Why swap the colours of board " + g.board + "? (journaled)"); if (why) post("rounds/" + rd.no + "/swap", {board: g.board, reason: why}); };
+      td.append(sw);
+    }
     if (g.black !== 0 && rd.started) {
       const sel = document.createElement("select");
       sel.setAttribute("aria-label", "result of board " + g.board);
@@ -66,6 +82,11 @@ function render() {
       const rp = document.createElement("button"); rp.textContent = "Replay";
       rp.onclick = () => { const set = prompt("Replay on set", g.set); if (set) post("rounds/" + rd.no + "/boards/" + g.board + "/replay", {set, reason: "replayed"}); };
       td.append(sel, rp);
+      if (!g.result) {
+        const mv = document.createElement("button"); mv.textContent = "Move";
+        mv.onclick = () => { const to = prompt("Move the game to set or table (empty: wait)", ""); if (to !== null) post("rounds/" + rd.no + "/boards/" + g.board + "/assign", {to, reason: "moved by the arbiter"}); };
+        td.append(mv);
+      }
     }
     tr.appendChild(td); tb.appendChild(tr);
   }
@@ -85,6 +106,26 @@ async function refresh() {
 }
 $("#pair").onclick = () => post("rounds/" + ((ev.paired || []).length + 1) + "/pair");
 $("#start").onclick = () => post("rounds/" + (ev.paired || []).length + "/start");
+// Pairings by hand: "1-4, 2-3, 5 bye, 6 half, 7 zero" (pairing numbers,
+// White first), for the round paired last (not started) or the next one.
+$("#byhand").onclick = () => {
+  const rd = ev.paired && ev.paired[ev.paired.length - 1];
+  const n = rd && !rd.started ? rd.no : (ev.paired || []).length + 1;
+  const text = prompt("Round " + n + " by hand: white-black, ... ('5 bye', '6 half', '7 zero' for byes)");
+  if (!text) return;
+  const games = [];
+  for (const part of text.split(/[,\n]+/).map(x => x.trim()).filter(x => x)) {
+    let m = part.match(/^(\d+)\s*-\s*(\d+)$/);
+    if (m) { games.push({white: +m[1], black: +m[2]}); continue; }
+    m = part.match(/^(\d+)\s+(bye|half|zero)$/);
+    if (m) { games.push({white: +m[1], black: 0, result: {bye: "bye", half: "bye-half", zero: "bye-zero"}[m[2]]}); continue; }
+    $("#msg").textContent = "Not a pairing: " + part; return;
+  }
+  const why = prompt("Why by hand? (journaled; start with 'override:' to pair two who met)");
+  if (why) post("rounds/" + n + "/pairings", {games, reason: why});
+};
+$("#addset").onclick = () => { const id = prompt("The new set's board id"); if (id) post("sets", {set: id, reason: "added by the arbiter"}); };
+$("#rmset").onclick = () => { const id = prompt("The board id of the set to take out"); if (id) post("sets/" + encodeURIComponent(id) + "/remove", {reason: "removed by the arbiter"}); };
 $("#pause").onclick = () => post("clock", {action: "pause"});
 $("#resume").onclick = () => post("clock", {action: "resume"});
 refresh(); setInterval(refresh, 2000);

@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -21,14 +22,30 @@ import (
 var terminations = map[string]string{"time": "time forfeit", "checkmate": "normal", "resignation": "normal",
 	"agreement": "normal", "stalemate": "normal"}
 
+// ErrNotPlayed is a game that was not played over the board (a forfeit):
+// it has no PGN.
+var ErrNotPlayed = errors.New("event: not played (a forfeit): no game record")
+
 // GamePGN writes round/board's game as PGN: the event's tags (Event, Site,
 // Date, Round, Board, players with Elo, title and FIDE id, Result,
 // TimeControl, Termination), the moves the set reported with [%clk] where a
-// state showed the clock, and "*" while it is played.
+// state showed the clock, and "*" while it is played. A forfeit is no game:
+// ErrNotPlayed.
 func (r *Runner) GamePGN(w io.Writer, round, board int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.gamePGN(w, round, board)
+}
+
+// pgnGame is what a PGN is written from.
+type pgnGame struct {
+	event        string
+	round, board int
+	white, black tournament.Player
+	result       string // PGN's
+	reason       string
+	rec          *gameRecord
+	date         string // YYYY-MM-DD; empty: today
 }
 
 func (r *Runner) gamePGN(w io.Writer, round, board int) error {
@@ -36,27 +53,64 @@ func (r *Runner) gamePGN(w io.Writer, round, board int) error {
 	if err != nil {
 		return err
 	}
+	if g.IsBye() {
+		return fmt.Errorf("event: round %d board %d is a bye: %w", round, board, ErrNotFound)
+	}
+	if g.Result.Over() && !g.Result.Played() {
+		return fmt.Errorf("event: round %d board %d: %w", round, board, ErrNotPlayed)
+	}
 	wp, _ := r.t.Player(g.White)
 	bp, _ := r.t.Player(g.Black)
 	res := "*"
 	switch g.Result {
-	case tournament.WhiteWins, tournament.WhiteForfeit:
+	case tournament.WhiteWins:
 		res = "1-0"
-	case tournament.BlackWins, tournament.BlackForfeit:
+	case tournament.BlackWins:
 		res = "0-1"
 	case tournament.Draw:
 		res = "1/2-1/2"
-	case tournament.DoubleForfeit:
-		res = "0-0"
 	}
-	tags := []record.Tag{{Name: "Event", Value: r.cfg.Name}, {Name: "Site", Value: or(r.cfg.Site, "?")},
-		{Name: "Date", Value: r.o.Now().UTC().Format("2006.01.02")}, {Name: "Round", Value: strconv.Itoa(round)},
-		{Name: "Board", Value: strconv.Itoa(board)}, {Name: "White", Value: wp.Name}, {Name: "Black", Value: or(bp.Name, "bye")},
-		{Name: "Result", Value: res}}
+	return r.writePGN(w, pgnGame{event: r.cfg.Name, round: round, board: board, white: wp, black: bp,
+		result: res, reason: g.Reason, rec: r.recs[[2]int{round, board}]})
+}
+
+// termination returns PGN's Termination for a game that ended for reason:
+// "normal", "time forfeit", "rules infraction" (an illegal move), or
+// "adjudication" (another decision of the arbiter's).
+func termination(reason string) string {
+	if t, ok := terminations[reason]; ok {
+		return t
+	}
+	l := strings.ToLower(reason)
+	switch {
+	case strings.Contains(l, "illegal"):
+		return "rules infraction"
+	case strings.HasPrefix(l, "arbiter"):
+		return "adjudication"
+	}
+	return "normal"
+}
+
+func (r *Runner) writePGN(w io.Writer, pg pgnGame) error {
+	date := r.o.Now().UTC().Format("2006.01.02")
+	if pg.date != "" {
+		date = strings.ReplaceAll(pg.date, "-", ".")
+	}
+	rnd, brd := "-", ""
+	if pg.round > 0 {
+		rnd, brd = strconv.Itoa(pg.round), strconv.Itoa(pg.board)
+	}
+	tags := []record.Tag{{Name: "Event", Value: pg.event}, {Name: "Site", Value: or(r.cfg.Site, "?")},
+		{Name: "Date", Value: date}, {Name: "Round", Value: rnd}}
+	if brd != "" {
+		tags = append(tags, record.Tag{Name: "Board", Value: brd})
+	}
+	tags = append(tags, record.Tag{Name: "White", Value: pg.white.Name}, record.Tag{Name: "Black", Value: pg.black.Name},
+		record.Tag{Name: "Result", Value: pg.result})
 	for _, p := range []struct {
 		side string
 		pl   tournament.Player
-	}{{"White", wp}, {"Black", bp}} {
+	}{{"White", pg.white}, {"Black", pg.black}} {
 		if p.pl.Rating > 0 {
 			tags = append(tags, record.Tag{Name: p.side + "Elo", Value: strconv.Itoa(p.pl.Rating)})
 		}
@@ -68,23 +122,21 @@ func (r *Runner) gamePGN(w io.Writer, round, board int) error {
 		}
 	}
 	tags = append(tags, record.Tag{Name: "Variant", Value: r.cfg.Variant})
-	rec := r.recs[[2]int{round, board}]
-	if r.cfg.TimeControl != "" && r.cfg.TimeControl != "-" {
-		tags = append(tags, record.Tag{Name: "TimeControl", Value: r.cfg.TimeControl})
+	rec := pg.rec
+	tc := r.cfg.TimeControl
+	if pg.round == 0 {
+		tc = or(r.cfg.ExhibitionTC, tc)
 	}
-	if g.Result.Over() {
-		term := terminations[g.Reason]
-		switch {
-		case !g.Result.Played():
-			term = "abandoned"
-		case term == "" && strings.HasPrefix(g.Reason, "arbiter"):
-			term = "adjudication"
-		case term == "":
-			term = "normal"
-		}
-		tags = append(tags, record.Tag{Name: "Termination", Value: term})
+	if rec != nil && rec.TC != "" {
+		tc = rec.TC
 	}
-	out := &record.Record{Tags: tags, Result: res}
+	if tc != "" && tc != "-" {
+		tags = append(tags, record.Tag{Name: "TimeControl", Value: tc})
+	}
+	if pg.result != "*" {
+		tags = append(tags, record.Tag{Name: "Termination", Value: termination(pg.reason)})
+	}
+	out := &record.Record{Tags: tags, Result: pg.result}
 	first, whiteFirst := 1, true
 	if rec != nil && len(rec.Moves) > 0 {
 		sys, err := systems.Lookup(r.cfg.Variant, r.cfg.Options)
@@ -103,7 +155,7 @@ func (r *Runner) gamePGN(w io.Writer, round, board int) error {
 		for i, long := range rec.Moves {
 			m, _, err := pos.ParseMove(long)
 			if err != nil {
-				return fmt.Errorf("event: round %d board %d: move %d %s: %w", round, board, i+1, long, err)
+				return fmt.Errorf("event: %s round %s board %s: move %d %s: %w", pg.event, rnd, brd, i+1, long, err)
 			}
 			out.Moves = append(out.Moves, pos.Short(m))
 			c := ""
@@ -128,15 +180,20 @@ func or(v, empty string) string {
 func (r *Runner) RoundPGN(w io.Writer, n int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.roundPGN(w, n)
+}
+
+func (r *Runner) roundPGN(w io.Writer, n int) error {
 	rd, err := r.round(n)
 	if err != nil {
 		return err
 	}
-	for i, g := range rd.Games {
-		if g.IsBye() {
-			continue
+	n0 := 0
+	for _, g := range rd.Games {
+		if g.IsBye() || (g.Result.Over() && !g.Result.Played()) {
+			continue // a bye or a forfeit: no game
 		}
-		if i > 0 {
+		if n0++; n0 > 1 {
 			io.WriteString(w, "\n")
 		}
 		if err := r.gamePGN(w, n, g.Board); err != nil {
@@ -160,7 +217,7 @@ type IndexPairing struct {
 	Black  IndexPlayer `json:"black"`
 	Result string      `json:"result"`
 	Live   bool        `json:"live"`
-	PGN    string      `json:"pgn"`
+	PGN    string      `json:"pgn,omitempty"` // none for a forfeit
 }
 
 // IndexPlayer is a player as RoundIndex shows one.
@@ -175,6 +232,10 @@ type IndexPlayer struct {
 func (r *Runner) Index(n int) (RoundIndex, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.index(n)
+}
+
+func (r *Runner) index(n int) (RoundIndex, error) {
 	rd, err := r.round(n)
 	if err != nil {
 		return RoundIndex{}, err
@@ -190,20 +251,27 @@ func (r *Runner) Index(n int) (RoundIndex, error) {
 		if res == "" {
 			res = "*"
 		}
+		pgn := fmt.Sprintf("game-%d.pgn", g.Board)
+		if g.Result.Over() && !g.Result.Played() {
+			pgn = "" // a forfeit: no game
+		}
 		ix.Pairings = append(ix.Pairings, IndexPairing{Board: g.Board,
 			White:  IndexPlayer{wp.Name, wp.Title, wp.Rating, wp.FideID},
 			Black:  IndexPlayer{bp.Name, bp.Title, bp.Rating, bp.FideID},
-			Result: res, Live: rd.Started && !g.Result.Over(), PGN: fmt.Sprintf("game-%d.pgn", g.Board)})
+			Result: res, Live: rd.Started && !g.Result.Over(), PGN: pgn})
 	}
 	return ix, nil
 }
 
-// TRF writes the event as TRF-16.
+// TRF writes the event as TRF-2026 (tournament.WriteTRF): byes by kind
+// (U, F, H, Z).
 func (r *Runner) TRF(w io.Writer) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.t.WriteTRF(w)
+	return r.trf(w)
 }
+
+func (r *Runner) trf(w io.Writer) error { return r.t.WriteTRF(w) }
 
 // crossRows returns the crosstable: a header and a row a player in
 // standings order: rank, name, rating, each round ("+5w": beat 5 with
@@ -236,6 +304,12 @@ func (r *Runner) crossRows() [][]string {
 func cell(rd tournament.Round, p int) string {
 	for _, g := range rd.Games {
 		if g.IsBye() && g.White == p {
+			switch g.Result {
+			case tournament.HalfBye:
+				return "½ bye"
+			case tournament.ZeroBye:
+				return "0 bye"
+			}
 			return "bye"
 		}
 		if g.White != p && g.Black != p {

@@ -35,7 +35,7 @@ func (l *fakeLink) Send(set, command string, p map[string]any) error {
 	return nil
 }
 
-func testOpts(t *testing.T, dir string) Opts {
+func testOpts(t testing.TB, dir string) Opts {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	return Opts{Dir: dir, Now: func() time.Time { now = now.Add(time.Second); return now },
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -130,13 +130,13 @@ func TestJournalReplays(t *testing.T) {
 	r.Swap(1, 1, "colours drawn again")
 	r.StartRound(1)
 	r.Observe("s1", state("Test", "1", "1", "Uhura", "Spock", "g1", "1-0", "checkmate"))
-	if err := r.SetResult(1, 2, "+-", ""); err == nil {
+	if _, err := r.SetResult(1, 2, "+-", ""); err == nil {
 		t.Error("an arbiter's result without a reason was taken")
 	}
-	if err := r.SetResult(1, 2, "3-0", "typo"); err == nil {
+	if _, err := r.SetResult(1, 2, "3-0", "typo"); err == nil {
 		t.Error("result 3-0 was taken")
 	}
-	if err := r.SetResult(1, 2, "+-", "Sulu did not come"); err != nil {
+	if _, err := r.SetResult(1, 2, "+-", "Sulu did not come"); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.AddPlayer(tournament.Player{Name: "Chekov", Rating: 1900}); err != nil {
@@ -195,11 +195,7 @@ func TestAPIErrors(t *testing.T) {
 	r, _ := newEvent(t, &fakeLink{})
 	srv := httptest.NewServer(Handler(r, "tok"))
 	defer srv.Close()
-	for _, tc := range []struct {
-		method, path, token, body string
-		code                      int
-		want                      string
-	}{
+	for _, tc := range []apiTest{
 		{"POST", "/api/event/rounds/1/pair", "", "", 401, "token is required"},
 		{"POST", "/api/event/rounds/1/pair", "wrong", "", 401, "token is required"},
 		{"POST", "/api/event/rounds/2/pair", "tok", "", 400, "round 2 is not the next round"},
@@ -212,18 +208,32 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/event/rounds/1/pair", "tok", "", 200, `"no":1`},
 		{"POST", "/api/event/rounds/2/pair", "tok", "", 409, "not over"},
 	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
-		if tc.token != "" {
-			req.Header.Set("Authorization", "Bearer "+tc.token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s %s: %d %s, want %d %q", tc.method, tc.path, resp.StatusCode, b, tc.code, tc.want)
-		}
+		apiCase(t, srv.URL, tc.method, tc.path, tc.token, tc.body, tc.code, tc.want)
+	}
+}
+
+// apiTest is one request of a table-driven API test and what it answers.
+type apiTest struct {
+	method, path, token, body string
+	code                      int
+	want                      string
+}
+
+// apiCase sends one request and checks its status and that its body holds
+// want.
+func apiCase(t *testing.T, url, method, path, token, body string, code int, want string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != code || !strings.Contains(string(b), want) {
+		t.Errorf("%s %s %s: %d %s, want %d %q", method, path, body, resp.StatusCode, b, code, want)
 	}
 }

@@ -190,7 +190,11 @@ var (
 func describe(tail []byte) string {
 	var parts []string
 	if m := lostKind.FindSubmatch(tail); m != nil {
-		parts = append(parts, "a "+string(m[1])+" record")
+		if k := string(m[1]); strings.ContainsRune("aeiou", rune(k[0])) {
+			parts = append(parts, "an "+k+" record")
+		} else {
+			parts = append(parts, "a "+k+" record")
+		}
 	} else {
 		parts = append(parts, "an unreadable record")
 	}

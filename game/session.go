@@ -353,7 +353,12 @@ func OpenGame(stateDir, id string, opts *Opts) (*Session, error) {
 	}
 	recs, good, bad, err := scan(path, data)
 	if err != nil {
-		return nil, err
+		if o.ReadOnly {
+			return nil, err
+		}
+		// Damage in the middle: cut out, the records after it kept as far
+		// as they replay (mend.go).
+		return mendGame(stateDir, id, path, data, o, err)
 	}
 	if len(recs) == 0 {
 		err := errors.New("no header record")

@@ -242,7 +242,7 @@ func (t *Table) openGame() (*game.Session, error) {
 			"journal", s.Path())
 	}
 	if dmg := s.Recovered(); dmg != nil {
-		t.log.Warn("journal tail was damaged and cut off; what was cut is kept aside", "copy", dmg.Aside, "err", dmg)
+		t.log.Warn("the journal was damaged and the damage cut out; what was cut is kept aside", "copy", dmg.Aside, "err", dmg)
 	}
 	if k := s.Skipped(); k != nil {
 		t.log.Warn("seqs that may have been published are not used again", "from", k.From, "to", k.To, "err", k)
@@ -397,7 +397,7 @@ func (t *Table) AddSink(s Sink) {
 	now := t.o.Now()
 	q.put(Event{Kind: Started, At: now, Snap: t.latest.Load()})
 	if dmg := t.sess.Recovered(); dmg != nil {
-		// A journal tail cut off at start-up is a fault every output hears of.
+		// A journal damage cut out at start-up is a fault every output hears of.
 		q.put(Event{Kind: Fault, At: now, Snap: t.latest.Load(), Detail: "journal: " + dmg.Error()})
 	}
 	t.clockAddSink(q, now)

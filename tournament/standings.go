@@ -21,9 +21,12 @@ type Standing struct {
 }
 
 // TiebreakNames returns the event's tie-breaks in the order they decide:
-// for a round robin DE, SB, WIN; for a Swiss BH-C1, BH, DE (FIDE C.07's
-// recommendations for each kind).
+// Opts.Tiebreaks when set, else for a round robin DE, SB, WIN; for a Swiss
+// BH-C1, BH, DE (FIDE C.07's recommendations for each kind).
 func (t *Tournament) TiebreakNames() []string {
+	if len(t.Opts.Tiebreaks) > 0 {
+		return t.Opts.Tiebreaks
+	}
 	if t.Opts.System == RoundRobin {
 		return []string{TBDirect, TBSonneborn, TBWins}
 	}

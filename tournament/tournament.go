@@ -37,6 +37,9 @@ type Opts struct {
 	Accel []Accel `json:"accel,omitempty"`
 	// Event holds the header a rating officer needs (TRF 022-132).
 	Event EventInfo `json:"event,omitempty"`
+	// Tiebreaks, when set, are the tie-breaks in the order they decide
+	// (of DE, SB, BH, BH-C1, WIN); empty: the system's (TiebreakNames).
+	Tiebreaks []string `json:"tiebreaks,omitempty"`
 }
 
 // Accel gives players First..Last (pairing numbers) Half half-points more

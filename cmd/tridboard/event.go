@@ -29,6 +29,7 @@ func init() {
 // eventArgs are event's flags.
 type eventArgs struct {
 	broker, http, stateDir, players, boards, system, tc, variant, options, name, site, token, prefix, user, pass string
+	tables, siteDir, exTC                                                                                        string
 	rounds                                                                                                       int
 }
 
@@ -39,8 +40,11 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&a.broker, "broker", "", "the hall's broker `URL` (tcp://, ssl://, ws://, wss://)")
 	fs.StringVar(&a.http, "http", "127.0.0.1:8090", "the HTTP listen `address` of the API and the arbiter's page")
 	fs.StringVar(&a.stateDir, "state-dir", "", "the `dir` of the event's journal (resumed when it holds one)")
-	fs.StringVar(&a.players, "players", "", "the players `file`: Name[,rating[,title[,fide-id]]] a line, or TRF-16")
+	fs.StringVar(&a.players, "players", "", "the players `file`: Name[,rating[,title[,fide-id]]] a line, or TRF-16 (none: the desk registers them)")
 	fs.StringVar(&a.boards, "boards", "", "the sets' board `ids`, comma-separated: board 1 first")
+	fs.StringVar(&a.tables, "tables", "", "boards without sensors (`names`, comma-separated): their results entered by the arbiter")
+	fs.StringVar(&a.siteDir, "site-dir", "", "keep the results site (HTML, PGN, TRF) in `dir`, rewritten after each round")
+	fs.StringVar(&a.exTC, "exhibition-time-control", "", "the exhibition games' time `control` (default: --time-control)")
 	fs.StringVar(&a.system, "system", "swiss", "`round-robin` or swiss")
 	fs.IntVar(&a.rounds, "rounds", 0, "the number of `rounds` (a round robin: one cycle when 0; a Swiss: 5 when 0)")
 	fs.StringVar(&a.tc, "time-control", "", "the games' time `control` (PGN's TimeControl: 180+2); empty: each set's default")
@@ -55,10 +59,11 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	enrolledOnly := fs.Bool("enrolled-only", false, "take states only from sets whose key is enrolled in the event's keys.json (default: trust a set's key at its first signed state)")
 	setToken := fs.String("set-token", os.Getenv("TRIDBOARD_MQTT_COMMAND_TOKEN"), "the sets' command `token`, if they have one")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard event --broker URL --state-dir DIR --players FILE --boards b1,b2,... [--http ADDR]")
-		fmt.Fprintln(fs.Output(), "                      [--system round-robin|swiss] [--rounds N] [--time-control TC] [--variant V] [--options L]")
-		fmt.Fprintln(fs.Output(), "                      [--name NAME] [--site SITE] [--token T]")
-		fmt.Fprintln(fs.Output(), "\nRuns an event on the sets: the arbiter's page at http://ADDR/event/, the API at /api/event,")
+		fmt.Fprintln(fs.Output(), "usage: tridboard event --broker URL --state-dir DIR [--players FILE] --boards b1,b2,... [--tables T1,T2,...]")
+		fmt.Fprintln(fs.Output(), "                      [--http ADDR] [--system round-robin|swiss] [--rounds N] [--time-control TC] [--variant V]")
+		fmt.Fprintln(fs.Output(), "                      [--options L] [--name NAME] [--site SITE] [--token T] [--site-dir DIR]")
+		fmt.Fprintln(fs.Output(), "\nRuns an event on the sets: the arbiter's page at http://ADDR/event/, the desk at /event/desk,")
+		fmt.Fprintln(fs.Output(), "the hall's screen at /event/hall, printable pages at /event/print/..., the API at /api/event,")
 		fmt.Fprintln(fs.Output(), "the records at /event/round-N/games.pgn, round-N/index.json, /event/tournament.trf. A state dir")
 		fmt.Fprintln(fs.Output(), "that holds an event resumes it (--players and the event's settings are then not needed).")
 		fmt.Fprintln(fs.Output())
@@ -95,9 +100,12 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	}
 	defer link.Close()
 	eo := event.DefaultOpts()
-	eo.Dir, eo.Log = a.stateDir, log
+	eo.Dir, eo.Log, eo.SiteDir = a.stateDir, log, a.siteDir
 	r, err := event.Open(eo, link)
-	if err != nil && a.players != "" {
+	if err != nil && !errors.Is(err, event.ErrNoEvent) {
+		return fail(exitFailure, "%v", err)
+	}
+	if err != nil && (a.players != "" || a.boards != "") {
 		r, err = createEvent(eo, a, link)
 	}
 	if err != nil {
@@ -132,17 +140,22 @@ func createEvent(eo event.Opts, a eventArgs, link event.Link) (*event.Runner, er
 	if a.boards == "" {
 		return nil, errors.New("--boards is required for a new event: the sets' board ids, board 1 first")
 	}
-	f, err := os.Open(a.players)
-	if err != nil {
-		return nil, fmt.Errorf("--players: %w", err)
-	}
-	defer f.Close()
-	ps, err := tournament.ReadPlayers(f, a.players)
-	if err != nil {
-		return nil, err
+	var ps []tournament.Player
+	if a.players != "" {
+		f, err := os.Open(a.players)
+		if err != nil {
+			return nil, fmt.Errorf("--players: %w", err)
+		}
+		defer f.Close()
+		if ps, err = tournament.ReadPlayers(f, a.players); err != nil {
+			return nil, err
+		}
 	}
 	cfg := event.Config{Name: a.name, Site: a.site, System: tournament.System(a.system), Rounds: a.rounds,
-		Boards: strings.Split(a.boards, ","), TimeControl: a.tc, Variant: a.variant, Options: a.options}
+		Boards: strings.Split(a.boards, ","), TimeControl: a.tc, Variant: a.variant, Options: a.options, ExhibitionTC: a.exTC}
+	if a.tables != "" {
+		cfg.Tables = strings.Split(a.tables, ",")
+	}
 	if cfg.System == tournament.Swiss && cfg.Rounds == 0 {
 		cfg.Rounds = tournament.DefaultOpts().Rounds
 	}

@@ -64,32 +64,11 @@ func TestEventOnFourSets(t *testing.T) {
 	r, link, srv := open(true)
 	post := func(path, body string) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest("POST", srv.URL+"/api/event/"+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var v map[string]any
-		json.NewDecoder(resp.Body).Decode(&v)
-		if resp.StatusCode != 200 {
-			t.Fatalf("POST %s: %d %v", path, resp.StatusCode, v)
-		}
-		return v
+		return httpPost(t, srv.URL+"/api/event/"+path, token, body)
 	}
 	get := func(path string) string {
 		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
-		}
-		return string(b)
+		return httpGet(t, srv.URL+path)
 	}
 	// Without the token nothing changes.
 	resp, _ := http.Post(srv.URL+"/api/event/rounds/1/pair", "application/json", nil)
@@ -117,7 +96,7 @@ func TestEventOnFourSets(t *testing.T) {
 	}
 	waitUntil(t, "the event sees every set in sync", func() bool {
 		for _, s := range r.Snapshot().Sets {
-			if !s.InSync {
+			if !s.PlaysPairing {
 				return false
 			}
 		}
