@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/sim"
@@ -27,6 +29,17 @@ func (p *inproc) act(lines ...string) {
 	}
 }
 
+// pairedAfterFirstMove is pairedSets on a Mosquitto of its own, White's
+// b2W-b3W made on both sets.
+func pairedAfterFirstMove(t *testing.T) (white, black *inproc, ctl paho.Client) {
+	t.Helper()
+	white, black, ctl = pairedSets(t, mosquittotest.Start(t))
+	white.handSynced("b2W-b3W")
+	black.waitMoves(1)
+	black.handSynced("b2W-b3W")
+	return white, black, ctl
+}
+
 // Issue 33: one game on two sets over Mosquitto. White's players put their
 // move back by hand on their set: no take-back there alone, but a request
 // to the other set, whose players see it (the state) and answer over MQTT.
@@ -35,12 +48,8 @@ func (p *inproc) act(lines ...string) {
 // on both sets, and the game goes on with another move. Both journals hold
 // one game.
 func TestTwoSetsTakeBackByHand(t *testing.T) {
-	broker := mosquittotest.Start(t)
-	white, black, ctl := pairedSets(t, broker)
+	white, black, ctl := pairedAfterFirstMove(t)
 	topics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
-	white.handSynced("b2W-b3W")
-	black.waitMoves(1)
-	black.handSynced("b2W-b3W")
 	for _, answer := range []string{"refuse", "accept"} {
 		white.act("lift b3W", "wait 120", "place b2W")
 		white.waitUntil("take-back request by hand", func(s *table.Snapshot) bool { return s.TakeBack != nil && s.TakeBack.ByHand })
@@ -73,5 +82,49 @@ func TestTwoSetsTakeBackByHand(t *testing.T) {
 	w, b := strings.Join(white.moves(), " "), strings.Join(black.moves(), " ")
 	if w != "c2W-c3W" || b != w {
 		t.Errorf("journals: white %q, black %q; want one game, c2W-c3W", w, b)
+	}
+}
+
+// Issue 33: two sets that came to hold different games (here a Black move
+// typed in on White's set while Black's players made another on theirs)
+// say so for as long as it lasts, on both sets: the state's peer is not
+// paired and names what differs. White's set takes its wrong move back
+// (the sets are not paired: the take-back is its own), back at the last
+// position both share; Black's move then comes as a move made elsewhere,
+// and both sets are paired again, with one game.
+func TestTwoSetsDesyncLastsAndResolves(t *testing.T) {
+	white, black, ctl := pairedAfterFirstMove(t)
+	wtopics, _ := mqtt.NewTopics(white.cfg.MQTT.Prefix, white.cfg.BoardID)
+	if r := sendCommand(t, ctl, wtopics, "move", `{"move":"b7B-b6B"}`); r["status"] != "ok" {
+		t.Fatalf("move on enterprise: %v", r)
+	}
+	black.handSynced("c7B-c6B")
+	desync := func(s *table.Snapshot) bool {
+		return s.Peer != nil && !s.Peer.Paired && strings.HasPrefix(s.Peer.Desync, "desync at move 2")
+	}
+	for _, p := range []*inproc{white, black} {
+		p.waitUntil("the desync shown", desync)
+	}
+	// It lasts: still there a while later, on both sets.
+	time.Sleep(1500 * time.Millisecond)
+	for _, p := range []*inproc{white, black} {
+		if s := p.d.tb.Snapshot(); !desync(s) {
+			t.Fatalf("set %s: peer %+v, want the desync to last", p.cfg.BoardID, s.Peer)
+		}
+	}
+	if r := sendCommand(t, ctl, wtopics, "take_back", `{}`); r["status"] != "ok" {
+		t.Fatalf("take_back on enterprise: %v", r)
+	}
+	white.waitUntil("Black's move from the other set", func(s *table.Snapshot) bool {
+		return len(s.Moves) == 2 && s.Moves[1].Move == "c7B-c6B"
+	})
+	standSet(white.d.board, white.d.tb.Snapshot().Expected)
+	white.waitInSync()
+	for _, p := range []*inproc{white, black} {
+		p.waitUntil("the sets paired again", func(s *table.Snapshot) bool { return s.Peer != nil && s.Peer.Paired && s.Peer.Desync == "" })
+	}
+	w, b := strings.Join(white.moves(), " "), strings.Join(black.moves(), " ")
+	if w != "b2W-b3W c7B-c6B" || b != w {
+		t.Errorf("journals: white %q, black %q; want one game", w, b)
 	}
 }
