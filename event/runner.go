@@ -771,6 +771,10 @@ func (r *Runner) Replay(round, board int, set, reason string) (BoardReport, erro
 // a waiting game sent to a table, a game moved off a broken set.
 func (r *Runner) Assign(round, board int, to, reason string) (BoardReport, error) {
 	r.mu.Lock()
+	if g, ok := r.exhib.playing[to]; ok {
+		r.mu.Unlock()
+		return BoardReport{}, fmt.Errorf("event: %s is playing an exhibition game (%s-%s)", to, g.White, g.Black)
+	}
 	if err := r.decide(Decision{Op: "assign", Round: round, Board: board, Set: to, Reason: reason, By: "arbiter"}); err != nil {
 		r.mu.Unlock()
 		return BoardReport{}, err
