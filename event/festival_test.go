@@ -408,7 +408,19 @@ func TestFestival(t *testing.T) {
 	// The TRF: a line a player, every round's block as the event has it.
 	b.Reset()
 	f.r.TRF(&b)
-	checkTRF(t, b.String(), s)
+	f.r.mu.Lock()
+	pn := f.r.t.PairingNumbers()
+	f.r.mu.Unlock()
+	checkTRF(t, b.String(), s, pn)
+	// The TRF reads back, and a pairing checker (tridboard pair -c) finds
+	// every round paired as the Dutch rules pair it.
+	back, err := tournament.ReadTRF(strings.NewReader(b.String()), "festival.trf")
+	if err != nil {
+		t.Fatalf("the festival's TRF does not read back: %v", err)
+	}
+	for _, d := range back.Check() {
+		t.Errorf("pair -c: round %d: the rules pair %v (%v); the event has %v", d.Round, d.Rules, d.Err, d.Had)
+	}
 	if st := s.Standings; len(st) != players+2 || st[0].Points < st[len(st)-1].Points {
 		t.Errorf("standings of %d", len(st))
 	}
@@ -515,8 +527,14 @@ func countByes(rd tournament.Round) int {
 
 // checkTRF reads each player line's round blocks (TRF-16's fixed columns)
 // and checks them against the event's games.
-func checkTRF(t *testing.T, trf string, s Snapshot) {
+func checkTRF(t *testing.T, trf string, s Snapshot, pn []int) {
 	t.Helper()
+	// The TRF numbers the players by pairing number (its start ranks):
+	// pn[player] is the player's.
+	player := map[int]int{}
+	for p, n := range pn {
+		player[n] = p
+	}
 	lines := 0
 	for _, l := range strings.Split(trf, "\n") {
 		if !strings.HasPrefix(l, "001") {
@@ -524,7 +542,8 @@ func checkTRF(t *testing.T, trf string, s Snapshot) {
 		}
 		lines++
 		rs := []rune(l)
-		no, _ := strconv.Atoi(strings.TrimSpace(string(rs[4:8])))
+		start, _ := strconv.Atoi(strings.TrimSpace(string(rs[4:8])))
+		no := player[start]
 		for _, rd := range s.Paired {
 			want := ""
 			for _, g := range rd.Games {
@@ -542,7 +561,7 @@ func checkTRF(t *testing.T, trf string, s Snapshot) {
 					if !g.Result.Played() {
 						res = map[int]string{2: "+", 0: "-"}[mine]
 					}
-					want = fmt.Sprintf("%4d %s %s", opp, c, res)
+					want = fmt.Sprintf("%4d %s %s", pn[opp], c, res)
 				}
 			}
 			c := 91 + (rd.No-1)*10

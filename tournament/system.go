@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -190,4 +191,51 @@ func (t *Tournament) ByPairingNumber(games []Game) ([]Game, error) {
 		out[i] = g
 	}
 	return out, nil
+}
+
+// Difference is a round that the pairing rules pair otherwise than it was
+// paired: the pairs ("white-black", "N-0" for the pairing-allocated bye,
+// sorted) as the rules make them and as the event has them; Err says why
+// the rules found no pairing at all.
+type Difference struct {
+	Round      int
+	Rules, Had []string
+	Err        error
+}
+
+// Check pairs every round of t again from the rounds before it (Before,
+// PairRound) and returns the rounds the rules pair otherwise: a pairing
+// checker's verdict on the event (`tridboard pair -c`).
+func (t *Tournament) Check() []Difference {
+	var out []Difference
+	for no := 1; no <= len(t.Rounds); no++ {
+		b := t.Before(no)
+		b.Opts.Rounds = max(b.Opts.Rounds, no)
+		want, err := b.PairRound(no)
+		d := Difference{Round: no, Had: PairSet(t.Rounds[no-1].Games), Err: err}
+		if err == nil {
+			d.Rules = PairSet(want)
+			if slices.Equal(d.Rules, d.Had) {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// PairSet writes a round's pairs as "white-black" (and "N-0" for the
+// pairing-allocated bye), sorted, so that two rounds compare.
+func PairSet(games []Game) []string {
+	var s []string
+	for _, g := range games {
+		switch {
+		case !g.IsBye():
+			s = append(s, fmt.Sprintf("%d-%d", g.White, g.Black))
+		case g.Result == Bye:
+			s = append(s, fmt.Sprintf("%d-0", g.White))
+		}
+	}
+	sort.Strings(s)
+	return s
 }

@@ -91,7 +91,7 @@ type hallSize struct {
 	interval                           time.Duration
 }
 
-// runHall runs a hall on a 3-node NATS cluster: the sets (each given the
+// runHallLoad runs a hall on a 3-node NATS cluster: the sets (each given the
 // three nodes) play, two views (processes, each on a node of its own,
 // at QoS 0, each listing the other as its peer) serve the spectators
 // of the wall and of single boards, and when half the moves were sent
@@ -99,7 +99,7 @@ type hallSize struct {
 // and the first view move to another node, the spectators of the second
 // view to the first. It returns what the loadtest counts and the views'
 // CPU per move per spectator.
-func runHall(tb testing.TB, size hallSize) (loadReport, float64) {
+func runHallLoad(tb testing.TB, size hallSize) (loadReport, float64) {
 	c := natstest.Start(tb, 3)
 	const prefix = "hall-bench"
 	nodes := func(first int) string {
@@ -136,7 +136,7 @@ func runHall(tb testing.TB, size hallSize) (loadReport, float64) {
 //	go test ./cmd/tridboard -run - -bench Hall -benchtime 1x -timeout 30m
 func BenchmarkHall(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		r, perMove := runHall(b, hallSize{sets: *hallSets, viewers: *hallViewers, boardViewers: *hallBoardV,
+		r, perMove := runHallLoad(b, hallSize{sets: *hallSets, viewers: *hallViewers, boardViewers: *hallBoardV,
 			moves: *hallMoves, interval: *hallInterval})
 		b.ReportMetric(float64(r.Lost), "lost")
 		b.ReportMetric(float64(r.Duplicated), "dup")
@@ -155,7 +155,7 @@ func BenchmarkHall(b *testing.B) {
 // order, no spectator sees a board go back, and every spectator ends with
 // every move (the latencies are reported, not judged: docs/hall.md).
 func TestHall(t *testing.T) {
-	r, _ := runHall(t, hallSize{sets: 50, viewers: 450, boardViewers: 50, moves: 6, interval: 2 * time.Second})
+	r, _ := runHallLoad(t, hallSize{sets: 50, viewers: 450, boardViewers: 50, moves: 6, interval: 2 * time.Second})
 	if r.Lost != 0 || r.OutOfOrder != 0 || r.Reordered != 0 || r.Viewers != 500 || r.Whole != 500 || r.Behind != 0 {
 		t.Fatalf("%d lost, %d out of order, %d summaries going back, %d of %d spectators whole (%d boards behind)\n%v",
 			r.Lost, r.OutOfOrder, r.Reordered, r.Whole, r.Viewers, r.Behind, r)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/tridboard/tridboard/tournament"
@@ -160,40 +159,16 @@ func writePairs(w io.Writer, games []tournament.Game) {
 // pairCheck pairs every round of t again from the rounds before it and
 // lists those the rules pair otherwise.
 func pairCheck(t *tournament.Tournament, stdout, stderr io.Writer) int {
-	differ := 0
-	for no := 1; no <= len(t.Rounds); no++ {
-		b := t.Before(no)
-		b.Opts.Rounds = max(b.Opts.Rounds, no)
-		want, err := b.PairRound(no)
-		have := pairSet(t.Rounds[no-1].Games)
-		if err != nil {
-			differ++
-			fmt.Fprintf(stdout, "round %d: the rules find no pairing (%v); the file has %s\n", no, err, strings.Join(have, " "))
+	diffs := t.Check()
+	for _, d := range diffs {
+		if d.Err != nil {
+			fmt.Fprintf(stdout, "round %d: the rules find no pairing (%v); the file has %s\n", d.Round, d.Err, strings.Join(d.Had, " "))
 			continue
 		}
-		if w := pairSet(want); strings.Join(w, " ") != strings.Join(have, " ") {
-			differ++
-			fmt.Fprintf(stdout, "round %d: the Dutch rules pair %s; the file has %s\n", no, strings.Join(w, " "), strings.Join(have, " "))
-		}
+		fmt.Fprintf(stdout, "round %d: the Dutch rules pair %s; the file has %s\n", d.Round, strings.Join(d.Rules, " "), strings.Join(d.Had, " "))
 	}
-	if differ == 0 {
+	if len(diffs) == 0 {
 		fmt.Fprintf(stdout, "%d rounds checked: every one is paired as the Dutch rules pair it\n", len(t.Rounds))
 	}
 	return pairOK
-}
-
-// pairSet writes a round's pairs as "white-black" (and "N-0" for the
-// pairing-allocated bye), sorted, so that two rounds compare.
-func pairSet(games []tournament.Game) []string {
-	var s []string
-	for _, g := range games {
-		switch {
-		case !g.IsBye():
-			s = append(s, fmt.Sprintf("%d-%d", g.White, g.Black))
-		case g.Result == tournament.Bye:
-			s = append(s, fmt.Sprintf("%d-0", g.White))
-		}
-	}
-	sort.Strings(s)
-	return s
 }
