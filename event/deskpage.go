@@ -68,7 +68,7 @@ function render() {
     td(tr, ck);
     const by = document.createElement("select"); by.setAttribute("aria-label", "bye for " + p.name);
     for (const [v, t] of [["none", "—"], ["half", "½ bye"], ["zero", "0 bye"]]) { const o = document.createElement("option"); o.value = v; o.textContent = t; by.appendChild(o); }
-    by.value = p.bye === "bye-half" ? "half" : p.bye === "bye-zero" ? "zero" : "none"; by.disabled = p.withdrawn;
+    by.value = p.bye === "bye-1/2" ? "half" : p.bye === "bye-0" ? "zero" : "none"; by.disabled = p.withdrawn;
     by.onchange = () => post("desk/players/" + p.no + "/bye", {round: dv.next_round, bye: by.value, reason: "asked at the desk"});
     td(tr, by);
     td(tr, p.withdrawn ? "" : btn("Withdraw", () => { const why = prompt("Why does " + p.name + " withdraw? (journaled)"); if (why) post("players/" + p.no + "/withdraw", {reason: why}); }));

@@ -44,7 +44,7 @@ type hallView struct {
 func startHallView(tb testing.TB, args ...string) *hallView {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), hallViewEnv+"="+strings.Join(append([]string{"--http", "127.0.0.1:0", "--eval=false", "--qos", "0"}, args...), " "))
+	cmd.Env = append(os.Environ(), hallViewEnv+"="+strings.Join(append([]string{"--http", "127.0.0.1:0", "--eval=false", "--qos", "0", "--streams-per-address", "-1"}, args...), " "))
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -40,9 +40,11 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	keys := fs.String("keys", "", "show only what the sets signed with the keys in this `file` (an event's keys.json: docs/hall.md)")
 	signed := fs.Bool("signed", false, "show only signed payloads, trusting each set's key at its first signed state")
 	tick := fs.Duration("wall-tick", web.DefaultOpts().Tick, "the wall's batch: changes within it go to the spectators together (longer: less CPU a spectator, later moves; docs/hall.md)")
+	streams := fs.Int("streams", 8192, "the most live page streams the view serves at once (each about 35 KB; -1: no bound)")
+	perAddr := fs.Int("streams-per-address", 256, "the most live page streams from one client `address` (a hall's phones behind one NAT share one; -1: no bound)")
 	peers := fs.String("peers", "", "the base `URLs` of the other views of the hall, comma-separated: the pages move to one when this view fails (docs/hall.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D] [--streams N] [--streams-per-address N]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -101,6 +103,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	defer v.Close()
 	so := web.DefaultServerOpts()
 	so.Commander, so.Token, so.Peers = v, *token, peerURLs
+	// A view is a hall's server, not a set's Pi: its streams are bounded
+	// for a hall's crowd (docs/web.md, "Limits").
+	so.Limits = web.DefaultLimits()
+	so.Limits.Streams, so.Limits.StreamsPerAddress = *streams, *perAddr
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tridboard view:", err)
