@@ -58,6 +58,10 @@ type board struct {
 	frame    []byte
 	frameVer uint64
 	dirty    bool
+	// The board streams' frames (Hub.sinceFrame) as of viewsVer, by where
+	// the streams were.
+	views    map[viewKey]viewFrame
+	viewsVer uint64
 }
 
 // plyView is a position as drawn: the pieces on their cells, the

@@ -151,3 +151,23 @@ func TestWallStreamBehindSkipsToLatest(t *testing.T) {
 		}
 	}
 }
+
+// The streams of one board at the same point get a change as the same
+// bytes, encoded once.
+func TestBoardStreamsShareOneEncoding(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.play("b2W-b4N")
+	_, e, s, v, _ := h.sinceFrame("b1", 0, 0, 0)
+	f.play("b7B-b5N")
+	a, _, _, _, changed := h.sinceFrame("b1", e, s, v)
+	b, _, seq, _, _ := h.sinceFrame("b1", e, s, v)
+	if !changed || seq != 2 || &a[0] != &b[0] {
+		t.Fatalf("two streams at move 1, after move 2: changed %v, seq %d, the same bytes: %v", changed, seq, &a[0] == &b[0])
+	}
+	var bv BoardView
+	json.Unmarshal(a[len("id: 2\nevent: view\ndata: "):], &bv)
+	if bv.Full || len(bv.Moves) != 1 || bv.Moves[0].Seq != 2 {
+		t.Fatalf("the frame: full %v, %d moves", bv.Full, len(bv.Moves))
+	}
+}

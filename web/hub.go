@@ -1,10 +1,12 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -468,14 +470,67 @@ func (h *Hub) since(id string, epoch uint64, seq int, ver uint64) (v *BoardView,
 	if seq == b.seq() && ver == b.ver && epoch == b.epoch {
 		return nil, false, false
 	}
-	full = epoch != b.epoch || seq > b.seq()
-	if full {
-		v = b.view(0, 0)
-	} else {
-		v = b.view(seq, ver)
-	}
+	v, full = b.delta(epoch, seq, ver)
 	v.Now = h.opts.Now()
 	return v, full, true
+}
+
+// delta is the board for a stream that has (epoch, seq, ver): the moves
+// after seq, or every move (full) when its game or history is not the
+// board's.
+func (b *board) delta(epoch uint64, seq int, ver uint64) (v *BoardView, full bool) {
+	if full = epoch != b.epoch || seq > b.seq(); full {
+		return b.view(0, 0), true
+	}
+	return b.view(seq, ver), false
+}
+
+// sinceFrame is since as the frame a board stream writes ("view" event, its
+// id the seq): encoded once for every stream of the board at the same
+// point (epoch, seq, ver) of the same version of the board, within a
+// second (the frame carries the server's time).
+func (h *Hub) sinceFrame(id string, epoch uint64, seq int, ver uint64) (frame []byte, nepoch uint64, nseq int, nver uint64, changed bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.boards[id]
+	if b == nil || seq == b.seq() && ver == b.ver && epoch == b.epoch {
+		return nil, 0, 0, 0, false
+	}
+	now := h.opts.Now()
+	key := viewKey{epoch, seq, ver}
+	if b.viewsVer != b.ver {
+		b.views, b.viewsVer = nil, b.ver
+	}
+	if f, ok := b.views[key]; ok && now.Sub(f.at) < time.Second && now.Sub(f.at) >= 0 {
+		return f.data, b.epoch, b.seq(), b.ver, true
+	}
+	v, _ := b.delta(epoch, seq, ver)
+	v.Now = now
+	data, err := json.Marshal(v)
+	if err != nil {
+		data = []byte(`{"id":` + strconv.Quote(id) + `,"error":` + strconv.Quote(err.Error()) + `}`)
+	}
+	frame = fmt.Appendf(nil, "id: %d\nevent: view\ndata: %s\n\n", v.Seq, data)
+	if b.views == nil {
+		b.views = map[viewKey]viewFrame{}
+	}
+	if len(b.views) < 8 {
+		b.views[key] = viewFrame{data: frame, at: now}
+	}
+	return frame, v.Epoch, v.Seq, v.Ver, true
+}
+
+// viewKey is where a board stream is: the epoch, seq and version it has.
+type viewKey struct {
+	epoch uint64
+	seq   int
+	ver   uint64
+}
+
+// viewFrame is a board stream's frame, encoded at.
+type viewFrame struct {
+	data []byte
+	at   time.Time
 }
 
 // resumeEpoch finds the epoch a client resuming after (game, seq) is in:

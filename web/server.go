@@ -359,18 +359,15 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			continue // and what changed since
 		default:
-			v, full, changed := s.hub.since(id, epoch, seq, ver)
+			frame, e, sq, v, changed := s.hub.sinceFrame(id, epoch, seq, ver)
 			if !changed {
 				break
 			}
-			if full && v.Moves == nil {
-				v.Moves = []*MoveView{}
-			}
-			if err := writeEvent(w, strconv.Itoa(v.Seq), "view", v); err != nil {
+			if _, err := w.Write(frame); err != nil {
 				return
 			}
 			f.Flush()
-			epoch, seq, ver = v.Epoch, v.Seq, v.Ver
+			epoch, seq, ver = e, sq, v
 			after = 0 // caught up with the page: a take-back may follow
 		}
 		if !s.wait(r.Context(), ch, w, f) {
