@@ -80,7 +80,7 @@ func TestBrowserHallBoardSizes(t *testing.T) {
 			FlatBottom: document.querySelector('#flat svg').getBoundingClientRect().bottom}; })()`
 	for _, v := range []string{"st3d", "millennium", "first-contact"} {
 		ctx := openAt(t, allSizes[0], url+"/boards/b-"+v)
-		waitJS(t, ctx, v+": the game", `document.querySelectorAll('#flat .piece').length > 10 && document.querySelectorAll('#moves .move[data-ply]').length == 30`)
+		waitJS(t, ctx, v+": the game", `document.querySelectorAll('#flat .piece').length > 10 && document.querySelectorAll('#moves .move[data-ply]').length == 30 && document.getElementById('view3d').dataset.frames >= 1`)
 		for _, sc := range allSizes {
 			if v != "st3d" && sc != laptop {
 				continue // every system at the laptop's size, where the list was lost
