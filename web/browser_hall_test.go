@@ -594,11 +594,12 @@ func TestBrowserHallScreenReaderStep(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(tc.key)); err != nil {
 			t.Fatal(err)
 		}
-		view := "null"
+		view, ply := "null", 4
 		if tc.view >= 0 {
-			view = itoa(tc.view)
+			view, ply = itoa(tc.view), tc.view
 		}
-		waitJS(t, ctx, "the step", `window.tridboard.view === `+view+` && document.activeElement.getAttribute('aria-selected') == 'true' && document.getElementById('announce').textContent == '`+tc.said+`'`)
+		// The step is drawn in the next frame: the focus moves then.
+		waitJS(t, ctx, "the step", `window.tridboard.view === `+view+` && document.activeElement.id == 'ply-`+itoa(ply)+`' && document.activeElement.getAttribute('aria-selected') == 'true' && document.getElementById('announce').textContent == '`+tc.said+`'`)
 		var focused, live []axNode
 		for _, n := range axTree(t, ctx) {
 			if n.Props["focused"] == "true" && n.Role != "RootWebArea" { // the page has the focus too
