@@ -171,12 +171,20 @@ function paginate() {
     wall.style.setProperty('--cw', Math.floor(width) + 'px');
   }
   if (kiosk) wall.style.minHeight = Math.floor(innerHeight - wall.getBoundingClientRect().top - scrollY) + 'px';
-  paging.pages = Math.max(1, Math.ceil(all.length / paging.per));
-  paging.page %= paging.pages;
+  const pages = Math.max(1, Math.ceil(all.length / paging.per)), page = paging.page % pages;
+  if (pages !== paging.pages || page !== paging.page || !paging.shownAt) paging.shownAt = performance.now();
+  paging.pages = pages; paging.page = page;
   all.forEach((e, i) => { e.hidden = Math.floor(i / paging.per) !== paging.page; });
   document.getElementById('pageno').textContent = paging.pages > 1 ? `page ${paging.page + 1} of ${paging.pages}` : '';
 }
-if (kiosk) setInterval(() => { paging.page = (paging.page + 1) % paging.pages; paginate(); }, every * 1000);
+// The next page every `every` seconds from when a page was shown, the
+// first one too (however long the boards took to come).
+if (kiosk) setInterval(() => {
+  if (paging.pages < 2 || performance.now() - paging.shownAt < every * 1000) return;
+  paging.page = (paging.page + 1) % paging.pages;
+  paging.shownAt = performance.now();
+  paginate();
+}, 200);
 addEventListener('resize', relayout);
 // relayout lays the cards out once in the next frame, however many asked.
 let relaying = false;
