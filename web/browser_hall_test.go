@@ -80,7 +80,7 @@ func TestBrowserHallBoardSizes(t *testing.T) {
 			FlatBottom: document.querySelector('#flat svg').getBoundingClientRect().bottom}; })()`
 	for _, v := range []string{"st3d", "millennium", "first-contact"} {
 		ctx := openAt(t, allSizes[0], url+"/boards/b-"+v)
-		waitJS(t, ctx, v+": the game", `document.querySelectorAll('#flat .piece').length > 10 && document.querySelectorAll('#moves .move[data-ply]').length == 30`)
+		waitJS(t, ctx, v+": the game", `document.querySelectorAll('#flat .piece').length > 10 && document.querySelectorAll('#moves .move[data-ply]').length == 30 && document.getElementById('view3d').dataset.frames >= 1`)
 		for _, sc := range allSizes {
 			if v != "st3d" && sc != laptop {
 				continue // every system at the laptop's size, where the list was lost
@@ -594,11 +594,12 @@ func TestBrowserHallScreenReaderStep(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(tc.key)); err != nil {
 			t.Fatal(err)
 		}
-		view := "null"
+		view, ply := "null", 4
 		if tc.view >= 0 {
-			view = itoa(tc.view)
+			view, ply = itoa(tc.view), tc.view
 		}
-		waitJS(t, ctx, "the step", `window.tridboard.view === `+view+` && document.activeElement.getAttribute('aria-selected') == 'true' && document.getElementById('announce').textContent == '`+tc.said+`'`)
+		// The step is drawn in the next frame: the focus moves then.
+		waitJS(t, ctx, "the step", `window.tridboard.view === `+view+` && document.activeElement.id == 'ply-`+itoa(ply)+`' && document.activeElement.getAttribute('aria-selected') == 'true' && document.getElementById('announce').textContent == '`+tc.said+`'`)
 		var focused, live []axNode
 		for _, n := range axTree(t, ctx) {
 			if n.Props["focused"] == "true" && n.Role != "RootWebArea" { // the page has the focus too

@@ -11,7 +11,11 @@ const $ = s => document.getElementById(s);
 // Hall mode: a screen 1700 px wide or more (or ?hall=1) reads from across
 // the room (app.css: body.hall).
 const hallScreen = matchMedia('(min-width: 1700px) and (min-height: 700px)');
-function setHall() { document.body.classList.toggle('hall', params.get('hall') === '1' || params.get('hall') !== '0' && hallScreen.matches); }
+function setHall() {
+  const on = params.get('hall') === '1' || params.get('hall') !== '0' && hallScreen.matches;
+  document.body.classList.toggle('hall', on);
+  document.documentElement.classList.toggle('hall-root', on && !overlay); // the root's type (app.css)
+}
 setHall();
 hallScreen.addEventListener('change', setHall);
 
@@ -369,6 +373,7 @@ function renderEval(ply) {
   $('evaltogglebox').hidden = !any || !wantEval;
   const box = $('evalbox');
   box.hidden = !any || !wantEval || !$('evaltoggle').checked;
+  $('side').classList.toggle('noeval', box.hidden); // the overlay's column holds the evaluation only
   if (box.hidden) return;
   const ev = evalAt(ply);
   const bar = box.querySelector('.evalbar');

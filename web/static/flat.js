@@ -200,6 +200,22 @@ for (const p of 'KQRBNPkqrbnp') {
   pieceImages.set(p, img);
 }
 export function pieceImage(p) { return pieceImages.get(p); }
+
+// pieceBitmap is a piece's drawing painted once per size on a canvas, or
+// null while the drawing loads: a canvas is cheap to draw a hundred times
+// a second, an SVG image is painted anew each time.
+const bitmaps = new Map();
+function pieceBitmap(p, s) {
+  const key = p + s;
+  let c = bitmaps.get(key);
+  if (c) return c;
+  const img = pieceImages.get(p);
+  if (!img || !img.complete || !img.naturalWidth) return null;
+  c = document.createElement('canvas'); c.width = c.height = s;
+  c.getContext('2d').drawImage(img, 0, 0, s, s);
+  bitmaps.set(key, c);
+  return c;
+}
 export const piecesReady = Promise.all([...pieceImages.values()].map(img => img.decode().catch(() => {})));
 
 // renderReserves fills el with each side's reserve (the pieces still to
@@ -306,8 +322,8 @@ export class MiniBoard {
       const p = pieces[c.n];
       if (!p) continue;
       shown.push([c.n, p]);
-      const img = pieceImage(p);
-      if (img && img.complete && img.naturalWidth) g.drawImage(img, x, y, s, s);
+      const img = pieceBitmap(p, s);
+      if (img) g.drawImage(img, x, y);
       else if (!this.waited) { this.waited = true; piecesReady.then(() => this.draw(...this.last)); }
     }
     shown.sort((a, b) => a[0] < b[0] ? -1 : 1);

@@ -15,6 +15,9 @@ const kiosk = params.get('kiosk') === '1';
 const every = Math.max(1, +params.get('every') || 12);
 const paging = {page: 0, pages: 1, per: 0};
 if (kiosk) document.body.classList.add('kiosk');
+// The root's type (app.css: html.wall-root, html.kiosk-root).
+document.documentElement.classList.add('wall-root');
+if (kiosk) document.documentElement.classList.add('kiosk-root');
 window.tridboardWall = {cards, frames: [], work: [], applied: 0};
 
 function card(id) {
@@ -110,7 +113,7 @@ function frame(t) {
   if (measure) { frameQueued = true; requestAnimationFrame(frame); }
 }
 
-// The cards' type is a share of the card's width (app.css: cqw), so a
+// The cards' type is a share of the card's width (app.css: --cw), so a
 // card's height is its width times a ratio the layout measures. CLOCK is
 // the clock's type as a share of the card's width in the kiosk.
 const CLOCK = 0.1;
@@ -165,14 +168,23 @@ function paginate() {
     }
     paging.per = per; paging.cols = cols; paging.width = width;
     wall.style.gridTemplateColumns = `repeat(${cols}, ${Math.floor(width)}px)`;
+    wall.style.setProperty('--cw', Math.floor(width) + 'px');
   }
   if (kiosk) wall.style.minHeight = Math.floor(innerHeight - wall.getBoundingClientRect().top - scrollY) + 'px';
-  paging.pages = Math.max(1, Math.ceil(all.length / paging.per));
-  paging.page %= paging.pages;
+  const pages = Math.max(1, Math.ceil(all.length / paging.per)), page = paging.page % pages;
+  if (pages !== paging.pages || page !== paging.page || !paging.shownAt) paging.shownAt = performance.now();
+  paging.pages = pages; paging.page = page;
   all.forEach((e, i) => { e.hidden = Math.floor(i / paging.per) !== paging.page; });
   document.getElementById('pageno').textContent = paging.pages > 1 ? `page ${paging.page + 1} of ${paging.pages}` : '';
 }
-if (kiosk) setInterval(() => { paging.page = (paging.page + 1) % paging.pages; paginate(); }, every * 1000);
+// The next page every `every` seconds from when a page was shown, the
+// first one too (however long the boards took to come).
+if (kiosk) setInterval(() => {
+  if (paging.pages < 2 || performance.now() - paging.shownAt < every * 1000) return;
+  paging.page = (paging.page + 1) % paging.pages;
+  paging.shownAt = performance.now();
+  paginate();
+}, 200);
 addEventListener('resize', relayout);
 // relayout lays the cards out once in the next frame, however many asked.
 let relaying = false;

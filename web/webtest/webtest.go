@@ -78,7 +78,9 @@ func Browser(t testing.TB) context.Context {
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	t.Cleanup(cancel)
-	ctx, cancel2 := context.WithTimeout(ctx, 20*time.Second)
+	// Generous: a busy machine (several test runs on two cores) draws the
+	// 3D view of a page in seconds; a passing test waits only as needed.
+	ctx, cancel2 := context.WithTimeout(ctx, 60*time.Second)
 	t.Cleanup(cancel2)
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -144,10 +146,10 @@ func Serve(t testing.TB, h http.Handler, addr string) (string, func()) {
 }
 
 // WaitJS polls a JavaScript condition in the page until it is true, for
-// 10 s at most.
+// 30 s at most (a busy machine).
 func WaitJS(t testing.TB, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
