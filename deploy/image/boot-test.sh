@@ -96,7 +96,7 @@ board=tridboard
 
 boot() {
 	: >"$work/console.log"
-	qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 -nographic \
+	qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic \
 		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
 		-append "root=LABEL=RASPIROOT rw console=ttyAMA0 systemd.show_status=1" \
 		-drive "file=$disk,if=virtio,format=raw" \
