@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/web/webtest"
@@ -57,6 +59,18 @@ func TestBrowserArbiterPage(t *testing.T) {
 	if got := webtest.Eval[string](t, ctx, `document.querySelector("#table tbody").textContent`); got != "1Spock–Uhuras12Sulu+-Kirks2" {
 		t.Errorf("the hall's pairings read %q", got)
 	}
+	// The round's clocks: a set's last reading, its running side counted
+	// down from the reading's time.
+	r.mu.Lock()
+	r.sets["s1"].Clock = &clock.Snapshot{Control: "300", WhiteMS: 300000, BlackMS: 295000, Running: "white", Paused: true}
+	r.mu.Unlock()
+	webtest.Eval[bool](t, ctx, `(at = 0, refresh(), true)`)
+	webtest.WaitJS(t, ctx, "the round's clocks", `document.querySelector("td[data-clock-of=s1]").textContent === "5:00 · 4:55"`)
+	r.mu.Lock()
+	r.sets["s1"].Clock = &clock.Snapshot{Control: "300", WhiteMS: 300000, BlackMS: 295000, Running: "black", At: clock.Stamp{Time: time.Now().Add(-65 * time.Second)}}
+	r.mu.Unlock()
+	webtest.Eval[bool](t, ctx, `(at = 0, refresh(), true)`)
+	webtest.WaitJS(t, ctx, "black's clock running", `/^5:00 · 3:[45]\d$/.test(document.querySelector("td[data-clock-of=s1]").textContent)`)
 	webtest.Eval[bool](t, ctx, `(next(), true)`)
 	webtest.WaitJS(t, ctx, "the hall's standings", `document.querySelector("#what").textContent === "Standings" && document.querySelector("#table tbody tr td:nth-child(2)").textContent === "Sulu"`)
 	// Large type that fits: a row is at least a 14th of the screen.

@@ -2,7 +2,7 @@ package event
 
 // hallPage is the event for the hall's screens. It pages by itself, a
 // screen every 8 seconds: the round's pairings with each board's result,
-// the standings, and on the exhibition days the free sets, the games in
+// the standings, the round's clocks, and on the exhibition days the free sets, the games in
 // progress and the leaderboard. Each screen holds as many rows as fit the
 // screen at a size read from across a hall (a row is a 14th of its height,
 // at least 40 px), so nothing is cut off and nothing scrolls. It changes
@@ -46,9 +46,10 @@ function build() {
     const rows = [];
     for (const g of rd.games) {
       if (g.black === 0) rows.push([g.board, name(g.white), g.result === "bye-1/2" ? "½ bye" : g.result === "bye-0" ? "absent" : "bye", "", ""]);
-      else rows.push([g.board, name(g.white), g.result ? g.result.replace("1/2-1/2", "½-½") : (rd.started && !g.set ? "waits" : "–"), name(g.black), g.set || ""]);
+      else rows.push([g.board, name(g.white), g.result ? g.result.replace("1/2-1/2", "½-½") : (rd.started && !g.set ? "waits" : "–"), name(g.black), g.set || "",
+        g.result ? "" : {set: g.set}]);
     }
-    chunk("Round " + rd.no + " of " + ev.rounds, ["Bd", "White", "", "Black", "Set"], [true, false, false, false, false], rows);
+    chunk("Round " + rd.no + " of " + ev.rounds, ["Bd", "White", "", "Black", "Set", "Clocks"], [true, false, false, false, false, true], rows);
   }
   if (ev.paired && ev.paired.length) chunk("Standings", ["#", "Player", "Pts", ...ev.tiebreaks], [true, false, true, ...ev.tiebreaks.map(() => true)],
     ev.standings.map(s => [s.rank, (s.player.title ? s.player.title + " " : "") + s.player.name, s.points, ...s.tiebreaks]));
@@ -74,7 +75,11 @@ function show() {
   const tb = $("#table tbody"); tb.textContent = "";
   for (const r of s.rows) {
     const tr = document.createElement("tr");
-    r.forEach((v, i) => { const c = document.createElement("td"); c.textContent = v; if (s.num[i]) c.className = "num"; if (s.head[i] === "" && i === 2) c.className = "res"; tr.appendChild(c); });
+    r.forEach((v, i) => {
+      const c = document.createElement("td");
+      if (v && typeof v === "object") { c.dataset.clockOf = v.set; c.textContent = clocks(v.set); } else c.textContent = v;
+      if (s.num[i]) c.className = "num"; if (s.head[i] === "" && i === 2) c.className = "res"; tr.appendChild(c);
+    });
     tb.appendChild(tr);
   }
 }
@@ -85,7 +90,21 @@ async function refresh() {
   $("#title").textContent = ev.name;
   build(); show();
 }
+// clocks is a set's two clocks as the round screen shows them ("4:59 · 5:00"),
+// the running side counted down from the set's last reading.
+function clocks(set) {
+  const st = ev && ev.sets && ev.sets.find(x => x.set === set), k = st && st.clock;
+  if (!k) return "";
+  const left = (side, ms) => {
+    if (k.running === side && !k.paused && !k.stopped && k.at) ms -= Date.now() - Date.parse(k.at);
+    ms = Math.max(0, ms);
+    const t = Math.ceil(ms / 1000), m = Math.floor(t / 60), sec = t % 60;
+    return m + ":" + String(sec).padStart(2, "0");
+  };
+  return left("white", k.white_ms) + " · " + left("black", k.black_ms);
+}
+function tick() { document.querySelectorAll("td[data-clock-of]").forEach(c => { c.textContent = clocks(c.dataset.clockOf); }); }
 function next() { at++; show(); }
 addEventListener("resize", () => { if (ev) { build(); show(); } });
-refresh(); setInterval(refresh, 4000); setInterval(next, 8000);
+refresh(); setInterval(refresh, 4000); setInterval(next, 8000); setInterval(tick, 500);
 </script></body></html>`
