@@ -45,7 +45,7 @@ function build() {
   if (rd) {
     const rows = [];
     for (const g of rd.games) {
-      if (g.black === 0) rows.push([g.board, name(g.white), g.result === "bye-half" ? "½ bye" : g.result === "bye-zero" ? "absent" : "bye", "", ""]);
+      if (g.black === 0) rows.push([g.board, name(g.white), g.result === "bye-1/2" ? "½ bye" : g.result === "bye-0" ? "absent" : "bye", "", ""]);
       else rows.push([g.board, name(g.white), g.result ? g.result.replace("1/2-1/2", "½-½") : (rd.started && !g.set ? "waits" : "–"), name(g.black), g.set || ""]);
     }
     chunk("Round " + rd.no + " of " + ev.rounds, ["Bd", "White", "", "Black", "Set"], [true, false, false, false, false], rows);

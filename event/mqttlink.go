@@ -35,6 +35,10 @@ func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runn
 			<-ready
 			rr.Online(board, online)
 		},
+		Key: func(board string, pub trust.PublicKey) {
+			<-ready
+			rr.Announce(board, pub)
+		},
 	}
 	o.Name, o.Commands = "event", true // it sends the sets their games
 	f, err := mqtt.Follow(o, h)
@@ -63,6 +67,15 @@ func (l *MQTTLink) Refused() map[string]int64 {
 		return nil
 	}
 	return l.checker.RefusedBy()
+}
+
+// ForgetKey drops what the link's checker knows of set's signatures (its
+// key was enrolled or replaced at the desk: the new key counts from its own
+// start).
+func (l *MQTTLink) ForgetKey(set string) {
+	if l.checker != nil {
+		l.checker.Forget(set)
+	}
 }
 
 // Close disconnects.

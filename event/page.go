@@ -118,7 +118,7 @@ $("#byhand").onclick = () => {
     let m = part.match(/^(\d+)\s*-\s*(\d+)$/);
     if (m) { games.push({white: +m[1], black: +m[2]}); continue; }
     m = part.match(/^(\d+)\s+(bye|half|zero)$/);
-    if (m) { games.push({white: +m[1], black: 0, result: {bye: "bye", half: "bye-half", zero: "bye-zero"}[m[2]]}); continue; }
+    if (m) { games.push({white: +m[1], black: 0, result: {bye: "bye", half: "bye-1/2", zero: "bye-0"}[m[2]]}); continue; }
     $("#msg").textContent = "Not a pairing: " + part; return;
   }
   const why = prompt("Why by hand? (journaled; start with 'override:' to pair two who met)");

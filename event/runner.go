@@ -15,6 +15,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // Config is what an event plays: its pairing system and rounds, the sets it
@@ -60,6 +61,9 @@ type Opts struct {
 	// Now is the clock decisions are stamped with.
 	Now func() time.Time
 	Log *slog.Logger
+	// Keys, when set, is the event's keyring (OpenKeyring): the desk
+	// enrols, re-enrols and forgets the sets' keys in it (journaled).
+	Keys *trust.Ring
 }
 
 // DefaultOpts returns Opts with the wall clock and the default logger.
@@ -112,6 +116,8 @@ type Runner struct {
 	damage []Damage
 	desk   desk
 	exhib  exhib
+	// announced are the keys the sets announce on <prefix>/<set>/key.
+	announced map[string]trust.PublicKey
 }
 
 // Errors for the API to map.
@@ -232,7 +238,7 @@ func newRunner(o Opts, cfg Config, t *tournament.Tournament, j *journal, link Li
 	}
 	r := &Runner{o: o, cfg: cfg, t: t, j: j, link: link, sets: map[string]*SetStatus{}, recs: map[[2]int]*gameRecord{},
 		desk:  desk{entrants: map[int]Entrant{}, checked: map[[2]int]bool{}, byes: map[[2]int]string{}},
-		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}}
+		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}}
 	for _, b := range cfg.Boards {
 		r.sets[b] = &SetStatus{Set: b}
 	}
@@ -444,10 +450,17 @@ func (r *Runner) apply(d Decision) error {
 		if err := checkSetID(d.Set, seen); err != nil {
 			return err
 		}
+		if d.Key != "" {
+			if err := r.applyKey(d); err != nil {
+				return err
+			}
+		}
 		r.cfg.Boards = append(r.cfg.Boards, d.Set)
 		if r.sets != nil {
 			r.sets[d.Set] = &SetStatus{Set: d.Set}
 		}
+	case "key", "key-forget":
+		return r.applyKey(d)
 	case "removeset":
 		if !r.isBoard(d.Set) {
 			return fmt.Errorf("event: %q is not one of the event's sets: %w", d.Set, ErrNotFound)
@@ -611,8 +624,25 @@ func (r *Runner) Withdraw(no int, reason string) error {
 // AddSet adds a set to a running event: a game waiting for a board goes to
 // it at once.
 func (r *Runner) AddSet(set, reason string) ([]BoardReport, error) {
+	return r.AddKeyedSet(set, "", "", reason)
+}
+
+// AddKeyedSet is AddSet with the set's key enrolled at once (key as
+// "ed25519:...", or "" for the one the set announces, checked against the
+// fingerprint the organiser read on the set's page, as EnrollKey does);
+// fingerprint "" adds the set without a key.
+func (r *Runner) AddKeyedSet(set, key, fingerprint, reason string) ([]BoardReport, error) {
 	r.mu.Lock()
-	if err := r.decide(Decision{Op: "addset", Set: set, By: "arbiter", Reason: reason}); err != nil {
+	d := Decision{Op: "addset", Set: set, By: "arbiter", Reason: reason}
+	if fingerprint != "" || key != "" {
+		pub, err := r.keyToEnroll(set, key, fingerprint)
+		if err != nil {
+			r.mu.Unlock()
+			return nil, err
+		}
+		d.Key = pub.String()
+	}
+	if err := r.decide(d); err != nil {
 		r.mu.Unlock()
 		return nil, err
 	}
