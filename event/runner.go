@@ -82,6 +82,11 @@ type SetStatus struct {
 	Result      string `json:"result,omitempty"`
 	Termination string `json:"termination,omitempty"`
 	Moves       int    `json:"moves"`
+	// Disbelieved counts the set's states the event did not believe:
+	// moves that do not replay by the rules, a result that follows neither
+	// from the position nor from a resignation, agreement, flag or an
+	// arbiter's decision (each logged).
+	Disbelieved int `json:"disbelieved,omitempty"`
 	// Sensors is the set's own word on its pieces against its game
 	// ("in_sync": the board shows the game's position; "mismatch": a piece
 	// is out of place), as its state's board status says it.
@@ -931,19 +936,29 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 	}
 	c := r.t.Current()
 	s.PlaysPairing = c != nil && c.No == round
+	if g.GameID != "" && g.GameID != st.Game {
+		return 0, nil // a game other than the one the event's set took: not this board's
+	}
+	rg, err := replay(r.cfg.Variant, r.cfg.Options, st)
+	if err != nil {
+		r.disbelieve(s, round, board, st, err)
+		return 0, nil
+	}
 	if g.GameID == "" {
 		if err := r.decide(Decision{Op: "game", Round: round, Board: board, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: journal", "err", err)
 			return 0, nil
 		}
-	} else if g.GameID != st.Game {
-		return 0, nil // a second game with the same tags: the first one counts
 	}
 	if err := r.record(round, board, set, st); err != nil {
 		r.o.Log.Error("event: journal", "err", err)
 		return 0, nil
 	}
 	if st.Result != "" && st.Result != "*" && !g.Result.Over() {
+		if err := credible(rg, st); err != nil {
+			r.disbelieve(s, round, board, st, err)
+			return 0, nil
+		}
 		if err := r.decide(Decision{Op: "result", Round: round, Board: board, Result: st.Result,
 			Reason: st.Reason, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: a set's result", "set", set, "err", err)
@@ -952,6 +967,13 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 		return r.fillFree()
 	}
 	return 0, nil
+}
+
+// disbelieve logs and counts a state of set s that the event does not
+// believe (ErrNotCredible): nothing of it is taken.
+func (r *Runner) disbelieve(s *SetStatus, round, board int, st protocol.State, err error) {
+	s.Disbelieved++
+	r.o.Log.Warn("event: a set's state not believed", "set", s.Set, "round", round, "board", board, "game", st.Game, "err", err)
 }
 
 // record journals what a state adds to round/board's record: the moves it

@@ -1,0 +1,120 @@
+package event
+
+import (
+	"testing"
+
+	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/tournament"
+)
+
+// Positions one move from the end (as in the game package's tests): the
+// move mates, or stalemates.
+const (
+	mateInOne      = "QL1:w,QL6:b,KL1:w,KL6:b Kd3W,Qa6N,Rc5B,kc5N w - - - 0 40"
+	mateMove       = "c5B-b5N"
+	stalemateInOne = "QL1:w,QL6:b,KL1:w,KL6:b Ka8QL6,Qd1W,ka8B w - - - 0 40"
+	stalemateMove  = "d1W-d9KL6"
+	// fiftyMoves: 100 half-moves without a capture or a pawn move.
+	fiftyMoves = "QL1:w,QL6:b,KL1:w,KL6:b Ka8QL6,Qd1W,ka8B w - - - 100 90"
+	tenMoves   = "QL1:w,QL6:b,KL1:w,KL6:b Ka8QL6,Qd1W,ka8B w - - - 10 90"
+)
+
+// The event believes a set's result only when it follows from the
+// position (replayed by the rules core), or from a recorded resignation,
+// agreement, flag (the clock shows it) or an arbiter's decision; a state
+// whose moves do not replay is not taken at all. Board 1 of round 1 is
+// Spock-Uhura on s1.
+func TestEventBelievesOnlyCredibleResults(t *testing.T) {
+	moves := line(t, 6, 3)
+	st := func(result, reason, start string, moves []string, c *clock.Snapshot) protocol.State {
+		s := state("Test", "1", "1", "Spock", "Uhura", "g1", result, reason)
+		s.Start, s.Moves, s.Clock = start, moves, c
+		return s
+	}
+	clk := func(w, b int64, flag string) *clock.Snapshot {
+		return &clock.Snapshot{Control: "180+2", WhiteMS: w, BlackMS: b, Flag: flag, Stopped: true}
+	}
+	for _, tc := range []struct {
+		name  string
+		st    protocol.State
+		want  tournament.Result // None: not believed
+		moves int               // the moves the record takes
+	}{
+		{"checkmate on the board", st("1-0", "checkmate", mateInOne, []string{mateMove}, nil), tournament.WhiteWins, 1},
+		{"checkmate scored for the mated side", st("0-1", "checkmate", mateInOne, []string{mateMove}, nil), tournament.None, 1},
+		{"a mated side's resignation scored as a win", st("0-1", "resignation", mateInOne, []string{mateMove}, nil), tournament.None, 1},
+		{"checkmate claimed, the game goes on", st("1-0", "checkmate", "", moves, nil), tournament.None, 6},
+		{"stalemate on the board", st("1/2-1/2", "stalemate", stalemateInOne, []string{stalemateMove}, nil), tournament.Draw, 1},
+		{"stalemate scored as a win", st("1-0", "stalemate", stalemateInOne, []string{stalemateMove}, nil), tournament.None, 1},
+		{"stalemate claimed, the game goes on", st("1/2-1/2", "stalemate", "", moves, nil), tournament.None, 6},
+		{"dead position claimed, the game goes on", st("1/2-1/2", "dead position", "", moves, nil), tournament.None, 6},
+		{"resignation", st("0-1", "resignation", "", moves, nil), tournament.BlackWins, 6},
+		{"a resignation scored as a draw", st("1/2-1/2", "resignation", "", moves, nil), tournament.None, 6},
+		{"agreement", st("1/2-1/2", "agreement", "", moves, nil), tournament.Draw, 6},
+		{"an agreement scored as a win", st("1-0", "agreement", "", moves, nil), tournament.None, 6},
+		{"white's flag fell", st("0-1", "time", "", moves, clk(0, 41000, "white")), tournament.BlackWins, 6},
+		{"black at zero", st("1-0", "time", "", moves, clk(12000, 0, "")), tournament.WhiteWins, 6},
+		{"a flag, the opponent cannot mate", st("1/2-1/2", "time", "", moves, clk(12000, 0, "black")), tournament.Draw, 6},
+		{"a forged flag: both clocks running", st("0-1", "time", "", moves, clk(1000, 9999000, "")), tournament.None, 6},
+		{"a flag scored for the flagged side", st("1-0", "time", "", moves, clk(0, 41000, "white")), tournament.None, 6},
+		{"on time, no clock", st("0-1", "time", "", moves, nil), tournament.None, 6},
+		{"the 50-move rule", st("1/2-1/2", "50-move rule", fiftyMoves, nil, nil), tournament.Draw, 0},
+		{"the 50-move rule, 10 half-moves", st("1/2-1/2", "50-move rule", tenMoves, nil, nil), tournament.None, 0},
+		{"the 50-move rule scored as a win", st("1-0", "50-move rule", fiftyMoves, nil, nil), tournament.None, 0},
+		{"threefold repetition, none", st("1/2-1/2", "threefold repetition", "", moves, nil), tournament.None, 6},
+		{"illegal moves (7.5.5)", st("1-0", "illegal moves", "", moves, nil), tournament.WhiteWins, 6},
+		{"an arbiter's decision", st("1-0", "arbiter: Uhura's phone rang", "", moves, nil), tournament.WhiteWins, 6},
+		{"no reason", st("1-0", "", "", moves, nil), tournament.None, 6},
+		{"a reason of its own", st("0-1", "white left the hall", "", moves, nil), tournament.None, 6},
+		{"a result of no kind", st("2-0", "resignation", "", moves, nil), tournament.None, 6},
+		{"a move that is not legal", st("0-1", "resignation", "", append(line(t, 3, 3), "a1W-a9KL6"), nil), tournament.None, 0},
+		{"moves of no notation", st("*", "", "", []string{"e2-e4", "zz"}, nil), tournament.None, 0},
+		{"a start that is no position", st("0-1", "resignation", "nonsense", moves, nil), tournament.None, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := newEvent(t, &fakeLink{})
+			r.PairNext()
+			r.StartRound(1)
+			r.Observe("s1", tc.st)
+			s := r.Snapshot()
+			g := s.Paired[0].Games[0]
+			if g.Result != tc.want {
+				t.Errorf("board 1's result %q (%s), want %q", g.Result, g.Reason, tc.want)
+			}
+			wantDis := 0
+			if tc.want == tournament.None && tc.st.Result != "*" || tc.moves == 0 && len(tc.st.Moves) > 0 {
+				wantDis = 1
+			}
+			if s.Sets[0].Disbelieved != wantDis {
+				t.Errorf("s1 disbelieved %d states, want %d", s.Sets[0].Disbelieved, wantDis)
+			}
+			rec := r.recs[[2]int{1, 1}]
+			if n := 0; rec != nil && len(rec.Moves) != tc.moves || rec == nil && tc.moves != n {
+				t.Errorf("the record holds %v, want %d moves", rec, tc.moves)
+			}
+			if tc.moves == 0 && len(tc.st.Moves) > 0 && g.GameID != "" {
+				t.Errorf("an unbelievable state bound game %s to board 1", g.GameID)
+			}
+		})
+	}
+}
+
+// A state whose game is not the one the event took for the board is
+// ignored for that board, whatever it says.
+func TestEventIgnoresAnotherGameID(t *testing.T) {
+	r, _ := newEvent(t, &fakeLink{})
+	r.PairNext()
+	r.StartRound(1)
+	moves := line(t, 4, 1)
+	ok := state("Test", "1", "1", "Spock", "Uhura", "g1", "*", "")
+	ok.Moves = moves[:2]
+	r.Observe("s1", ok)
+	other := state("Test", "1", "1", "Spock", "Uhura", "g2", "0-1", "resignation")
+	other.Moves = moves
+	r.Observe("s1", other)
+	g := r.Snapshot().Paired[0].Games[0]
+	if g.Result.Over() || g.GameID != "g1" || len(r.recs[[2]int{1, 1}].Moves) != 2 {
+		t.Errorf("game g2 counted on board 1: %+v, record %v", g, r.recs[[2]int{1, 1}].Moves)
+	}
+}
