@@ -60,6 +60,22 @@ func (l *MQTTLink) Send(set, command string, payload map[string]any) error {
 	return err
 }
 
+// NewGame sends set a new_game and returns the id of the game it started
+// (its reply's "game").
+func (l *MQTTLink) NewGame(set string, payload map[string]any) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
+	defer cancel()
+	resp, err := l.f.Command(ctx, set, protocol.CmdNewGame, payload)
+	if err != nil {
+		return "", err
+	}
+	if m, ok := resp.Data.(map[string]any); ok {
+		id, _ := m["game"].(string)
+		return id, nil
+	}
+	return "", nil
+}
+
 // Refused is how many of the sets' messages the link refused (forged,
 // replayed, oversized), by reason; nil without a checker.
 func (l *MQTTLink) Refused() map[string]int64 {

@@ -50,6 +50,14 @@ type Link interface {
 	Send(set, command string, payload map[string]any) error
 }
 
+// GameLink is a Link that tells which game a set started for a new_game
+// command (the set's reply names it): the event then takes that game for
+// the board, and no other (MQTTLink is one).
+type GameLink interface {
+	Link
+	NewGame(set string, payload map[string]any) (game string, err error)
+}
+
 // Opts configure a Runner.
 type Opts struct {
 	// Dir holds the event's journal.
@@ -121,6 +129,9 @@ type Runner struct {
 	damage []Damage
 	desk   desk
 	exhib  exhib
+	// sending counts the new_game commands waiting for a set's answer, by
+	// round and board.
+	sending map[[2]int]int
 	// announced are the keys the sets announce on <prefix>/<set>/key.
 	announced map[string]trust.PublicKey
 }
@@ -243,7 +254,7 @@ func newRunner(o Opts, cfg Config, t *tournament.Tournament, j *journal, link Li
 	}
 	r := &Runner{o: o, cfg: cfg, t: t, j: j, link: link, sets: map[string]*SetStatus{}, recs: map[[2]int]*gameRecord{},
 		desk:  desk{entrants: map[int]Entrant{}, checked: map[[2]int]bool{}, byes: map[[2]int]string{}},
-		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}}
+		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}, sending: map[[2]int]int{}}
 	for _, b := range cfg.Boards {
 		r.sets[b] = &SetStatus{Set: b}
 	}
@@ -745,13 +756,47 @@ func (r *Runner) send(n int, g tournament.Game) BoardReport {
 	if cfg.TimeControl != "" {
 		p["time_control"] = cfg.TimeControl
 	}
-	if err := r.link.Send(g.Set, protocol.CmdNewGame, p); err != nil {
+	err := r.newGame(n, g, p)
+	if err != nil {
 		rep.Error = err.Error()
 		r.o.Log.Warn("event: a set did not take its game", "round", n, "board", g.Board, "set", g.Set, "err", err)
 	} else {
 		rep.OK = true
 	}
 	return rep
+}
+
+// newGame sends g's set its game. Through a GameLink, the game the set
+// answers with is journaled as the board's (By "event"): a state of any
+// other game of that set, an older one with the same tags included, is
+// ignored for the board; while the command waits for its answer, no state
+// binds a game to the board.
+func (r *Runner) newGame(n int, g tournament.Game, p map[string]any) error {
+	gl, ok := r.link.(GameLink)
+	if !ok || n == 0 {
+		return r.link.Send(g.Set, protocol.CmdNewGame, p)
+	}
+	k := [2]int{n, g.Board}
+	r.mu.Lock()
+	r.sending[k]++
+	r.mu.Unlock()
+	id, err := gl.NewGame(g.Set, p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sending[k]--; r.sending[k] <= 0 {
+		delete(r.sending, k)
+	}
+	if err != nil || id == "" {
+		return err
+	}
+	cur, gerr := r.gameRef(n, g.Board)
+	if gerr != nil || cur.Set != g.Set || cur.GameID == id {
+		return nil // moved elsewhere meanwhile, or bound already
+	}
+	if err := r.decide(Decision{Op: "game", Round: n, Board: g.Board, GameID: id, Set: g.Set, By: "event"}); err != nil {
+		r.o.Log.Error("event: journal", "err", err)
+	}
+	return nil
 }
 
 // fillFree sends the games waiting for a board, first board first, to the
@@ -945,6 +990,9 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 		return 0, nil
 	}
 	if g.GameID == "" {
+		if r.sending[[2]int{round, board}] > 0 {
+			return 0, nil // the set's answer names the game
+		}
 		if err := r.decide(Decision{Op: "game", Round: round, Board: board, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: journal", "err", err)
 			return 0, nil

@@ -118,3 +118,65 @@ func TestEventIgnoresAnotherGameID(t *testing.T) {
 		t.Errorf("game g2 counted on board 1: %+v, record %v", g, r.recs[[2]int{1, 1}].Moves)
 	}
 }
+
+// gameLink answers each new_game with the id of the game the set started;
+// hold, when set, keeps the answer back until it is closed.
+type gameLink struct {
+	fakeLink
+	hold chan struct{}
+}
+
+func (l *gameLink) NewGame(set string, p map[string]any) (string, error) {
+	if l.hold != nil {
+		<-l.hold
+	}
+	if err := l.Send(set, protocol.CmdNewGame, p); err != nil {
+		return "", err
+	}
+	return "new-" + set, nil
+}
+
+// Through a link that names the game a set started for the event's
+// new_game, the board takes that game and no other: an older game of the
+// set with the same tags (its retained state, arriving before the answer,
+// or after) scores nothing.
+func TestEventTakesTheGameItsSetAnswered(t *testing.T) {
+	link := &gameLink{hold: make(chan struct{})}
+	r, dir := newEvent(t, link)
+	r.PairNext()
+	done := make(chan []BoardReport)
+	go func() { reps, _ := r.StartRound(1); done <- reps }()
+	old := state("Test", "1", "1", "Spock", "Uhura", "old", "0-1", "resignation")
+	// The old game's state comes while the command waits for its answer.
+	waitFor(t, "the command sent", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.sending[[2]int{1, 1}] > 0
+	})
+	r.Observe("s1", old)
+	if g := r.Snapshot().Paired[0].Games[0]; g.GameID != "" || g.Result.Over() {
+		t.Fatalf("a state bound board 1 before the set answered: %+v", g)
+	}
+	close(link.hold)
+	if reps := <-done; len(reps) != 2 || !reps[0].OK || !reps[1].OK {
+		t.Fatalf("reports %+v", reps)
+	}
+	r.Observe("s1", old) // and after
+	if g := r.Snapshot().Paired[0].Games[0]; g.GameID != "new-s1" || g.Result.Over() {
+		t.Fatalf("board 1: %+v, want game new-s1 without a result", g)
+	}
+	r.Observe("s1", state("Test", "1", "1", "Spock", "Uhura", "new-s1", "1-0", "resignation"))
+	if g := r.Snapshot().Paired[0].Games[0]; g.Result != tournament.WhiteWins {
+		t.Errorf("board 1: %+v, want 1-0", g)
+	}
+	// The binding is journaled: a restart keeps it.
+	r.Close()
+	r2, err := Open(testOpts(t, dir), &fakeLink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if g := r2.Snapshot().Paired[0].Games[1]; g.GameID != "new-s2" {
+		t.Errorf("board 2 after a restart: %+v, want game new-s2", g)
+	}
+}
