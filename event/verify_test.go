@@ -180,3 +180,47 @@ func TestEventTakesTheGameItsSetAnswered(t *testing.T) {
 		t.Errorf("board 2 after a restart: %+v, want game new-s2", g)
 	}
 }
+
+// An exhibition game's result (it feeds the leaderboard and the seeding)
+// is believed as a round's game's is.
+func TestExhibitionBelievesOnlyCredibleResults(t *testing.T) {
+	r, _ := deskEvent(t, &fakeLink{})
+	register(t, r, "Ann", 0, "F1", "")
+	register(t, r, "Bob", 0, "F2", "")
+	r.Online("s1", true)
+	moves := line(t, 6, 3)
+	ex := func(result, reason string, moves []string) protocol.State {
+		st := state("Fest exhibition", "", "", "Ann", "Bob", "x1", result, reason)
+		st.Moves = moves
+		return st
+	}
+	for _, st := range []protocol.State{
+		ex("1-0", "checkmate", moves),
+		ex("0-1", "time", moves),
+		ex("1-0", "resignation", append(line(t, 2, 3), "a1W-a9KL6")),
+	} {
+		r.Observe("s1", st)
+	}
+	if games, v := r.Exhibition(), r.Desk(); len(games) != 0 || len(v.Playing) != 1 || r.Snapshot().Sets[0].Disbelieved != 3 {
+		t.Fatalf("games %+v, playing %+v, disbelieved %d: want none, Ann-Bob, 3", games, v.Playing, r.Snapshot().Sets[0].Disbelieved)
+	}
+	r.Observe("s1", ex("1-0", "resignation", moves))
+	if games := r.Exhibition(); len(games) != 1 || games[0].Result != "1-0" {
+		t.Errorf("games %+v, want Ann-Bob 1-0", games)
+	}
+}
+
+// An offline for a set (anyone may publish one on an open broker) is
+// contradicted by the set's next state: the set is online again.
+func TestSignedStateContradictsOffline(t *testing.T) {
+	r, _ := newEvent(t, &fakeLink{})
+	r.Online("s1", true)
+	r.Online("s1", false)
+	if r.Snapshot().Sets[0].Online {
+		t.Fatal("offline not taken")
+	}
+	r.Observe("s1", state("Test", "", "", "A", "B", "x", "*", ""))
+	if !r.Snapshot().Sets[0].Online {
+		t.Error("the set's state after an offline left it offline")
+	}
+}
