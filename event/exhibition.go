@@ -86,7 +86,7 @@ func (r *Runner) observeExhibition(set string, st protocol.State) (freed bool) {
 	var rg *rules.Game
 	if st.Variant == "" || st.Variant == r.cfg.Variant {
 		var err error
-		if rg, err = replay(r.cfg.Variant, r.cfg.Options, st); err != nil {
+		if rg, err = r.replaySet(set, r.cfg.Variant, r.cfg.Options, st); err != nil {
 			if s := r.sets[set]; s != nil {
 				r.disbelieve(s, 0, 0, st, err)
 			}

@@ -132,6 +132,8 @@ type Runner struct {
 	// sending counts the new_game commands waiting for a set's answer, by
 	// round and board.
 	sending map[[2]int]int
+	// replays are the games the sets' last states replayed to (verify.go).
+	replays map[string]*replayed
 	// announced are the keys the sets announce on <prefix>/<set>/key.
 	announced map[string]trust.PublicKey
 }
@@ -254,7 +256,7 @@ func newRunner(o Opts, cfg Config, t *tournament.Tournament, j *journal, link Li
 	}
 	r := &Runner{o: o, cfg: cfg, t: t, j: j, link: link, sets: map[string]*SetStatus{}, recs: map[[2]int]*gameRecord{},
 		desk:  desk{entrants: map[int]Entrant{}, checked: map[[2]int]bool{}, byes: map[[2]int]string{}},
-		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}, sending: map[[2]int]int{}}
+		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}, sending: map[[2]int]int{}, replays: map[string]*replayed{}}
 	for _, b := range cfg.Boards {
 		r.sets[b] = &SetStatus{Set: b}
 	}
@@ -984,7 +986,7 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 	if g.GameID != "" && g.GameID != st.Game {
 		return 0, nil // a game other than the one the event's set took: not this board's
 	}
-	rg, err := replay(r.cfg.Variant, r.cfg.Options, st)
+	rg, err := r.replaySet(set, r.cfg.Variant, r.cfg.Options, st)
 	if err != nil {
 		r.disbelieve(s, round, board, st, err)
 		return 0, nil

@@ -3,6 +3,7 @@ package event
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tridboard/tridboard/protocol"
@@ -15,6 +16,38 @@ import (
 // position nor from a recorded resignation, agreement, flag or arbiter's
 // decision.
 var ErrNotCredible = errors.New("not believed")
+
+// replayed is the last game a set's state replayed to: the next state of
+// the same game only plays its new moves.
+type replayed struct {
+	variant, options, start string
+	moves                   []string
+	g                       *rules.Game
+}
+
+// replaySet is replay with what set's last state replayed to kept in r:
+// a state that extends it plays only its new moves. The caller holds r.mu.
+func (r *Runner) replaySet(set, variant, options string, st protocol.State) (*rules.Game, error) {
+	c := r.replays[set]
+	if c != nil && c.variant == variant && c.options == options && c.start == st.Start && len(st.Moves) >= len(c.moves) &&
+		slices.Equal(st.Moves[:len(c.moves)], c.moves) {
+		for i, long := range st.Moves[len(c.moves):] {
+			if _, _, err := c.g.PlayNotation(long); err != nil {
+				delete(r.replays, set)
+				return nil, fmt.Errorf("%w: move %d: %v", ErrNotCredible, len(c.moves)+i+1, err)
+			}
+		}
+		c.moves = slices.Clone(st.Moves)
+		return c.g, nil
+	}
+	g, err := replay(variant, options, st)
+	if err != nil {
+		delete(r.replays, set)
+		return nil, err
+	}
+	r.replays[set] = &replayed{variant: variant, options: options, start: st.Start, moves: slices.Clone(st.Moves), g: g}
+	return g, nil
+}
 
 // replay plays st's moves from its start by the rules of the event's
 // variant: a move that is not legal there makes the state unbelievable.

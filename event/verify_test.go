@@ -1,6 +1,7 @@
 package event
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tridboard/tridboard/clock"
@@ -222,5 +223,76 @@ func TestSignedStateContradictsOffline(t *testing.T) {
 	r.Observe("s1", state("Test", "", "", "A", "B", "x", "*", ""))
 	if !r.Snapshot().Sets[0].Online {
 		t.Error("the set's state after an offline left it offline")
+	}
+}
+
+// BenchmarkBelieveState measures what believing one state costs the
+// event: its moves replayed from the start by the rules core and its
+// result checked, for a game of 120 half-moves.
+func BenchmarkBelieveState(b *testing.B) {
+	st := state("Bench", "1", "1", "A", "B", "g1", "1-0", "resignation")
+	st.Moves = line(b, 120, 5)
+	b.ReportMetric(float64(len(st.Moves)), "plies")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g, err := replay("st3d", "", st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := credible(g, st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A set's states are replayed from where its last one left off: moves
+// added, taken back, a move that is not legal after a good start.
+func TestReplayFollowsTheSet(t *testing.T) {
+	r, _ := newEvent(t, &fakeLink{})
+	r.PairNext()
+	r.StartRound(1)
+	moves := line(t, 8, 2)
+	st := func(n int, extra ...string) protocol.State {
+		s := state("Test", "1", "1", "Spock", "Uhura", "g1", "*", "")
+		s.Moves = append(slices.Clone(moves[:n]), extra...)
+		return s
+	}
+	for _, s := range []protocol.State{st(2), st(4), st(3), st(5), st(5, "a1W-a9KL6"), st(6)} {
+		r.Observe("s1", s)
+	}
+	if d := r.Snapshot().Sets[0].Disbelieved; d != 1 {
+		t.Errorf("%d states disbelieved, want 1 (the move that is not legal)", d)
+	}
+	if got := r.recs[[2]int{1, 1}].Moves; !slices.Equal(got, moves[:6]) {
+		t.Errorf("the record holds %v, want %v", got, moves[:6])
+	}
+	end := st(8)
+	end.Result, end.Reason = "0-1", "resignation"
+	r.Observe("s1", end)
+	if g := r.Snapshot().Paired[0].Games[0]; g.Result != tournament.BlackWins {
+		t.Errorf("board 1: %+v", g)
+	}
+}
+
+// BenchmarkBelieveNextState is BenchmarkBelieveState for the state after
+// the one before: only its new move is played.
+func BenchmarkBelieveNextState(b *testing.B) {
+	r := &Runner{replays: map[string]*replayed{}}
+	moves := line(b, 120, 5)
+	prev := state("Bench", "1", "1", "A", "B", "g1", "*", "")
+	prev.Moves = moves[:len(moves)-1]
+	next := prev
+	next.Moves = moves
+	b.ResetTimer()
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.replaySet("s1", "st3d", "", prev); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := r.replaySet("s1", "st3d", "", next); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
 	}
 }
