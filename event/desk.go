@@ -297,6 +297,8 @@ type DeskView struct {
 	Boards    []string     `json:"sets"`
 	Waiting   []int        `json:"waiting"`
 	Messages  []string     `json:"messages,omitempty"`
+	// Keys are the sets' keys: announced, trusted, to enrol.
+	Keys []SetKey `json:"keys"`
 }
 
 // Desk returns the desk's view.
@@ -317,6 +319,7 @@ func (r *Runner) Desk() DeskView {
 	v.Leaders = r.leaderboard()
 	v.ExGames = len(r.exhib.games)
 	v.Waiting = r.waiting()
+	v.Keys = r.keys()
 	for _, d := range r.damage {
 		v.Messages = append(v.Messages, "journal: "+d.String())
 	}

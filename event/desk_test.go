@@ -194,7 +194,7 @@ func TestExhibitionLeaderboardAndSeeding(t *testing.T) {
 	}
 	ex := func(set, id, w, b, res string, moves []string) protocol.State {
 		st := playing(protocol.State{Game: id, Result: res, Tags: map[string]string{"Event": "Fest exhibition", "White": w, "Black": b}}, moves, true)
-		st.Result = res
+		st.Result, st.Reason = res, map[string]string{"1-0": "resignation", "0-1": "resignation", "1/2-1/2": "agreement"}[res]
 		return st
 	}
 	mv := line(t, 6, 3)

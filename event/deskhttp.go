@@ -121,12 +121,37 @@ func registerDesk(mux *http.ServeMux, h *api) {
 		var body struct {
 			Set    string `json:"set"`
 			Reason string `json:"reason"`
+			// Key and Fingerprint enrol the set's key with it (Key ""
+			// for the one it announces).
+			Key         string `json:"key"`
+			Fingerprint string `json:"fingerprint"`
 		}
 		if err := decode(req, &body); err != nil {
 			return nil, err
 		}
-		reps, err := r.AddSet(body.Set, body.Reason)
+		reps, err := r.AddKeyedSet(body.Set, body.Key, body.Fingerprint, body.Reason)
 		return map[string]any{"ok": err == nil, "boards": reps}, err
+	}))
+	mux.HandleFunc("GET /api/event/keys", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, r.Keys()) })
+	mux.HandleFunc("POST /api/event/sets/{set}/key", h.auth(func(w http.ResponseWriter, req *http.Request) (any, error) {
+		var body struct {
+			Key         string `json:"key"`
+			Fingerprint string `json:"fingerprint"`
+			Reason      string `json:"reason"`
+		}
+		if err := decode(req, &body); err != nil {
+			return nil, err
+		}
+		return r.EnrollKey(req.PathValue("set"), body.Key, body.Fingerprint, or(body.Reason, "enrolled at the desk"))
+	}))
+	mux.HandleFunc("POST /api/event/sets/{set}/key/forget", h.auth(func(w http.ResponseWriter, req *http.Request) (any, error) {
+		var body struct {
+			Reason string `json:"reason"`
+		}
+		if err := decode(req, &body); err != nil {
+			return nil, err
+		}
+		return r.ForgetKey(req.PathValue("set"), or(body.Reason, "forgotten at the desk"))
 	}))
 	mux.HandleFunc("POST /api/event/sets/{set}/remove", h.auth(func(w http.ResponseWriter, req *http.Request) (any, error) {
 		var body struct {

@@ -3,8 +3,9 @@ package event
 // deskPage is the organiser's desk: register players (name, festival id,
 // rating, category), check them in for the next round, byes asked for,
 // withdrawals, the tournament's settings and prizes, the exhibition's free
-// sets, games in progress and leaderboard, and starting an exhibition game
-// at a set. It polls /api/event/desk; changes POST with the token it asks
+// sets, games in progress and leaderboard, starting an exhibition game at a
+// set, and the sets' keys (compare a set's fingerprint with its page, enrol,
+// re-enrol, forget; add a set with its key). It polls /api/event/desk; changes POST with the token it asks
 // for once.
 const deskPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -16,7 +17,7 @@ h1{margin:.2em 0;font-size:1.8rem} h2{font-size:1.3rem;margin:1em 0 .3em}
 table{border-collapse:collapse;width:100%} th,td{padding:.3em .45em;border-bottom:1px solid #333;text-align:left}
 button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;background:#222;color:#eee;border:1px solid #555}
 #msg{min-height:1.5em;color:#fc6} a{color:#9cf} .grid{display:flex;flex-wrap:wrap;gap:2rem} .grid>section{flex:1 1 30rem}
-.free{color:#8f8} .warn{color:#f88}
+.free{color:#8f8} .warn{color:#f88} .fp{font-family:ui-monospace,monospace;white-space:nowrap}
 </style></head><body>
 <h1 id="title">Desk</h1>
 <div id="msg" role="status" aria-live="polite"></div>
@@ -42,6 +43,10 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 <h2>Leaderboard (<span id="exgames">0</span> games)</h2>
 <table id="leaders"><thead><tr><th>#</th><th>Name</th><th>Rating</th><th>RD</th><th>Games</th><th>W-D-L</th></tr></thead><tbody></tbody></table>
 <p><button id="seed">Seed the tournament by these ratings</button></p>
+<h2>Sets and their keys</h2>
+<p>Enrol a set once its page (or <code>tridboard doctor</code> on it) shows the same fingerprint as here: type that fingerprint and press Enrol.</p>
+<table id="keys"><thead><tr><th>Set</th><th>Announces</th><th>Trusted</th><th>Status</th><th></th></tr></thead><tbody></tbody></table>
+<form id="addset"><input name="set" placeholder="Set id" aria-label="new set"> <input name="fingerprint" placeholder="Fingerprint (its page)" aria-label="new set's fingerprint"> <button>Add the set</button></form>
 <h2>Tournament settings</h2>
 <form id="settings"><select name="system" aria-label="system"><option value="">system…</option><option>swiss</option><option>round-robin</option></select>
 <input name="rounds" placeholder="Rounds" aria-label="rounds" inputmode="numeric"> <input name="time_control" placeholder="Time control" aria-label="time control">
@@ -52,7 +57,7 @@ button,select,input{font:inherit;padding:.2em .5em;margin:.1em} input{width:9em;
 </section>
 </div>
 <script>
-` + postJS + `let dv = null;
+` + postJS + `let dv = null, lastKeys = "";
 function td(tr, v) { const c = document.createElement("td"); if (v instanceof Node) c.append(v); else c.textContent = v; tr.appendChild(c); return c; }
 function btn(text, f) { const b = document.createElement("button"); b.type = "button"; b.textContent = text; b.onclick = f; return b; }
 function render() {
@@ -81,6 +86,23 @@ function render() {
   if (dv.free_sets.includes(cur)) sel.value = cur;
   const pb = $("#playing tbody"); pb.textContent = "";
   for (const g of dv.exhibition_playing) { const tr = document.createElement("tr"); td(tr, g.set); td(tr, g.white); td(tr, g.black); td(tr, g.moves); pb.appendChild(tr); }
+  // The keys' table is redrawn only when they change: a fingerprint being
+  // typed stays where it is.
+  const kb = $("#keys tbody"), typing = {};
+  if (JSON.stringify(dv.keys) !== lastKeys) { lastKeys = JSON.stringify(dv.keys);
+  for (const i of kb.querySelectorAll("input")) if (i.value) typing[i.dataset.set] = i.value;
+  kb.textContent = "";
+  const said = {"enrolled": "enrolled", "first use": "trusted at first use: compare and enrol", "announced": "not trusted: compare and enrol", "differs": "announces another key than the trusted one!", "none": "no key seen yet"};
+  for (const k of dv.keys) {
+    const tr = document.createElement("tr"); tr.dataset.set = k.set;
+    td(tr, k.set); td(tr, k.announced_fingerprint || "—").className = "fp"; td(tr, k.trusted_fingerprint || "—").className = "fp";
+    const st = td(tr, said[k.status] || k.status); st.className = "status" + (k.status === "differs" || k.status === "announced" ? " warn" : "");
+    const fp = document.createElement("input"); fp.placeholder = "fingerprint"; fp.dataset.set = k.set; fp.value = typing[k.set] || ""; fp.setAttribute("aria-label", "fingerprint of " + k.set);
+    const c = td(tr, fp);
+    c.append(btn(k.trusted ? "Re-enrol" : "Enrol", async () => { if (await post("sets/" + encodeURIComponent(k.set) + "/key", {fingerprint: fp.value.trim(), reason: "compared at the desk"})) fp.value = ""; }));
+    if (k.trusted) c.append(btn("Forget", () => { const why = prompt("Why forget " + k.set + "'s key? (journaled)"); if (why) post("sets/" + encodeURIComponent(k.set) + "/key/forget", {reason: why}); }));
+    kb.appendChild(tr);
+  } }
   $("#exgames").textContent = dv.exhibition_games;
   const lb = $("#leaders tbody"); lb.textContent = "";
   for (const l of dv.leaderboard) { const tr = document.createElement("tr"); td(tr, l.rank); td(tr, l.name); td(tr, Math.round(l.rating)); td(tr, Math.round(l.rd)); td(tr, l.games); td(tr, l.won + "-" + l.drawn + "-" + l.lost); lb.appendChild(tr); }
@@ -98,6 +120,10 @@ $("#reg").onsubmit = async (e) => {
 $("#ex").onsubmit = (e) => {
   e.preventDefault(); const f = new FormData(e.target); const engine = parseInt(f.get("engine"), 10);
   post("exhibition", {set: f.get("set"), white: f.get("white"), black: engine ? "" : f.get("black"), engine: engine, engine_side: "black", remote: f.get("remote").trim()});
+};
+$("#addset").onsubmit = async (e) => {
+  e.preventDefault(); const f = new FormData(e.target);
+  if (await post("sets", {set: f.get("set").trim(), fingerprint: f.get("fingerprint").trim(), reason: "added at the desk"})) e.target.reset();
 };
 $("#seed").onclick = () => post("desk/seed", {reason: "seeded by the exhibition's ratings"});
 $("#settings").onsubmit = (e) => {

@@ -26,6 +26,13 @@
 // states what happened meanwhile. A record damaged in the middle of the
 // journal is cut out and reported; the rest is kept.
 //
+// A set's state is believed only when the set's enrolled key signed it
+// (the Link checks; the desk enrols, re-enrols and forgets the sets' keys,
+// keys.go), its moves replay by the rules core, its game is the one the set
+// answered the event's new_game with, and its result follows from the
+// position or from a resignation, agreement, flag the clock shows or an
+// arbiter's decision (verify.go).
+//
 // The sets are reached through a Link (MQTT in the daemon, a fake in tests):
 // data flows one way, sets -> Observe -> the event, and commands go out
 // through the Link alone.

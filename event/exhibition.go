@@ -9,6 +9,7 @@ import (
 
 	"github.com/tridboard/tridboard/event/glicko"
 	"github.com/tridboard/tridboard/protocol"
+	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/tournament"
 )
 
@@ -79,6 +80,19 @@ func (r *Runner) observeExhibition(set string, st protocol.State) (freed bool) {
 			return was // recorded already
 		}
 	}
+	// A game of the event's variant is believed as a round's game is
+	// (verify.go); one of another variant (a walk-up game the players set
+	// up on the set) is taken as the set signed it.
+	var rg *rules.Game
+	if st.Variant == "" || st.Variant == r.cfg.Variant {
+		var err error
+		if rg, err = r.replaySet(set, r.cfg.Variant, r.cfg.Options, st); err != nil {
+			if s := r.sets[set]; s != nil {
+				r.disbelieve(s, 0, 0, st, err)
+			}
+			return false
+		}
+	}
 	if d, ok := recordDiff(r.exhib.recs[st.Game], st); ok {
 		d.Op, d.GameID, d.Set, d.By = "moves", st.Game, set, "set "+set
 		if err := r.decide(d); err != nil {
@@ -90,6 +104,15 @@ func (r *Runner) observeExhibition(set string, st protocol.State) (freed bool) {
 	if st.Result == "" || st.Result == "*" {
 		r.exhib.playing[set] = g
 		return false
+	}
+	if rg != nil {
+		if err := credible(rg, st); err != nil {
+			if s := r.sets[set]; s != nil {
+				r.disbelieve(s, 0, 0, st, err)
+			}
+			r.exhib.playing[set] = g // still playing, as far as the event knows
+			return false
+		}
 	}
 	delete(r.exhib.playing, set)
 	if _, err := tournament.ParseResult(st.Result); err != nil {

@@ -147,7 +147,7 @@ func (f *festival) play(set string, rnd *rand.Rand, stop int, away bool) {
 	if g.moves == nil {
 		g.moves = line(f.t, 4+rnd.Intn(10), rnd.Intn(50))
 		g.result = []string{"1-0", "0-1", "1/2-1/2"}[rnd.Intn(3)]
-		g.reason = map[string]string{"1-0": "resignation", "0-1": "checkmate", "1/2-1/2": "agreement"}[g.result]
+		g.reason = map[string]string{"1-0": "resignation", "0-1": "resignation", "1/2-1/2": "agreement"}[g.result]
 	}
 	end := len(g.moves)
 	if stop >= 0 && stop < end {

@@ -47,6 +47,9 @@ type Decision struct {
 	Clk      []int64   `json:"clk,omitempty"`
 	Start    string    `json:"start,omitempty"`
 	TC       string    `json:"tc,omitempty"`
+	// Key is the set's public key a "key" decision enrols, a "key-forget"
+	// drops, an "addset" enrols with the set.
+	Key string `json:"key,omitempty"`
 }
 
 // journal is the event's append-only, fsync'd log of decisions.

@@ -35,6 +35,10 @@ func DialMQTT(o mqtt.FollowerOpts, timeout time.Duration) (*MQTTLink, func(*Runn
 			<-ready
 			rr.Online(board, online)
 		},
+		Key: func(board string, pub trust.PublicKey) {
+			<-ready
+			rr.Announce(board, pub)
+		},
 	}
 	o.Name, o.Commands = "event", true // it sends the sets their games
 	f, err := mqtt.Follow(o, h)
@@ -56,6 +60,22 @@ func (l *MQTTLink) Send(set, command string, payload map[string]any) error {
 	return err
 }
 
+// NewGame sends set a new_game and returns the id of the game it started
+// (its reply's "game").
+func (l *MQTTLink) NewGame(set string, payload map[string]any) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
+	defer cancel()
+	resp, err := l.f.Command(ctx, set, protocol.CmdNewGame, payload)
+	if err != nil {
+		return "", err
+	}
+	if m, ok := resp.Data.(map[string]any); ok {
+		id, _ := m["game"].(string)
+		return id, nil
+	}
+	return "", nil
+}
+
 // Refused is how many of the sets' messages the link refused (forged,
 // replayed, oversized), by reason; nil without a checker.
 func (l *MQTTLink) Refused() map[string]int64 {
@@ -63,6 +83,15 @@ func (l *MQTTLink) Refused() map[string]int64 {
 		return nil
 	}
 	return l.checker.RefusedBy()
+}
+
+// ForgetKey drops what the link's checker knows of set's signatures (its
+// key was enrolled or replaced at the desk: the new key counts from its own
+// start).
+func (l *MQTTLink) ForgetKey(set string) {
+	if l.checker != nil {
+		l.checker.Forget(set)
+	}
 }
 
 // Close disconnects.

@@ -272,7 +272,7 @@ func TestMoreGamesThanSets(t *testing.T) {
 	// Board 2's game ends on its set: board 4's goes there.
 	g2, _ := r.t.Game(1, 2)
 	name := func(no int) string { return ps[no-1].Name }
-	r.Observe("s2", state("Test", "1", "2", name(g2.White), name(g2.Black), "g2", "1-0", "checkmate"))
+	r.Observe("s2", state("Test", "1", "2", name(g2.White), name(g2.Black), "g2", "1-0", "resignation"))
 	waitFor(t, "board 4 sent to s2", func() bool {
 		link.mu.Lock()
 		defer link.mu.Unlock()
@@ -288,7 +288,7 @@ func TestMoreGamesThanSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	g1, _ := r.t.Game(1, 1)
-	r.Observe("s1", state("Test", "1", "1", name(g1.White), name(g1.Black), "g1", "0-1", "time"))
+	r.Observe("s1", state("Test", "1", "1", name(g1.White), name(g1.Black), "g1", "0-1", "resignation"))
 	if err := r.RemoveSet("s1", "battery low"); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/tournament"
+	"github.com/tridboard/tridboard/trust"
 )
 
 // Config is what an event plays: its pairing system and rounds, the sets it
@@ -49,6 +50,14 @@ type Link interface {
 	Send(set, command string, payload map[string]any) error
 }
 
+// GameLink is a Link that tells which game a set started for a new_game
+// command (the set's reply names it): the event then takes that game for
+// the board, and no other (MQTTLink is one).
+type GameLink interface {
+	Link
+	NewGame(set string, payload map[string]any) (game string, err error)
+}
+
 // Opts configure a Runner.
 type Opts struct {
 	// Dir holds the event's journal.
@@ -60,6 +69,9 @@ type Opts struct {
 	// Now is the clock decisions are stamped with.
 	Now func() time.Time
 	Log *slog.Logger
+	// Keys, when set, is the event's keyring (OpenKeyring): the desk
+	// enrols, re-enrols and forgets the sets' keys in it (journaled).
+	Keys *trust.Ring
 }
 
 // DefaultOpts returns Opts with the wall clock and the default logger.
@@ -78,6 +90,11 @@ type SetStatus struct {
 	Result      string `json:"result,omitempty"`
 	Termination string `json:"termination,omitempty"`
 	Moves       int    `json:"moves"`
+	// Disbelieved counts the set's states the event did not believe:
+	// moves that do not replay by the rules, a result that follows neither
+	// from the position nor from a resignation, agreement, flag or an
+	// arbiter's decision (each logged).
+	Disbelieved int `json:"disbelieved,omitempty"`
 	// Sensors is the set's own word on its pieces against its game
 	// ("in_sync": the board shows the game's position; "mismatch": a piece
 	// is out of place), as its state's board status says it.
@@ -112,6 +129,13 @@ type Runner struct {
 	damage []Damage
 	desk   desk
 	exhib  exhib
+	// sending counts the new_game commands waiting for a set's answer, by
+	// round and board.
+	sending map[[2]int]int
+	// replays are the games the sets' last states replayed to (verify.go).
+	replays map[string]*replayed
+	// announced are the keys the sets announce on <prefix>/<set>/key.
+	announced map[string]trust.PublicKey
 }
 
 // Errors for the API to map.
@@ -232,7 +256,7 @@ func newRunner(o Opts, cfg Config, t *tournament.Tournament, j *journal, link Li
 	}
 	r := &Runner{o: o, cfg: cfg, t: t, j: j, link: link, sets: map[string]*SetStatus{}, recs: map[[2]int]*gameRecord{},
 		desk:  desk{entrants: map[int]Entrant{}, checked: map[[2]int]bool{}, byes: map[[2]int]string{}},
-		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}}
+		exhib: exhib{playing: map[string]ExGame{}, recs: map[string]*gameRecord{}}, announced: map[string]trust.PublicKey{}, sending: map[[2]int]int{}, replays: map[string]*replayed{}}
 	for _, b := range cfg.Boards {
 		r.sets[b] = &SetStatus{Set: b}
 	}
@@ -444,10 +468,17 @@ func (r *Runner) apply(d Decision) error {
 		if err := checkSetID(d.Set, seen); err != nil {
 			return err
 		}
+		if d.Key != "" {
+			if err := r.applyKey(d); err != nil {
+				return err
+			}
+		}
 		r.cfg.Boards = append(r.cfg.Boards, d.Set)
 		if r.sets != nil {
 			r.sets[d.Set] = &SetStatus{Set: d.Set}
 		}
+	case "key", "key-forget":
+		return r.applyKey(d)
 	case "removeset":
 		if !r.isBoard(d.Set) {
 			return fmt.Errorf("event: %q is not one of the event's sets: %w", d.Set, ErrNotFound)
@@ -611,8 +642,25 @@ func (r *Runner) Withdraw(no int, reason string) error {
 // AddSet adds a set to a running event: a game waiting for a board goes to
 // it at once.
 func (r *Runner) AddSet(set, reason string) ([]BoardReport, error) {
+	return r.AddKeyedSet(set, "", "", reason)
+}
+
+// AddKeyedSet is AddSet with the set's key enrolled at once (key as
+// "ed25519:...", or "" for the one the set announces, checked against the
+// fingerprint the organiser read on the set's page, as EnrollKey does);
+// fingerprint "" adds the set without a key.
+func (r *Runner) AddKeyedSet(set, key, fingerprint, reason string) ([]BoardReport, error) {
 	r.mu.Lock()
-	if err := r.decide(Decision{Op: "addset", Set: set, By: "arbiter", Reason: reason}); err != nil {
+	d := Decision{Op: "addset", Set: set, By: "arbiter", Reason: reason}
+	if fingerprint != "" || key != "" {
+		pub, err := r.keyToEnroll(set, key, fingerprint)
+		if err != nil {
+			r.mu.Unlock()
+			return nil, err
+		}
+		d.Key = pub.String()
+	}
+	if err := r.decide(d); err != nil {
 		r.mu.Unlock()
 		return nil, err
 	}
@@ -710,13 +758,47 @@ func (r *Runner) send(n int, g tournament.Game) BoardReport {
 	if cfg.TimeControl != "" {
 		p["time_control"] = cfg.TimeControl
 	}
-	if err := r.link.Send(g.Set, protocol.CmdNewGame, p); err != nil {
+	err := r.newGame(n, g, p)
+	if err != nil {
 		rep.Error = err.Error()
 		r.o.Log.Warn("event: a set did not take its game", "round", n, "board", g.Board, "set", g.Set, "err", err)
 	} else {
 		rep.OK = true
 	}
 	return rep
+}
+
+// newGame sends g's set its game. Through a GameLink, the game the set
+// answers with is journaled as the board's (By "event"): a state of any
+// other game of that set, an older one with the same tags included, is
+// ignored for the board; while the command waits for its answer, no state
+// binds a game to the board.
+func (r *Runner) newGame(n int, g tournament.Game, p map[string]any) error {
+	gl, ok := r.link.(GameLink)
+	if !ok || n == 0 {
+		return r.link.Send(g.Set, protocol.CmdNewGame, p)
+	}
+	k := [2]int{n, g.Board}
+	r.mu.Lock()
+	r.sending[k]++
+	r.mu.Unlock()
+	id, err := gl.NewGame(g.Set, p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sending[k]--; r.sending[k] <= 0 {
+		delete(r.sending, k)
+	}
+	if err != nil || id == "" {
+		return err
+	}
+	cur, gerr := r.gameRef(n, g.Board)
+	if gerr != nil || cur.Set != g.Set || cur.GameID == id {
+		return nil // moved elsewhere meanwhile, or bound already
+	}
+	if err := r.decide(Decision{Op: "game", Round: n, Board: g.Board, GameID: id, Set: g.Set, By: "event"}); err != nil {
+		r.o.Log.Error("event: journal", "err", err)
+	}
+	return nil
 }
 
 // fillFree sends the games waiting for a board, first board first, to the
@@ -901,19 +983,32 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 	}
 	c := r.t.Current()
 	s.PlaysPairing = c != nil && c.No == round
+	if g.GameID != "" && g.GameID != st.Game {
+		return 0, nil // a game other than the one the event's set took: not this board's
+	}
+	rg, err := r.replaySet(set, r.cfg.Variant, r.cfg.Options, st)
+	if err != nil {
+		r.disbelieve(s, round, board, st, err)
+		return 0, nil
+	}
 	if g.GameID == "" {
+		if r.sending[[2]int{round, board}] > 0 {
+			return 0, nil // the set's answer names the game
+		}
 		if err := r.decide(Decision{Op: "game", Round: round, Board: board, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: journal", "err", err)
 			return 0, nil
 		}
-	} else if g.GameID != st.Game {
-		return 0, nil // a second game with the same tags: the first one counts
 	}
 	if err := r.record(round, board, set, st); err != nil {
 		r.o.Log.Error("event: journal", "err", err)
 		return 0, nil
 	}
 	if st.Result != "" && st.Result != "*" && !g.Result.Over() {
+		if err := credible(rg, st); err != nil {
+			r.disbelieve(s, round, board, st, err)
+			return 0, nil
+		}
 		if err := r.decide(Decision{Op: "result", Round: round, Board: board, Result: st.Result,
 			Reason: st.Reason, GameID: st.Game, By: "set " + set}); err != nil {
 			r.o.Log.Error("event: a set's result", "set", set, "err", err)
@@ -922,6 +1017,13 @@ func (r *Runner) observe(set string, st protocol.State) (int, []tournament.Game)
 		return r.fillFree()
 	}
 	return 0, nil
+}
+
+// disbelieve logs and counts a state of set s that the event does not
+// believe (ErrNotCredible): nothing of it is taken.
+func (r *Runner) disbelieve(s *SetStatus, round, board int, st protocol.State, err error) {
+	s.Disbelieved++
+	r.o.Log.Warn("event: a set's state not believed", "set", s.Set, "round", round, "board", board, "game", st.Game, "err", err)
 }
 
 // record journals what a state adds to round/board's record: the moves it

@@ -129,7 +129,7 @@ func TestJournalReplays(t *testing.T) {
 	r.PairNext()
 	r.Swap(1, 1, "colours drawn again")
 	r.StartRound(1)
-	r.Observe("s1", state("Test", "1", "1", "Uhura", "Spock", "g1", "1-0", "checkmate"))
+	r.Observe("s1", state("Test", "1", "1", "Uhura", "Spock", "g1", "1-0", "resignation"))
 	if _, err := r.SetResult(1, 2, "+-", ""); err == nil {
 		t.Error("an arbiter's result without a reason was taken")
 	}

@@ -367,6 +367,18 @@ func KeyAnnouncement(pub trust.PublicKey) []byte {
 	return b
 }
 
+// ParseKeyAnnouncement reads the key of a <base>/key payload; an empty one
+// (the announcement cleared) is an error.
+func ParseKeyAnnouncement(payload []byte) (trust.PublicKey, error) {
+	var a struct {
+		Key string `json:"key"`
+	}
+	if err := json.Unmarshal(payload, &a); err != nil {
+		return nil, fmt.Errorf("key announcement: %w", err)
+	}
+	return trust.ParsePublicKey(a.Key)
+}
+
 func (c *Client) wake() {
 	select {
 	case c.live <- struct{}{}:

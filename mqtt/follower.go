@@ -83,6 +83,10 @@ type Handlers struct {
 	Availability func(board string, online bool)
 	// Remote receives a set's side of a game against another set.
 	Remote func(board string, r protocol.RemoteRecord)
+	// Key receives the key a set announces on <base>/key (KeyAnnouncement):
+	// unsigned, so only a person comparing its fingerprint with the set's
+	// page may make it trusted (the desk's enrolment).
+	Key func(board string, pub trust.PublicKey)
 	// Connected is called after each (re)connection, once subscribed:
 	// what the follower published retained may need publishing again.
 	Connected func()
@@ -206,7 +210,7 @@ func (f *Follower) subscribe(c paho.Client) {
 	if f.h.Connected != nil {
 		f.h.Connected()
 	}
-	if f.h.State != nil || f.h.Availability != nil || f.h.Remote != nil {
+	if f.h.State != nil || f.h.Availability != nil || f.h.Remote != nil || f.h.Key != nil {
 		go f.resubscribe(c, filters, conn)
 	}
 }
@@ -275,7 +279,7 @@ func (f *Follower) kinds() []string {
 		kind string
 		on   bool
 	}{{TopicState, f.h.State != nil}, {TopicMove, f.h.Move != nil}, {TopicEvent, f.h.Event != nil},
-		{TopicAvailability, f.h.Availability != nil}, {TopicRemote, f.h.Remote != nil}} {
+		{TopicAvailability, f.h.Availability != nil}, {TopicRemote, f.h.Remote != nil}, {TopicKey, f.h.Key != nil}} {
 		if t.on {
 			k = append(k, t.kind)
 		}
@@ -371,6 +375,13 @@ func (f *Follower) message(_ paho.Client, m paho.Message) {
 			return
 		}
 		f.h.Remote(board, r)
+	case kind == TopicKey && f.h.Key != nil:
+		pub, err := ParseKeyAnnouncement(payload)
+		if err != nil {
+			bad(err)
+			return
+		}
+		f.h.Key(board, pub)
 	case strings.HasPrefix(kind, TopicResponse+"/"):
 		var r protocol.Response
 		var tr string

@@ -89,7 +89,8 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(a.stateDir, 0o750); err != nil {
 		return fail(exitFailure, "%v", err)
 	}
-	if err := eventTrust(&fo, a.stateDir, !*enrolledOnly, log); err != nil {
+	ring, err := eventTrust(&fo, a.stateDir, !*enrolledOnly, log)
+	if err != nil {
 		return fail(exitFailure, "%v", err)
 	}
 	fmt.Fprintf(stdout, "tridboard event: signing key %s (fingerprint %s): give it to each set with \"tridboard key allow event KEY\"\n",
@@ -100,7 +101,7 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	}
 	defer link.Close()
 	eo := event.DefaultOpts()
-	eo.Dir, eo.Log, eo.SiteDir = a.stateDir, log, a.siteDir
+	eo.Dir, eo.Log, eo.SiteDir, eo.Keys = a.stateDir, log, a.siteDir, ring
 	r, err := event.Open(eo, link)
 	if err != nil && !errors.Is(err, event.ErrNoEvent) {
 		return fail(exitFailure, "%v", err)
@@ -164,15 +165,16 @@ func createEvent(eo event.Opts, a eventArgs, link event.Link) (*event.Runner, er
 
 // eventTrust makes fo check the sets' states against the event's keyring
 // in dir (trusting a set's key at its first signed state with firstUse)
-// and sign the runner's commands with its key.
-func eventTrust(fo *mqtt.FollowerOpts, dir string, firstUse bool, log *slog.Logger) error {
+// and sign the runner's commands with its key; it returns the keyring, for
+// the desk to enrol the sets in.
+func eventTrust(fo *mqtt.FollowerOpts, dir string, firstUse bool, log *slog.Logger) (*trust.Ring, error) {
 	ring, err := event.OpenKeyring(dir, firstUse)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	co := trust.DefaultCheckerOpts(ring)
 	co.Log = log
 	fo.Checker = trust.NewChecker(co)
 	fo.Signer, err = event.RunnerKey(dir)
-	return err
+	return ring, err
 }

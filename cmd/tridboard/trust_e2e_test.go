@@ -408,7 +408,7 @@ func TestEventRefusesForgedStates(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(elog, nil))
 	fo := mqtt.DefaultFollowerOpts()
 	fo.Broker = broker.URL
-	if err := eventTrust(&fo, dir, true, log); err != nil {
+	if _, err := eventTrust(&fo, dir, true, log); err != nil {
 		t.Fatal(err)
 	}
 	link, attach, err := event.DialMQTT(fo, 10*time.Second)
