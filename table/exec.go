@@ -58,6 +58,12 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return t.peerCommand(now, c)
 	case PeerTakeBack:
 		return t.peerTakeBack(now, c)
+	case Resolve:
+		return t.resolveCommand(now, c)
+	case AdoptRecord:
+		return t.adoptRecord(now, c)
+	case PeerRestore:
+		return t.peerRestore(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -174,7 +180,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld = nil, nil, nil, false // a remote opponent of the new game says so anew
+	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld, t.resolve = nil, nil, nil, false, nil // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil
