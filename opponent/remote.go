@@ -114,6 +114,12 @@ type Remote struct {
 	resolved    int64
 	restore     *protocol.RemoteRestore
 	restoredFor int64
+	// stale is the other set's game as it stood when a restore was made
+	// (its moves, in long form), beyond the restored position: its moves
+	// there are not played here until its state changes (the record of a
+	// restore may come before the state that follows it).
+	stale     string
+	staleKeep int
 
 	wake chan struct{}
 	stop chan struct{}
@@ -272,7 +278,7 @@ func (r *Remote) reconcile() {
 		}
 		r.accepted = 0
 	}
-	if r.restoring(ours, rec) {
+	if r.restoring(ours, theirs, rec) {
 		return
 	}
 	next, problem := Next(ours, theirs, r.spec.Side)
@@ -400,6 +406,7 @@ func (r *Remote) resolve(ours *table.Snapshot, theirs *protocol.State) {
 			return
 		}
 		r.restore = &protocol.RemoteRestore{Keep: keep, ID: res.ID}
+		r.holdStale(theirs, keep)
 		r.o.Log.Info("opponent: remote: the last common position restored, asked of the other set", "set", r.spec.Set, "moves", keep)
 		r.publishRecord(ours)
 	}
@@ -407,32 +414,47 @@ func (r *Remote) resolve(ours *table.Snapshot, theirs *protocol.State) {
 
 // restoring carries out here the other set's restore of the last common
 // position (its record's Restore, once), and holds this game as it is
-// while this set's restore waits for the other set to carry it out (its
-// moves beyond it are not played here). It reports true while the games
-// are to be left alone.
-func (r *Remote) restoring(ours *table.Snapshot, rec *protocol.RemoteRecord) bool {
-	if rec == nil {
-		return r.restore != nil
-	}
-	if rs := rec.Restore; rs != nil && rec.Game == r.peerGame && rs.ID != r.restoredFor {
-		c := table.PeerRestore{Game: ours.Game, Keep: rs.Keep, By: "asked by set " + r.spec.Set}
-		if _, err := r.command(c); err != nil {
-			r.report(fmt.Sprintf("desync with set %s: its restore of the position after move %d cannot be made here: %v",
-				r.spec.Set, rs.Keep, err))
+// while this set's restore waits for the other set to carry it out, and
+// while the other set's state is the one from before a restore (its moves
+// beyond the restored position are not played here). It reports true
+// while the games are to be left alone.
+func (r *Remote) restoring(ours *table.Snapshot, theirs *protocol.State, rec *protocol.RemoteRecord) bool {
+	if rec != nil && rec.Game == r.peerGame {
+		if rs := rec.Restore; rs != nil && rs.ID != r.restoredFor {
+			c := table.PeerRestore{Game: ours.Game, Keep: rs.Keep, By: "asked by set " + r.spec.Set}
+			if _, err := r.command(c); err != nil {
+				r.report(fmt.Sprintf("desync with set %s: its restore of the position after move %d cannot be made here: %v",
+					r.spec.Set, rs.Keep, err))
+			}
+			r.restoredFor = rs.ID
+			r.holdStale(theirs, rs.Keep)
+			r.publishRecord(ours)
+			return true
 		}
-		r.restoredFor = rs.ID
+	}
+	if r.restore != nil {
+		if rec == nil || rec.Restored != r.restore.ID {
+			return true
+		}
+		r.restore = nil
 		r.publishRecord(ours)
-		return true
 	}
-	if r.restore == nil {
-		return false
+	if r.stale != "" {
+		if len(theirs.Moves) > r.staleKeep && strings.Join(theirs.Moves, " ") == r.stale {
+			return true
+		}
+		r.stale = ""
 	}
-	if rec.Restored != r.restore.ID {
-		return true
-	}
-	r.restore = nil
-	r.publishRecord(ours)
 	return false
+}
+
+// holdStale keeps the other set's game theirs from being played here
+// beyond its first keep moves until its state changes (restoring).
+func (r *Remote) holdStale(theirs *protocol.State, keep int) {
+	r.stale, r.staleKeep = "", keep
+	if len(theirs.Moves) > keep {
+		r.stale = strings.Join(theirs.Moves, " ")
+	}
 }
 
 // common is the number of moves both games share, from the first; false

@@ -563,7 +563,10 @@ func TestRemoteResolveRestore(t *testing.T) {
 	}
 	done := *rec
 	done.Restored = 9
-	cmds, peer := rig.step(back, theirState("G-B", "b2W-b3W"), &done, nil)
+	if cmds, _ := rig.step(back, nil, &done, nil); len(cmds) != 0 {
+		t.Fatalf("commands %#v: restored there, its state from before played here", cmds)
+	}
+	cmds, peer := rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil)
 	if len(cmds) != 0 || peer == nil || !peer.Paired || peer.Desync != "" || rig.r.record(back).Restore != nil {
 		t.Errorf("restored there: commands %#v, peer %+v, record %+v", cmds, peer, rig.r.record(back))
 	}
@@ -575,7 +578,8 @@ func TestRemoteRestoreAskedByTheOtherSet(t *testing.T) {
 	rig, ours := desynced(t)
 	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
 		Restore: &protocol.RemoteRestore{Keep: 1, ID: 12}}
-	cmds, _ := rig.step(ours, theirState("G-B", "b2W-b3W"), rec, nil)
+	// The record comes before the state that follows the restore there.
+	cmds, _ := rig.step(ours, nil, rec, nil)
 	if len(cmds) != 1 || cmds[0] != (table.PeerRestore{Game: "G-A", Keep: 1, By: "asked by set klingon"}) {
 		t.Fatalf("commands %#v, want the restore", cmds)
 	}
@@ -583,7 +587,10 @@ func TestRemoteRestoreAskedByTheOtherSet(t *testing.T) {
 	if got := rig.r.record(back).Restored; got != 12 {
 		t.Errorf("record's restored %d, want 12", got)
 	}
-	if cmds, peer := rig.step(back, nil, nil, nil); len(cmds) != 0 || peer == nil || !peer.Paired {
+	if cmds, _ := rig.step(back, nil, nil, nil); len(cmds) != 0 {
+		t.Fatalf("commands %#v: the other set's move taken back there was played here", cmds)
+	}
+	if cmds, peer := rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil); len(cmds) != 0 || peer == nil || !peer.Paired {
 		t.Errorf("after the restore: commands %#v, peer %+v", cmds, peer)
 	}
 }
