@@ -106,6 +106,20 @@ type Remote struct {
 	accepted  int64 // the ID of the take-back accepted here that the other set has yet to make
 	seenTB    int64 // the ID of the last answer of this side seen
 	restarted bool  // this set's clock is paused since its restart
+	// A desync resolved by this set's players (table.Resolve): resolved
+	// is the ID of the last resolution carried out; restore this set's
+	// restore of the last common position, asked of the other set until
+	// it says it restored it too; restoredFor the ID of the other set's
+	// last restore carried out here.
+	resolved    int64
+	restore     *protocol.RemoteRestore
+	restoredFor int64
+	// stale is the other set's game as it stood when a restore was made
+	// (its moves, in long form), beyond the restored position: its moves
+	// there are not played here until its state changes (the record of a
+	// restore may come before the state that follows it).
+	stale     string
+	staleKeep int
 
 	wake chan struct{}
 	stop chan struct{}
@@ -264,6 +278,9 @@ func (r *Remote) reconcile() {
 		}
 		r.accepted = 0
 	}
+	if r.restoring(ours, theirs, rec) {
+		return
+	}
 	next, problem := Next(ours, theirs, r.spec.Side)
 	if problem != r.desync {
 		// The games came to differ, or agree again: both sets say so
@@ -274,6 +291,7 @@ func (r *Remote) reconcile() {
 	}
 	if problem != "" {
 		r.report(problem)
+		r.resolve(ours, theirs)
 		return
 	}
 	if next != "" {
@@ -351,7 +369,109 @@ func (r *Remote) record(ours *table.Snapshot) protocol.RemoteRecord {
 	if a := ours.TakeBackAnswer; a != nil {
 		rec.TakeBackAnswer = &protocol.RemoteTakeBackAnswer{At: a.At, ID: a.ID, Accept: a.Accept}
 	}
+	rec.Restore, rec.Restored = r.restore, r.restoredFor
 	return rec
+}
+
+// resolve carries out this set's players' resolution of the desync
+// (ours.Resolve, once): accept the other set's record (this game becomes
+// it: table.AdoptRecord), or restore the last position both games share
+// here and ask the other set to restore it too (the record's Restore).
+func (r *Remote) resolve(ours *table.Snapshot, theirs *protocol.State) {
+	res := ours.Resolve
+	if res == nil || res.ID == r.resolved {
+		return
+	}
+	r.resolved = res.ID
+	keep, ok := common(ours, theirs)
+	if !ok {
+		r.report(fmt.Sprintf("desync with set %s: the games are of other rules or start positions: start a new game", r.spec.Set))
+		return
+	}
+	switch res.Action {
+	case table.ResolveAccept:
+		c := table.AdoptRecord{Game: ours.Game, Keep: keep, Moves: theirs.Moves[keep:]}
+		if theirs.Clock != nil && ours.Clock != nil {
+			c.Reading = &clock.Reading{WhiteMS: theirs.Clock.WhiteMS, BlackMS: theirs.Clock.BlackMS}
+		}
+		if _, err := r.command(c); err != nil {
+			r.report(fmt.Sprintf("desync with set %s: its record cannot be taken here: %v", r.spec.Set, err))
+			return
+		}
+		r.o.Log.Info("opponent: remote: the other set's record accepted", "set", r.spec.Set, "kept", keep)
+	case table.ResolveRestore:
+		c := table.PeerRestore{Game: ours.Game, Keep: keep, By: "asked on this set"}
+		if _, err := r.command(c); err != nil {
+			r.report(fmt.Sprintf("desync with set %s: the position after move %d cannot be restored: %v", r.spec.Set, keep, err))
+			return
+		}
+		r.restore = &protocol.RemoteRestore{Keep: keep, ID: res.ID}
+		r.holdStale(theirs, keep)
+		r.o.Log.Info("opponent: remote: the last common position restored, asked of the other set", "set", r.spec.Set, "moves", keep)
+		r.publishRecord(ours)
+	}
+}
+
+// restoring carries out here the other set's restore of the last common
+// position (its record's Restore, once), and holds this game as it is
+// while this set's restore waits for the other set to carry it out, and
+// while the other set's state is the one from before a restore (its moves
+// beyond the restored position are not played here). It reports true
+// while the games are to be left alone.
+func (r *Remote) restoring(ours *table.Snapshot, theirs *protocol.State, rec *protocol.RemoteRecord) bool {
+	if rec != nil && rec.Game == r.peerGame {
+		if rs := rec.Restore; rs != nil && rs.ID != r.restoredFor {
+			c := table.PeerRestore{Game: ours.Game, Keep: rs.Keep, By: "asked by set " + r.spec.Set}
+			if _, err := r.command(c); err != nil {
+				r.report(fmt.Sprintf("desync with set %s: its restore of the position after move %d cannot be made here: %v",
+					r.spec.Set, rs.Keep, err))
+			}
+			r.restoredFor = rs.ID
+			r.holdStale(theirs, rs.Keep)
+			r.publishRecord(ours)
+			return true
+		}
+	}
+	if r.restore != nil {
+		if rec == nil || rec.Restored != r.restore.ID {
+			return true
+		}
+		r.restore = nil
+		r.publishRecord(ours)
+	}
+	if r.stale != "" {
+		if len(theirs.Moves) > r.staleKeep && strings.Join(theirs.Moves, " ") == r.stale {
+			return true
+		}
+		r.stale = ""
+	}
+	return false
+}
+
+// holdStale keeps the other set's game theirs from being played here
+// beyond its first keep moves until its state changes (restoring).
+func (r *Remote) holdStale(theirs *protocol.State, keep int) {
+	r.stale, r.staleKeep = "", keep
+	if len(theirs.Moves) > keep {
+		r.stale = strings.Join(theirs.Moves, " ")
+	}
+}
+
+// common is the number of moves both games share, from the first; false
+// when they are of other rules or start positions.
+func common(ours *table.Snapshot, theirs *protocol.State) (int, bool) {
+	start := ours.Start.String()
+	if start == ours.System.Start().String() {
+		start = ""
+	}
+	if theirs.Start != start || theirs.Variant != ours.System.Name() {
+		return 0, false
+	}
+	n := 0
+	for n < len(ours.Moves) && n < len(theirs.Moves) && ours.Moves[n].Move == theirs.Moves[n] {
+		n++
+	}
+	return n, true
 }
 
 // trackOffers follows the draw offers standing in this game: this side's

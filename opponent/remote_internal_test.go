@@ -502,3 +502,95 @@ func TestRemoteClockAllowed(t *testing.T) {
 		})
 	}
 }
+
+// desynced is pairedRig with the games split at move 2 (b7B-b6B here,
+// c7B-c6B there), the desync shown.
+func desynced(t *testing.T) (*remoteRig, *table.Snapshot) {
+	t.Helper()
+	rig := pairedRig(t)
+	ours := rig.ours("b2W-b3W", "b7B-b6B")
+	if _, peer := rig.step(ours, theirState("G-B", "b2W-b3W", "c7B-c6B"), nil, nil); peer == nil || peer.Desync == "" {
+		t.Fatalf("peer %+v, want the desync", peer)
+	}
+	return rig, ours
+}
+
+// Issue 33: this set's players accept the other set's record (the table's
+// Resolve): the table is given it from the last common move, with the
+// other set's clock, once.
+func TestRemoteResolveAccept(t *testing.T) {
+	rig, ours := desynced(t)
+	theirs := theirState("G-B", "b2W-b3W", "c7B-c6B")
+	theirs.Clock = &clock.Snapshot{Control: "300", WhiteMS: 291000, BlackMS: 288000, Running: "white"}
+	ours.Resolve = &table.Resolution{Action: table.ResolveAccept, ID: 5}
+	cmds, _ := rig.step(ours, theirs, nil, nil)
+	want := table.AdoptRecord{Game: "G-A", Keep: 1, Moves: []string{"c7B-c6B"}, Reading: &clock.Reading{WhiteMS: 291000, BlackMS: 288000}}
+	if len(cmds) != 1 {
+		t.Fatalf("commands %#v, want the record", cmds)
+	}
+	got, ok := cmds[0].(table.AdoptRecord)
+	if !ok || got.Game != want.Game || got.Keep != want.Keep || strings.Join(got.Moves, " ") != "c7B-c6B" || got.Reading == nil || *got.Reading != *want.Reading {
+		t.Fatalf("command %#v, want %#v", cmds[0], want)
+	}
+	if cmds, _ := rig.step(ours, nil, nil, nil); len(cmds) != 0 {
+		t.Errorf("the resolution carried out twice: %#v", cmds)
+	}
+	// The record taken: the games agree, paired again.
+	if cmds, peer := rig.step(rig.ours("b2W-b3W", "c7B-c6B"), nil, nil, nil); len(cmds) != 0 || peer == nil || !peer.Paired || peer.Desync != "" {
+		t.Errorf("after the record: commands %#v, peer %+v", cmds, peer)
+	}
+}
+
+// Issue 33: this set's players restore the last common position: taken
+// back here, asked of the other set in the record; the other set's moves
+// beyond it are not played here meanwhile. Once the other set says it
+// restored it, the games pair again.
+func TestRemoteResolveRestore(t *testing.T) {
+	rig, ours := desynced(t)
+	ours.Resolve = &table.Resolution{Action: table.ResolveRestore, ID: 9}
+	cmds, _ := rig.step(ours, nil, nil, nil)
+	if len(cmds) != 1 || cmds[0] != (table.PeerRestore{Game: "G-A", Keep: 1, By: "asked on this set"}) {
+		t.Fatalf("commands %#v, want the restore here", cmds)
+	}
+	back := rig.ours("b2W-b3W")
+	if rs := rig.r.record(back).Restore; rs == nil || *rs != (protocol.RemoteRestore{Keep: 1, ID: 9}) {
+		t.Fatalf("record's restore %+v", rs)
+	}
+	// Restored here, not there yet: its c7B-c6B is not played here.
+	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1}
+	if cmds, _ := rig.step(back, nil, rec, nil); len(cmds) != 0 {
+		t.Fatalf("commands %#v while the other set has yet to restore", cmds)
+	}
+	done := *rec
+	done.Restored = 9
+	if cmds, _ := rig.step(back, nil, &done, nil); len(cmds) != 0 {
+		t.Fatalf("commands %#v: restored there, its state from before played here", cmds)
+	}
+	cmds, peer := rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil)
+	if len(cmds) != 0 || peer == nil || !peer.Paired || peer.Desync != "" || rig.r.record(back).Restore != nil {
+		t.Errorf("restored there: commands %#v, peer %+v, record %+v", cmds, peer, rig.r.record(back))
+	}
+}
+
+// Issue 33: the other set's players restored the last common position:
+// it is restored here too, once, and the record says so.
+func TestRemoteRestoreAskedByTheOtherSet(t *testing.T) {
+	rig, ours := desynced(t)
+	rec := &protocol.RemoteRecord{Game: "G-B", Peer: "enterprise", Side: "black", PeerGame: "G-A", DrawOffer: -1, DrawDeclined: -1,
+		Restore: &protocol.RemoteRestore{Keep: 1, ID: 12}}
+	// The record comes before the state that follows the restore there.
+	cmds, _ := rig.step(ours, nil, rec, nil)
+	if len(cmds) != 1 || cmds[0] != (table.PeerRestore{Game: "G-A", Keep: 1, By: "asked by set klingon"}) {
+		t.Fatalf("commands %#v, want the restore", cmds)
+	}
+	back := rig.ours("b2W-b3W")
+	if got := rig.r.record(back).Restored; got != 12 {
+		t.Errorf("record's restored %d, want 12", got)
+	}
+	if cmds, _ := rig.step(back, nil, nil, nil); len(cmds) != 0 {
+		t.Fatalf("commands %#v: the other set's move taken back there was played here", cmds)
+	}
+	if cmds, peer := rig.step(back, theirState("G-B", "b2W-b3W"), nil, nil); len(cmds) != 0 || peer == nil || !peer.Paired {
+		t.Errorf("after the restore: commands %#v, peer %+v", cmds, peer)
+	}
+}

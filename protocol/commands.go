@@ -25,6 +25,7 @@ const (
 	CmdHint      = "hint"
 	CmdTeach     = "teach"
 	CmdClock     = "clock"
+	CmdResolve   = "resolve"
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
@@ -190,6 +191,23 @@ func (c Teach) validate() error {
 		}
 	}
 	return checkAssist(c.Assist)
+}
+
+// Resolve ends a desync of a game between two sets (the state's
+// peer.desync): Action "accept" takes the other set's record here,
+// "restore" takes both sets back to the last position both games share.
+type Resolve struct {
+	Action string `json:"action"`
+}
+
+// Name is CmdResolve.
+func (Resolve) Name() string { return CmdResolve }
+
+func (c Resolve) validate() error {
+	if c.Action != "accept" && c.Action != "restore" {
+		return fmt.Errorf(`"action" %q: want "accept" or "restore"`, c.Action)
+	}
+	return nil
 }
 
 // Resync asks the daemon to re-read the sensors and compare them with the
@@ -375,6 +393,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = &Teach{}
 	case CmdClock:
 		cmd = &Clock{}
+	case CmdResolve:
+		cmd = &Resolve{}
 	default:
 		return nil, transaction, token, fmt.Errorf("unknown command %q", name)
 	}
@@ -406,6 +426,8 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case *Teach:
 		cmd = *c
 	case *Clock:
+		cmd = *c
+	case *Resolve:
 		cmd = *c
 	}
 	if err := cmd.validate(); err != nil {

@@ -30,6 +30,19 @@ type RemoteRecord struct {
 	// TakeBackAnswer this set's players' answer to the other's last one.
 	TakeBack       *RemoteTakeBack       `json:"take_back,omitempty"`
 	TakeBackAnswer *RemoteTakeBackAnswer `json:"take_back_answer,omitempty"`
+	// Restore asks the other set, while the two games differ, to take its
+	// game back to the last position both share (its first Keep moves):
+	// this set's players chose to restore it (the resolve command).
+	// Restored is the ID of the other set's last Restore carried out here.
+	Restore  *RemoteRestore `json:"restore,omitempty"`
+	Restored int64          `json:"restored,omitempty"`
+}
+
+// RemoteRestore is a restore of the position after the first Keep moves
+// of the game; ID tells two apart.
+type RemoteRestore struct {
+	Keep int   `json:"keep"`
+	ID   int64 `json:"id"`
 }
 
 // RemoteTakeBack is a take-back of Plies moves asked when the game had At

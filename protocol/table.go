@@ -248,6 +248,8 @@ func TableCommand(c Command, resolve Resolver) (table.Command, error) {
 		return t, nil
 	case Clock:
 		return clockCommand(c)
+	case Resolve:
+		return table.Resolve{Action: c.Action}, nil
 	}
 	return nil, fmt.Errorf("command %q not supported", c.Name())
 }

@@ -14,8 +14,10 @@ import (
 // The chess clock of a game with a time control (issue 16). The table owns
 // a clock.Clock for the game and hands it every event with its moment:
 //
-//   - the clock starts when the set first shows the position of a new game
-//     (or, with clock buttons, at the first press);
+//   - the clock starts when the set, set up for a new game, first shows its
+//     position; on a set already standing in it when the game began, when
+//     White's first move is made (issue 33); with clock buttons, at the
+//     first press;
 //   - a move on the set stops the mover's clock at its completion time
 //     (completedAt), not when it was recognized; a move made elsewhere at
 //     the command's time;
@@ -96,6 +98,12 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
+	// waitMove: the set already stood in the new game's start position
+	// when the game began (a new_game from afar, the players perhaps not
+	// there yet): the clock starts at the first move (clockMove,
+	// clockPlay) or a press, not when the set shows the position (issue
+	// 33).
+	waitMove bool
 	// saved is when the clock was last kept beside the journal (clockSave).
 	saved time.Time
 	// offSync is when the set last left the expected position: where a
@@ -105,6 +113,8 @@ type clockState struct {
 	// for its piece: the clock stopped there, whenever the piece is
 	// chosen.
 	choicePress time.Time
+	// idle is a press without a move waiting for its grace (idlePress).
+	idle *idlePress
 }
 
 // completedAt is when the move of e was physically completed: the time of
@@ -411,12 +421,16 @@ func (t *Table) clockTick(now time.Time) {
 		return
 	}
 	if !c.Started() {
-		// A new game's clock starts when the set first shows its position,
-		// unless clock buttons start it.
-		if !t.ck.buttons && t.rec.Status().State == recognize.InSync {
+		// A new game's clock starts when the set, set up for it, first
+		// shows its position, unless clock buttons start it; on a set
+		// already standing in it, the first move starts it (waitMove).
+		if !t.ck.buttons && !t.ck.waitMove && t.rec.Status().State == recognize.InSync {
 			t.clockStart(now)
 			t.emit(Event{Kind: ClockChanged, At: now, Side: t.rec.Position().Turn(), Detail: "started"})
 		}
+		return
+	}
+	if t.clockIdlePress(now); t.ck.stopped {
 		return
 	}
 	if at, ok := c.FlagAt(); ok && !now.Before(at) && (t.rec.Status().State == recognize.InSync || !now.Before(at.Add(t.flagGrace()))) {
@@ -527,25 +541,32 @@ func (t *Table) clockIllegal(at time.Time, st recognize.Status) (rules.Color, in
 			t.log.Info("clock: no blame", "err", err)
 		}
 	}
+	return side, t.penalize(at, side)
+}
+
+// penalize gives side's opponent the penalty for side's illegal move at
+// at, journaled, when one is configured; it returns how many illegal moves
+// side has completed in the game (0: no penalty given).
+func (t *Table) penalize(at time.Time, side rules.Color) int {
 	penalty := t.penalty()
 	if penalty <= 0 {
-		return side, 0
+		return 0
 	}
-	next := *c
+	next := *t.ck.clk
 	n, err := next.Illegal(at, side)
 	if err != nil {
 		t.log.Info("clock: no penalty", "err", err)
-		return side, 0
+		return 0
 	}
 	err = t.sess.ChangeClock(game.ClockChange{Action: game.ClockPenalty, Side: side, D: penalty, Time: at})
 	if err != nil {
 		t.log.Error("clock: penalty not journaled", "err", err)
-		return side, 0
+		return 0
 	}
 	t.ck.clk = &next
 	t.emit(Event{Kind: ClockChanged, At: at, Side: side,
 		Detail: fmt.Sprintf("penalty: %s gets %v for %s's illegal move", side.Other(), penalty, side)})
-	return side, n
+	return n
 }
 
 // clockInSync ends a blame when the set shows the position again: the
@@ -588,6 +609,7 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	if kind == ButtonClockBlack {
 		side = rules.Black
 	}
+	idle := false
 	switch {
 	case !c.Started():
 		t.clockStart(now)
@@ -596,6 +618,16 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
 			t.log.Info("clock button", "err", err)
 		}
+	default:
+		// The side to move presses with the set showing the position as
+		// it stands, its clock running: no move on the way.
+		idle = t.play() == game.PlayTournament && !c.Paused() && side == t.rec.Position().Turn() &&
+			t.rec.Status().State == recognize.InSync
+	}
+	var moves int
+	if idle {
+		t.flush()
+		moves = len(t.sess.Moves())
 	}
 	// A press is never used up by starting or resuming the clock (issue
 	// 33): with its mover's move on the board it completes that move too,
@@ -606,6 +638,43 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 	if t.rec.Status().State == recognize.NeedsChoice {
 		t.ck.choicePress = now // the move is complete but for its piece
 	}
+	if idle {
+		t.ck.idle = &idlePress{at: now, side: side, moves: moves}
+	}
+}
+
+// idlePress is a press of the side to move's clock with no move on the
+// set, in a tournament game: unless a move follows within the press's
+// grace (recognize.Opts.PressGrace: a press read just before the move's
+// last change), it is an illegal move (FIDE Laws 7.5.4).
+type idlePress struct {
+	at    time.Time
+	side  rules.Color
+	moves int // the game's moves at the press
+}
+
+// clockIdlePress penalizes a press without a move (idlePress) once its
+// grace is over and no move came: as an illegal move (FIDE Laws 7.5.4,
+// penalized by 7.5.5 and A.3 as the set's illegal moves are), the second
+// losing the game.
+func (t *Table) clockIdlePress(now time.Time) {
+	p := t.ck.idle
+	if p == nil || now.Sub(p.at) < t.o.Recognize.PressGrace+2*t.o.Sensors.Period {
+		return
+	}
+	t.ck.idle = nil
+	t.flush()
+	if len(t.sess.Moves()) != p.moves || t.ck.stopped || t.rec.Status().State != recognize.InSync {
+		return // a move came (or the game ended, or the board is being fixed)
+	}
+	if res, _ := t.sess.Result(); res != rules.NoResult {
+		return
+	}
+	n := t.penalize(p.at, p.side)
+	detail := fmt.Sprintf("tournament game: %s pressed the clock without making a move (FIDE Laws 7.5.4): an illegal move", p.side)
+	t.log.Info("clock pressed without a move", "side", p.side.String(), "illegal_moves", n)
+	t.emit(Event{Kind: Illegal, At: p.at, Side: p.side, Detail: detail})
+	t.forfeitIllegal(now, p.side, n)
 }
 
 // clockCommand carries out an arbiter's Clock command; refused, it changes

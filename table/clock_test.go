@@ -834,3 +834,47 @@ func TestClockPromotionChargedToThePromotingSide(t *testing.T) {
 		})
 	}
 }
+
+// A new clocked game on a set already standing in its start position
+// (issue 33): the clock does not start before White's first move; the move
+// starts it, White charged nothing, Black's clock running from its
+// completion. A set that must be set up for the new game starts the clock
+// when it shows the position, as before.
+func TestClockOfANewGameOnAStandingSet(t *testing.T) {
+	r := newClockRig(t, "300")
+	if _, err := r.tb.Exec(table.NewGame{DefaultClock: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(20 * time.Second) // the players are not there yet
+	r.drain()
+	if c := r.tb.Snapshot().Clock; c == nil || c.Running != "" || c.WhiteMS != 300000 || c.BlackMS != 300000 {
+		t.Fatalf("20 s after the new game on the standing set: clock %+v, want not started", c)
+	}
+	r.play("b2W-b3W")
+	mv := r.lastMove()
+	if mv.ClkMS == nil || *mv.ClkMS != 300000 {
+		t.Errorf("White's first move's clock %v, want 300000 ms: White charged nothing", mv.ClkMS)
+	}
+	r.run(2 * time.Second)
+	now := r.b.Clock.Now()
+	if got, want := r.clk().Remaining(rules.Black, now), 300*time.Second-now.Sub(mv.Time); got != want {
+		t.Errorf("Black has %v, want %v: its clock runs from White's move", got, want)
+	}
+	if run, _ := r.clk().Running(); run != rules.Black {
+		t.Errorf("%s's clock runs, want Black's", run)
+	}
+	// The next game needs the set set up: its clock starts once it is.
+	if _, err := r.tb.Exec(table.NewGame{DefaultClock: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.run(2 * time.Second)
+	if c := r.tb.Snapshot().Clock; c.Running != "" {
+		t.Fatalf("the set not set up yet: clock %+v", c)
+	}
+	r.setup()
+	r.run(time.Second)
+	started := r.clockStarted()
+	if c := r.tb.Snapshot().Clock; c.Running != "white" || started.Before(now) {
+		t.Errorf("set up: clock %+v started at %v, want White's running since the set showed the position", c, started)
+	}
+}

@@ -10,7 +10,8 @@ import (
 
 // Command is one of the commands a Table carries out: NewGame, Promote,
 // TakeBack, Resign, Draw, Resync, PlayMove, Clock, Hint, Teach, Alert, Peer,
-// PeerFlag, PeerTakeBack. A command that fails changes nothing.
+// PeerFlag, PeerTakeBack, Resolve, AdoptRecord, PeerRestore. A command that
+// fails changes nothing.
 type Command interface {
 	// Name is the command's name, as MQTT and the buttons know it.
 	Name() string

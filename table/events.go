@@ -210,6 +210,9 @@ type Snapshot struct {
 	Peer           *PeerState
 	TakeBack       *TakeBackRequest
 	TakeBackAnswer *TakeBackAnswer
+	// Resolve is this set's players' resolution of a desync not carried
+	// out yet (nil: none).
+	Resolve *Resolution
 
 	published func() []game.Move
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +59,12 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		return t.peerCommand(now, c)
 	case PeerTakeBack:
 		return t.peerTakeBack(now, c)
+	case Resolve:
+		return t.resolveCommand(now, c)
+	case AdoptRecord:
+		return t.adoptRecord(now, c)
+	case PeerRestore:
+		return t.peerRestore(now, c)
 	case Resync:
 		t.setExpected(t.sess.Position(), "resync: set up the position")
 		t.emit(Event{Kind: Changed, At: now})
@@ -162,19 +169,24 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 			t.log.Error("new game: the teacher's settings are not journaled: a restart loses them", "game", s.ID(), "err", err)
 		}
 	}
+	sameCells := slices.Equal(t.sys.Cells(), sys.Cells())
 	old := t.sess
 	if err := t.start(s); err != nil {
 		_ = s.Close()
 		t.sess = old
 		return Reply{}, err
 	}
+	// The set's last reading already shows the new game's position (the
+	// status of a position just set: the reading against it): its clock
+	// waits for the first move (clock.go).
+	t.ck.waitMove = t.observed && sameCells && t.rec.Status().Fix.Empty()
 	if _, ok := s.Teaching(); !ok {
 		t.hints.teach = tc // not journaled (above): in force until a restart
 	}
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld = nil, nil, nil, false // a remote opponent of the new game says so anew
+	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld, t.resolve = nil, nil, nil, false, nil // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil

@@ -280,3 +280,120 @@ func TestPeerDesync(t *testing.T) {
 		t.Errorf("LEDs with the games paired again: %v", v.LowTime.Names(st3d.CellNames()))
 	}
 }
+
+// split is the rig after b2W-b3W b7B-b6B on the set, the other set
+// holding b2W-b3W c7B-c6B: the desync shown.
+func split(t *testing.T, edit ...func(*table.Opts)) *rig {
+	t.Helper()
+	r := newRig(t, edit...)
+	r.play("b2W-b3W")
+	r.play("b7B-b6B")
+	r.drain()
+	want := "desync at move 2: b7B-b6B here, c7B-c6B on the other set"
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Side: rules.Black, Detail: want, Desync: want}}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// names lists the names of the cells of s on the rig's set.
+func names(s rules.CellSet) string { return strings.Join(s.Names(st3d.CellNames()), " ") }
+
+// Issue 33: a desync resolved by accepting the other set's record. The
+// resolve command is refused while the games agree, and waits in the
+// snapshot for the remote opponent, which gives the record: the moves after
+// the last common one are taken back, the other set's played as moves made
+// elsewhere, and the set expects the other set's position, the LEDs
+// showing the pieces to move (from b6B and c7B, to b7B and c6B). Once the
+// players move them, the set is in sync with one game.
+func TestResolveAcceptTheOtherRecord(t *testing.T) {
+	r := newRig(t)
+	if _, err := r.tb.Exec(table.Resolve{Action: table.ResolveAccept}); err == nil || !strings.Contains(err.Error(), "no desync") {
+		t.Errorf("resolve without a desync: %v", err)
+	}
+	r = split(t)
+	if _, err := r.tb.Exec(table.Resolve{Action: "both"}); err == nil {
+		t.Error("resolve with an unknown action was taken")
+	}
+	if _, err := r.tb.Exec(table.Resolve{Action: table.ResolveAccept}); err != nil {
+		t.Fatal(err)
+	}
+	res := r.tb.Snapshot().Resolve
+	if res == nil || res.Action != table.ResolveAccept || res.ID == 0 {
+		t.Fatalf("snapshot's resolution %+v", res)
+	}
+	// A record that does not play changes nothing.
+	if _, err := r.tb.Exec(table.AdoptRecord{Keep: 1, Moves: []string{"c7B-c4B"}}); err == nil {
+		t.Error("a record with an illegal move was taken")
+	}
+	if _, err := r.tb.Exec(table.AdoptRecord{Game: "G-other", Keep: 1, Moves: []string{"c7B-c6B"}}); !errors.Is(err, table.ErrStale) {
+		t.Errorf("a record of another game: %v", err)
+	}
+	if got := r.tb.Snapshot().Moves; len(got) != 2 || got[1].Move != "b7B-b6B" {
+		t.Fatalf("a refused record changed the game: %v", got)
+	}
+	rep, err := r.tb.Exec(table.AdoptRecord{Game: r.tb.Snapshot().Game, Keep: 1, Moves: []string{"c7B-c6B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.TakenBack) != 1 || rep.TakenBack[0].Move != "b7B-b6B" {
+		t.Errorf("taken back %+v, want b7B-b6B", rep.TakenBack)
+	}
+	r.run(time.Second)
+	r.drain()
+	s := r.tb.Snapshot()
+	if len(s.Moves) != 2 || s.Moves[0].Move != "b2W-b3W" || s.Moves[1].Move != "c7B-c6B" || s.Resolve != nil {
+		t.Fatalf("moves %v, resolution %+v: want b2W-b3W c7B-c6B, nothing left to resolve", s.Moves, s.Resolve)
+	}
+	if s.Expected.String() != s.Position.String() || s.Status.State.String() != "mismatch" {
+		t.Errorf("expected %s, status %s: want the other set's position, a mismatch", s.Expected, s.Status.State)
+	}
+	if from, to := names(s.RemoteFrom), names(s.RemoteTo); from != "b6B c7B" && from != "c7B b6B" || to != "b7B c6B" && to != "c6B b7B" {
+		t.Errorf("LEDs show from %q to %q, want from b6B c7B to b7B c6B", from, to)
+	}
+	if e, ok := r.event(table.PeerChanged); !ok || e.Detail != "desync: set klingon's record accepted" {
+		t.Errorf("peer event %q", e.Detail)
+	}
+	r.act("lift b6B", "wait 100", "place b7B", "wait 200", "lift c7B", "wait 100", "place c6B", "wait 1500")
+	if s := r.tb.Snapshot(); s.Status.State.String() != "in sync" || len(s.Moves) != 2 {
+		t.Errorf("the pieces moved: %s, %d moves (%s)", s.Status.State, len(s.Moves), r.rec.kinds())
+	}
+}
+
+// Issue 33: a desync resolved by restoring the last common position: the
+// game is taken back to it, on this set (asked here) as on the other
+// (asked there), and the games pairing again forgets the resolution.
+func TestResolveRestoreTheLastCommonPosition(t *testing.T) {
+	r := split(t)
+	if _, err := r.tb.Exec(table.Resolve{Action: table.ResolveRestore}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tb.Exec(table.PeerRestore{Keep: 3}); err == nil {
+		t.Error("a restore beyond the game was taken")
+	}
+	rep, err := r.tb.Exec(table.PeerRestore{Game: r.tb.Snapshot().Game, Keep: 1, By: "asked on this set"})
+	if err != nil || len(rep.TakenBack) != 1 || rep.TakenBack[0].Move != "b7B-b6B" {
+		t.Fatalf("restore: %+v, %v", rep, err)
+	}
+	s := r.tb.Snapshot()
+	if len(s.Moves) != 1 || s.Resolve != nil || !strings.Contains(s.Status.Reason, "take b7B-b6B back") {
+		t.Fatalf("after the restore: moves %v, resolution %+v, %q", s.Moves, s.Resolve, s.Status.Reason)
+	}
+	if e, ok := r.event(table.PeerChanged); !ok || e.Detail != "desync: the position after move 1 restored (asked on this set)" {
+		t.Errorf("peer event %q", e.Detail)
+	}
+	// Asked again: resolved once the games agree.
+	if _, err := r.tb.Exec(table.Resolve{Action: table.ResolveRestore}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tb.Exec(table.Peer{State: &table.PeerState{Set: "klingon", Online: true, Paired: true, Side: rules.Black}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.tb.Snapshot(); s.Resolve != nil {
+		t.Errorf("paired again, the resolution %+v stands", s.Resolve)
+	}
+	r.act("lift b6B", "wait 100", "place b7B", "wait 1500")
+	if s := r.tb.Snapshot(); s.Status.State.String() != "in sync" || len(s.Moves) != 1 {
+		t.Errorf("the move taken back on the set: %s, %d moves", s.Status.State, len(s.Moves))
+	}
+}

@@ -176,3 +176,53 @@ func TestPlaySecondIllegalMoveAgainstABareKing(t *testing.T) {
 		t.Fatalf("game over %+v, want a draw for illegal moves: White's bare king cannot mate (%s)", e, r.rec.kinds())
 	}
 }
+
+// FIDE Laws 7.5.4 (issue 33): in a tournament game, the side to move
+// pressing its clock without making a move has made an illegal move,
+// penalized as one (7.5.5, A.3: Black gets a minute) and the second loses
+// the game. A press that completes a move is none, nor a press by the side
+// not to move. A casual game ignores a press without a move, as before.
+func TestPlayClockPressWithoutAMove(t *testing.T) {
+	for _, play := range []game.Play{game.PlayTournament, game.PlayCasual} {
+		t.Run(string(play), func(t *testing.T) {
+			r := newClockRig(t, "180+2", clockButtons, func(o *table.Opts) { o.Play = play })
+			r.act("tap knight", "wait 500") // Black starts White's clock
+			r.play("b2W-b3W")
+			r.act("wait 300", "tap queen", "wait 1500") // the press completes White's move
+			r.act("tap queen", "wait 1500")             // White's press in Black's time
+			r.drain()
+			if _, ok := r.event(table.Illegal); ok || len(r.moveList()) != 1 {
+				t.Fatalf("a press completing a move, or in the other side's time, was punished: %s", r.rec.kinds())
+			}
+			r.play("b7B-b6B")
+			r.act("wait 300", "tap knight", "wait 1500")
+			white := r.clk().Remaining(rules.White, r.b.Clock.Now())
+			r.act("tap queen", "wait 1500") // White presses with no move
+			r.drain()
+			ill, illegal := r.event(table.Illegal)
+			if play == game.PlayCasual {
+				if illegal || r.clk().Remaining(rules.White, r.b.Clock.Now()) >= white {
+					t.Fatalf("casual: illegal %v, White %v: want nothing but White's clock running (%s)", illegal,
+						r.clk().Remaining(rules.White, r.b.Clock.Now()), r.rec.kinds())
+				}
+				return
+			}
+			if !illegal || ill.Side != rules.White || ill.Detail != "tournament game: white pressed the clock without making a move (FIDE Laws 7.5.4): an illegal move" {
+				t.Fatalf("illegal event %+v (%s)", ill, r.rec.kinds())
+			}
+			if e, _ := r.event(table.ClockChanged); e.Detail != "penalty: black gets 1m0s for white's illegal move" {
+				t.Errorf("clock event %q, want Black's penalty minute", e.Detail)
+			}
+			s := r.tb.Snapshot()
+			if s.Clock.Running != "white" || s.Result != rules.NoResult || len(s.Moves) != 2 {
+				t.Fatalf("after the first: clock %+v, result %s, %d moves", s.Clock, s.Result, len(s.Moves))
+			}
+			r.act("tap queen", "wait 1500")
+			r.drain()
+			e, ok := r.event(table.GameOver)
+			if !ok || e.Result != rules.BlackWins || e.Reason != game.ReasonIllegal {
+				t.Fatalf("after White's second press without a move: %+v, want 0-1 for illegal moves (%s)", e, r.rec.kinds())
+			}
+		})
+	}
+}

@@ -167,6 +167,9 @@ type Table struct {
 	// yet; meanwhile the position before the move is no take-back.
 	tbHeld   bool
 	tbAnswer *TakeBackAnswer
+	// resolve is the players' resolution of a desync, until the remote
+	// opponent carries it out (Resolve).
+	resolve *Resolution
 }
 
 type cmdReq struct {
@@ -466,7 +469,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			t.applyPlay()
 		}
 	}
-	s.Peer, s.TakeBack, s.TakeBackAnswer = t.peer, t.tbAsk, t.tbAnswer
+	s.Peer, s.TakeBack, s.TakeBackAnswer, s.Resolve = t.peer, t.tbAsk, t.tbAnswer, t.resolve
 	t.latest.Store(s)
 	return s
 }

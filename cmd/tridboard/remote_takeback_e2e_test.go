@@ -93,17 +93,9 @@ func TestTwoSetsTakeBackByHand(t *testing.T) {
 // position both share; Black's move then comes as a move made elsewhere,
 // and both sets are paired again, with one game.
 func TestTwoSetsDesyncLastsAndResolves(t *testing.T) {
-	white, black, ctl := pairedAfterFirstMove(t)
-	wtopics, _ := mqtt.NewTopics(white.cfg.MQTT.Prefix, white.cfg.BoardID)
-	if r := sendCommand(t, ctl, wtopics, "move", `{"move":"b7B-b6B"}`); r["status"] != "ok" {
-		t.Fatalf("move on enterprise: %v", r)
-	}
-	black.handSynced("c7B-c6B")
+	white, black, ctl, wtopics := splitSets(t)
 	desync := func(s *table.Snapshot) bool {
 		return s.Peer != nil && !s.Peer.Paired && strings.HasPrefix(s.Peer.Desync, "desync at move 2")
-	}
-	for _, p := range []*inproc{white, black} {
-		p.waitUntil("the desync shown", desync)
 	}
 	// It lasts: still there a while later, on both sets.
 	time.Sleep(1500 * time.Millisecond)
@@ -127,4 +119,84 @@ func TestTwoSetsDesyncLastsAndResolves(t *testing.T) {
 	if w != "b2W-b3W c7B-c6B" || b != w {
 		t.Errorf("journals: white %q, black %q; want one game", w, b)
 	}
+}
+
+// splitSets is pairedAfterFirstMove with the games split at move 2: a
+// Black move typed in on White's set (b7B-b6B), another made by hand on
+// Black's (c7B-c6B); both sets show the desync. wtopics are White's set's.
+func splitSets(t *testing.T) (white, black *inproc, ctl paho.Client, wtopics mqtt.Topics) {
+	t.Helper()
+	white, black, ctl = pairedAfterFirstMove(t)
+	wtopics, _ = mqtt.NewTopics(white.cfg.MQTT.Prefix, white.cfg.BoardID)
+	if r := sendCommand(t, ctl, wtopics, "move", `{"move":"b7B-b6B"}`); r["status"] != "ok" {
+		t.Fatalf("move on enterprise: %v", r)
+	}
+	black.handSynced("c7B-c6B")
+	for _, p := range []*inproc{white, black} {
+		p.waitUntil("the desync shown", func(s *table.Snapshot) bool {
+			return s.Peer != nil && !s.Peer.Paired && strings.HasPrefix(s.Peer.Desync, "desync at move 2")
+		})
+	}
+	return white, black, ctl, wtopics
+}
+
+// oneGame checks that both sets hold the game want, paired again.
+func oneGame(t *testing.T, want string, sets ...*inproc) {
+	t.Helper()
+	for _, p := range sets {
+		p.waitUntil("the sets paired again", func(s *table.Snapshot) bool { return s.Peer != nil && s.Peer.Paired && s.Peer.Desync == "" })
+		if got := strings.Join(p.moves(), " "); got != want {
+			t.Errorf("set %s: game %q, want %q", p.cfg.BoardID, got, want)
+		}
+	}
+}
+
+// Issue 33: a desync resolved by accepting the other set's record. On
+// White's set, over MQTT, "resolve" refuses an unknown action, then
+// "accept": its game becomes Black's set's (b7B-b6B taken back, c7B-c6B
+// played), the LEDs show the pieces to move, the players move them, and
+// both sets hold one game, paired; it goes on.
+func TestTwoSetsDesyncResolvedByAcceptingTheOtherRecord(t *testing.T) {
+	white, black, ctl, wtopics := splitSets(t)
+	if r := sendCommand(t, ctl, wtopics, "resolve", `{"action":"merge"}`); r["status"] != "error" {
+		t.Fatalf("resolve merge: %v", r)
+	}
+	if r := sendCommand(t, ctl, wtopics, "resolve", `{"action":"accept"}`); r["status"] != "ok" {
+		t.Fatalf("resolve accept on enterprise: %v", r)
+	}
+	s := white.waitUntil("Black's set's record", func(s *table.Snapshot) bool {
+		return len(s.Moves) == 2 && s.Moves[1].Move == "c7B-c6B"
+	})
+	if lit := s.RemoteFrom.Union(s.RemoteTo); lit.Len() != 4 {
+		t.Errorf("the LEDs show %v, want the four cells to change", lit.Names(s.Cells()))
+	}
+	standSet(white.d.board, white.d.tb.Snapshot().Expected)
+	white.waitInSync()
+	oneGame(t, "b2W-b3W c7B-c6B", white, black)
+	white.handSynced("c2W-c3W")
+	black.waitMoves(3)
+	black.handSynced("c2W-c3W")
+	oneGame(t, "b2W-b3W c7B-c6B c2W-c3W", white, black)
+}
+
+// Issue 33: a desync resolved by restoring the last common position, asked
+// on Black's set: both sets take the game back to after b2W-b3W (White's
+// set its b7B-b6B, Black's its c7B-c6B), the players take the moves back
+// on their boards, and the game goes on as one, paired.
+func TestTwoSetsDesyncResolvedByRestoringTheLastCommonPosition(t *testing.T) {
+	white, black, ctl, _ := splitSets(t)
+	btopics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
+	if r := sendCommand(t, ctl, btopics, "resolve", `{"action":"restore"}`); r["status"] != "ok" {
+		t.Fatalf("resolve restore on klingon: %v", r)
+	}
+	for _, p := range []*inproc{white, black} {
+		p.waitUntil("the last common position", func(s *table.Snapshot) bool { return len(s.Moves) == 1 })
+		standSet(p.d.board, p.d.tb.Snapshot().Expected)
+		p.waitInSync()
+	}
+	oneGame(t, "b2W-b3W", white, black)
+	black.handSynced("d7B-d6B")
+	white.waitMoves(2)
+	white.handSynced("d7B-d6B")
+	oneGame(t, "b2W-b3W d7B-d6B", white, black)
 }

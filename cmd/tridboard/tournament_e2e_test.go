@@ -18,21 +18,7 @@ import (
 // White's move. The pawn put back on b3W, the game goes on: Black's move
 // and press record it.
 func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
-	listen := freeport.Addr(t)
-	d := startDaemon(t, t.TempDir(), listen, "--http", "off")
-	w := watchBoard(t, listen)
-	w.waitFor(t, "the set in sync", func() bool { return w.states[len(w.states)-1].Board.Status == protocol.BoardInSync })
-	first := w.last().Game
-	if p := w.last().Play; p != "casual" {
-		t.Errorf("a set on its own plays %q, want casual", p)
-	}
-	if r := sendCommand(t, w.c, w.topics, "new_game", `{"variant":"st3d","time_control":"180+2","play":"tournament","white":"Kirk","black":"Spock"}`); r["status"] != "ok" {
-		t.Fatalf("new_game: %v", r)
-	}
-	w.waitFor(t, "the tournament game, in sync", func() bool {
-		s := w.states[len(w.states)-1]
-		return s.Game != first && s.Play == "tournament" && s.Board.Status == protocol.BoardInSync
-	})
+	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament","white":"Kirk","black":"Spock"}`)
 	d.send(t, "wait 300", "tap clock_black "+tapMS, "wait 400", "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS,
 		"wait 1500", "lift b3W", "wait 150", "place b2W", "wait 3000")
 	w.waitFor(t, "the take-back by hand refused, reported", func() bool {
@@ -67,4 +53,60 @@ func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
 	if got := fmt.Sprint(w.last().Moves); got != "[b2W-b3W b7B-b6B]" {
 		t.Errorf("the game %s, want [b2W-b3W b7B-b6B]", got)
 	}
+}
+
+// FIDE Laws 7.5.4 on run --sim (issue 33): in a tournament game with clock
+// buttons, White presses its clock without making a move: an illegal move,
+// reported, Black given FIDE's minute; White's move and press then record
+// the move, and the game goes on. No take-back, no move invented.
+func TestEndToEndTournamentPressWithoutAMove(t *testing.T) {
+	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament"}`)
+	d.send(t, "wait 300", "tap clock_black "+tapMS, "wait 800", "tap clock_white "+tapMS, "wait 1500")
+	w.waitFor(t, "the press without a move reported, penalized", func() bool {
+		illegal := slices.ContainsFunc(w.events, func(e protocol.Event) bool {
+			return e.Type == protocol.EventIllegal && e.Detail == "tournament game: white pressed the clock without making a move (FIDE Laws 7.5.4): an illegal move"
+		})
+		penalty := slices.ContainsFunc(w.events, func(e protocol.Event) bool {
+			return e.Type == protocol.EventClock && e.Detail == "penalty: black gets 1m0s for white's illegal move"
+		})
+		return illegal && penalty
+	})
+	w.waitFor(t, "Black's minute in the state", func() bool {
+		s := w.states[len(w.states)-1]
+		return s.Clock != nil && s.Clock.BlackMS == 240000
+	})
+	if s := w.last(); len(s.Moves) != 0 || s.Clock.Running != "white" {
+		t.Fatalf("after the press: moves %v, clock %+v: want no move, White's clock running", s.Moves, s.Clock)
+	}
+	d.send(t, "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS, "wait 800")
+	w.waitFor(t, "White's move, pressed", func() bool {
+		s := w.states[len(w.states)-1]
+		return len(s.Moves) == 1 && s.Board.Status == protocol.BoardInSync && s.Clock != nil && s.Clock.Running == "black"
+	})
+	if n := slices.IndexFunc(w.events, func(e protocol.Event) bool { return e.Type == protocol.EventGameOver }); n >= 0 {
+		t.Errorf("the game ended: %+v", w.events[n])
+	}
+}
+
+// tournamentGame starts run --sim (a set on its own, casual) and the
+// tournament game newGame (new_game's payload) over MQTT, and waits for the
+// set to be in sync in it.
+func tournamentGame(t *testing.T, newGame string) (*daemonProc, *boardWatch) {
+	t.Helper()
+	listen := freeport.Addr(t)
+	d := startDaemon(t, t.TempDir(), listen, "--http", "off")
+	w := watchBoard(t, listen)
+	w.waitFor(t, "the set in sync", func() bool { return w.states[len(w.states)-1].Board.Status == protocol.BoardInSync })
+	first := w.last().Game
+	if p := w.last().Play; p != "casual" {
+		t.Errorf("a set on its own plays %q, want casual", p)
+	}
+	if r := sendCommand(t, w.c, w.topics, "new_game", newGame); r["status"] != "ok" {
+		t.Fatalf("new_game: %v", r)
+	}
+	w.waitFor(t, "the tournament game, in sync", func() bool {
+		s := w.states[len(w.states)-1]
+		return s.Game != first && s.Play == "tournament" && s.Board.Status == protocol.BoardInSync
+	})
+	return d, w
 }
