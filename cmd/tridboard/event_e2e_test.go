@@ -103,6 +103,13 @@ func TestEventOnFourSets(t *testing.T) {
 		return true
 	})
 
+	// Board 3's players each make a move: a new game on a set already
+	// standing in its start position starts its clock at White's first
+	// move (docs/game.md); White's 6 s then run out below.
+	b3 := sets[r1.Games[2].Set]
+	b3.handSynced("b2W-b3W")
+	b3.handSynced("b7B-b6B")
+
 	// The event goes down; two games end meanwhile.
 	srv.Close()
 	link.Close()
@@ -114,7 +121,7 @@ func TestEventOnFourSets(t *testing.T) {
 	r, link, srv = open(false)
 	defer func() { srv.Close(); link.Close(); r.Close() }()
 	cmd(r1.Games[3].Set, "resign", `{"side":"white"}`)
-	// Board 3 is left alone: White's 6 s run out.
+	// Board 3 is left alone now: White's 6 s run out.
 	want := []tournament.Result{tournament.WhiteWins, tournament.Draw, tournament.BlackWins, tournament.BlackWins}
 	waitUntil(t, "every round 1 result", func() bool { return r.Snapshot().Paired[0].Over() })
 	for i, g := range r.Snapshot().Paired[0].Games {
