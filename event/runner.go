@@ -578,16 +578,6 @@ func (r *Runner) PairNext() (tournament.Round, error) {
 	return r.t.Rounds[no-1], nil
 }
 
-func games(rd tournament.Round) int {
-	n := 0
-	for _, g := range rd.Games {
-		if !g.IsBye() {
-			n++
-		}
-	}
-	return n
-}
-
 // SetPairings sets round n's pairings by hand (or from an imported TRF),
 // with the reason journaled. The pairing's own checks apply (every player
 // once, nobody against themselves, nobody who does not play the round);

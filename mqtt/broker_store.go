@@ -16,6 +16,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/hooks/storage"
 	"github.com/mochi-mqtt/server/v2/packets"
 	"go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // storeHook keeps the embedded broker's persistent sessions in a bbolt file:
@@ -134,7 +135,7 @@ func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
 	if err == nil {
 		return db, nil
 	}
-	if errors.Is(err, bbolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("store %s: in use by another process", path)
 	}
 	if _, serr := os.Stat(path); serr == nil {

@@ -52,6 +52,7 @@ func answeredBusy(t *testing.T, n int, qos byte) {
 	got := tb.rec.waitCount(t, base+"response/"+protocol.CmdResync, n)
 	seen := map[int]string{}
 	status := map[string]int{}
+	var wrong []rec // busy replies with another reason
 	for _, m := range got {
 		var r struct {
 			Transaction int    `json:"transaction"`
@@ -67,8 +68,11 @@ func answeredBusy(t *testing.T, n int, qos byte) {
 		seen[r.Transaction] = m.payload
 		status[r.Status]++
 		if r.Status == protocol.StatusBusy && r.Reason != "busy: 32 commands are waiting; send it again later" {
-			t.Errorf("busy reply %s", m.payload)
+			wrong = append(wrong, m)
 		}
+	}
+	if len(wrong) > 0 {
+		t.Errorf("busy replies with another reason: %s", summary(wrong))
 	}
 	if len(seen) != n {
 		t.Fatalf("%d commands answered, want %d", len(seen), n)

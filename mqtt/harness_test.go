@@ -75,14 +75,39 @@ func (r *recorder) waitFor(t testing.TB, topic string, what string, cond func([]
 		case <-time.After(20 * time.Millisecond):
 		case <-deadline:
 			got := r.on(topic)
-			var b strings.Builder
-			for _, m := range got {
-				fmt.Fprintf(&b, "\n  %s retained=%v", m.payload, m.retained)
-			}
-			t.Fatalf("%s: timed out waiting for %s; got %d messages:%s", topic, what, len(got), b.String())
+			t.Fatalf("%s: timed out waiting for %s; got %s", topic, what, summary(got))
 			return nil
 		}
 	}
+}
+
+// summaryShown is how many messages a failure shows at each end.
+const summaryShown = 3
+
+// summary describes msgs for a failure: how many (and how many retained),
+// and only the first and last few, however many came (a flood is thousands).
+func summary(msgs []rec) string {
+	retained := 0
+	for _, m := range msgs {
+		if m.retained {
+			retained++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d messages (%d retained)", len(msgs), retained)
+	show := func(ms []rec) {
+		for _, m := range ms {
+			fmt.Fprintf(&b, "\n  %.200s retained=%v", m.payload, m.retained)
+		}
+	}
+	if len(msgs) <= 2*summaryShown {
+		show(msgs)
+		return b.String()
+	}
+	show(msgs[:summaryShown])
+	fmt.Fprintf(&b, "\n  ... %d more ...", len(msgs)-2*summaryShown)
+	show(msgs[len(msgs)-summaryShown:])
+	return b.String()
 }
 
 // waitSeq waits for the move with seq n of game g1.
@@ -361,4 +386,28 @@ func (p *proxy) cut() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// A failure shows a flood of messages as its count and its ends: 2,800
+// messages make eight lines, not 2,800.
+func TestSummaryShowsTheEnds(t *testing.T) {
+	var msgs []rec
+	for i := range 2800 {
+		msgs = append(msgs, rec{topic: "t", payload: fmt.Sprintf(`{"transaction":%d}`, i), retained: i == 0})
+	}
+	got := summary(msgs)
+	want := `2800 messages (1 retained)
+  {"transaction":0} retained=true
+  {"transaction":1} retained=false
+  {"transaction":2} retained=false
+  ... 2794 more ...
+  {"transaction":2797} retained=false
+  {"transaction":2798} retained=false
+  {"transaction":2799} retained=false`
+	if got != want {
+		t.Errorf("summary of 2,800 messages:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := summary(msgs[:2]), "2 messages (1 retained)\n  {\"transaction\":0} retained=true\n  {\"transaction\":1} retained=false"; got != want {
+		t.Errorf("summary of 2 messages:\n%s\nwant\n%s", got, want)
+	}
 }

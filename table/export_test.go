@@ -11,3 +11,7 @@ func JournalPending(t *Table) int { return t.jr.pending }
 // JournalDone is how many of the changes waiting the journal has a result
 // for, to apply at the next Tick.
 func JournalDone(t *Table) int { return len(t.jr.results) }
+
+// SlowHintSearch makes o's hint searches run f first, on the goroutine
+// that searches (an engine that thinks as long as the test wants).
+func SlowHintSearch(o *Opts, f func()) { o.slowHint = f }

@@ -160,8 +160,17 @@ func (t *Table) hint(now time.Time) (Reply, error) {
 	if done {
 		return r, err
 	}
-	res, err := engine.Search(context.Background(), pos, t.hintOpts())
+	res, err := searchHint(context.Background(), pos, t.hintOpts(), t.o.slowHint)
 	return t.hintShow(now, pos, res, err)
+}
+
+// searchHint is the engine's search for a hint, after slow (a test's slow
+// engine) when it is set.
+func searchHint(ctx context.Context, pos rules.Position, o engine.Opts, slow func()) (engine.Result, error) {
+	if slow != nil {
+		slow()
+	}
+	return engine.Search(ctx, pos, o)
 }
 
 func (t *Table) hintOpts() engine.Opts { return engine.Opts{Nodes: t.hints.o.Nodes, Now: t.o.Now} }
@@ -187,9 +196,9 @@ func (t *Table) hintStart(now time.Time, reply chan cmdResult) {
 		ctx, cancel := context.WithCancel(context.Background())
 		s := &hintSearch{key: pos.Key(), cancel: cancel, replies: waiting}
 		t.hints.search = s
-		opts, done := t.hintOpts(), t.hints.done
+		opts, done, slow := t.hintOpts(), t.hints.done, t.o.slowHint
 		go func() {
-			res, err := engine.Search(ctx, pos, opts)
+			res, err := searchHint(ctx, pos, opts, slow)
 			select {
 			case done <- hintFound{s, pos, res, err}:
 			default: // sixteen searches superseded and not collected: Run has ended

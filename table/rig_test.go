@@ -231,15 +231,3 @@ func (r *rig) play(long string) {
 	r.do(sim.Gestures(pos, m, r.style)...)
 	r.run(time.Second)
 }
-
-// lit names the cells whose LED is on in the simulated HT16K33.
-func (r *rig) lit() string {
-	names := st3d.CellNames()
-	var on []string
-	for i, n := range names {
-		if r.b.LEDs.LED(i) {
-			on = append(on, n)
-		}
-	}
-	return strings.Join(on, " ")
-}

@@ -62,6 +62,9 @@ type Opts struct {
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
+	// slowHint, when set (tests), runs before each hint's search, on the
+	// goroutine that searches.
+	slowHint func()
 }
 
 // DefaultOpts returns the defaults: the scanner's and the recognizer's,

@@ -18,11 +18,6 @@ func formatGames(gs []Game) string {
 	return strings.Join(b, " ")
 }
 
-type played struct {
-	round, board int
-	res          Result
-}
-
 // Worked examples, paired by hand from the rules in swiss.go (C.04.3), with
 // players numbered in rating order.
 func TestSwissWorkedExamples(t *testing.T) {

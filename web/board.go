@@ -611,12 +611,3 @@ func (b *board) summary() *Summary {
 // evalBack is how far back an update looks for evaluations that came
 // since the client's version.
 const evalBack = 64
-
-// label is "White - Black" from the tags, for titles.
-func (b *board) label() string {
-	w, bl := strings.TrimSpace(b.tags["White"]), strings.TrimSpace(b.tags["Black"])
-	if w == "" && bl == "" {
-		return b.id
-	}
-	return or(w, "?") + " - " + or(bl, "?")
-}

@@ -63,8 +63,6 @@ func noErrors(t *testing.T, ctx contextT) {
 	}
 }
 
-func jsList(names []string) string { b, _ := json.Marshal(names); return string(b) }
-
 func cellsWith(t *testing.T, ctx contextT, class string) []string {
 	t.Helper()
 	got := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#flat .cell.`+class+`')].map(e => e.dataset.cell).sort()`)

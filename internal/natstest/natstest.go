@@ -32,7 +32,7 @@ type node struct {
 	opts            *server.Options
 	srv             *server.Server
 	log             *logTail
-	mqttURL, nats   string
+	mqttURL         string
 	mqttPort, cport int
 }
 

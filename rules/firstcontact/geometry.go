@@ -329,7 +329,6 @@ func (b *sqset) set(s Square)      { b[s>>6] |= 1 << (s & 63) }
 func (b *sqset) clear(s Square)    { b[s>>6] &^= 1 << (s & 63) }
 func (b *sqset) has(s Square) bool { return b[s>>6]&(1<<(s&63)) != 0 }
 func (b sqset) or(o sqset) sqset   { return sqset{b[0] | o[0], b[1] | o[1], b[2] | o[2]} }
-func (b sqset) and(o sqset) sqset  { return sqset{b[0] & o[0], b[1] & o[1], b[2] & o[2]} }
 func (b sqset) andNot(o sqset) sqset {
 	return sqset{b[0] &^ o[0], b[1] &^ o[1], b[2] &^ o[2]}
 }

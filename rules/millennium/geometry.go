@@ -109,29 +109,10 @@ type bset [3]uint64
 func (b *bset) set(s Square)      { b[s>>6] |= 1 << (s & 63) }
 func (b *bset) clear(s Square)    { b[s>>6] &^= 1 << (s & 63) }
 func (b bset) has(s Square) bool  { return b[s>>6]&(1<<(s&63)) != 0 }
-func (b bset) empty() bool        { return b[0]|b[1]|b[2] == 0 }
 func (b bset) or(o bset) bset     { return bset{b[0] | o[0], b[1] | o[1], b[2] | o[2]} }
 func (b bset) and(o bset) bset    { return bset{b[0] & o[0], b[1] & o[1], b[2] & o[2]} }
 func (b bset) andNot(o bset) bset { return bset{b[0] &^ o[0], b[1] &^ o[1], b[2] &^ o[2]} }
 func (b bset) meets(o bset) bool  { return b[0]&o[0]|b[1]&o[1]|b[2]&o[2] != 0 }
 func (b bset) count() int {
 	return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) + bits.OnesCount64(b[2])
-}
-
-// first is the lowest square of a non-empty set.
-func (b bset) first() Square {
-	for w := 0; w < 3; w++ {
-		if b[w] != 0 {
-			return Square(w<<6 | bits.TrailingZeros64(b[w]))
-		}
-	}
-	return NoSquare
-}
-
-func bsetOf(squares ...Square) bset {
-	var b bset
-	for _, s := range squares {
-		b.set(s)
-	}
-	return b
 }

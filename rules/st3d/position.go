@@ -1,8 +1,6 @@
 package st3d
 
 import (
-	"math/bits"
-
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -19,8 +17,6 @@ const (
 	Rook   = rules.Rook
 	Queen  = rules.Queen
 	King   = rules.King
-
-	blackBit = rules.BlackBit
 )
 
 const pieceLetters = rules.PieceLetters
@@ -182,17 +178,4 @@ func furthestRank(pins uint16, c rules.Color, f int8) int8 {
 func (p *Position) Occupancy() rules.CellSet {
 	o := p.occAll()
 	return rules.CellSet{o[0], o[1] | uint64(p.pins)<<(NumSquares-64), 0, 0}
-}
-
-// count of pieces on the four squares of pin q.
-func (p *Position) piecesOnPin(q Pin) int {
-	o := p.occAll()
-	s := 48 + 4*int(q)
-	var w uint64
-	if s < 64 {
-		w = o[0] >> uint(s)
-	} else {
-		w = o[1] >> uint(s-64)
-	}
-	return bits.OnesCount64(w & 0xF)
 }
