@@ -148,7 +148,7 @@ func TestEventDeskEnrolsAndDisbelievesASet(t *testing.T) {
 	// after the lies: the set's counters are below them, so the set is
 	// restarted to start above, as a set does after its key was used).
 	set.stop()
-	set = startSet(t, "hall-2", setDir, broker.URL)
+	startSet(t, "hall-2", setDir, broker.URL)
 	sendCommands(t, broker.URL)("hall-2", "resign", `{"side":"white"}`)
 	waitUntil(t, "the real result", func() bool { return r.Snapshot().Paired[0].Games[0].Result.Over() })
 	if got := r.Snapshot().Paired[0].Games[0]; string(got.Result) != "0-1" || got.GameID != g.GameID {
