@@ -2,7 +2,6 @@ package table
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -169,17 +168,12 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 			t.log.Error("new game: the teacher's settings are not journaled: a restart loses them", "game", s.ID(), "err", err)
 		}
 	}
-	sameCells := slices.Equal(t.sys.Cells(), sys.Cells())
 	old := t.sess
 	if err := t.start(s); err != nil {
 		_ = s.Close()
 		t.sess = old
 		return Reply{}, err
 	}
-	// The set's last reading already shows the new game's position (the
-	// status of a position just set: the reading against it): its clock
-	// waits for the first move (clock.go).
-	t.ck.waitMove = t.observed && sameCells && t.rec.Status().Fix.Empty()
 	if _, ok := s.Teaching(); !ok {
 		t.hints.teach = tc // not journaled (above): in force until a restart
 	}
