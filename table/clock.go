@@ -14,9 +14,8 @@ import (
 // The chess clock of a game with a time control (issue 16). The table owns
 // a clock.Clock for the game and hands it every event with its moment:
 //
-//   - the clock starts when the set, set up for a new game, first shows its
-//     position; on a set already standing in it, when White's first move
-//     is made (issue 33); with clock buttons, at the first press;
+//   - the clock starts when the set first shows the position of a new game
+//     (or, with clock buttons, at the first press);
 //   - a move on the set stops the mover's clock at its completion time
 //     (completedAt), not when it was recognized; a move made elsewhere at
 //     the command's time;
@@ -97,11 +96,6 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
-	// setUp: the set did not show the new game's position when the game
-	// began (it was set up for it), so the clock starts once it does; a
-	// set already standing in it starts the clock at White's first move
-	// (issue 33), or a press.
-	setUp bool
 	// saved is when the clock was last kept beside the journal (clockSave).
 	saved time.Time
 	// offSync is when the set last left the expected position: where a
@@ -419,11 +413,9 @@ func (t *Table) clockTick(now time.Time) {
 		return
 	}
 	if !c.Started() {
-		// A new game's clock starts when the set, set up for it, first
-		// shows its position, unless clock buttons start it; on a set
-		// already standing in it, the first move starts it (clockMove,
-		// clockPlay): the players may not be there yet.
-		if !t.ck.buttons && t.ck.setUp && t.rec.Status().State == recognize.InSync {
+		// A new game's clock starts when the set first shows its position,
+		// unless clock buttons start it.
+		if !t.ck.buttons && t.rec.Status().State == recognize.InSync {
 			t.clockStart(now)
 			t.emit(Event{Kind: ClockChanged, At: now, Side: t.rec.Position().Turn(), Detail: "started"})
 		}

@@ -660,9 +660,6 @@ func (t *Table) statusChanged(e recognize.Event) {
 		"placed", st.Placed.Names(names), "fix", st.Fix.Names(names), "reason", st.Reason)
 	prev := t.prevState
 	t.prevState = st.State
-	if st.State == recognize.Mismatch && !st.Fix.Empty() && t.ck.clk != nil && !t.ck.clk.Started() {
-		t.ck.setUp = true // pieces to set: the set is being set up for the new game
-	}
 	if prev == recognize.InSync && st.State != recognize.InSync {
 		t.ck.offSync = e.At
 	}
