@@ -34,8 +34,7 @@ func (w *clockWatch) snapshot() ([]protocol.State, []protocol.Move) {
 // state's clock agrees with the moves' timestamps to the millisecond: the
 // mover was charged exactly the time from the previous move's timestamp (or
 // the clock's start) to its own, plus 2 s, and the opponent's clock runs
-// from the move's timestamp. The set stands in the start position when the
-// daemon starts: the clock starts at White's first move (issue 33).
+// from the move's timestamp.
 func TestEndToEndClock(t *testing.T) {
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
 		cfg.Clock.TimeControl = "180+2"
@@ -69,18 +68,17 @@ func TestEndToEndClock(t *testing.T) {
 		w.moves = append(w.moves, m)
 		w.mu.Unlock()
 	})
-	// The set stands in the start position: the clock waits for White's
-	// first move (issue 33), which starts it.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	// The clock's start, from a state before the first move.
+	var start time.Time
+	for deadline := time.Now().Add(5 * time.Second); start.IsZero(); time.Sleep(20 * time.Millisecond) {
 		states, _ := w.snapshot()
-		if n := len(states); n > 0 && states[n-1].Clock != nil && states[n-1].LastMove == nil {
-			if k := states[n-1].Clock; k.Running != "" || k.WhiteMS != 180000 {
-				t.Fatalf("before White's first move: clock %+v, want it not started", k)
+		for _, s := range states {
+			if s.Clock != nil && s.Clock.Running == "white" && s.LastMove == nil {
+				start = s.Clock.At.Add(-time.Duration(180000-s.Clock.WhiteMS) * time.Millisecond)
 			}
-			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no state before the first move: %+v", states)
+			t.Fatalf("no state with White's clock running: %+v", states)
 		}
 	}
 	moves := st3dDemo[:6]
@@ -110,7 +108,7 @@ func TestEndToEndClock(t *testing.T) {
 		}
 	}
 	states, got := w.snapshot()
-	checkClockStates(t, states, got, moves, got[0].Time, "180+2", 180*time.Second, 2*time.Second)
+	checkClockStates(t, states, got, moves, start, "180+2", 180*time.Second, 2*time.Second)
 	// The arbiter's commands over MQTT, and a refused one.
 	if r := sendCommand(t, c, topics, "clock", `{"action":"pause"}`); r["status"] != "ok" ||
 		r["data"].(map[string]any)["paused"] != true {
