@@ -353,7 +353,10 @@ func TestBrowserHallPhone3DSwipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "the toggle", `document.getElementById('turn3d').getAttribute('aria-pressed') == 'true'`)
-	start := evalJS[float64](t, ctx, `scrollY`) // the click may have brought the button into view
+	// The click may have brought the button into view, smoothly: the page
+	// must stand still before the gesture is measured against it.
+	waitJS(t, ctx, "the page still", `(() => { const y = scrollY, w = window.__still || {y: -1, n: 0}; w.n = w.y === y ? w.n + 1 : 0; w.y = y; window.__still = w; return w.n >= 5; })()`)
+	start := evalJS[float64](t, ctx, `scrollY`)
 	swipe(-200, -250)
 	waitJS(t, ctx, "the set turned", `Math.abs(window.tridboard.view3d.controls.getAzimuthalAngle() - `+fmt.Sprint(before.Az)+`) > 0.05`)
 	turned := evalJS[figures](t, ctx, measure)
