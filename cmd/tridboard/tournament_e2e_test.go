@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/protocol"
@@ -19,7 +20,8 @@ import (
 // and press record it.
 func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
 	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament","white":"Kirk","black":"Spock"}`)
-	d.send(t, "wait 300", "tap clock_black "+tapMS, "wait 400", "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS,
+	pressToStart(t, d, w)
+	d.send(t, "wait 400", "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS,
 		"wait 1500", "lift b3W", "wait 150", "place b2W", "wait 3000")
 	w.waitFor(t, "the take-back by hand refused, reported", func() bool {
 		for _, e := range w.events {
@@ -61,7 +63,8 @@ func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
 // the move, and the game goes on. No take-back, no move invented.
 func TestEndToEndTournamentPressWithoutAMove(t *testing.T) {
 	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament"}`)
-	d.send(t, "wait 300", "tap clock_black "+tapMS, "wait 800", "tap clock_white "+tapMS, "wait 1500")
+	pressToStart(t, d, w)
+	d.send(t, "wait 800", "tap clock_white "+tapMS, "wait 1500")
 	w.waitFor(t, "the press without a move reported, penalized", func() bool {
 		illegal := slices.ContainsFunc(w.events, func(e protocol.Event) bool {
 			return e.Type == protocol.EventIllegal && e.Detail == "tournament game: white pressed the clock without making a move (FIDE Laws 7.5.4): an illegal move"
@@ -91,6 +94,23 @@ func TestEndToEndTournamentPressWithoutAMove(t *testing.T) {
 // tournamentGame starts run --sim (a set on its own, casual) and the
 // tournament game newGame (new_game's payload) over MQTT, and waits for the
 // set to be in sync in it.
+// pressToStart is Black's press that starts White's clock. A press the
+// scans of a loaded machine did not see is pressed again, as a player does
+// whose press did not register; one that was seen is not repeated (and a
+// press of the side not to move changes nothing).
+func pressToStart(t *testing.T, d *daemonProc, w *boardWatch) {
+	t.Helper()
+	for range 3 {
+		d.send(t, "wait 300", "tap clock_black "+tapMS)
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if s := w.last(); s.Clock != nil && s.Clock.Running == "white" {
+				return
+			}
+		}
+	}
+	t.Fatal("Black's press never started White's clock")
+}
+
 func tournamentGame(t *testing.T, newGame string) (*daemonProc, *boardWatch) {
 	t.Helper()
 	listen := freeport.Addr(t)
