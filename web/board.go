@@ -10,6 +10,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // board is what the hub knows of one board. Its methods run with the hub's
@@ -101,11 +102,12 @@ func (b *board) pos() rules.Position {
 func (b *board) draw(p rules.Position) plyView {
 	v := plyView{Pieces: map[string]string{}}
 	occ := p.Occupancy()
+	geo, _ := systems.GeometryOf(b.sys)
 	for i, n := range b.sys.Cells() {
 		c := rules.Cell(i)
 		if pc, ok := p.CellPiece(c); ok {
 			v.Pieces[n] = string(pc.Letter())
-		} else if occ.Has(c) && isSocketName(n) {
+		} else if occ.Has(c) && geo != nil && geo.Cells[i].IsSocket {
 			v.Pins = append(v.Pins, n)
 		}
 	}
@@ -123,8 +125,6 @@ func (b *board) draw(p rules.Position) plyView {
 	}
 	return v
 }
-
-func isSocketName(n string) bool { _, _, _, ok := pin(n); return ok }
 
 // reset starts the history over from start with moves (long form) and
 // their clocks (the mover's time left after each, or nil), the last of
