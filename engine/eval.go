@@ -4,9 +4,7 @@ import (
 	"sync"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/firstcontact"
-	"github.com/tridboard/tridboard/rules/millennium"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // Evaluation weights, in centipawns.
@@ -32,14 +30,14 @@ type cellGeo struct {
 
 // evaluator scores positions of one system.
 type evaluator struct {
-	geo  []cellGeo
-	st3d bool
-	fc   bool
+	geo []cellGeo
 }
 
 var evaluators sync.Map // system name -> *evaluator
 
-// evaluatorFor builds (once per system) the evaluator for pos's system.
+// evaluatorFor builds (once per system) the evaluator for pos's system,
+// from the geometry its registry entry gives (rules/systems): a system
+// without one is scored on material and mobility alone.
 func evaluatorFor(pos rules.Position) *evaluator {
 	if b, ok := pos.(*boxed); ok {
 		pos = b.Position
@@ -51,40 +49,12 @@ func evaluatorFor(pos rules.Position) *evaluator {
 	cells := pos.System().Cells()
 	e := &evaluator{geo: make([]cellGeo, len(cells))}
 	type xyz struct{ x, y, z int }
-	var at func(c int, name string) (xyz, bool)
-	switch pos.(type) {
-	case *st3d.Position:
-		e.st3d = true
+	at := func(int, string) (xyz, bool) { return xyz{}, false }
+	if g, err := systems.GeometryOf(pos.System()); err == nil {
 		at = func(c int, _ string) (xyz, bool) {
-			if c >= st3d.NumSquares {
-				return xyz{}, false
-			}
-			s := st3d.Square(c)
-			z := 2 * (c / 16)
-			if q := s.Pin(); q >= 0 {
-				z = 2*(int(q)%6/2) + 1
-			}
-			return xyz{s.File(), s.Rank(), z}, true
+			gc := g.Cells[c]
+			return xyz{int(gc.X), int(gc.Y), gc.Z}, !gc.IsSocket
 		}
-	case *millennium.Position:
-		at = func(c int, _ string) (xyz, bool) {
-			if c >= millennium.NumSquares {
-				return xyz{}, false
-			}
-			s := millennium.Square(c)
-			return xyz{s.File(), s.Rank(), 2 * s.Level()}, true
-		}
-	case *firstcontact.Position:
-		e.fc = true
-		at = func(_ int, name string) (xyz, bool) {
-			s, err := firstcontact.ParseSquare(name)
-			if err != nil {
-				return xyz{}, false
-			}
-			return xyz{s.File(), s.Rank(), s.Height()}, true
-		}
-	default:
-		at = func(int, string) (xyz, bool) { return xyz{}, false }
 	}
 	lo, hi := xyz{99, 99, 99}, xyz{-99, -99, -99}
 	for c, n := range cells {
@@ -119,7 +89,7 @@ func evaluatorFor(pos rules.Position) *evaluator {
 // evaluate is the static score of the position at ply for its side to
 // move: the evaluator's terms plus mobility against the moves the
 // opponent had one ply up.
-func (s *searcher[T, P]) evaluate(pos P, ply int) Score {
+func (s *searcher) evaluate(pos rules.Maker, ply int) Score {
 	sc := s.ev.static(pos, &s.cells)
 	if ply > 0 {
 		sc += mobilityWeight*(s.mob[ply]-s.mob[ply-1]) + boardMoveWeight*(s.boards[ply]-s.boards[ply-1])
@@ -171,9 +141,7 @@ func (e *evaluator) static(pos rules.Position, buf *[]rules.Cell) int32 {
 			king[col] = c
 		}
 	}
-	if e.fc {
-		fcReserves(pos, &score, &nonPawn)
-	}
+	reserves(pos, &score, &nonPawn)
 	// King safety: enemy pieces close to a king cost, the king's own
 	// neighbours shield it; in the middle game the king keeps out of the
 	// centre, in the end game it goes there.
@@ -203,9 +171,10 @@ func (e *evaluator) static(pos rules.Position, buf *[]rules.Cell) int32 {
 		}
 		score[col] += (shield - danger) * phase / 4000
 	}
-	if e.st3d {
-		if p, ok := pos.(*st3d.Position); ok {
-			st3dBoards(p, &score)
+	if b, ok := pos.(boardController); ok {
+		empty, carrying := b.BoardControl()
+		for col := range score {
+			score[col] += boardControl*int32(empty[col]) + (boardControl+boardCarry)*int32(carrying[col])
 		}
 	}
 	sc := score[rules.White] - score[rules.Black]
@@ -225,38 +194,21 @@ const (
 	King   = rules.King
 )
 
-// st3dBoards scores the attack boards (docs/rules.md D12): a board a side may
-// move is worth having, more so with one of its pieces on it; a board
-// holding two pieces belongs to nobody.
-func st3dBoards(p *st3d.Position, score *[2]int32) {
-	for q := st3d.Pin(0); q < st3d.NumPins; q++ {
-		present, black := p.HasBoard(q)
-		if !present {
-			continue
-		}
-		n, col := 0, rules.White
-		if black {
-			col = rules.Black
-		}
-		for _, s := range q.Squares() {
-			if pc := p.PieceAt(s); pc != 0 {
-				n++
-				col = pc.Color()
-			}
-		}
-		switch n {
-		case 0:
-			score[col] += boardControl
-		case 1:
-			score[col] += boardControl + boardCarry
-		}
-	}
+// boardController is a position whose attack boards belong to a side
+// (st3d, docs/rules.md D12): a board a side may move is worth having
+// (boardControl), more so with one of its pieces on it (boardCarry); a
+// board holding two pieces belongs to nobody.
+type boardController interface {
+	// BoardControl counts the boards each side may move: empty, and
+	// carrying one of its pieces.
+	BoardControl() (empty, carrying [2]int)
 }
 
-// fcReserves counts First Contact's pieces in reserve: they enter by
-// introduction, so they are material, a little less than on the set.
-func fcReserves(pos rules.Position, score *[2]int32, nonPawn *int32) {
-	p, ok := pos.(*firstcontact.Position)
+// reserves counts the pieces a position holds in reserve (First Contact's
+// introductions, rules.Reserver): they enter the set, so they are
+// material, a little less than on the set.
+func reserves(pos rules.Position, score *[2]int32, nonPawn *int32) {
+	p, ok := pos.(rules.Reserver)
 	if !ok {
 		return
 	}
@@ -283,8 +235,6 @@ func (e *evaluator) material(pos rules.Position) int32 {
 			score[pc.Color()] += pieceValue[pc.Kind()]
 		}
 	}
-	if _, ok := pos.(*firstcontact.Position); ok {
-		fcReserves(pos, &score, &nonPawn)
-	}
+	reserves(pos, &score, &nonPawn)
 	return score[rules.White] - score[rules.Black]
 }

@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/firstcontact"
-	"github.com/tridboard/tridboard/rules/millennium"
-	"github.com/tridboard/tridboard/rules/st3d"
 )
 
 // ErrNoMoves is returned by Search for a position without a legal move.
@@ -21,30 +18,19 @@ var ErrNoMoves = errors.New("engine: the position has no legal move")
 // returns ErrNoMoves when pos has no legal move, and otherwise always a
 // legal move of pos.
 func Search(ctx context.Context, pos rules.Position, o Opts) (Result, error) {
-	switch p := pos.(type) {
-	case *st3d.Position:
-		return run[st3d.Position](ctx, *p, o)
-	case *millennium.Position:
-		return run[millennium.Position](ctx, *p, o)
-	case *firstcontact.Position:
-		return run[firstcontact.Position](ctx, *p, o)
+	if m, ok := pos.(rules.Maker); ok {
+		return run(ctx, m.Clone(), o)
 	}
-	return run[boxed](ctx, boxed{pos}, o)
+	return run(ctx, &boxed{pos}, o)
 }
 
-// mover is a pointer to a position value that can play a move in place:
-// what the search copies from ply to ply instead of allocating.
-type mover[T any] interface {
-	*T
-	rules.Position
-	Make(m rules.Move)
-}
-
-// boxed makes any rules.Position a mover, through Play (one allocation a
-// node).
+// boxed makes any rules.Position a rules.Maker, through Play (one
+// allocation a node).
 type boxed struct{ rules.Position }
 
-func (b *boxed) Make(m rules.Move) { b.Position = b.Position.Play(m) }
+func (b *boxed) Make(m rules.Move)        { b.Position = b.Position.Play(m) }
+func (b *boxed) Clone() rules.Maker       { return &boxed{b.Position} }
+func (b *boxed) CopyFrom(src rules.Maker) { b.Position = src.(*boxed).Position }
 
 // hasher is a position with a cheap hash of its Key.
 type hasher interface{ Hash() uint64 }
@@ -69,7 +55,7 @@ func positionHash(p rules.Position) uint64 {
 	return maphash.String(keySeed, p.Key())
 }
 
-type searcher[T any, P mover[T]] struct {
+type searcher struct {
 	ctx    context.Context
 	o      Opts
 	start  time.Time
@@ -82,7 +68,7 @@ type searcher[T any, P mover[T]] struct {
 	every    int64
 	tt       *table
 	ev       *evaluator
-	stack    []T
+	stack    []rules.Maker // the position at each ply, made in place
 	moves    [maxPly + 1][]rules.Move
 	order    [maxPly + 1][]int32
 	mob      [maxPly + 1]int32 // legal moves at each ply
@@ -103,8 +89,8 @@ type searcher[T any, P mover[T]] struct {
 	iterDone   bool
 }
 
-func run[T any, P mover[T]](ctx context.Context, root T, o Opts) (Result, error) {
-	s := &searcher[T, P]{ctx: ctx, o: o}
+func run(ctx context.Context, root rules.Maker, o Opts) (Result, error) {
+	s := &searcher{ctx: ctx, o: o}
 	if s.o.Now == nil {
 		s.o.Now = time.Now
 	}
@@ -122,9 +108,9 @@ func run[T any, P mover[T]](ctx context.Context, root T, o Opts) (Result, error)
 	if o.Time > 0 {
 		s.timed, s.stopAt = true, s.start.Add(o.Time)
 	}
-	s.stack = make([]T, maxPly+2)
+	s.stack = make([]rules.Maker, maxPly+2)
 	s.stack[0] = root
-	rp := P(&s.stack[0])
+	rp := root
 	s.rootMoves = rp.LegalMoves(nil)
 	if len(s.rootMoves) == 0 {
 		return Result{}, ErrNoMoves
@@ -186,7 +172,7 @@ func run[T any, P mover[T]](ctx context.Context, root T, o Opts) (Result, error)
 }
 
 // report hands res, the search's result so far, to OnIteration.
-func (s *searcher[T, P]) report(res Result) {
+func (s *searcher) report(res Result) {
 	if s.o.OnIteration != nil {
 		s.o.OnIteration(Iteration{Depth: res.Depth, SelDepth: s.seldepth, Score: res.Score, LowerBound: res.LowerBound,
 			Nodes: s.nodes, Elapsed: s.o.Now().Sub(s.start), PV: append([]rules.Move(nil), res.PV...)})
@@ -203,7 +189,7 @@ func abs(x int) int {
 // noisyPick picks among the root moves by their exact scores plus noise:
 // a mate it sees is played (the shortest), a move that is mated comes
 // last, the others compete with their blurred scores.
-func (s *searcher[T, P]) noisyPick() (rules.Move, Score) {
+func (s *searcher) noisyPick() (rules.Move, Score) {
 	bestI, bestClass, best := 0, -1, int64(0)
 	for i, sc := range s.rootScores {
 		class, v := 1, int64(sc)
@@ -223,7 +209,7 @@ func (s *searcher[T, P]) noisyPick() (rules.Move, Score) {
 }
 
 // tick counts a node and looks at the budgets.
-func (s *searcher[T, P]) tick() {
+func (s *searcher) tick() {
 	s.nodes++
 	if s.o.Nodes > 0 && s.nodes > s.o.Nodes {
 		s.stop = true
@@ -239,17 +225,22 @@ func (s *searcher[T, P]) tick() {
 }
 
 // child plays m from ply into ply+1 and returns the new position.
-func (s *searcher[T, P]) child(ply int, m rules.Move) P {
-	s.stack[ply+1] = s.stack[ply]
-	c := P(&s.stack[ply+1])
+func (s *searcher) child(ply int, m rules.Move) rules.Maker {
+	c := s.stack[ply+1]
+	if c == nil {
+		c = s.stack[ply].Clone()
+		s.stack[ply+1] = c
+	} else {
+		c.CopyFrom(s.stack[ply])
+	}
 	c.Make(m)
 	return c
 }
 
-func (s *searcher[T, P]) rootSearch(depth int) Score {
+func (s *searcher) rootSearch(depth int) Score {
 	s.tick()
 	s.pvLen[0] = 0
-	s.path[0] = positionHash(P(&s.stack[0]))
+	s.path[0] = positionHash(s.stack[0])
 	alpha, beta := -Inf, Inf
 	best := -Inf
 	for i, m := range s.rootMoves {
@@ -300,7 +291,7 @@ func (s *searcher[T, P]) rootSearch(depth int) Score {
 }
 
 // setPV makes m followed by the child's variation the variation at ply.
-func (s *searcher[T, P]) setPV(ply int, m rules.Move) {
+func (s *searcher) setPV(ply int, m rules.Move) {
 	s.pv[ply][0] = m
 	n := 1
 	if ply+1 <= maxPly {
@@ -311,7 +302,7 @@ func (s *searcher[T, P]) setPV(ply int, m rules.Move) {
 
 // repeated reports whether the position at ply with hash h stood earlier
 // on the search path or in the game.
-func (s *searcher[T, P]) repeated(ply int, h uint64) bool {
+func (s *searcher) repeated(ply int, h uint64) bool {
 	for i := ply - 2; i >= 0; i -= 2 {
 		if s.path[i] == h {
 			return true
@@ -326,14 +317,14 @@ func (s *searcher[T, P]) repeated(ply int, h uint64) bool {
 }
 
 // search is the principal-variation search of the position at ply.
-func (s *searcher[T, P]) search(ply, depth int, alpha, beta Score) Score {
+func (s *searcher) search(ply, depth int, alpha, beta Score) Score {
 	s.pvLen[ply] = 0
 	s.seldepth = max(s.seldepth, ply)
 	s.tick()
 	if s.stop {
 		return 0
 	}
-	pos := P(&s.stack[ply])
+	pos := s.stack[ply]
 	h := positionHash(pos)
 	s.path[ply] = h
 	if s.repeated(ply, h) || pos.HalfmoveClock() >= 100 {
@@ -421,7 +412,7 @@ func (s *searcher[T, P]) search(ply, depth int, alpha, beta Score) Score {
 
 // rewardQuiet keeps a quiet move that refuted a line as a killer at ply
 // and raises its history.
-func (s *searcher[T, P]) rewardQuiet(ply int, pos P, m rules.Move, depth int) {
+func (s *searcher) rewardQuiet(ply int, pos rules.Maker, m rules.Move, depth int) {
 	if s.killers[ply][0] != m {
 		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], m
 	}
@@ -440,8 +431,8 @@ func (s *searcher[T, P]) rewardQuiet(ply int, pos P, m rules.Move, depth int) {
 // quiesce searches captures and promotions only (every move when in check)
 // below the stand-pat score. moves are the legal moves of the position at
 // ply, which has some.
-func (s *searcher[T, P]) quiesce(ply int, alpha, beta Score, moves []rules.Move, inCheck bool) Score {
-	pos := P(&s.stack[ply])
+func (s *searcher) quiesce(ply int, alpha, beta Score, moves []rules.Move, inCheck bool) Score {
+	pos := s.stack[ply]
 	s.scoreMoves(ply, pos, moves, 0)
 	best := -Inf
 	if !inCheck {
@@ -479,7 +470,7 @@ func (s *searcher[T, P]) quiesce(ply int, alpha, beta Score, moves []rules.Move,
 
 // expand generates the legal moves at ply, in pos: done, with its score,
 // for a node without moves (mate or stalemate) or at the last ply.
-func (s *searcher[T, P]) expand(ply int, pos P) (moves []rules.Move, inCheck bool, sc Score, done bool) {
+func (s *searcher) expand(ply int, pos rules.Maker) (moves []rules.Move, inCheck bool, sc Score, done bool) {
 	moves = pos.LegalMoves(s.moves[ply][:0])
 	s.moves[ply] = moves
 	inCheck, _ = pos.InCheck()
@@ -497,14 +488,14 @@ func (s *searcher[T, P]) expand(ply int, pos P) (moves []rules.Move, inCheck boo
 }
 
 // qnode is a node of the quiescence search.
-func (s *searcher[T, P]) qnode(ply int, alpha, beta Score) Score {
+func (s *searcher) qnode(ply int, alpha, beta Score) Score {
 	s.pvLen[ply] = 0
 	s.seldepth = max(s.seldepth, ply)
 	s.tick()
 	if s.stop {
 		return 0
 	}
-	pos := P(&s.stack[ply])
+	pos := s.stack[ply]
 	moves, inCheck, sc, done := s.expand(ply, pos)
 	if done {
 		return sc
@@ -527,7 +518,7 @@ var orderValue = [8]int32{0, 1, 3, 3, 5, 9, 20, 0}
 
 // scoreMoves fills the order keys of the moves at ply and counts the
 // board moves among them.
-func (s *searcher[T, P]) scoreMoves(ply int, pos P, moves []rules.Move, ttMove rules.Move) {
+func (s *searcher) scoreMoves(ply int, pos rules.Maker, moves []rules.Move, ttMove rules.Move) {
 	order := s.order[ply][:0]
 	var boards int32
 	k := &s.killers[ply]

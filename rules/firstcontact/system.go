@@ -42,6 +42,15 @@ func (p *Position) Play(m rules.Move) rules.Position {
 // Make plays m in place (m must be legal here).
 func (p *Position) Make(m rules.Move) { p.make(m) }
 
+// Clone is a new copy of the position (rules.Maker).
+func (p *Position) Clone() rules.Maker {
+	cp := *p
+	return &cp
+}
+
+// CopyFrom makes p a copy of src, a position of this system (rules.Maker).
+func (p *Position) CopyFrom(src rules.Maker) { *p = *src.(*Position) }
+
 // InCheck reports whether the side to move is in check, and its king's
 // cell. In First Contact a side in check has lost (see Status).
 func (p *Position) InCheck() (bool, rules.Cell) {

@@ -30,6 +30,15 @@ func (p *Position) Play(m rules.Move) rules.Position {
 // Make plays m in place (m must be legal here).
 func (p *Position) Make(m rules.Move) { p.make(m) }
 
+// Clone is a new copy of the position (rules.Maker).
+func (p *Position) Clone() rules.Maker {
+	cp := *p
+	return &cp
+}
+
+// CopyFrom makes p a copy of src, a position of this system (rules.Maker).
+func (p *Position) CopyFrom(src rules.Maker) { *p = *src.(*Position) }
+
 // InCheck reports whether the side to move is in check, and its king's cell.
 func (p *Position) InCheck() (bool, rules.Cell) {
 	cp := *p // its methods make moves to try them: never on a shared position

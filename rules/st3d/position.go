@@ -121,6 +121,35 @@ func (p *Position) HasBoard(q Pin) (present, black bool) {
 	return p.hasPin(q), p.black&(1<<uint(q)) != 0
 }
 
+// BoardControl counts the attack boards each side may move (D12): empty
+// ones (by their marking) and those carrying one of its pieces; a board
+// carrying two pieces belongs to nobody. The engine scores them.
+func (p *Position) BoardControl() (empty, carrying [2]int) {
+	for q := Pin(0); q < NumPins; q++ {
+		present, black := p.HasBoard(q)
+		if !present {
+			continue
+		}
+		n, col := 0, rules.White
+		if black {
+			col = rules.Black
+		}
+		for _, s := range q.Squares() {
+			if pc := p.PieceAt(s); pc != 0 {
+				n++
+				col = pc.Color()
+			}
+		}
+		switch n {
+		case 0:
+			empty[col]++
+		case 1:
+			carrying[col]++
+		}
+	}
+	return empty, carrying
+}
+
 // Exists reports whether square s exists in this position (D1).
 func (p *Position) Exists(s Square) bool { return p.exists(s) }
 
