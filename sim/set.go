@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
 
@@ -56,11 +56,12 @@ type bounce struct {
 	edges []time.Time
 }
 
-// NewSet returns an empty ST3D set (no piece, no board) whose bounce runs on
-// clock; buttons are extra cells (full names, with sensors.ButtonPrefix).
-// Start puts it in the ST3D start position.
+// NewSet returns an empty set of the default system (rules/systems: ST3D;
+// no piece, no board) whose bounce runs on clock; buttons are extra cells
+// (full names, with sensors.ButtonPrefix). Start puts it in the start
+// position.
 func NewSet(clock *Clock, buttons ...string) *Set {
-	return NewSetFor(st3d.System, clock, buttons...)
+	return NewSetFor(systems.Default(), clock, buttons...)
 }
 
 // NewSetFor returns an empty set of the system sys (no piece, no board),

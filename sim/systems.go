@@ -4,31 +4,25 @@ import (
 	"fmt"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/firstcontact"
-	"github.com/tridboard/tridboard/rules/millennium"
-	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
 
-// Systems are the systems SystemOf tells apart by their cells, in the order
-// it tries them: ST3D (its options share its cells), Millennium, First
+// SystemOf is the first registered system (rules/systems, in the order
+// they register: ST3D, whose options share its cells, Millennium, First
 // Contact with inverted contacts, First Contact on a set that senses only
-// upright platforms. The slice must not be changed.
-var Systems = []rules.System{st3d.System, millennium.System, firstcontact.System, firstcontact.UpOnly}
-
-// SystemOf is the first of Systems whose cells w wires (Validate passes),
-// or the error of the one it fits best (the most of its cells wired) when
-// none fits.
+// upright platforms) whose cells w wires (Validate passes), or the error
+// of the one it fits best (the most of its cells wired) when none fits.
 func SystemOf(w *sensors.Wiring) (rules.System, error) {
+	all := systems.All()
 	wired := map[string]bool{}
 	for _, e := range w.Expanders {
 		for _, c := range e.Cells {
 			wired[c.Cell] = true
 		}
 	}
-	best, bestN := Systems[0], -1
-	for _, sys := range Systems {
+	best, bestN := all[0], -1
+	for _, sys := range all {
 		if w.Validate(sys.Cells()) == nil {
 			return sys, nil
 		}
@@ -47,9 +41,10 @@ func SystemOf(w *sensors.Wiring) (rules.System, error) {
 
 // CheckSet says whether the set that w wires can sense the game system sys,
 // and if not why: a Millennium game on an ST3D set, First Contact with
-// inverted platforms on a set whose sockets sense upright ones only (F6).
-// Options of st3d need no more than st3d's cells. A wiring that fits sys
-// after ForCells (the reference ST3D set for first-contact-up) is fine.
+// inverted platforms on a set whose sockets sense upright ones only (F6:
+// the system's Caps.Fallback, first-contact-up, fits it). Options of st3d
+// need no more than st3d's cells. A wiring that fits sys after ForCells
+// (the reference ST3D set for first-contact-up) is fine.
 func CheckSet(sys rules.System, w *sensors.Wiring) error {
 	if _, err := w.ForCells(sys.Cells()); err == nil {
 		return nil
@@ -58,8 +53,12 @@ func CheckSet(sys rules.System, w *sensors.Wiring) error {
 	if other, err := SystemOf(w); err == nil {
 		ov, _ := systems.Split(other)
 		why := ""
-		if variant == "first-contact" && (ov == "first-contact-up" || ov == "st3d") {
-			why = "; its sockets sense upright platforms only (F6): play first-contact-up"
+		if c := systems.CapsOf(sys); c.Fallback != "" {
+			if fb, err := systems.Lookup(c.Fallback, ""); err == nil {
+				if _, err := w.ForCells(fb.Cells()); err == nil {
+					why = fmt.Sprintf("; %s: play %s", c.FallbackWhy, c.Fallback)
+				}
+			}
 		}
 		return fmt.Errorf("sim: the configured set is a %s set (%d cells): it cannot sense %s's %d cells%s",
 			ov, len(other.Cells()), variant, len(sys.Cells()), why)

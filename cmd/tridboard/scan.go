@@ -163,7 +163,7 @@ func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiri
 	if raw == nil {
 		raw, _ = sensors.Preset(cfg.Sensors.Preset)
 	}
-	sys := sim.Systems[0]
+	sys := systems.Default()
 	if raw != nil {
 		if s, err := sim.SystemOf(raw); err == nil {
 			sys = s
