@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/engine"
-	"github.com/tridboard/tridboard/explain"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/explain"
 )
 
 // Hint asks for a suggested move for the side to move. The first request

@@ -3,8 +3,8 @@ package explain_test
 import (
 	"fmt"
 
-	"github.com/tridboard/tridboard/explain"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/explain"
 	"github.com/tridboard/tridboard/rules/st3d"
 )
 
