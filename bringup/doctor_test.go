@@ -9,6 +9,7 @@ import (
 
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -58,9 +59,9 @@ func TestDoctorFindsEachFault(t *testing.T) {
 			[]string{"column 2 (GPB2) reads all closed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := sim.NewReference()
+			b := sets.NewReference()
 			if tc.matrix {
-				b = sim.NewMatrix(false)
+				b = sets.NewMatrix(false)
 			}
 			tc.fault(b)
 			got := problems(doctorOn(b, start))
@@ -79,7 +80,7 @@ func TestDoctorFindsEachFault(t *testing.T) {
 // After a slow-bus finding the doctor has left the bus at the speed that
 // works, so the switches it then read are right.
 func TestDoctorSlowBusReadsAtTheSlowerSpeed(t *testing.T) {
-	b := sim.NewReference()
+	b := sets.NewReference()
 	b.Bus.SetMaxSpeed(100 * physic.KiloHertz)
 	doctorOn(b, st3d.System.Start().Occupancy())
 	if got := b.Bus.Speed(); got != 100*physic.KiloHertz {

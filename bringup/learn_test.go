@@ -13,6 +13,7 @@ import (
 	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -81,9 +82,9 @@ func TestLearnFindsTheTrueWiring(t *testing.T) {
 		w     *sensors.Wiring
 		cells []string
 	}{
-		{"st3d reference, scrambled", sim.Scramble(sensors.ReferenceWiring(), 1), st3d.System.Cells()},
-		{"st3d matrix, scrambled", sim.Scramble(sensors.MatrixWiring(), 2), st3d.System.Cells()},
-		{"millennium matrix, scrambled", sim.Scramble(sensors.MillenniumMatrixWiring(), 3), millennium.System.Cells()},
+		{"st3d reference, scrambled", sim.Scramble(sets.ReferenceWiring(), 1), st3d.System.Cells()},
+		{"st3d matrix, scrambled", sim.Scramble(sets.MatrixWiring(), 2), st3d.System.Cells()},
+		{"millennium matrix, scrambled", sim.Scramble(sets.MillenniumMatrixWiring(), 3), millennium.System.Cells()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sys rules.System = st3d.System
@@ -142,7 +143,7 @@ func TestLearnOrderPutsPinsFirst(t *testing.T) {
 // Two cells soldered to one input, and a cell whose switch is not wired:
 // each is a finding, and neither is put in the wiring.
 func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
-	w := sensors.ReferenceWiring()
+	w := sets.ReferenceWiring()
 	b, err := sim.ForSystem(st3d.System, w)
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +183,7 @@ func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
 
 // A set with a piece on it is refused before anything is learned.
 func TestLearnNeedsAnEmptySet(t *testing.T) {
-	b := sim.NewReference()
+	b := sets.NewReference()
 	o := DefaultLearnOpts()
 	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, st3d.System.Cells()
 	o.Show, o.Now = func(string, string) {}, b.Clock.Now

@@ -32,6 +32,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // Config is the whole configuration.
@@ -104,7 +105,7 @@ type I2C struct {
 type Sensors struct {
 	Period   Duration `yaml:"period"`
 	Debounce Duration `yaml:"debounce"`
-	// Preset names a wiring of hardware.md (sensors.PresetNames:
+	// Preset names a wiring of hardware.md (sets.PresetNames:
 	// reference, matrix, millennium-matrix, millennium-direct, firstcontact,
 	// firstcontact-up, firstcontact-matrix); "" with a table in Wiring
 	// (see docs/sensors.md).
@@ -628,8 +629,8 @@ func (c *Config) check() []keyError {
 	if msg := checkStateDir(c.StateDir); msg != "" {
 		bad("state_dir", "%q: %s", c.StateDir, msg)
 	}
-	presets := strings.Join(sensors.PresetNames(), ", ")
-	if _, err := sensors.Preset(c.Sensors.Preset); err == nil {
+	presets := strings.Join(sets.PresetNames(), ", ")
+	if _, err := sets.Preset(c.Sensors.Preset); err == nil {
 		if c.Sensors.Wiring != nil {
 			bad("sensors.preset", "%q and a wiring table: give one", c.Sensors.Preset)
 		}
@@ -708,7 +709,7 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	preset := c.Sensors.Preset
 	if c.Sensors.Wiring == nil && preset == Default().Sensors.Preset && !hasKey(c.src, "sensors.preset") {
 		// No wiring named: the set the variant is played on.
-		if p := sensors.DefaultPreset(c.Variant); p != "" {
+		if p := sets.DefaultPreset(c.Variant); p != "" {
 			preset = p
 		}
 	}
@@ -716,7 +717,7 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 		w = c.Sensors.Wiring
 	} else {
 		var err error
-		if w, err = sensors.Preset(preset, short...); err != nil {
+		if w, err = sets.Preset(preset, short...); err != nil {
 			return nil, &keyError{"sensors.preset", err.Error()}
 		}
 	}
@@ -730,8 +731,8 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 		}
 		variant := or(c.Variant, "st3d")
 		msg := fmt.Sprintf("%s wires another set's cells, not the %s set's", which, variant)
-		if p := sensors.DefaultPreset(variant); p != "" {
-			msg += fmt.Sprintf(": use a %s wiring, sensors.preset: %s (presets: %s)", variant, p, strings.Join(sensors.PresetNames(), ", "))
+		if p := sets.DefaultPreset(variant); p != "" {
+			msg += fmt.Sprintf(": use a %s wiring, sensors.preset: %s (presets: %s)", variant, p, strings.Join(sets.PresetNames(), ", "))
 		}
 		return nil, &keyError{key, msg}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 )
 
 func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
@@ -21,7 +22,7 @@ func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(w, sensors.ReferenceWiring()) {
+	if !reflect.DeepEqual(w, sets.ReferenceWiring()) {
 		t.Errorf("default wiring is not the reference wiring")
 	}
 	m, l, err := c.LEDMapping(st3d.CellNames())
@@ -42,10 +43,10 @@ func TestExampleFiles(t *testing.T) {
 		wiring *sensors.Wiring
 		driver string
 	}{
-		{"../deploy/reference.yaml", sensors.ReferenceWiring("queen", "rook", "bishop", "knight"), "ht16k33"},
-		{"../deploy/matrix.yaml", sensors.MatrixWiring("queen", "knight"), "ht16k33"},
-		{"../deploy/apa102.yaml", sensors.ReferenceWiring(), "apa102"},
-		{"../deploy/tridboard.yaml", sensors.ReferenceWiring(), "ht16k33"},
+		{"../deploy/reference.yaml", sets.ReferenceWiring("queen", "rook", "bishop", "knight"), "ht16k33"},
+		{"../deploy/matrix.yaml", sets.MatrixWiring("queen", "knight"), "ht16k33"},
+		{"../deploy/apa102.yaml", sets.ReferenceWiring(), "apa102"},
+		{"../deploy/tridboard.yaml", sets.ReferenceWiring(), "ht16k33"},
 	} {
 		c, err := Load(tc.file)
 		if err != nil {
@@ -78,7 +79,7 @@ func TestRefused(t *testing.T) {
 		{"bad log level", "log_level: loud\n", `config t.yaml:1: log_level: log level "loud"`},
 		{"bad board id", "board_id: a/b\n", `config t.yaml:1: board_id: "a/b"`},
 		{"preset and table", "sensors:\n  preset: matrix\n  wiring: {expanders: []}\n", `config t.yaml:2: sensors.preset: "matrix" and a wiring table`},
-		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want one of reference, matrix, millennium-matrix, millennium-direct, firstcontact, firstcontact-up, firstcontact-matrix`},
+		{"bad preset", "sensors:\n  preset: mine\n", `config t.yaml:2: sensors.preset: "mine": want one of reference, matrix, millennium-matrix, millennium-direct, firstcontact, firstcontact-matrix, firstcontact-up`},
 		{"button name", "buttons:\n  queen: q\n", `config t.yaml:2: buttons.queen: "q": a button's cell name starts with "button:"`},
 		{"half a client certificate", "mqtt:\n  cert_file: c.pem\n", "config t.yaml:2: mqtt.cert_file: cert_file and key_file go together"},
 		{"unknown variant", "variant: chess\n", `config t.yaml:1: variant: unknown variant "chess"`},

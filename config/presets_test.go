@@ -8,6 +8,7 @@ import (
 	"github.com/tridboard/tridboard/rules/firstcontact"
 	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // TestSetExampleFiles: the Millennium and First Contact examples of
@@ -26,12 +27,12 @@ func TestSetExampleFiles(t *testing.T) {
 		device string
 		leds   int
 	}{
-		{"../deploy/millennium-matrix.yaml", millennium.CellNames(), sensors.MillenniumMatrixWiring("queen", "knight"), "ht16k33 0x71 + ht16k33 0x72", 256},
-		{"../deploy/millennium-direct.yaml", millennium.CellNames(), sensors.MillenniumDirectWiring("queen", "rook", "bishop", "knight"), "apa102 SPI0.0", 192},
-		{"../deploy/firstcontact.yaml", firstcontact.CellNames(), sensors.FirstContactWiring("queen", "knight"), "ht16k33 0x71 + ht16k33 0x72", 256},
-		{"../deploy/firstcontact-up.yaml", firstcontact.UpCellNames(), must(sensors.Preset(sensors.PresetFirstContactUp)), "ht16k33 0x71", 128},
+		{"../deploy/millennium-matrix.yaml", millennium.CellNames(), sets.MillenniumMatrixWiring("queen", "knight"), "ht16k33 0x71 + ht16k33 0x72", 256},
+		{"../deploy/millennium-direct.yaml", millennium.CellNames(), sets.MillenniumDirectWiring("queen", "rook", "bishop", "knight"), "apa102 SPI0.0", 192},
+		{"../deploy/firstcontact.yaml", firstcontact.CellNames(), sets.FirstContactWiring("queen", "knight"), "ht16k33 0x71 + ht16k33 0x72", 256},
+		{"../deploy/firstcontact-up.yaml", firstcontact.UpCellNames(), must(sets.Preset(sets.PresetFirstContactUp)), "ht16k33 0x71", 128},
 		// F6: the reference set plays first-contact-up as it is.
-		{"../deploy/tridboard.yaml", firstcontact.UpCellNames(), must(sensors.Preset(sensors.PresetFirstContactUp)), "ht16k33 0x71", 128},
+		{"../deploy/tridboard.yaml", firstcontact.UpCellNames(), must(sets.Preset(sets.PresetFirstContactUp)), "ht16k33 0x71", 128},
 	} {
 		c, err := Load(tc.file)
 		if err != nil {

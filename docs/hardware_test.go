@@ -15,6 +15,7 @@ import (
 	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -98,7 +99,7 @@ const free = "·"
 func pinName(bit int) string { return fmt.Sprintf("GP%c%d", "AB"[bit/8], bit%8) }
 
 func referenceWiringTable(t *testing.T) string {
-	w := sensors.ReferenceWiring()
+	w := sets.ReferenceWiring()
 	if err := w.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func matrixTable(e sensors.Expander) string {
 }
 
 func matrixWiringTable(t *testing.T) string {
-	w := sensors.MatrixWiring()
+	w := sets.MatrixWiring()
 	if err := w.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}
@@ -327,14 +328,14 @@ func scanBits(t *testing.T, w *sensors.Wiring, cells []string) uint64 {
 }
 
 func busBudgetTable(t *testing.T) string {
-	muxed := sensors.MatrixWiring().BehindMux(0x70, 0)
+	muxed := sets.MatrixWiring().BehindMux(0x70, 0)
 	builds := []struct {
 		name  string
 		w     *sensors.Wiring
 		cells []string
 	}{
-		{"ST3D reference (7 expanders, direct)", sensors.ReferenceWiring(), st3d.CellNames()},
-		{"ST3D diode matrix (2 expanders, 14 rows)", sensors.MatrixWiring(), st3d.CellNames()},
+		{"ST3D reference (7 expanders, direct)", sets.ReferenceWiring(), st3d.CellNames()},
+		{"ST3D diode matrix (2 expanders, 14 rows)", sets.MatrixWiring(), st3d.CellNames()},
 		{"ST3D diode matrix behind a PCA9548", muxed, st3d.CellNames()},
 		{"Millennium reference (3 matrices, 24 rows)", millenniumMatrix(), millennium.CellNames()},
 		{"Millennium direct (12 expanders, PCA9548)", millenniumDirect(), millennium.CellNames()},

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // Driver names of a Mapping.
@@ -51,18 +51,11 @@ type Mapping struct {
 }
 
 // ReferenceMapping is the reference build (hardware.md): one HT16K33 at 0x71
-// with the LED of cell i (st3d.CellNames order) on index i, that is COM i/16,
-// row i%16: W on COM0, N on COM1, B on COM2, the attack-board squares on
-// COM3..COM5 and the 12 pins on COM6.
+// with the LED of cell i of the default system (rules/systems: ST3D) on
+// index i, that is COM i/16, row i%16: W on COM0, N on COM1, B on COM2,
+// the attack-board squares on COM3..COM5 and the 12 pins on COM6.
 func ReferenceMapping() *Mapping {
-	m := &Mapping{Driver: DriverHT16K33, Addr: 0x71, Cells: make(map[string]int, st3d.NumCells)}
-	for s := range st3d.NumSquares {
-		m.Cells[st3d.Square(s).String()] = int(st3d.SquareCell(st3d.Square(s)))
-	}
-	for p := range st3d.NumPins {
-		m.Cells[st3d.Pin(p).String()] = int(st3d.PinCell(st3d.Pin(p)))
-	}
-	return m
+	return CellOrderMapping(systems.Default().Cells(), Mapping{Driver: DriverHT16K33, Addr: 0x71})
 }
 
 // Device names the driver for messages, such as "ht16k33 0x71", or

@@ -6,7 +6,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/millennium"
-	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -14,7 +14,7 @@ import (
 // simulated HT16K33 of its board, through NewDriver of the ht16k33 preset:
 // level 1 and 2 on 0x71, level 3 on 0x72.
 func TestMillenniumLEDsOnTwoChips(t *testing.T) {
-	b, err := sim.New(sensors.MillenniumMatrixWiring())
+	b, err := sim.New(sets.MillenniumMatrixWiring())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -65,17 +66,17 @@ func newRig(t testing.TB, pos string, opts Opts) *rig {
 
 // newRigAt is newRig from a position of any system: on the reference set
 // when its wiring serves the system (ST3D's, first-contact-up's), else on
-// the set the system is played on (sim.DefaultBoard).
+// the set the system is played on (sets.Board).
 func newRigAt(t testing.TB, p rules.Position, opts Opts) *rig {
 	t.Helper()
 	sys := p.System()
 	var b *sim.Board
-	w := sensors.ReferenceWiring()
+	w := sets.ReferenceWiring()
 	_, err := w.ForCells(sys.Cells())
 	if err == nil {
 		b, err = sim.ForSystem(sys, w)
 	} else {
-		b, err = sim.DefaultBoard(sys)
+		b, err = sets.Board(sys)
 	}
 	if err != nil {
 		t.Fatal(err)

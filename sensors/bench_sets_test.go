@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
 // setBoard is the simulated set of a wiring preset and a scanner over its
 // system's cells, settled.
 func setBoard(tb testing.TB, preset string) (*sim.Board, *sensors.Scanner, time.Time) {
-	w, err := sensors.Preset(preset)
+	w, err := sets.Preset(preset)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,7 +49,7 @@ var millenniumRowBits = sim.TxBits(2, 1)
 // "about 4 ms" counts a separate write and register read per row (29 + 39
 // bits); the scanner's combined transaction is under that.
 func TestMillenniumScanBusFloor(t *testing.T) {
-	b, sc, now := setBoard(t, sensors.PresetMillenniumMatrix)
+	b, sc, now := setBoard(t, sets.PresetMillenniumMatrix)
 	b.Bus.ResetStats()
 	const scans = 200 // one second at 5 ms
 	for i := 0; i < scans; i++ {
@@ -73,7 +74,7 @@ func TestMillenniumScanBusFloor(t *testing.T) {
 // TestMillenniumScanAllocs: no allocation per scan of the Millennium matrix
 // in steady state, nor while pieces are lifted and put back.
 func TestMillenniumScanAllocs(t *testing.T) {
-	b, sc, now := setBoard(t, sensors.PresetMillenniumMatrix)
+	b, sc, now := setBoard(t, sets.PresetMillenniumMatrix)
 	c, _ := b.Set.Cell("2e4")
 	i := 0
 	allocs := testing.AllocsPerRun(400, func() {
@@ -125,8 +126,8 @@ func steadyScans(b *testing.B, board *sim.Board, sc *sensors.Scanner, now time.T
 	b.ReportMetric(float64(st.Transactions)/float64(b.N), "tx/scan")
 }
 
-func BenchmarkScanMillenniumMatrix(b *testing.B) { benchSet(b, sensors.PresetMillenniumMatrix) }
+func BenchmarkScanMillenniumMatrix(b *testing.B) { benchSet(b, sets.PresetMillenniumMatrix) }
 
-func BenchmarkScanMillenniumDirect(b *testing.B) { benchSet(b, sensors.PresetMillenniumDirect) }
+func BenchmarkScanMillenniumDirect(b *testing.B) { benchSet(b, sets.PresetMillenniumDirect) }
 
-func BenchmarkScanFirstContact(b *testing.B) { benchSet(b, sensors.PresetFirstContact) }
+func BenchmarkScanFirstContact(b *testing.B) { benchSet(b, sets.PresetFirstContact) }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -28,15 +29,15 @@ func benchScan(b *testing.B, board *sim.Board) {
 	steadyScans(b, board, sc, now)
 }
 
-func BenchmarkScanReference(b *testing.B) { benchScan(b, sim.NewReference()) }
+func BenchmarkScanReference(b *testing.B) { benchScan(b, sets.NewReference()) }
 
-func BenchmarkScanMatrix(b *testing.B) { benchScan(b, sim.NewMatrix(false)) }
+func BenchmarkScanMatrix(b *testing.B) { benchScan(b, sets.NewMatrix(false)) }
 
-func BenchmarkScanMatrixMux(b *testing.B) { benchScan(b, sim.NewMatrix(true)) }
+func BenchmarkScanMatrixMux(b *testing.B) { benchScan(b, sets.NewMatrix(true)) }
 
 // TestScanAllocs pins the zero-allocation hot path, changes included.
 func TestScanAllocs(t *testing.T) {
-	board := sim.NewReference()
+	board := sets.NewReference()
 	sc, err := sensors.New(board.Bus, board.Wiring, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,9 +3,11 @@
 // A Wiring (data, usually from the configuration file) says which cell is
 // wired to which pin of which MCP23017 port expander, in Direct mode (one
 // switch per pin) or Matrix mode (a diode matrix, rows on GPA, columns on
-// GPB), optionally behind a PCA9548 multiplexer. ReferenceWiring and
-// MatrixWiring are hardware.md's builds; Validate checks a wiring against
-// the cells of a game system.
+// GPB), optionally behind a PCA9548 multiplexer. Hardware.md's builds of each
+// system's set are presets in package sets (the systems' kits), made of
+// the helpers here (MatrixWiringFor, WithButtons, Renamed); Validate
+// checks a wiring against the cells of a game system, ForCells reads it
+// as another system's that names the same switches (rules/systems).
 //
 // A Scanner reads every expander over a periph i2c.Bus once per scan (one
 // burst read of GPIOA+GPIOB per Direct expander, one write+read per Matrix

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -12,7 +13,7 @@ import (
 // known once their readings have been stable for the debounce window, and
 // a lifted piece shows 30 ms after the scan that first saw it.
 func ExampleScanner() {
-	board := sim.NewReference()
+	board := sets.NewReference()
 	sc, err := sensors.New(board.Bus, board.Wiring, nil) // DefaultOpts: ST3D cells, 30 ms debounce
 	if err != nil {
 		panic(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -63,7 +64,7 @@ func TestTransientFaults(t *testing.T) {
 			"sensors: expander 0x21: read GPIO: sim: mcp23017 0x21: short read: 1 of 2 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, sim.NewReference(), nil)
+			r := newRig(t, sets.NewReference(), nil)
 			r.run(40 * ms)
 			tc.inject(r.board.Expander(0x21))
 			// The failure makes N unknown at once; the rest keeps scanning.
@@ -92,7 +93,7 @@ func TestTransientFaults(t *testing.T) {
 }
 
 func TestVanishAndReturn(t *testing.T) {
-	r := newRig(t, sim.NewReference(), nil)
+	r := newRig(t, sets.NewReference(), nil)
 	r.run(40 * ms)
 	m := r.board.Expander(0x24)
 	m.Vanish()
@@ -139,7 +140,7 @@ func TestSilentReset(t *testing.T) {
 		// A brown-out between two scans: no transaction fails, the pull-ups
 		// are gone and the open switches of N read closed. The change is
 		// checked before it counts: no phantom piece, N is set up again.
-		r := newRig(t, sim.NewReference(), nil)
+		r := newRig(t, sets.NewReference(), nil)
 		r.run(40 * ms)
 		r.board.Expander(0x21).PowerCycle()
 		got := r.run(70 * ms)
@@ -153,7 +154,7 @@ func TestSilentReset(t *testing.T) {
 	})
 	t.Run("inputs float high", func(t *testing.T) {
 		// Nothing changes: the periodic check (every second) finds it.
-		r := newRig(t, sim.NewReference(), nil)
+		r := newRig(t, sets.NewReference(), nil)
 		r.run(40 * ms)
 		m := r.board.Expander(0x22)
 		m.Floating = 0xFFFF
@@ -171,7 +172,7 @@ func TestSilentReset(t *testing.T) {
 }
 
 func TestMuxFaults(t *testing.T) {
-	r := newRig(t, sim.NewMatrix(true), nil)
+	r := newRig(t, sets.NewMatrix(true), nil)
 	r.run(40 * ms)
 	mux := r.board.Muxes[0x70]
 	// The mux resets (no channel on): 0x20 NACKs, the scanner forgets the
@@ -213,7 +214,7 @@ func TestMuxFaults(t *testing.T) {
 func TestConfigReadBack(t *testing.T) {
 	// A chip that takes writes but reads back something else (here: a
 	// short read of the read-back) is not trusted.
-	r := newRig(t, sim.NewReference(), nil)
+	r := newRig(t, sets.NewReference(), nil)
 	m := r.board.Expander(0x20)
 	m.ShortReadNext(1)
 	r.step(0)
@@ -224,7 +225,7 @@ func TestConfigReadBack(t *testing.T) {
 
 func TestSkipsUnusedMatrixRows(t *testing.T) {
 	// 0x21 of the matrix wiring has 44 cells: rows 0..5 only.
-	r := newRig(t, sim.NewMatrix(false), nil)
+	r := newRig(t, sets.NewMatrix(false), nil)
 	r.run(40 * ms)
 	before := r.board.Expander(0x21).Transactions()
 	r.step(5 * ms)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // readings lists what Readings feeds after the last scan, as offsets from
@@ -31,7 +31,7 @@ func (r *rig) readings(start time.Time, names ...string) []string {
 // readings it went through in their order (issue 21: a late scan made a
 // piece's rest on a square seem longer than it was).
 func TestLateScanStampsReadings(t *testing.T) {
-	r := newRig(t, sim.NewReference(), nil)
+	r := newRig(t, sets.NewReference(), nil)
 	r.run(40 * time.Millisecond)
 	start := r.board.Clock.Now()
 	r.do(r.board.Set.Place("b3W"))
@@ -80,7 +80,7 @@ func TestLateScanReadOnce(t *testing.T) {
 		{95 * time.Millisecond, 85 * time.Millisecond, []string{"b3W open -> closed", "15ms b3W closed -> open"}},
 	} {
 		t.Run(fmt.Sprintf("%v/%v", tc.before, tc.after), func(t *testing.T) {
-			r := newRig(t, sim.NewReference(), nil) // nil: DefaultOpts()
+			r := newRig(t, sets.NewReference(), nil) // nil: DefaultOpts()
 			r.run(40 * time.Millisecond)
 			r.board.Clock.Advance(tc.before - time.Millisecond)
 			r.do(r.board.Set.Place("b3W"))

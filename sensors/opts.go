@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/rules/systems"
 )
 
 // Opts are the options of a Scanner.
@@ -35,12 +35,13 @@ type Opts struct {
 	Now func() time.Time
 }
 
-// DefaultOpts returns the options used when New is given nil: the ST3D
-// cells (a copy of its own), a 5 ms scan, a 30 ms debounce, retries from
-// 10 ms to 1 s and a check of the expanders' configuration every second.
+// DefaultOpts returns the options used when New is given nil: the cells
+// of the default system (rules/systems: ST3D; a copy of its own), a 5 ms
+// scan, a 30 ms debounce, retries from 10 ms to 1 s and a check of the
+// expanders' configuration every second.
 func DefaultOpts() Opts {
 	return Opts{
-		Cells:    slices.Clone(st3d.CellNames()),
+		Cells:    slices.Clone(systems.Default().Cells()),
 		Period:   5 * time.Millisecond,
 		Debounce: 30 * time.Millisecond,
 		RetryMin: 10 * time.Millisecond,

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/sensors"
-	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/sets"
 )
 
 func TestRunRealTime(t *testing.T) {
-	board := sim.NewReference()
+	board := sets.NewReference()
 	opts := sensors.DefaultOpts()
 	opts.Period, opts.Debounce = time.Millisecond, 3*time.Millisecond
 	sc, err := sensors.New(board.Bus, board.Wiring, &opts)

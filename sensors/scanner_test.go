@@ -2,6 +2,7 @@ package sensors_test
 
 import (
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 	"reflect"
 	"testing"
 	"time"
@@ -20,9 +21,9 @@ func TestStartPositionAllWirings(t *testing.T) {
 		// bits on the wire of one steady scan
 		bits uint64
 	}{
-		{"reference", func() *sim.Board { return sim.NewReference() }, 7 * 48},
-		{"matrix", func() *sim.Board { return sim.NewMatrix(false) }, 14 * 48},
-		{"matrix behind mux", func() *sim.Board { return sim.NewMatrix(true) }, 14 * 48},
+		{"reference", func() *sim.Board { return sets.NewReference() }, 7 * 48},
+		{"matrix", func() *sim.Board { return sets.NewMatrix(false) }, 14 * 48},
+		{"matrix behind mux", func() *sim.Board { return sets.NewMatrix(true) }, 14 * 48},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, tc.board(), nil)
@@ -63,7 +64,7 @@ func TestStartPositionAllWirings(t *testing.T) {
 }
 
 func TestDebounceEdges(t *testing.T) {
-	r := newRig(t, sim.NewReference(), nil)
+	r := newRig(t, sets.NewReference(), nil)
 	r.run(40 * ms)
 	// Lifted between two scans: seen by the next scan (+5 ms), committed
 	// 30 ms later.
@@ -128,7 +129,7 @@ func splitFields(s string) []string {
 func TestBounceTrain(t *testing.T) {
 	opts := sensors.DefaultOpts()
 	opts.Debounce = 10 * ms
-	r := newRig(t, sim.NewReference(), &opts)
+	r := newRig(t, sets.NewReference(), &opts)
 	for i := 0; i < 3; i++ {
 		r.step(5 * ms)
 	}
@@ -148,7 +149,7 @@ func TestBounceTrain(t *testing.T) {
 }
 
 func TestBoardMove(t *testing.T) {
-	r := newRig(t, sim.NewReference(), nil)
+	r := newRig(t, sets.NewReference(), nil)
 	r.run(40 * ms)
 	r.do(r.board.Set.LiftBoard("QL1"))
 	got := r.run(100 * ms)
@@ -171,7 +172,7 @@ func TestBoardMove(t *testing.T) {
 }
 
 func TestButtons(t *testing.T) {
-	for _, b := range []*sim.Board{sim.NewReference("promote", "new"), mustBoard(t, sensors.MatrixWiring("promote", "new"))} {
+	for _, b := range []*sim.Board{sets.NewReference("promote", "new"), mustBoard(t, sets.MatrixWiring("promote", "new"))} {
 		r := newRig(t, b, nil)
 		if got := r.sc.Buttons(); !reflect.DeepEqual(got, []string{"button:promote", "button:new"}) {
 			t.Fatalf("buttons %v", got)
@@ -217,7 +218,7 @@ func TestOptsNotShared(t *testing.T) {
 	}
 
 	o = sensors.DefaultOpts()
-	r := newRig(t, sim.NewReference(), &o)
+	r := newRig(t, sets.NewReference(), &o)
 	o.Cells[0] = "changed"
 	if got := r.sc.Cells()[0]; got != want {
 		t.Fatalf("the scanner's cell 0 is %q after the caller changed its slice", got)

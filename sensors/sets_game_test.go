@@ -7,11 +7,12 @@ import (
 
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
 // TestGamesThroughRegisters plays random games of every system on its own
-// simulated set (sim.DefaultBoard and the other presets), by the gestures
+// simulated set (sets.Board and the other presets), by the gestures
 // of each move with contact bounce, scanning every 5 ms at register level:
 // once the hand is done and the debounce window has passed, the scanner
 // reads exactly the occupancy of the position after the move.
@@ -29,7 +30,7 @@ func TestGamesThroughRegisters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := sensors.Preset(tc.preset)
+		w, err := sets.Preset(tc.preset)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package sensors_test
 
 import (
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestReferenceWiringTable(t *testing.T) {
-	w := sensors.ReferenceWiring("promote", "new", "back")
+	w := sets.ReferenceWiring("promote", "new", "back")
 	if err := w.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestReferenceWiringTable(t *testing.T) {
 	if len(w.Expanders) != 7 {
 		t.Fatalf("%d expanders", len(w.Expanders))
 	}
-	m := sensors.MatrixWiring("promote")
+	m := sets.MatrixWiring("promote")
 	if err := m.Validate(st3d.CellNames()); err != nil {
 		t.Fatal(err)
 	}

@@ -94,37 +94,6 @@ func ForSystem(sys rules.System, w *sensors.Wiring) (*Board, error) {
 	return b, nil
 }
 
-// NewReference builds the reference board of hardware.md: seven MCP23017
-// at 0x20..0x26 wired by sensors.ReferenceWiring(buttons...), the HT16K33
-// at 0x71, the set in the start position.
-func NewReference(buttons ...string) *Board {
-	b, err := New(sensors.ReferenceWiring(buttons...))
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// MatrixMux is the PCA9548 port NewMatrix puts the expanders behind when
-// asked to.
-var MatrixMux = sensors.MuxPort{Address: 0x70, Channel: 3}
-
-// NewMatrix builds the diode-matrix board: two MCP23017 at 0x20 and 0x21
-// wired by sensors.MatrixWiring(), behind channel MatrixMux.Channel of a
-// PCA9548 at MatrixMux.Address when muxed, the HT16K33 at 0x71, the set in
-// the start position.
-func NewMatrix(muxed bool) *Board {
-	w := sensors.MatrixWiring()
-	if muxed {
-		w = w.BehindMux(MatrixMux.Address, MatrixMux.Channel)
-	}
-	b, err := New(w)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
 // Expander returns the chip of the expander at addr (the first one when
 // several sit behind muxes), or nil.
 func (b *Board) Expander(addr uint16) *MCP23017 {

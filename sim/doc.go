@@ -18,8 +18,9 @@
 // ForSystem assembles a whole board (bus, chips, set, clock) for a system
 // and a wiring, in the system's start position; New does it for the system
 // whose cells the wiring covers (SystemOf), so sim.New of a Millennium or a
-// First Contact wiring (sensors.Preset) builds that set. NewReference and
-// NewMatrix are the ST3D builds of hardware.md.
+// First Contact wiring (a preset of package sets) builds that set. The
+// presets themselves, the reference and matrix boards and the set each
+// system is played on are its kit's, in package sets.
 //
 // A script drives the set by hand actions (Actions documents the language,
 // ParseAction reads it, Set.Do carries it out), and Gestures gives the

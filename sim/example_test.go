@@ -5,14 +5,14 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/rules/firstcontact"
-	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
 // A script on the Millennium set (hardware.md's matrix build), then the
 // gestures of a First Contact platform inversion.
 func ExampleSet_Do() {
-	b, err := sim.New(sensors.MillenniumMatrixWiring())
+	b, err := sim.New(sets.MillenniumMatrixWiring())
 	if err != nil {
 		panic(err)
 	}

@@ -66,21 +66,3 @@ func CheckSet(sys rules.System, w *sensors.Wiring) error {
 	_, err := w.ForCells(sys.Cells())
 	return fmt.Errorf("sim: the configured wiring does not sense %s's cells: %w", variant, err)
 }
-
-// DefaultBoard is the simulated set a system is played on when the
-// configuration names none: the wiring preset sensors.DefaultPreset gives
-// for its variant (reference for st3d and its options, millennium-matrix,
-// firstcontact, firstcontact-up) with the buttons given (names without
-// sensors.ButtonPrefix), built by ForSystem.
-func DefaultBoard(sys rules.System, buttons ...string) (*Board, error) {
-	variant, _ := systems.Split(sys)
-	name := sensors.DefaultPreset(variant)
-	if name == "" {
-		return nil, fmt.Errorf("sim: no set is known for the system %s", sys.Name())
-	}
-	w, err := sensors.Preset(name, buttons...)
-	if err != nil {
-		return nil, err
-	}
-	return ForSystem(sys, w)
-}

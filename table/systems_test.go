@@ -14,6 +14,7 @@ import (
 	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/rules/record"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/ledsink"
@@ -31,7 +32,7 @@ func newSystemRig(t testing.TB, sys rules.System, edit ...func(*table.Opts)) *ri
 // without "button:", as sensors.Preset takes them).
 func newSystemRigWith(t testing.TB, sys rules.System, buttons []string, edit ...func(*table.Opts)) *rig {
 	t.Helper()
-	b, err := sim.DefaultBoard(sys, buttons...)
+	b, err := sets.Board(sys, buttons...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -183,7 +184,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 	d := startDaemon(t, filepath.Join(dir, "state"), listen, "--config", cfg, "--http", page)
 	w := watchBoard(t, listen)
 
-	moves := st3dDemo[:6]
+	moves := sets.ST3DDemo[:6]
 	rests := []time.Duration{400, 900, 350, 1100, 600, 800} // ms, after letting go
 	for i := range rests {
 		rests[i] *= time.Millisecond

@@ -13,7 +13,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
-	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -40,7 +40,7 @@ func TestEndToEndClock(t *testing.T) {
 		cfg.Clock.TimeControl = "180+2"
 		cfg.Clock.Displays = &config.ClockDisplays{} // the simulated backpacks, at their defaults
 		// A set without clock buttons: settling completes the moves.
-		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()
+		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sets.ReferenceWiring()
 	})
 	w := &clockWatch{}
 	sub := func(topic string, f func([]byte)) {
@@ -81,7 +81,7 @@ func TestEndToEndClock(t *testing.T) {
 			t.Fatalf("no state with White's clock running: %+v", states)
 		}
 	}
-	moves := st3dDemo[:6]
+	moves := sets.ST3DDemo[:6]
 	style := sim.PlainStyle
 	style.Pause = 120 * time.Millisecond
 	pos := rules.Position(st3d.Start())

@@ -23,6 +23,7 @@ import (
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/ledsink"
@@ -136,7 +137,7 @@ func (d *daemon) open() error {
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
-			d.board, err = sim.DefaultBoard(sys, shortButtons(cfg)...)
+			d.board, err = sets.Board(sys, shortButtons(cfg)...)
 		default:
 			return cannotSense(cfg, sys, werr)
 		}

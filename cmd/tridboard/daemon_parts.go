@@ -78,10 +78,7 @@ func shortButtons(cfg *config.Config) []string {
 // placesPieces reports whether the games of sys place pieces that a pawn
 // or king button must choose (First Contact's introductions and king
 // placements).
-func placesPieces(sys rules.System) bool {
-	v, _ := systems.Split(sys)
-	return strings.HasPrefix(v, "first-contact")
-}
+func placesPieces(sys rules.System) bool { return systems.CapsOf(sys).Placement }
 
 // standSet puts the simulated set in pos, as players set up a set.
 func standSet(b *sim.Board, pos rules.Position) { b.Set.SetUp(pos.Occupancy()) }

@@ -22,6 +22,7 @@ import (
 	"github.com/tridboard/tridboard/rules/millennium"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -404,7 +405,7 @@ func TestSimSetButtonsByDefault(t *testing.T) {
 		{"first contact up", func(c *config.Config) { c.Variant = "first-contact-up" }, all + " pawn king"},
 		{"buttons configured", func(c *config.Config) { c.Buttons.Hint = "button:ask" }, "ask"},
 		{"a wiring table without buttons", func(c *config.Config) {
-			c.Sensors.Preset, c.Sensors.Wiring = "", sensors.ReferenceWiring()
+			c.Sensors.Preset, c.Sensors.Wiring = "", sets.ReferenceWiring()
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,19 +20,13 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/table/printsink"
 )
 
 func init() {
 	register("demo", "play a built-in game on the simulated board, through the whole pipeline", runDemo)
 }
-
-// st3dDemo is the built-in game: a double step, a pawn climbing to Black's
-// board, kingside castling (which leaves the occupancy as it was: it is
-// recognized from the lifts), captures, and a knight's mate.
-var st3dDemo = strings.Fields(`
-	c2W-c4W d7B-d6B c4W-c5B d8B-c6B 0-0 c6B-b4W a1W-c2W d9KL6-d8B
-	a2W-a3W a9QL6-d9KL6 a1QL1-a3N b4W-a2W c5B-c6N a2W-c1W`)
 
 // minDemoPause is the shortest pause between two hand actions of the
 // demo, in ms: the sensors' debounce and two scans.
@@ -83,7 +77,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
 		return exitUsage
 	}
-	demoGame, err := demoMoves(sys)
+	demoGame, err := sets.DemoMoves(sys)
 	if err != nil {
 		fmt.Fprintf(stderr, "tridboard demo: %v\n", err)
 		return exitFailure

@@ -139,17 +139,14 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // setName names the set a system is played on.
 func setName(sys rules.System) string {
-	v, opts := systems.Split(sys)
-	switch v {
-	case "millennium":
-		return "a Millennium 3D chess set (three 8x8 boards)"
-	case "first-contact", "first-contact-up":
-		return "a Star Trek 3D set with First Contact's platforms"
+	set := systems.CapsOf(sys).Set
+	if set == "" {
+		set = "a set of " + sys.Name()
 	}
-	if opts != "" {
-		return "a Star Trek 3D chess set, playing " + opts
+	if _, opts := systems.Split(sys); opts != "" {
+		return set + ", playing " + opts
 	}
-	return "a Star Trek 3D chess set"
+	return set
 }
 
 // interactive reports whether standard input is a terminal (a person ran

@@ -20,6 +20,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -204,7 +205,7 @@ func (s *subscriber) waitFor(t *testing.T, n int) []protocol.Move {
 func TestEndToEndKillAndResume(t *testing.T) {
 	state := t.TempDir()
 	listen := freeport.Addr(t)
-	first, second := st3dDemo[:7], st3dDemo[7:]
+	first, second := sets.ST3DDemo[:7], sets.ST3DDemo[7:]
 
 	d := startDaemon(t, state, listen)
 	// The daemon reads the hand's actions once the set is in sync.
@@ -227,10 +228,10 @@ func TestEndToEndKillAndResume(t *testing.T) {
 		t.Fatalf("after the restart seq %d is %s, want %s", len(first), got[len(first)-1].Move, first[6])
 	}
 	d2.play(t, pos, second)
-	got = sub.waitFor(t, len(st3dDemo))
+	got = sub.waitFor(t, len(sets.ST3DDemo))
 	for i, m := range got {
-		if m.Move != st3dDemo[i] || m.Game != got[0].Game {
-			t.Errorf("move %d: %s in game %s, want %s in %s", i+1, m.Move, m.Game, st3dDemo[i], got[0].Game)
+		if m.Move != sets.ST3DDemo[i] || m.Game != got[0].Game {
+			t.Errorf("move %d: %s in game %s, want %s in %s", i+1, m.Move, m.Game, sets.ST3DDemo[i], got[0].Game)
 		}
 	}
 	if want := "Nxc1W#"; got[len(got)-1].SAN != want {
@@ -254,7 +255,7 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), fmt.Sprintf("All %d moves were recognized, journaled and published in order.", len(st3dDemo))) {
+	if !strings.Contains(string(out), fmt.Sprintf("All %d moves were recognized, journaled and published in order.", len(sets.ST3DDemo))) {
 		t.Errorf("demo output:\n%s", out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // TestExportLeavesJournal (issue 23): an export while the daemon writes the
@@ -100,7 +101,7 @@ func TestExportDuringGame(t *testing.T) {
 	}
 	state := t.TempDir()
 	d := startDaemon(t, state, freeport.Addr(t))
-	moves := st3dDemo[:6]
+	moves := sets.ST3DDemo[:6]
 	d.play(t, st3d.Start(), moves)
 	var snaps [][]byte
 	exports := 0

@@ -12,7 +12,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
-	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/web"
 )
@@ -37,7 +37,7 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
 		cfg.Clock.TimeControl = "180+2"
 		// A set without clock buttons: settling completes the moves.
-		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()
+		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sets.ReferenceWiring()
 	})
 	export := func() string {
 		t.Helper()
@@ -70,7 +70,7 @@ func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	style := sim.PlainStyle
 	style.Pause = 60 * time.Millisecond
 	pos := rules.Position(st3d.Start())
-	for i, long := range st3dDemo[:4] {
+	for i, long := range sets.ST3DDemo[:4] {
 		pos = handMove(t, d, pos, long, style)
 		for deadline := time.Now().Add(10 * time.Second); len(d.tb.Snapshot().Moves) <= i; time.Sleep(10 * time.Millisecond) {
 			if time.Now().After(deadline) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // pressScript is the script of the hand that makes each of moves from pos
@@ -91,7 +92,7 @@ func TestEndToEndEveryPressRecordsItsMove(t *testing.T) {
 	if k := w.last().Clock; k.Running != "" || k.WhiteMS != 60000 || k.BlackMS != 60000 {
 		t.Fatalf("the new game's clock %+v before any press, want it not started", k)
 	}
-	moves := st3dDemo[:4]
+	moves := sets.ST3DDemo[:4]
 	script, pos := pressScript(t, st3d.Start(), moves[:2])
 	d.send(t, script...)
 	w.waitFor(t, "two moves, the set in sync", func() bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"periph.io/x/conn/v3/i2c"
 )
@@ -161,7 +162,7 @@ func scanWiring(cfg *config.Config, variant string) (rules.System, *sensors.Wiri
 	}
 	raw := cfg.Sensors.Wiring
 	if raw == nil {
-		raw, _ = sensors.Preset(cfg.Sensors.Preset)
+		raw, _ = sets.Preset(cfg.Sensors.Preset)
 	}
 	sys := systems.Default()
 	if raw != nil {

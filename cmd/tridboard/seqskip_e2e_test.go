@@ -16,6 +16,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sets"
 )
 
 // TestEndToEndDamagedLastRecord (issue 22): a bit flips in the journal's
@@ -26,7 +27,7 @@ import (
 func TestEndToEndDamagedLastRecord(t *testing.T) {
 	state := t.TempDir()
 	listen := freeport.Addr(t)
-	first := st3dDemo[:7]
+	first := sets.ST3DDemo[:7]
 	d := startDaemon(t, state, listen)
 	sub := subscribe(t, listen)
 	d.play(t, st3d.Start(), first)
@@ -84,7 +85,7 @@ func TestEndToEndDamagedLastRecord(t *testing.T) {
 func TestEndToEndDamagedMiddleRecord(t *testing.T) {
 	state := t.TempDir()
 	listen := freeport.Addr(t)
-	first := st3dDemo[:5]
+	first := sets.ST3DDemo[:5]
 	d := startDaemon(t, state, listen)
 	d.play(t, st3d.Start(), first)
 	for _, l := range first {

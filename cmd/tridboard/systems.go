@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/tridboard/tridboard/rules"
-	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/rules/systems"
 )
 
@@ -41,13 +40,5 @@ func systemFor(variant, options string) (rules.System, error) {
 }
 
 // drawsSetup reports whether variant's options draw a setup at random
-// (st3d's V.P5:random, or V.P5 without a number): each system made of them
-// has a start of its own, so a record without its Position tag cannot be
-// read with them.
-func drawsSetup(variant, options string) bool {
-	if variant != "st3d" || options == "" {
-		return false
-	}
-	o, err := st3d.ParseOptions(options)
-	return err == nil && o.Setup == st3d.Setup960 && o.Number == st3d.RandomNumber
-}
+// (systems.DrawsSetup: st3d's V.P5:random, or V.P5 without a number).
+func drawsSetup(variant, options string) bool { return systems.DrawsSetup(variant, options) }

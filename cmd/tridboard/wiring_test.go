@@ -12,6 +12,7 @@ import (
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -38,7 +39,7 @@ func TestWiringLearnSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sim.Scramble(sensors.ReferenceWiring(), 42)
+	want := sim.Scramble(sets.ReferenceWiring(), 42)
 	at := func(w *sensors.Wiring) map[string]string {
 		m := map[string]string{}
 		for _, e := range w.Expanders {

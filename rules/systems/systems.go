@@ -19,6 +19,7 @@ package systems
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,10 @@ type Entry struct {
 	Options func(options string) (rules.System, error)
 	// Caps are what the system's games do on the set.
 	Caps Caps
+	// Switches names the system whose cell list names the same switches
+	// in the same order ("st3d" for first-contact-up, F6: a reference ST3D
+	// set is a first-contact-up set and back); "" for none.
+	Switches string
 }
 
 // Caps are the capabilities of a system, as the layers above the rules
@@ -81,7 +86,7 @@ func init() {
 	Register(Entry{Name: "first-contact", System: firstcontact.System, Geometry: tridGeometry, Caps: Caps{
 		Set: "a Star Trek 3D set with First Contact's platforms", Placement: true, BoardMoves: true,
 		Fallback: "first-contact-up", FallbackWhy: "its sockets sense upright platforms only (F6)"}})
-	Register(Entry{Name: "first-contact-up", System: firstcontact.UpOnly, Geometry: tridGeometry, Caps: Caps{
+	Register(Entry{Name: "first-contact-up", System: firstcontact.UpOnly, Geometry: tridGeometry, Switches: "st3d", Caps: Caps{
 		Set: "a Star Trek 3D set with First Contact's platforms", Placement: true, BoardMoves: true}})
 }
 
@@ -176,6 +181,28 @@ func GeometryOf(sys rules.System) (*rules.Geometry, error) {
 	}
 	v, _ := geos.LoadOrStore(sys.Name(), g)
 	return v.(*rules.Geometry), nil
+}
+
+// SameSwitches lists the cell lists of other systems that name the same
+// switches as cells, in the same order (Entry.Switches, both ways).
+func SameSwitches(cells []string) [][]string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out [][]string
+	for _, e := range entries {
+		other, ok := byName[e.Switches]
+		if !ok {
+			continue
+		}
+		a, b := e.System.Cells(), other.System.Cells()
+		switch {
+		case slices.Equal(cells, a):
+			out = append(out, b)
+		case slices.Equal(cells, b):
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Lookup finds the system called variant with the options in options

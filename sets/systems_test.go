@@ -1,10 +1,12 @@
-package sim
+package sets_test
 
 import (
 	"testing"
 
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
+	"github.com/tridboard/tridboard/sim"
 )
 
 // TestCheckSet: a system is refused on a set that cannot sense it, with the
@@ -13,7 +15,7 @@ import (
 // set plays first-contact-up; every st3d option plays on the ST3D set).
 func TestCheckSet(t *testing.T) {
 	preset := func(name string) *sensors.Wiring {
-		w, err := sensors.Preset(name)
+		w, err := sets.Preset(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,14 +44,14 @@ func TestCheckSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := ""
-		if err := CheckSet(sys, preset(tc.preset)); err != nil {
+		if err := sim.CheckSet(sys, preset(tc.preset)); err != nil {
 			got = err.Error()
 		}
 		if got != tc.err {
 			t.Errorf("%s on %s: %q, want %q", tc.system, tc.preset, got, tc.err)
 		}
 		if tc.err == "" {
-			b, err := ForSystem(sys, preset(tc.preset))
+			b, err := sim.ForSystem(sys, preset(tc.preset))
 			if err != nil {
 				t.Errorf("%s on %s: %v", tc.system, tc.preset, err)
 			} else if b.Set.Closed() != sys.Start().Occupancy() {
@@ -59,14 +61,14 @@ func TestCheckSet(t *testing.T) {
 	}
 	bad := &sensors.Wiring{Expanders: []sensors.Expander{{Address: 0x20, Mode: sensors.Direct, Cells: []sensors.Wire{{Cell: "zz"}}}}}
 	st, _ := systems.ByName("st3d")
-	if err := CheckSet(st, bad); err == nil || err.Error()[:54] != "sim: the configured wiring does not sense st3d's cells" {
+	if err := sim.CheckSet(st, bad); err == nil || err.Error()[:54] != "sim: the configured wiring does not sense st3d's cells" {
 		t.Errorf("bad wiring: %v", err)
 	}
 }
 
 // TestDefaultBoard: each system's own set, in its start position, with as
 // many HT16K33 as its cells need.
-func TestDefaultBoard(t *testing.T) {
+func TestBoard(t *testing.T) {
 	for _, tc := range []struct {
 		system      string
 		expanders   int
@@ -83,7 +85,7 @@ func TestDefaultBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := DefaultBoard(sys, "queen")
+		b, err := sets.Board(sys, "queen")
 		if err != nil {
 			t.Fatal(err)
 		}

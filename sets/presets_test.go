@@ -1,6 +1,7 @@
-package sensors_test
+package sets_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -23,15 +25,15 @@ func TestPresetsValidate(t *testing.T) {
 		cells   []string
 		exps    int
 	}{
-		{sensors.PresetReference, "st3d", st3d.CellNames(), 7},
-		{sensors.PresetMatrix, "st3d", st3d.CellNames(), 2},
-		{sensors.PresetMillenniumMatrix, "millennium", millennium.CellNames(), 3},
-		{sensors.PresetMillenniumDirect, "millennium", millennium.CellNames(), 12},
-		{sensors.PresetFirstContact, "first-contact", firstcontact.CellNames(), 11},
-		{sensors.PresetFirstContactUp, "first-contact-up", firstcontact.UpCellNames(), 7},
-		{sensors.PresetFirstContactMatrix, "first-contact", firstcontact.CellNames(), 3},
+		{sets.PresetReference, "st3d", st3d.CellNames(), 7},
+		{sets.PresetMatrix, "st3d", st3d.CellNames(), 2},
+		{sets.PresetMillenniumMatrix, "millennium", millennium.CellNames(), 3},
+		{sets.PresetMillenniumDirect, "millennium", millennium.CellNames(), 12},
+		{sets.PresetFirstContact, "first-contact", firstcontact.CellNames(), 11},
+		{sets.PresetFirstContactUp, "first-contact-up", firstcontact.UpCellNames(), 7},
+		{sets.PresetFirstContactMatrix, "first-contact", firstcontact.CellNames(), 3},
 	} {
-		w, err := sensors.Preset(tc.preset)
+		w, err := sets.Preset(tc.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +43,7 @@ func TestPresetsValidate(t *testing.T) {
 		if len(w.Expanders) != tc.exps {
 			t.Errorf("%s: %d expanders, want %d", tc.preset, len(w.Expanders), tc.exps)
 		}
-		wb, err := sensors.Preset(tc.preset, "queen", "new")
+		wb, err := sets.Preset(tc.preset, "queen", "new")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,20 +53,20 @@ func TestPresetsValidate(t *testing.T) {
 		if got := strings.Join(wb.Buttons(), " "); got != "button:queen button:new" {
 			t.Errorf("%s: buttons %q", tc.preset, got)
 		}
-		if got := sensors.DefaultPreset(tc.variant); tc.preset != sensors.PresetMatrix && tc.preset != sensors.PresetMillenniumDirect &&
-			tc.preset != sensors.PresetFirstContactMatrix && got != tc.preset {
+		if got := sets.DefaultPreset(tc.variant); tc.preset != sets.PresetMatrix && tc.preset != sets.PresetMillenniumDirect &&
+			tc.preset != sets.PresetFirstContactMatrix && got != tc.preset {
 			t.Errorf("DefaultPreset(%s) = %q, want %q", tc.variant, got, tc.preset)
 		}
 	}
-	if _, err := sensors.Preset("bogus"); err == nil || !strings.HasPrefix(err.Error(), `sensors: wiring preset "bogus" unknown (want reference, matrix, millennium-matrix`) {
+	if _, err := sets.Preset("bogus"); err == nil || !strings.HasPrefix(err.Error(), `sets: wiring preset "bogus" unknown (want reference, matrix, millennium-matrix`) {
 		t.Fatalf("unknown preset: %v", err)
 	}
-	if got := sensors.DefaultPreset("chess"); got != "" {
+	if got := sets.DefaultPreset("chess"); got != "" {
 		t.Fatalf("DefaultPreset(chess) = %q", got)
 	}
 	// Every system of the registry has a preset.
 	for _, n := range systems.Names() {
-		if sensors.DefaultPreset(n) == "" {
+		if sets.DefaultPreset(n) == "" {
 			t.Errorf("system %s has no default preset", n)
 		}
 	}
@@ -85,7 +87,7 @@ func TestMillenniumWiringTables(t *testing.T) {
 		t.Fatalf("%s not wired", cell)
 		return sensors.Expander{}, sensors.Wire{}
 	}
-	m := sensors.MillenniumMatrixWiring()
+	m := sets.MillenniumMatrixWiring()
 	for _, tc := range []struct {
 		cell     string
 		addr     uint16
@@ -98,7 +100,7 @@ func TestMillenniumWiringTables(t *testing.T) {
 			t.Errorf("matrix %s: %s row %d col %d, want 0x%02x row %d col %d", tc.cell, e.Name(), c.Row, c.Col, tc.addr, tc.row, tc.col)
 		}
 	}
-	d := sensors.MillenniumDirectWiring()
+	d := sets.MillenniumDirectWiring()
 	for _, tc := range []struct {
 		cell string
 		name string
@@ -112,11 +114,11 @@ func TestMillenniumWiringTables(t *testing.T) {
 			t.Errorf("direct %s: %s bit %d, want %s bit %d", tc.cell, e.Name(), c.Bit, tc.name, tc.bit)
 		}
 	}
-	e, c := find(sensors.MillenniumMatrixWiring("queen"), "button:queen")
+	e, c := find(sets.MillenniumMatrixWiring("queen"), "button:queen")
 	if e.Name() != "0x27" || c.Bit != 0 {
 		t.Errorf("button on %s bit %d", e.Name(), c.Bit)
 	}
-	f := sensors.FirstContactWiring("a", "b", "c", "d", "e")
+	f := sets.FirstContactWiring("a", "b", "c", "d", "e")
 	for _, tc := range []struct{ cell, name string }{
 		{"QL1u", "0x23"}, {"z0QL1u", "0x23"}, {"QL1d", "0x27 (mux 0x70 channel 0)"}, {"a1QL1d", "0x27 (mux 0x70 channel 0)"},
 		{"KL6d", "0x27 (mux 0x70 channel 3)"}, {"button:e", "0x27 (mux 0x70 channel 0)"}, {"button:d", "0x26"},
@@ -155,14 +157,14 @@ func TestPresetsScanThroughSim(t *testing.T) {
 		sys    rules.System
 		lift   string
 	}{
-		{sensors.PresetMillenniumMatrix, millennium.System, "1e2"},
-		{sensors.PresetMillenniumDirect, millennium.System, "3d8"},
-		{sensors.PresetFirstContact, firstcontact.System, ""},
-		{sensors.PresetFirstContactMatrix, firstcontact.System, ""},
-		{sensors.PresetFirstContactUp, firstcontact.UpOnly, ""},
-		{sensors.PresetMatrix, st3d.System, "a1W"},
+		{sets.PresetMillenniumMatrix, millennium.System, "1e2"},
+		{sets.PresetMillenniumDirect, millennium.System, "3d8"},
+		{sets.PresetFirstContact, firstcontact.System, ""},
+		{sets.PresetFirstContactMatrix, firstcontact.System, ""},
+		{sets.PresetFirstContactUp, firstcontact.UpOnly, ""},
+		{sets.PresetMatrix, st3d.System, "a1W"},
 	} {
-		w, _ := sensors.Preset(tc.preset, "queen")
+		w, _ := sets.Preset(tc.preset, "queen")
 		b, err := sim.New(w)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.preset, err)
@@ -211,15 +213,15 @@ func cell(t *testing.T, sys rules.System, name string) rules.Cell {
 // TestForCells: the reference ST3D wiring serves first-contact-up (F6) and
 // the first-contact-up wiring st3d; neither serves first-contact's 168.
 func TestForCells(t *testing.T) {
-	ref := sensors.ReferenceWiring("queen")
+	ref := sets.ReferenceWiring("queen")
 	w, err := ref.ForCells(firstcontact.UpCellNames())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := sensors.FirstContactUpWiring("queen"); !equalWiring(w, want) {
+	if want := sets.FirstContactUpWiring("queen"); !reflect.DeepEqual(w, want) {
 		t.Fatal("reference wiring for first-contact-up differs from FirstContactUpWiring")
 	}
-	if w, err := sensors.FirstContactUpWiring().ForCells(st3d.CellNames()); err != nil || !equalWiring(w, sensors.ReferenceWiring()) {
+	if w, err := sets.FirstContactUpWiring().ForCells(st3d.CellNames()); err != nil || !reflect.DeepEqual(w, sets.ReferenceWiring()) {
 		t.Fatalf("first-contact-up wiring for st3d: %v", err)
 	}
 	if w, err := ref.ForCells(st3d.CellNames()); err != nil || w != ref {
@@ -228,7 +230,7 @@ func TestForCells(t *testing.T) {
 	if _, err := ref.ForCells(firstcontact.CellNames()); err == nil || !strings.Contains(err.Error(), "cells not wired: ") {
 		t.Fatalf("reference wiring for first-contact: %v", err)
 	}
-	if _, err := sensors.MillenniumMatrixWiring().ForCells(st3d.CellNames()); err == nil {
+	if _, err := sets.MillenniumMatrixWiring().ForCells(st3d.CellNames()); err == nil {
 		t.Fatal("millennium wiring for st3d accepted")
 	}
 }
@@ -247,15 +249,15 @@ func TestPresetsWireEveryButton(t *testing.T) {
 		// where is the expander of the fifth button and the last one.
 		fifth, last string
 	}{
-		{sensors.PresetReference, st3d.System, "0x27", "0x27"},
-		{sensors.PresetMatrix, st3d.System, "0x21", "0x21"},
-		{sensors.PresetMillenniumMatrix, millennium.System, "0x27", "0x27"},
-		{sensors.PresetMillenniumDirect, millennium.System, "0x27", "0x27"},
-		{sensors.PresetFirstContact, firstcontact.System, "0x27 (mux 0x70 channel 0)", "0x27 (mux 0x70 channel 4)"},
-		{sensors.PresetFirstContactUp, firstcontact.UpOnly, "0x27", "0x27"},
-		{sensors.PresetFirstContactMatrix, firstcontact.System, "0x22", "0x22"},
+		{sets.PresetReference, st3d.System, "0x27", "0x27"},
+		{sets.PresetMatrix, st3d.System, "0x21", "0x21"},
+		{sets.PresetMillenniumMatrix, millennium.System, "0x27", "0x27"},
+		{sets.PresetMillenniumDirect, millennium.System, "0x27", "0x27"},
+		{sets.PresetFirstContact, firstcontact.System, "0x27 (mux 0x70 channel 0)", "0x27 (mux 0x70 channel 4)"},
+		{sets.PresetFirstContactUp, firstcontact.UpOnly, "0x27", "0x27"},
+		{sets.PresetFirstContactMatrix, firstcontact.System, "0x22", "0x22"},
 	} {
-		w, err := sensors.Preset(tc.preset, names...)
+		w, err := sets.Preset(tc.preset, names...)
 		if err != nil {
 			t.Fatal(err)
 		}
