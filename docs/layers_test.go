@@ -17,7 +17,7 @@ func TestLayers(t *testing.T) {
 		pkg       string
 		forbidden []string // import path prefixes below mod, or modules
 	}{
-		{"rules/...", []string{"clock", "game", "table", "sensors", "recognize", "protocol", "mqtt", "web", "leds", "engine"}},
+		{"rules/...", []string{"clock", "game", "table", "sensors", "recognize", "protocol", "mqtt", "web", "leds", "engine", "sets"}},
 		{"protocol", []string{"mqtt", "web", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
 		{"web", []string{"mqtt", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
 		{"table", []string{"protocol", "mqtt", "web", "opponent", "event"}},
@@ -35,6 +35,42 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKits: a rule system is known by name only to the rules, the
+// registry (rules/systems) and the kits (sets): every other package finds
+// a system, its geometry and its capabilities there, so a new system is
+// its package below rules and a line in each registry. (Tests may still
+// import a system to build positions.)
+func TestKits(t *testing.T) {
+	const mod = "github.com/tridboard/tridboard/"
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	concrete := []string{mod + "rules/st3d", mod + "rules/millennium", mod + "rules/firstcontact"}
+	packages := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		packages++
+		pkg := strings.TrimPrefix(f[0], mod)
+		if strings.HasPrefix(pkg, "rules/") || pkg == "sets" || strings.HasPrefix(pkg, "sets/") {
+			continue
+		}
+		for _, imp := range f[1:] {
+			for _, c := range concrete {
+				if imp == c || strings.HasPrefix(imp, c+"/") {
+					t.Errorf("%s imports %s: find the system in rules/systems, its set in sets", pkg, strings.TrimPrefix(imp, mod))
+				}
+			}
+		}
+	}
+	if packages < 30 {
+		t.Fatalf("go list listed %d packages: the check saw too few", packages)
 	}
 }
 
