@@ -3,9 +3,11 @@
 // with a transposition table, check extension, late-move reductions and a
 // quiescence search on captures and promotions; moves are ordered by the
 // table's move, MVV-LVA, killers and history. The evaluation knows the 3D
-// sets: material (First Contact's reserves too), centrality and pawn
-// advance on each system's own geometry, mobility, king safety, and in
-// Star Trek 3D who controls the attack boards and can move them.
+// sets: material (pieces in reserve too, rules.Reserver), centrality and
+// pawn advance on each system's own geometry (from the registry,
+// rules/systems), mobility, king safety, and where a position tells it
+// (Star Trek 3D's BoardControl) who controls the attack boards and can
+// move them. It imports no concrete system.
 //
 // A search is bounded by depth, nodes and time (the clock is injected, so
 // tests run in simulated time); it never returns an illegal move, and it
@@ -13,7 +15,7 @@
 // (Levels, LevelMove) go from a random mover that only avoids an
 // immediate mate to the strongest search a Raspberry Pi affords.
 //
-// The systems' own position types (st3d, millennium, first-contact) are
-// searched in place, without allocating per node; any other
-// rules.Position is searched through Play.
+// A position that is a rules.Maker (every system's own position type) is
+// searched in place, one value per ply, without allocating per node; any
+// other rules.Position is searched through Play.
 package engine

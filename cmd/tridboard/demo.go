@@ -19,6 +19,7 @@ import (
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/table/printsink"
@@ -43,7 +44,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			"is printed as a subscriber receives it. Needs no hardware and nothing\n"+
 			"installed.", stdout, stderr)
 	pause := fs.Int("pause", 150, fmt.Sprintf("milliseconds between two hand actions (%d or more)", minDemoPause))
-	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
+	variant := fs.String("variant", systems.Default().Name(), "rule system: "+systemNames())
 	options := fs.String("options", "", optionsUsage)
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error")
 	tc := fs.String("clock", "", "time control of the game on the set's clock, as PGN writes it (3+2 is 180+2; 300, 180+2, 300d3)")

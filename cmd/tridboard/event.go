@@ -17,6 +17,7 @@ import (
 
 	"github.com/tridboard/tridboard/event"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/tournament"
 	"github.com/tridboard/tridboard/trust"
 	"github.com/tridboard/tridboard/web"
@@ -48,7 +49,7 @@ func runEvent(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&a.system, "system", "swiss", "`round-robin` or swiss")
 	fs.IntVar(&a.rounds, "rounds", 0, "the number of `rounds` (a round robin: one cycle when 0; a Swiss: 5 when 0)")
 	fs.StringVar(&a.tc, "time-control", "", "the games' time `control` (PGN's TimeControl: 180+2); empty: each set's default")
-	fs.StringVar(&a.variant, "variant", "st3d", "the games' `system`: st3d, millennium, first-contact")
+	fs.StringVar(&a.variant, "variant", systems.Default().Name(), "the games' `system`: "+systemNames())
 	fs.StringVar(&a.options, "options", "", "the variant `options` (V.A1,V.A2)")
 	fs.StringVar(&a.name, "name", "tridboard event", "the event's `name` (its PGN Event tag)")
 	fs.StringVar(&a.site, "site", "", "the event's `site` (its PGN Site tag)")

@@ -31,7 +31,7 @@ func runLoadtest(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Prefix, "prefix", o.Prefix, "topic `prefix` of the simulated sets")
 	fs.StringVar(&o.Username, "username", "", "the broker's user `name`")
 	fs.StringVar(&o.Password, "password", "", "the broker's `password`")
-	fs.StringVar(&o.Variant, "variant", "st3d", "the rule system the sets play")
+	fs.StringVar(&o.Variant, "variant", systems.Default().Name(), "the rule system the sets play")
 	fs.BoolVar(&o.AllowRemote, "allow-remote", false, "allow a broker beyond loopback (a hall's broker before the event)")
 	views := fs.String("views", "", "`URLs` of tridboard view processes following the sets (their --prefix must be this one), comma-separated")
 	fs.IntVar(&o.Viewers, "viewers", 0, "spectators spread over --views, each reading the wall's event stream (0-10000)")

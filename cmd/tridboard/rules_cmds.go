@@ -67,7 +67,7 @@ const optionsUsage = "st3d variant options, comma-separated: V.A1, V.A2, V.A2.1,
 
 func addPositionFlags(fs *flag.FlagSet) positionFlags {
 	return positionFlags{
-		variant:  fs.String("variant", "st3d", "rule system: "+systemNames()),
+		variant:  fs.String("variant", systems.Default().Name(), "rule system: "+systemNames()),
 		options:  fs.String("options", "", optionsUsage),
 		position: fs.String("position", "", "position string (default: the start position)"),
 	}
@@ -160,7 +160,7 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", "[--variant V] [--options LIST] FILE",
 		"Reads a game record in short notation and prints each move's long form,\nthen the final position string. FILE - reads standard input.", stdout, stderr)
-	variant := fs.String("variant", "st3d", "rule system: "+systemNames())
+	variant := fs.String("variant", systems.Default().Name(), "rule system: "+systemNames())
 	options := fs.String("options", "", optionsUsage)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code

@@ -54,7 +54,7 @@ func (f daemonFlags) check() error {
 	if *f.variant != "" || *f.options != "" {
 		v := *f.variant
 		if v == "" {
-			v = "st3d"
+			v = systems.Default().Name()
 		}
 		if _, err := systemFor(v, *f.options); err != nil {
 			return err

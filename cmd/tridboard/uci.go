@@ -60,7 +60,7 @@ type uci struct {
 }
 
 func newUCI(out io.Writer) *uci {
-	u := &uci{out: out, variant: "st3d"}
+	u := &uci{out: out, variant: systems.Default().Name()}
 	u.sys, _ = systemFor(u.variant, "")
 	u.pos = u.sys.Start()
 	return u
