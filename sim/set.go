@@ -19,11 +19,10 @@ import (
 // is occupied (or the button pressed), bounce aside. It is safe for
 // concurrent use.
 //
-// Which squares a board carries is read from the cell names, as the specs
-// name them: a square cell named after a socket cell with a map square in
-// front ("z2QL3" on the pin "QL3", "a2QL3u" on the position "QL3u") stands
-// on the board or platform of that socket, and can hold a piece only while
-// the socket is closed. A board carries its squares in the order of the
+// Which squares a board carries is the system's geometry's (rules/systems:
+// Geo.Socket): a square on a socket ("z2QL3" on the pin "QL3", "a2QL3u" on
+// the position "QL3u") stands on the board or platform of that socket, and
+// can hold a piece only while the socket is closed. A board carries its squares in the order of the
 // cell list (z0 a0 z1 a1: rank by rank, as the rules list them): moved to
 // another socket, square i lands on square i there (the translation of D14);
 // turned half round, on square 3-i (V.A2: z0 <-> a1, a0 <-> z1).
@@ -79,23 +78,16 @@ func NewSetFor(sys rules.System, clock *Clock, buttons ...string) *Set {
 	for i := range s.socketOf {
 		s.socketOf[i] = rules.NoCell
 	}
-	for i, n := range cells {
-		if len(n) < 3 || !isMapSquare(n[:2]) {
-			continue
-		}
-		if sock, ok := s.index[n[2:]]; ok && int(sock) < len(cells) {
-			s.socketOf[i] = sock
-			s.carried[sock] = append(s.carried[sock], rules.Cell(i))
+	if geo, err := systems.GeometryOf(sys); err == nil {
+		for i, g := range geo.Cells {
+			if sock, ok := s.index[g.Socket]; ok && g.Socket != "" && int(sock) < len(cells) {
+				s.socketOf[i] = sock
+				s.carried[sock] = append(s.carried[sock], rules.Cell(i))
+			}
 		}
 	}
 	s.start = sys.Start().Occupancy()
 	return s
-}
-
-// isMapSquare reports whether p is a file letter and a rank digit, the
-// front of a carried square's name ("z2" in "z2QL3").
-func isMapSquare(p string) bool {
-	return p[0] >= 'a' && p[0] <= 'z' && p[1] >= '0' && p[1] <= '9'
 }
 
 // StartCells are the closed cells of the ST3D start position.
