@@ -11,8 +11,9 @@
 // from the registry and the kits. LEDs need no kit: every LED preset
 // lights cell i on LED i (leds.Preset), so any system's set gets them.
 //
-// A new system is its package below rules, one line in the registry
-// (rules/systems) and, for a set of its own, one Register here.
+// A new system is its package below rules and one line: its entry in the
+// registry (rules/systems), or one Register here with its entry and its
+// set (as the toy system of sets/toy does).
 package sets
 
 import (
@@ -32,6 +33,10 @@ type Kit struct {
 	// System is the registry name of the system ("st3d"); the kit serves
 	// its options too.
 	System string
+	// Entry, when set, is the system's registry entry, registered with the
+	// kit (and System taken from it): a new system is then one line, one
+	// Register here.
+	Entry *systems.Entry
 	// Presets are the wiring presets of the sets built for the system; the
 	// first is the set it is played on when none is configured.
 	Presets []WiringPreset
@@ -54,11 +59,16 @@ var (
 	kits []*Kit
 )
 
-// Register adds a kit. It panics when the system is not registered in
-// rules/systems, already has a kit, or a preset's name is taken:
-// registering is done once, at start-up, and a mistake there is the
-// program's.
+// Register adds a kit, and the system's registry entry with it when the
+// kit has one. It panics when the system is not registered in
+// rules/systems (nor by Entry), already has a kit, or a preset's name is
+// taken: registering is done once, at start-up, and a mistake there is
+// the program's.
 func Register(k Kit) {
+	if k.Entry != nil {
+		systems.Register(*k.Entry)
+		k.System = k.Entry.Name
+	}
 	if _, ok := systems.Find(k.System); !ok {
 		panic(fmt.Sprintf("sets: register: no system %q in the registry", k.System))
 	}

@@ -1,9 +1,9 @@
 // Package toy_test adds a system to tridboard from one package, as the
 // registry promises: a toy game on two 3x3 levels, registered with one
-// line in the registry (its rules and geometry) and one in the kits (its
-// set), then played by hand on its simulated set through the scanner, the
-// recognizer, the table and the board page in headless Chromium. Nothing
-// outside this package knows it.
+// line (its rules, geometry and capabilities, and its set), then played
+// by hand on its simulated set through the scanner, the recognizer, the
+// table and the board page in headless Chromium. Nothing outside this
+// package knows it.
 package toy_test
 
 import (
@@ -29,11 +29,10 @@ import (
 	"github.com/tridboard/tridboard/web/webtest"
 )
 
-// The toy's registration: one line for the rules and geometry, one for
-// the set.
+// The toy's registration, one line: its rules, geometry and capabilities
+// in the registry, and its set.
 func init() {
-	systems.Register(systems.Entry{Name: "toy", System: System, Geometry: geometry, Caps: systems.Caps{Set: "a toy set of two 3x3 levels"}})
-	sets.Register(sets.Kit{System: "toy", Presets: []sets.WiringPreset{{Name: "toy-matrix", Build: matrix}}})
+	sets.Register(sets.Kit{Entry: &systems.Entry{Name: "toy", System: System, Geometry: geometry, Caps: systems.Caps{Set: "a toy set of two 3x3 levels"}}, Presets: []sets.WiringPreset{{Name: "toy-matrix", Build: matrix}}})
 }
 
 // The toy's rules. Cells are "1a1" .. "2c3" (level, file, rank), level
