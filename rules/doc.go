@@ -34,13 +34,19 @@
 // helpers of posfields.go (ParseString, SplitFields, ParsePieces,
 // ParseCastling, ParseClocks and their writers), and counts its move tree
 // with a Walk over its own move generator, make and unmake, which Perft
-// and Divide use. rules/systems finds a system by its name, as records,
-// journals and command lines write it; rules/record reads and writes game
-// records; rules/rulestest holds the checks every system's tests share.
+// and Divide use. rules/systems is the registry: each system registers
+// there once, with its geometry (a Geometry: where each cell stands, for
+// the pages, the sets and the engine) and its capabilities, and is found
+// by its name as records, journals and command lines write it; no package
+// above the rules but the registry and the kits (package sets) imports a
+// system. rules/explain says why a move is illegal; rules/record reads
+// and writes game records; rules/rulestest holds the checks every
+// system's tests share.
 //
 // Beyond the Position interface a system's Position may offer what some
 // layers look for with a type assertion: Extends (recognition waits longer
-// for a move that could still go on), Hash and MoveFacts (the engine),
+// for a move that could still go on), Maker, Hash and MoveFacts (the
+// engine searches in place), Reserver (pieces still to come in),
 // PseudoMoves, KingAttackers and Blocker (explaining an illegal move), and
 // Perft.
 //
