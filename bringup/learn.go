@@ -8,6 +8,7 @@ import (
 
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
 
@@ -259,38 +260,38 @@ func Learn(o LearnOpts) (*sensors.Wiring, []Finding, error) {
 	return w, out, nil
 }
 
-// Sockets are the cells something stands on that carries other cells (an
-// ST3D pin and its attack board, a First Contact platform position): by
-// the cell names, a carried square is a map square ("z0") followed by its
-// socket's name ("QL1").
-func Sockets(cells []string) map[string]bool {
-	all := map[string]bool{}
-	for _, c := range cells {
-		all[c] = true
-	}
+// Sockets are the cells of sys something stands on that carries other
+// cells (an ST3D pin and its attack board, a First Contact platform
+// position), as its geometry (rules/systems) says.
+func Sockets(sys rules.System) map[string]bool {
 	out := map[string]bool{}
-	for _, c := range cells {
-		if len(c) > 2 && c[0] >= 'a' && c[0] <= 'z' && c[1] >= '0' && c[1] <= '9' && all[c[2:]] {
-			out[c[2:]] = true
+	if g, err := systems.GeometryOf(sys); err == nil {
+		for _, c := range g.Cells {
+			if c.Socket != "" {
+				out[c.Socket] = true
+			}
 		}
 	}
 	return out
 }
 
-// LearnOrder is the order the cells are learned in: the system's order,
-// but each socket just before the first square it carries, so that the
-// board stands on its pin when its squares are lit.
-func LearnOrder(cells []string) []string {
-	sockets := Sockets(cells)
+// LearnOrder is the order the cells of sys are learned in: the system's
+// order, but each socket just before the first square it carries, so that
+// the board stands on its pin when its squares are lit.
+func LearnOrder(sys rules.System) []string {
+	cells := sys.Cells()
+	g, _ := systems.GeometryOf(sys)
 	done := map[string]bool{}
 	var out []string
-	for _, c := range cells {
+	for i, c := range cells {
 		if done[c] {
 			continue
 		}
-		if len(c) > 2 && sockets[c[2:]] && !done[c[2:]] {
-			out = append(out, c[2:])
-			done[c[2:]] = true
+		if g != nil {
+			if sock := g.Cells[i].Socket; sock != "" && !done[sock] {
+				out = append(out, sock)
+				done[sock] = true
+			}
 		}
 		out = append(out, c)
 		done[c] = true

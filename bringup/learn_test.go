@@ -38,12 +38,12 @@ func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Fin
 	for i := range cells {
 		index[i] = layout.LED(rules.Cell(i))
 	}
-	stays := Sockets(cells)
+	stays := Sockets(b.Set.System())
 	u := sim.NewBuilder(b, index, stays)
 	lamp := NewLamp(d, layout, cells)
 	var shows []string
 	o := DefaultLearnOpts()
-	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, LearnOrder(cells)
+	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, LearnOrder(b.Set.System())
 	o.Stays = func(c string) bool { return stays[c] }
 	o.Show = func(cell, pass string) {
 		lamp.Light(cell)
@@ -116,7 +116,7 @@ func TestLearnFindsTheTrueWiring(t *testing.T) {
 }
 
 func TestLearnOrderPutsPinsFirst(t *testing.T) {
-	order := LearnOrder(st3d.System.Cells())
+	order := LearnOrder(st3d.System)
 	at := map[string]int{}
 	for i, c := range order {
 		at[c] = i
@@ -129,7 +129,7 @@ func TestLearnOrderPutsPinsFirst(t *testing.T) {
 			t.Errorf("%s learned before its pin %s", sq, sq[2:])
 		}
 	}
-	s := Sockets(st3d.System.Cells())
+	s := Sockets(st3d.System)
 	var names []string
 	for k := range s {
 		names = append(names, k)

@@ -74,8 +74,8 @@ func runWiring(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("the LEDs are off (leds.mapping.driver: none): learning lights one cell at a time"))
 	}
 	o := bringup.DefaultLearnOpts()
-	o.Expanders, o.Cells, o.Timeout = w.Expanders, bringup.LearnOrder(cells), *timeout
-	stays := bringup.Sockets(cells)
+	o.Expanders, o.Cells, o.Timeout = w.Expanders, bringup.LearnOrder(sys), *timeout
+	stays := bringup.Sockets(sys)
 	o.Stays = func(c string) bool { return stays[c] }
 	var bus i2c.Bus
 	if *useSim {
