@@ -7,9 +7,10 @@ import (
 )
 
 // ButtonExpander is the address of the Direct expander that holds the
-// buttons of a Millennium build (hardware.md: buttons on free expander
-// bits; the Millennium builds have none free, so they get one expander of
-// their own on the main bus).
+// buttons of a build without free expander bits for them (hardware.md:
+// buttons on free expander bits; the Millennium builds have none free, so
+// they get one expander of their own on the main bus; the ST3D reference
+// build puts its fifth and further buttons there).
 const ButtonExpander = 0x27
 
 // WithButtons adds a Direct expander at ButtonExpander with the buttons

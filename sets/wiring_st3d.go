@@ -12,9 +12,10 @@ import (
 // files a..d of the lowest rank, GPA4..7 the next rank, then GPB); 0x23,
 // 0x24, 0x25, 0x26 hold pins QL1-3, QL4-6, KL1-3, KL4-6, five bits per pin:
 // presence, then its squares in Pin.Squares() order. Bit 15 of 0x23..0x26
-// is free: the first four buttons given (names without sensors.ButtonPrefix) are
-// wired there in that order; the rest (at most 16 more) on bits 0.. of a
-// Direct expander at sensors.ButtonExpander (0x27, the one address left).
+// is free: the first four buttons given (names without
+// sensors.ButtonPrefix) are wired there in that order; the rest (at most
+// 16 more) on bits 0.. of a Direct expander at sensors.ButtonExpander
+// (0x27, the one address left).
 func ReferenceWiring(buttons ...string) *sensors.Wiring {
 	w := &sensors.Wiring{}
 	for lv, level := range []string{"W", "N", "B"} {
