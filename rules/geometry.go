@@ -49,4 +49,7 @@ type Geo struct {
 	// Inverted marks a square or socket of an inverted platform (First
 	// Contact).
 	Inverted bool
+	// Words say the cell to a listener ("b1 White", "a0 attack board
+	// QL1", "a1 level 2", "platform KL2 inverted"); "" says its name.
+	Words string
 }

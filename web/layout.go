@@ -56,6 +56,8 @@ type Geo struct {
 	IsSocket bool `json:"k,omitempty"`
 	Dark     bool `json:"d,omitempty"`
 	Inverted bool `json:"i,omitempty"` // on an inverted platform (First Contact)
+	// Words say the cell to a listener ("b1 White"); "" says its name.
+	Words string `json:"w,omitempty"`
 }
 
 // LayoutOf is the layout of sys from its geometry (rules/systems): the
@@ -79,7 +81,7 @@ func LayoutOf(sys rules.System) (*Layout, error) {
 			return nil, fmt.Errorf("web: layout of %s: cell %s on panel %d of %d", sys.Name(), c.Name, c.Panel, len(l.Panels))
 		}
 		l.Cells = append(l.Cells, Geo{Name: c.Name, X: c.X, Y: c.Y, H: float64(c.Z) * step, Panel: c.Panel, PX: c.PX, PY: c.PY,
-			Socket: c.Socket, IsSocket: c.IsSocket, Dark: c.Dark, Inverted: c.Inverted})
+			Socket: c.Socket, IsSocket: c.IsSocket, Dark: c.Dark, Inverted: c.Inverted, Words: c.Words})
 		if !c.IsSocket {
 			l.label(c.Panel, c.PX, c.PY, c.File, c.Rank)
 		}

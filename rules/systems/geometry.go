@@ -20,7 +20,8 @@ func levelsGeometry(sys rules.System) (*rules.Geometry, error) {
 		}
 		lv, f, r := int(n[0]-'1'), int(n[1]-'a'), int(n[2]-'1')
 		g.Cells = append(g.Cells, rules.Geo{Name: n, X: float64(f), Y: float64(r), Z: 2 * lv,
-			File: n[1:2], Rank: n[2:3], Panel: lv, PX: f, PY: 7 - r, Dark: (f+r)%2 == 0})
+			File: n[1:2], Rank: n[2:3], Panel: lv, PX: f, PY: 7 - r, Dark: (f+r)%2 == 0,
+			Words: n[1:] + " level " + n[:1]})
 	}
 	return g, nil
 }
@@ -60,6 +61,21 @@ func tridGeometry(sys rules.System) (*rules.Geometry, error) {
 // levelZ is the height of the fixed levels W, N, B.
 var levelZ = map[byte]int{'W': 0, 'N': 2, 'B': 4}
 
+// levelWords say the fixed levels.
+var levelWords = map[byte]string{'W': "White", 'N': "Neutral", 'B': "Black"}
+
+// boardWords say a socket ("QL1", "KL2u", "KL2d"): "attack board QL1",
+// "platform KL2 up", "platform KL2 inverted".
+func boardWords(s string) string {
+	switch s[len(s)-1] {
+	case 'u':
+		return "platform " + s[:len(s)-1] + " up"
+	case 'd':
+		return "platform " + s[:len(s)-1] + " inverted"
+	}
+	return "attack board " + s
+}
+
 // pin parses "QL3", "KL6u", "QL1d": the side ('Q' or 'K'), the pin number,
 // the orientation ('u', 'd' or 0).
 func pin(s string) (side byte, n int, orient byte, ok bool) {
@@ -91,7 +107,7 @@ func tridGeo(n string, fc bool) (rules.Geo, error) {
 	bad := fmt.Errorf("cell %q: want file, rank and level", n)
 	if side, p, orient, ok := pin(n); ok {
 		x, y := pinCenter(side, p)
-		g := rules.Geo{Name: n, X: x, Y: y, IsSocket: true, Panel: (p - 1) / 2, PX: -1, PY: 9 - int(y)}
+		g := rules.Geo{Name: n, X: x, Y: y, IsSocket: true, Panel: (p - 1) / 2, PX: -1, PY: 9 - int(y), Words: boardWords(n)}
 		g.Z = levelZ["WNB"[(p-1)/2]] + 1
 		if orient == 'd' {
 			g.Z -= 2
@@ -115,6 +131,7 @@ func tridGeo(n string, fc bool) (rules.Geo, error) {
 	lv := n[2:]
 	if z, ok := levelZ[lv[0]]; ok && len(lv) == 1 {
 		g.Z = z
+		g.Words = n[:2] + " " + levelWords[lv[0]]
 		g.Panel = strings.IndexByte("WNB", lv[0])
 		return g, nil
 	}
@@ -123,6 +140,7 @@ func tridGeo(n string, fc bool) (rules.Geo, error) {
 		return rules.Geo{}, bad
 	}
 	g.Socket = lv
+	g.Words = n[:2] + " " + boardWords(lv)
 	g.Panel = (p - 1) / 2
 	g.Z = levelZ["WNB"[g.Panel]] + 1
 	if orient == 'd' {

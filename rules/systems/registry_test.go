@@ -120,3 +120,31 @@ func TestRegisterRefusesMistakes(t *testing.T) {
 		}()
 	}
 }
+
+// The words a listener hears for a cell, as the pages say them.
+func TestGeometryWords(t *testing.T) {
+	for _, tc := range []struct{ system, cell, words string }{
+		{"st3d", "b2W", "b2 White"}, {"st3d", "c5N", "c5 Neutral"}, {"st3d", "z0QL1", "z0 attack board QL1"},
+		{"st3d", "KL6", "attack board KL6"}, {"millennium", "2e4", "e4 level 2"},
+		{"first-contact", "a2QL3u", "a2 platform QL3 up"}, {"first-contact", "QL3d", "platform QL3 inverted"},
+		{"first-contact-up", "d9KL6u", "d9 platform KL6 up"},
+	} {
+		sys, _ := systems.ByName(tc.system)
+		g, err := systems.GeometryOf(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range g.Cells {
+			if c.Name == tc.cell {
+				found = true
+				if c.Words != tc.words {
+					t.Errorf("%s %s: %q, want %q", tc.system, tc.cell, c.Words, tc.words)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no cell %s", tc.system, tc.cell)
+		}
+	}
+}

@@ -255,7 +255,7 @@ func geometry(sys rules.System) (*rules.Geometry, error) {
 	for c, n := range sys.Cells() {
 		lv, f, r := coords(c)
 		g.Cells = append(g.Cells, rules.Geo{Name: n, X: float64(f), Y: float64(r), Z: 2 * lv, File: n[1:2], Rank: n[2:3],
-			Panel: lv, PX: f, PY: ranks - 1 - r, Dark: (f+r)%2 == 0})
+			Panel: lv, PX: f, PY: ranks - 1 - r, Dark: (f+r)%2 == 0, Words: n[1:] + " on level " + n[:1]})
 	}
 	return g, nil
 }
@@ -338,6 +338,9 @@ func TestToyPlaysThroughTheSimulatorAndThePage(t *testing.T) {
 		}
 	}
 	shown("the start", sys.Start())
+	// A listener hears the toy's cells as its geometry says them.
+	const described = "the board: White: king a1 on level 1; rook b1 on level 1. Black: king c3 on level 2; rook b3 on level 2"
+	webtest.WaitJS(t, ctx, "the board described", `(document.querySelector('#flat svg').getAttribute('aria-label') || '') == '`+described+`'`)
 	if got := webtest.Eval[[]string](t, ctx, `[...document.querySelectorAll('#flat .cell')].map(e => e.dataset.cell).sort()`); len(got) != numCells {
 		t.Fatalf("the flat view draws %d cells, want %d: %v", len(got), numCells, got)
 	}

@@ -1,7 +1,7 @@
 // One board's page: the game pushed over SSE (/boards/<id>/events), drawn
 // flat and in 3D, the move list in the system's notation with stepping.
 import {FlatBoard, layout, clockText, clockLeft, statusText, renderReserves, pieceURL, pieceNames} from '/static/flat.js';
-import {spokenMove, eventText, describe} from '/static/words.js';
+import {spokenMove, eventText, describe, useLayout} from '/static/words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const params = new URLSearchParams(location.search);
@@ -60,6 +60,7 @@ async function setVariant(v) {
     return;
   }
   if (variant !== v) return;
+  useLayout(lay);
   $('flat').replaceChildren();
   flat = new FlatBoard($('flat'), lay, {arrange: arrangement()});
   st.flat = flat;

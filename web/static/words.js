@@ -2,28 +2,26 @@
 // says them ("knight b1 White to c3 Neutral, check"), events, the board.
 import {pieceNames} from '/static/flat.js';
 
-const levels = {W: 'White', N: 'Neutral', B: 'Black'};
-const pinRe = /^([QK]L\d)([ud]?)$/;
+// The words of the cells and the sockets of the system shown, from its
+// layout (the system's geometry: "b1 White", "a0 attack board QL1", "a1
+// level 2", "platform KL2 inverted"); useLayout sets them.
+let said = new Map(), sockets = new Set();
 
-// cellWords says a cell: "b1 White", "a0 attack board QL1", "a1 level 2",
-// "a0 platform QL1 up".
+// useLayout takes the words of the cells of lay, the layout of the system
+// the page shows.
+export function useLayout(lay) {
+  said = new Map(lay.cells.filter(c => c.w).map(c => [c.n, c.w]));
+  sockets = new Set(lay.cells.filter(c => c.k).map(c => c.n));
+}
+
+// cellWords says a cell as its system's geometry says it, else by name.
 export function cellWords(n) {
   if (!n) return '';
-  if (n[0] >= '0' && n[0] <= '9') return `${n.slice(1)} level ${n[0]}`;
-  const sq = n.slice(0, 2), lv = n.slice(2);
-  if (levels[lv]) return `${sq} ${levels[lv]}`;
-  const m = pinRe.exec(lv);
-  if (m) return `${sq} ${boardWords(lv)}`;
-  return n;
+  return said.get(n) || n;
 }
 
-// boardWords says a pin: "attack board QL1", "platform KL2 inverted".
-function boardWords(p) {
-  const m = pinRe.exec(p);
-  if (!m) return p;
-  if (m[2]) return `platform ${m[1]}${m[2] === 'd' ? ' inverted' : ' up'}`;
-  return `attack board ${m[1]}`;
-}
+// boardWords says a socket: "attack board QL1", "platform KL2 inverted".
+function boardWords(p) { return said.get(p) || p; }
 
 // spokenMove says move m played from the position before ({pieces}).
 export function spokenMove(m, before) {
@@ -32,7 +30,7 @@ export function spokenMove(m, before) {
   let text;
   if (/^[0O]-[0O](-[0O])?/.test(short)) {
     text = (pa[m.to] && pa[m.to] === pa[m.to].toLowerCase() ? 'Black' : 'White') + ' castles ' + (/^[0O]-[0O]-[0O]/.test(short) ? 'queen side' : 'king side');
-  } else if (m.from && pinRe.test(m.from) || !m.from && m.to && pinRe.test(m.to)) {
+  } else if (m.from && sockets.has(m.from) || !m.from && m.to && sockets.has(m.to)) {
     text = m.from ? `${boardWords(m.from)} to ${m.to}` : `${boardWords(m.to)} placed`;
   } else if (!m.from) {
     const p = pa[m.to];
