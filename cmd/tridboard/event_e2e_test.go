@@ -25,6 +25,7 @@ import (
 // results and standings, round 2 paired without a rematch, and the round's
 // PGN and the TRF holding every result.
 func TestEventOnFourSets(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	boards := []string{"hall-1", "hall-2", "hall-3", "hall-4"}
 	sets := map[string]*inproc{}

@@ -120,6 +120,7 @@ func (w *lessonWatch) command(name, payload string) map[string]any {
 // move is explained with the fix in words, Black's is not; a hint asked is
 // seen as events; the teacher's lock and the hints used survive a restart.
 func TestEndToEndLesson(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	listen := freeport.Addr(t)
 	d := startDaemon(t, state, listen)

@@ -82,6 +82,7 @@ func (w *stateWatch) waitState(t *testing.T, what string, ok func(*protocol.Stat
 // charged: exactly up to the shutdown after SIGTERM, at most the checkpoint
 // interval less after SIGKILL.
 func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		sig  syscall.Signal
