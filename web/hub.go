@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
 // HubOpts configures a Hub.
@@ -152,10 +152,10 @@ type Snapshot struct {
 	// lookup of the variant by its name, no start position read again.
 	System rules.System
 	Start  rules.Position
-	// Hints are the lifted piece's targets as the set's LEDs show them
+	// Targets are the lifted piece's targets as the set's LEDs show them
 	// (none under the teacher's lock or for a side without assistance);
-	// nil: the hub works them out from the lifted cells.
-	Hints *leds.Hints
+	// nil: the hub works them out from the lifted cells (targets.Lifted).
+	Targets *targets.Set
 }
 
 // Snapshot gives the hub a board's change at once: its move, its event and
@@ -173,13 +173,13 @@ func (h *Hub) Snapshot(id string, s Snapshot) {
 		e.Cells = slices.Clone(e.Cells)
 		ev = &e
 	}
-	var hints *leds.Hints
-	if s.Hints != nil {
-		c := *s.Hints
-		hints = &c
+	var given *targets.Set
+	if s.Targets != nil {
+		c := *s.Targets
+		given = &c
 	}
 	h.input(id, func(b *board) {
-		b.given = hints
+		b.given = given
 		defer func() { b.given = nil }()
 		if mv != nil {
 			b.move(h, *mv)
