@@ -29,7 +29,9 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
@@ -48,19 +50,22 @@ type Config struct {
 	Variant string `yaml:"variant"`
 	Options string `yaml:"options"`
 
-	I2C         I2C         `yaml:"i2c"`
-	Sensors     Sensors     `yaml:"sensors"`
-	Recognition Recognition `yaml:"recognition"`
-	LEDs        LEDs        `yaml:"leds"`
-	MQTT        MQTT        `yaml:"mqtt"`
-	Buttons     Buttons     `yaml:"buttons"`
-	Clock       Clock       `yaml:"clock"`
-	HTTP        HTTP        `yaml:"http"`
-	Lesson      Lesson      `yaml:"lesson"`
-	Game        Game        `yaml:"game"`
+	I2C         I2C            `yaml:"i2c"`
+	Sensors     Sensors        `yaml:"sensors"`
+	Recognition recognize.Opts `yaml:"recognition"`
+	LEDs        LEDs           `yaml:"leds"`
+	MQTT        MQTT           `yaml:"mqtt"`
+	Buttons     Buttons        `yaml:"buttons"`
+	Clock       Clock          `yaml:"clock"`
+	HTTP        HTTP           `yaml:"http"`
+	Lesson      Lesson         `yaml:"lesson"`
+	Game        Game           `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
+	// badDurations are the time.Duration settings of the file that are
+	// not durations (they keep their defaults): Validate reports them.
+	badDurations []keyError
 }
 
 // Duration is a time.Duration written as "5ms" or "1.5s". A value that is
@@ -110,17 +115,6 @@ type Sensors struct {
 	// (see docs/sensors.md).
 	Preset string          `yaml:"preset"`
 	Wiring *sensors.Wiring `yaml:"wiring"`
-}
-
-// Recognition configures move recognition.
-type Recognition struct {
-	Settle         Duration `yaml:"settle"`
-	SettleExtended Duration `yaml:"settle_extended"`
-	MismatchAfter  Duration `yaml:"mismatch_after"`
-	TakeBacks      bool     `yaml:"take_backs"`
-	// Correction is how long a move the settle window completed stays
-	// open to its mover's change of mind (0s: never, touch-move).
-	Correction Duration `yaml:"correction"`
 }
 
 // LEDs configures the lights.
@@ -347,15 +341,14 @@ func (c *Config) TimeControl() clock.Control {
 // Default returns the configuration of the reference board.
 func Default() *Config {
 	return &Config{
-		BoardID:  defaultBoardID(),
-		StateDir: DefaultStateDir(),
-		LogLevel: "info",
-		Variant:  "st3d",
-		I2C:      I2C{SpeedHz: 400000},
-		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
-		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
-			MismatchAfter: Dur(2 * time.Second), TakeBacks: true, Correction: Dur(3 * time.Second)},
-		LEDs: LEDs{Hints: true},
+		BoardID:     defaultBoardID(),
+		StateDir:    DefaultStateDir(),
+		LogLevel:    "info",
+		Variant:     "st3d",
+		I2C:         I2C{SpeedHz: 400000},
+		Sensors:     Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
+		Recognition: recognize.DefaultOpts(),
+		LEDs:        LEDs{Hints: true},
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
@@ -501,7 +494,8 @@ func (c *Config) decode(name string, data []byte) error {
 	if err != nil {
 		return yamlProblem(name, nil, err)
 	}
-	if ps := unknownKeys(name, file); len(ps) > 0 {
+	ps, badDurations := unknownKeys(name, file)
+	if len(ps) > 0 {
 		return ps
 	}
 	if empty(file) {
@@ -510,10 +504,11 @@ func (c *Config) decode(name string, data []byte) error {
 		c.name, c.src = name, file
 		return nil
 	}
-	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField(),
+		yaml.CustomUnmarshaler(decodeDuration)); err != nil {
 		return yamlProblem(name, file, err)
 	}
-	c.name, c.src = name, file
+	c.name, c.src, c.badDurations = name, file, badDurations
 	return nil
 }
 
@@ -606,13 +601,10 @@ func (c *Config) check() []keyError {
 			bad(key, "%v: want %v to %v", d.D(), lo, hi)
 		}
 	}
-	r := c.Recognition
+	errs = append(errs, c.badDurations...)
 	between("sensors.period", c.Sensors.Period, time.Millisecond, time.Second)
 	between("sensors.debounce", c.Sensors.Debounce, 0, time.Second)
-	between("recognition.settle", r.Settle, time.Millisecond, 5*time.Second)
-	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
-	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
-	between("recognition.correction", r.Correction, 0, time.Minute)
+	errs = c.section(errs, "recognition", c.Recognition.Validate())
 	if _, err := game.ParsePlay(c.Game.Play); err != nil {
 		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
 	}
@@ -664,6 +656,22 @@ func (c *Config) check() []keyError {
 	}
 	errs = append(errs, c.checkClock(between)...)
 	errs = append(errs, c.checkLesson()...)
+	return errs
+}
+
+// section adds to errs the problems of a package's section (the error of
+// its Opts' Validate, setting.Problems), under the section's key, but
+// those of the values that are not durations (reported already).
+func (c *Config) section(errs []keyError, key string, err error) []keyError {
+	for _, p := range setting.Of(err) {
+		k := key
+		if p.Key != "" {
+			k += "." + p.Key
+		}
+		if !slices.ContainsFunc(c.badDurations, func(e keyError) bool { return e.key == k }) {
+			errs = append(errs, keyError{k, p.Msg})
+		}
+	}
 	return errs
 }
 
