@@ -105,10 +105,10 @@ type I2C struct {
 	SpeedHz int `yaml:"speed_hz"`
 }
 
-// Sensors configures scanning.
+// Sensors configures scanning: the scanner's settings (sensors.Opts:
+// period, debounce) and the wiring.
 type Sensors struct {
-	Period   Duration `yaml:"period"`
-	Debounce Duration `yaml:"debounce"`
+	sensors.Opts `yaml:",inline"`
 	// Preset names a wiring of hardware.md (sensors.PresetNames:
 	// reference, matrix, millennium-matrix, millennium-direct, firstcontact,
 	// firstcontact-up, firstcontact-matrix); "" with a table in Wiring
@@ -346,7 +346,7 @@ func Default() *Config {
 		LogLevel:    "info",
 		Variant:     "st3d",
 		I2C:         I2C{SpeedHz: 400000},
-		Sensors:     Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
+		Sensors:     Sensors{Opts: sensors.DefaultOpts(), Preset: "reference"},
 		Recognition: recognize.DefaultOpts(),
 		LEDs:        LEDs{Hints: true},
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
@@ -602,8 +602,7 @@ func (c *Config) check() []keyError {
 		}
 	}
 	errs = append(errs, c.badDurations...)
-	between("sensors.period", c.Sensors.Period, time.Millisecond, time.Second)
-	between("sensors.debounce", c.Sensors.Debounce, 0, time.Second)
+	errs = c.section(errs, "sensors", c.Sensors.Validate())
 	errs = c.section(errs, "recognition", c.Recognition.Validate())
 	if _, err := game.ParsePlay(c.Game.Play); err != nil {
 		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)

@@ -29,7 +29,7 @@ func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
 	if err != nil || m.Driver != "ht16k33" || m.Addr != 0x71 || l.NumLEDs() != 128 {
 		t.Errorf("default LEDs: %+v, %v", m, err)
 	}
-	if c.Sensors.Period.D() != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
+	if c.Sensors.Period != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
 		t.Errorf("defaults: %+v", c)
 	}
 	if c.Game.Play != "casual" {

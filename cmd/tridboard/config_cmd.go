@@ -60,7 +60,7 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s: ok\n", path)
 	fmt.Fprintf(stdout, "  board %s, state in %s, log level %s\n", c.BoardID, c.StateDir, c.LogLevel)
 	fmt.Fprintf(stdout, "  sensors: %d expanders, %d cells, %d buttons, scan every %v, debounce %v\n",
-		len(w.Expanders), len(cells), len(w.Buttons()), c.Sensors.Period.D(), c.Sensors.Debounce.D())
+		len(w.Expanders), len(cells), len(w.Buttons()), c.Sensors.Period, c.Sensors.Debounce)
 	if m == nil {
 		fmt.Fprintln(stdout, "  LEDs: none")
 	} else {

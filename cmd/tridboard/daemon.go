@@ -164,8 +164,7 @@ func (d *daemon) open() error {
 		return seq
 	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
-	topts.Sensors.Period = cfg.Sensors.Period.D()
-	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
+	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
