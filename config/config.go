@@ -53,7 +53,7 @@ type Config struct {
 	I2C         I2C            `yaml:"i2c"`
 	Sensors     Sensors        `yaml:"sensors"`
 	Recognition recognize.Opts `yaml:"recognition"`
-	LEDs        LEDs           `yaml:"leds"`
+	LEDs        leds.Opts      `yaml:"leds"`
 	MQTT        MQTT           `yaml:"mqtt"`
 	Buttons     Buttons        `yaml:"buttons"`
 	Clock       Clock          `yaml:"clock"`
@@ -115,23 +115,6 @@ type Sensors struct {
 	// (see docs/sensors.md).
 	Preset string          `yaml:"preset"`
 	Wiring *sensors.Wiring `yaml:"wiring"`
-}
-
-// LEDs configures the lights.
-type LEDs struct {
-	// Hints lights legal targets and pins (off for tournament play; error
-	// signals stay).
-	Hints bool `yaml:"hints"`
-	// Mapping is the driver and the cell -> LED table; nil: Preset. Driver
-	// "none" turns the LEDs off.
-	Mapping *leds.Mapping `yaml:"mapping"`
-	// Preset, without a Mapping, lights cell i of the game system on LED i
-	// of: "ht16k33" (the default: one HT16K33 per 128 cells from 0x71, the
-	// reference build on the ST3D set, two chips for the Millennium set) or
-	// "apa102" (one strip on SPI0.0).
-	Preset string `yaml:"preset"`
-	// SPIPort is the SPI port of an APA102 strip ("" = the first).
-	SPIPort string `yaml:"spi_port"`
 }
 
 // MQTT configures publishing.
@@ -348,7 +331,7 @@ func Default() *Config {
 		I2C:         I2C{SpeedHz: 400000},
 		Sensors:     Sensors{Opts: sensors.DefaultOpts(), Preset: "reference"},
 		Recognition: recognize.DefaultOpts(),
-		LEDs:        LEDs{Hints: true},
+		LEDs:        leds.DefaultOpts(),
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  Clock{Low: Dur(clock.DefaultLow)},
@@ -555,9 +538,8 @@ func (c *Config) Validate(cells []string) error {
 		if _, e := c.wiring(cells); e != nil {
 			errs = append(errs, *e)
 		}
-		if _, _, e := c.ledMapping(cells); e != nil {
-			errs = append(errs, *e)
-		}
+		_, _, err := c.LEDs.Layout(cells)
+		errs = c.section(errs, "leds", err)
 	}
 	if len(errs) == 0 {
 		return nil
@@ -631,13 +613,7 @@ func (c *Config) check() []keyError {
 	} else {
 		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
 	}
-	if p := c.LEDs.Preset; p != "" {
-		if !slices.Contains(leds.PresetNames(), p) {
-			bad("leds.preset", "%q: want one of %s", p, strings.Join(leds.PresetNames(), ", "))
-		} else if c.LEDs.Mapping != nil {
-			bad("leds.preset", "%q and a mapping: give one", p)
-		}
-	}
+	errs = c.section(errs, "leds", c.LEDs.Validate())
 	errs = append(errs, c.checkMQTT()...)
 	seen := map[string]string{}
 	for i, r := range c.Buttons.roles() {
@@ -774,31 +750,9 @@ func (c *Config) ButtonCells() []string {
 // configured one, or the preset (ht16k33 by default: the reference one on
 // the ST3D set), or nil when the LEDs are off ("driver: none").
 func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error) {
-	m, l, e := c.ledMapping(cells)
-	if e != nil {
-		return nil, nil, fmt.Errorf("config: %s: %s", e.key, e.msg)
-	}
-	return m, l, nil
-}
-
-func (c *Config) ledMapping(cells []string) (*leds.Mapping, *leds.Layout, *keyError) {
-	m := c.LEDs.Mapping
-	if m == nil {
-		p := c.LEDs.Preset
-		if p == "" {
-			p = leds.PresetHT16K33
-		}
-		var err error
-		if m, err = leds.Preset(p, cells); err != nil {
-			return nil, nil, &keyError{"leds.preset", err.Error()}
-		}
-	}
-	if m.Driver == "none" {
-		return nil, nil, nil
-	}
-	l, err := m.Layout(cells)
-	if err != nil {
-		return nil, nil, &keyError{"leds.mapping", err.Error()}
+	m, l, err := c.LEDs.Layout(cells)
+	if ps := setting.Of(err); len(ps) > 0 {
+		return nil, nil, fmt.Errorf("config: leds.%s: %s", ps[0].Key, ps[0].Msg)
 	}
 	return m, l, nil
 }

@@ -64,7 +64,7 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	if m == nil {
 		fmt.Fprintln(stdout, "  LEDs: none")
 	} else {
-		fmt.Fprintf(stdout, "  LEDs: %s, %d cells mapped, hints %v\n", m.Device(), len(m.Cells), c.LEDs.Hints)
+		fmt.Fprintf(stdout, "  LEDs: %s, %d cells mapped, hints %v\n", m.Device(), len(m.Cells), c.LEDs.ShowTargets)
 	}
 	if c.MQTT.Broker != "" {
 		fmt.Fprintf(stdout, "  MQTT: broker %s\n", c.MQTT.Broker)
