@@ -56,7 +56,7 @@ type Config struct {
 	LEDs        leds.Opts      `yaml:"leds"`
 	MQTT        MQTT           `yaml:"mqtt"`
 	Buttons     Buttons        `yaml:"buttons"`
-	Clock       Clock          `yaml:"clock"`
+	Clock       ClockSettings  `yaml:"clock"`
 	HTTP        HTTP           `yaml:"http"`
 	Lesson      Lesson         `yaml:"lesson"`
 	Game        Game           `yaml:"game"`
@@ -274,8 +274,9 @@ func DefaultButtons(placements bool) Buttons {
 // None reports whether no button is configured.
 func (b Buttons) None() bool { return b == Buttons{} }
 
-// Clock configures the chess clock (docs/mqtt.md, "Clock").
-type Clock struct {
+// ClockSettings are the configuration file's clock section: the chess
+// clock of new games and its displays (docs/mqtt.md, "Clock").
+type ClockSettings struct {
 	// TimeControl is the default time control of new games, as PGN's
 	// TimeControl tag writes it ("180+2", "300d3", "40/5400+30:1800+30");
 	// "" is no clock. A new_game command may give its own.
@@ -334,7 +335,7 @@ func Default() *Config {
 		LEDs:        leds.DefaultOpts(),
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  Clock{Low: Dur(clock.DefaultLow)},
+		Clock:  ClockSettings{Low: Dur(clock.DefaultLow)},
 		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
 		Lesson: DefaultLesson(),
 		Game:   Game{Play: string(game.PlayCasual)},

@@ -11,7 +11,7 @@ import (
 // LED lights each cell, and whether the targets are shown.
 type Opts struct {
 	// ShowTargets lights the legal targets and pins of what is lifted and
-	// the king in check (off for tournament play: View.NoHints; the other
+	// the king in check (off for tournament play: View.NoTargets; the other
 	// signals stay). Its yaml name is "hints".
 	ShowTargets bool `yaml:"hints"`
 	// Mapping is the driver and the cell -> LED table; nil: Preset. Driver

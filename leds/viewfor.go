@@ -8,7 +8,7 @@ import (
 // ViewFor is the view of position p while the cells in lifted are lifted:
 // Lifted, their targets (targets.Lifted), the king in check, and the end of the game (the king of the
 // side to move when it is mated, or on stalemate or a dead position, then a
-// draw). The caller adds LastMove, the remote move, Fix and NoHints.
+// draw). The caller adds LastMove, the remote move, Fix and NoTargets.
 func ViewFor(p rules.Position, lifted rules.CellSet) View {
 	var v View
 	v.SetPosition(p, lifted, nil)

@@ -99,7 +99,7 @@ func TestMismatchShowsDifferingCells(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := leds.ViewFor(p, cells(t, tc.lifted...))
 			v.Fix = p.Occupancy().Xor(sensed)
-			v.NoHints = tc.noHints
+			v.NoTargets = tc.noHints
 			var f leds.Frame
 			leds.Compose(&f, &v, l, &leds.MonoStyle, tc.at)
 			if err := d.Write(&f); err != nil {

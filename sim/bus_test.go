@@ -57,7 +57,7 @@ func TestBusStatsAndSpeed(t *testing.T) {
 	if err := b.SetSpeed(0); err == nil {
 		t.Fatal("SetSpeed(0) accepted")
 	}
-	c := NewClock(time.Time{})
+	c := NewTimeSource(time.Time{})
 	b.SetClock(c)
 	if err := d.Tx([]byte{0x00}, r); err != nil {
 		t.Fatal(err)

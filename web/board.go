@@ -42,7 +42,7 @@ type board struct {
 	given          *targets.Set // the set's own targets, while a Snapshot is applied
 	fix            []string
 	fixReason      string
-	fixHint        string // what to do, in words (a mismatch's hint)
+	fixInstruction string // what to do, in words (a mismatch's instruction)
 	checkCell      string
 	result, reason string
 	err            string
@@ -301,7 +301,7 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 		b.fix, b.fixReason = nil, ""
 	case protocol.BoardMismatch:
 		b.setLifted(nil)
-		b.fix, b.fixHint = s.Board.Cells, s.Board.Hint
+		b.fix, b.fixInstruction = s.Board.Cells, s.Board.Instruction
 		if r := s.Board.Reason; r != "" && !strings.HasSuffix(b.fixReason, r) {
 			b.fixReason = r // the state's reason stands; an event's may say "illegal: " before it
 		}
@@ -316,7 +316,7 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 		b.fix, b.fixReason = nil, ""
 	}
 	if s.Board.Status != protocol.BoardMismatch {
-		b.fixHint = ""
+		b.fixInstruction = ""
 	}
 	b.result, b.reason = s.Result, s.Reason
 	if b.result == "" {
@@ -421,7 +421,7 @@ func (b *board) move(h *Hub, m protocol.Move) {
 		}
 	}
 	b.setLifted(nil)
-	b.fix, b.fixReason, b.fixHint = nil, "", ""
+	b.fix, b.fixReason, b.fixInstruction = nil, "", ""
 	if r, why := b.g.Outcome(); r != rules.NoResult {
 		b.result, b.reason = string(r), why
 	}
@@ -502,7 +502,7 @@ func (b *board) event(h *Hub, e protocol.Event) {
 		if b.sys != nil && e.Game != b.game {
 			b.remember()
 			b.game = e.Game
-			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, protocol.ResultOngoing, "", nil, "", ""
+			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixInstruction = nil, protocol.ResultOngoing, "", nil, "", ""
 			b.reset(b.sys.Start(), nil, nil, 0)
 		}
 	}
@@ -568,7 +568,7 @@ func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
 		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault, AwaitingPress: b.awaitingPress && b.status == protocol.BoardMoveInProgress,
 		Lifted: b.names(b.lifted), Targets: b.names(b.targets.Targets), Captures: b.names(b.targets.Captures),
-		PinTargets: b.names(b.targets.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
+		PinTargets: b.names(b.targets.Pins), Fix: b.fix, FixReason: b.fixReason, FixInstruction: b.fixInstruction, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
 		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies), At: b.updated}
 	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
 		s.Check = b.checkCell

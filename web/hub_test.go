@@ -197,14 +197,14 @@ func TestHubFixCells(t *testing.T) {
 	}
 	// The state's reason and what to do, in words, both reach the page.
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W", "c2W"},
-		Reason: "Your king on b1W would be in check from the rook on b4N.",
-		Hint:   "put back the white rook on b2W; take away what stands on c2W"}))
+		Reason:      "Your king on b1W would be in check from the rook on b4N.",
+		Instruction: "put back the white rook on b2W; take away what stands on c2W"}))
 	if v := view(t, h, "b1"); v.FixReason != "Your king on b1W would be in check from the rook on b4N." ||
-		v.FixHint != "put back the white rook on b2W; take away what stands on c2W" {
-		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixHint)
+		v.FixInstruction != "put back the white rook on b2W; take away what stands on c2W" {
+		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixInstruction)
 	}
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
-	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixHint != "" {
+	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixInstruction != "" {
 		t.Fatalf("fault reason %q", v.FixReason)
 	}
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))

@@ -188,7 +188,7 @@ func (d *daemon) open() error {
 		return err
 	}
 	if d.ledw != nil {
-		d.tb.AddSink(ledsink.New(d.ledw, &ledsink.Opts{NoHints: !cfg.LEDs.ShowTargets}))
+		d.tb.AddSink(ledsink.New(d.ledw, &ledsink.Opts{NoTargets: !cfg.LEDs.ShowTargets}))
 	}
 	d.openClockDisplays(topts.Now)
 	if d.seg != nil {

@@ -49,7 +49,7 @@ func (s *Sink) Handle(e table.Event) {
 	// set's own LEDs are configured without hints (leds.hints: false).
 	ledsink.View(&s.view, snap, false, &s.buf)
 	var set targets.Set
-	if !s.view.NoHints {
+	if !s.view.NoTargets {
 		set = targets.Set{Targets: s.view.Targets, Captures: s.view.Captures, Pins: s.view.Pins}
 	}
 	u.Targets = &set
