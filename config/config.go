@@ -34,6 +34,7 @@ import (
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/web"
 )
 
 // Config is the whole configuration.
@@ -336,7 +337,7 @@ func Default() *Config {
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
 		Clock:  ClockSettings{Low: Dur(clock.DefaultLow)},
-		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
+		HTTP:   defaultHTTP(),
 		Lesson: DefaultLesson(),
 		Game:   Game{Play: string(game.PlayCasual)},
 	}
@@ -357,12 +358,19 @@ type HTTP struct {
 	// Listen is the address of the pages and feeds: 127.0.0.1:8080 shows
 	// them on this machine, 0.0.0.0:8080 to the hall; "off" serves none.
 	Listen string `yaml:"listen"`
-	// Delay is the broadcast delay: moves reach the pages and the feeds
-	// that much later (0: at once).
-	Delay Duration `yaml:"delay"`
-	// Eval shows the spectators the engine's evaluation of each position
-	// (a bar, the best line, a graph), never ahead of the delay.
-	Eval bool `yaml:"eval"`
+	// HubOpts are the pages' settings (web.HubOpts): delay, the broadcast
+	// delay (moves reach the pages and the feeds that much later; 0: at
+	// once), and eval, the engine's evaluation of each position shown to
+	// the spectators (a bar, the best line, a graph), never ahead of the
+	// delay.
+	web.HubOpts `yaml:",inline"`
+}
+
+// defaultHTTP: the pages on this machine, with the evaluation.
+func defaultHTTP() HTTP {
+	h := HTTP{Listen: "127.0.0.1:8080", HubOpts: web.DefaultOpts()}
+	h.Eval = true
+	return h
 }
 
 func defaultBoardID() string {
@@ -590,7 +598,7 @@ func (c *Config) check() []keyError {
 	if _, err := game.ParsePlay(c.Game.Play); err != nil {
 		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
 	}
-	between("http.delay", c.HTTP.Delay, 0, time.Hour)
+	errs = c.section(errs, "http", c.HTTP.Validate())
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
 		if _, _, err := net.SplitHostPort(l); err != nil {
