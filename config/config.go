@@ -8,6 +8,14 @@
 // reference board (docs/hardware.md), so a board wired as the reference needs almost no
 // configuration. Secrets can come from the environment
 // (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN) and from files.
+//
+// A section a package owns is that package's Opts, with their yaml names,
+// defaults (DefaultOpts) and checks (Validate, reporting
+// internal/setting.Problems): Config composes them (Recognition, LEDs,
+// Sensors.Opts, HTTP.HubOpts) and the daemon hands them on as they are.
+// Their time.Duration settings are read as "5ms" or "1.5s"; a value that
+// is not a duration is reported by Validate with its key and line, as the
+// sections config declares itself report theirs (Duration).
 package config
 
 import (
