@@ -22,8 +22,8 @@ type Opts struct {
 	// reference build on the ST3D set, two chips for the Millennium set) or
 	// "apa102" (one strip on SPI0.0).
 	Preset string `yaml:"preset"`
-	// SPIPort is the SPI port of an APA102 strip ("" = the first). It is
-	// read but not used: a strip's port is its mapping's (Mapping.SPIPort).
+	// SPIPort is the SPI port of the apa102 preset's strip ("" = the
+	// preset's, SPI0.0); a mapping names its strip's own (its port).
 	SPIPort string `yaml:"spi_port"`
 }
 
@@ -63,6 +63,9 @@ func (o *Opts) Layout(cells []string) (*Mapping, *Layout, error) {
 		if m, err = Preset(p, cells); err != nil {
 			ps.Add("preset", "%s", err.Error())
 			return nil, nil, ps.Err("leds")
+		}
+		if m.Driver == DriverAPA102 && o.SPIPort != "" {
+			m.Port = o.SPIPort
 		}
 	}
 	if m.Driver == "none" {

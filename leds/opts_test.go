@@ -34,6 +34,12 @@ func TestOptsValidate(t *testing.T) {
 	if _, _, err := short.Layout(names); err == nil || err.Error()[:15] != "leds: mapping: " {
 		t.Errorf("a mapping missing cells: err = %v", err)
 	}
+	strip := leds.Opts{Preset: leds.PresetAPA102, SPIPort: "SPI1.0"}
+	if m, _, err := strip.Layout(names); err != nil || m.Driver != leds.DriverAPA102 || m.Port != "SPI1.0" {
+		t.Errorf("apa102 preset on spi_port SPI1.0: %+v, %v", m, err)
+	} else if p, ok := m.SPIPort(); !ok || p != "SPI1.0" {
+		t.Errorf("the strip's port: %q %v", p, ok)
+	}
 	off := leds.Opts{Mapping: &leds.Mapping{Driver: "none"}}
 	if m, l, err := off.Layout(names); m != nil || l != nil || err != nil {
 		t.Errorf("driver none: %v %v %v", m, l, err)
