@@ -48,7 +48,7 @@ func timersAt(t *testing.T, c *sim.TimeSource, want time.Time) {
 func TestWriterUnchangedNotRewritten(t *testing.T) {
 	d, chip, bus := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15})
 	w, c := simWriter(t, d, leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 10 * time.Millisecond})
-	bus.SetClock(c) // each write takes its wire time
+	bus.SetTimeSource(c) // each write takes its wire time
 	l := refLayout(t)
 	base := chip.RAMWrites()
 	a, b := steadyViews(t)

@@ -87,9 +87,9 @@ func (b *Bus) Detach(addr uint16) {
 	}
 }
 
-// SetClock makes every transaction advance c by its wire time, so that a
+// SetTimeSource makes every transaction advance c by its wire time, so that a
 // scanner reading c.Now() sees the bus take time. Nil detaches the clock.
-func (b *Bus) SetClock(c *TimeSource) {
+func (b *Bus) SetTimeSource(c *TimeSource) {
 	b.mu.Lock()
 	b.clock = c
 	b.mu.Unlock()

@@ -58,7 +58,7 @@ func TestBusStatsAndSpeed(t *testing.T) {
 		t.Fatal("SetSpeed(0) accepted")
 	}
 	c := NewTimeSource(time.Time{})
-	b.SetClock(c)
+	b.SetTimeSource(c)
 	if err := d.Tx([]byte{0x00}, r); err != nil {
 		t.Fatal(err)
 	}

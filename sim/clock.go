@@ -11,7 +11,7 @@ var Epoch = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // TimeSource is the simulated time injected where the real one is time.Now
 // (a simulated clock, not a chess clock): time moves only when Advance or Set is called
-// (or, when attached with Bus.SetClock, by the wire time of each
+// (or, when attached with Bus.SetTimeSource, by the wire time of each
 // transaction). Its timers (NewTimer, After) fire when it moves past their
 // time. It is safe for concurrent use.
 type TimeSource struct {
