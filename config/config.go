@@ -90,8 +90,7 @@ func Dur(d time.Duration) Duration { return Duration{d: d} }
 
 // UnmarshalYAML reads a duration string.
 func (d *Duration) UnmarshalYAML(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
-	v, err := time.ParseDuration(s)
+	v, s, err := parseDuration(b)
 	if err != nil {
 		*d = Duration{bad: s}
 		return nil
