@@ -29,7 +29,7 @@ import (
 // turned half round, on square 3-i (V.A2: z0 <-> a1, a0 <-> z1).
 type Set struct {
 	mu     sync.Mutex
-	clock  *Clock
+	clock  *TimeSource
 	sys    rules.System
 	names  []string
 	index  map[string]rules.Cell
@@ -59,14 +59,14 @@ type bounce struct {
 // NewSet returns an empty ST3D set (no piece, no board) whose bounce runs on
 // clock; buttons are extra cells (full names, with sensors.ButtonPrefix).
 // Start puts it in the ST3D start position.
-func NewSet(clock *Clock, buttons ...string) *Set {
+func NewSet(clock *TimeSource, buttons ...string) *Set {
 	return NewSetFor(st3d.System, clock, buttons...)
 }
 
 // NewSetFor returns an empty set of the system sys (no piece, no board),
 // whose bounce runs on clock; buttons are extra cells (full names, with
 // sensors.ButtonPrefix). Start puts it in sys's start position.
-func NewSetFor(sys rules.System, clock *Clock, buttons ...string) *Set {
+func NewSetFor(sys rules.System, clock *TimeSource, buttons ...string) *Set {
 	s := &Set{clock: clock, sys: sys, index: map[string]rules.Cell{}, airFrom: rules.NoCell}
 	cells := sys.Cells()
 	s.names = append(append([]string(nil), cells...), buttons...)

@@ -24,7 +24,7 @@ import (
 //     has passed FlagAt by the recognition latency (flagGrace), so that a
 //     move completed before the flag fell is reported first and counts;
 //   - take-backs restore the readings; a game that ends stops the clock;
-//   - arbiter commands (Clock) and penalties are journaled, and a resumed
+//   - arbiter commands (AdjustClock) and penalties are journaled, and a resumed
 //     game's clock is rebuilt from the journal, paused.
 //
 // Everything runs on the table's goroutine, in the table's injected time:
@@ -52,7 +52,7 @@ type ClockOpts struct {
 // package's low-time threshold.
 func DefaultClockOpts() ClockOpts { return ClockOpts{Low: clock.DefaultLow} }
 
-// Clock actions of the Clock command.
+// Clock actions of the AdjustClock command.
 type ClockAction uint8
 
 const (
@@ -69,9 +69,9 @@ const (
 var clockActions = [...]game.ClockAction{ClockPause: game.ClockPause, ClockResume: game.ClockResume,
 	ClockAdd: game.ClockAdd, ClockSet: game.ClockSet}
 
-// Clock is an arbiter's command to the game's clock: pause, resume, add or
+// AdjustClock is an arbiter's command to the game's clock: pause, resume, add or
 // set a side's time. It is refused in a game without a clock or over.
-type Clock struct {
+type AdjustClock struct {
 	Action ClockAction
 	// Side and D are those of ClockAdd and ClockSet.
 	Side rules.Color
@@ -79,8 +79,8 @@ type Clock struct {
 }
 
 // Name is the command's name.
-func (Clock) Name() string { return "clock" }
-func (Clock) command()     {}
+func (AdjustClock) Name() string { return "clock" }
+func (AdjustClock) command()     {}
 
 // ErrNoClock: the game has no clock.
 var ErrNoClock = game.ErrNoClock
@@ -606,7 +606,7 @@ func (t *Table) clockButton(now time.Time, kind ButtonKind) {
 		t.clockStart(now)
 		t.emit(Event{Kind: ClockChanged, At: now, Side: side, Detail: "started"})
 	case t.ck.restartPaused:
-		if _, err := t.exec(now, Clock{Action: ClockResume}); err != nil {
+		if _, err := t.exec(now, AdjustClock{Action: ClockResume}); err != nil {
 			t.log.Info("clock button", "err", err)
 		}
 	default:
@@ -668,9 +668,9 @@ func (t *Table) clockIdlePress(now time.Time) {
 	t.forfeitIllegal(now, p.side, n)
 }
 
-// clockCommand carries out an arbiter's Clock command; refused, it changes
+// clockCommand carries out an arbiter's AdjustClock command; refused, it changes
 // nothing.
-func (t *Table) clockCommand(now time.Time, cmd Clock) (Reply, error) {
+func (t *Table) clockCommand(now time.Time, cmd AdjustClock) (Reply, error) {
 	c := t.ck.clk
 	if c == nil {
 		return Reply{}, fmt.Errorf("table: clock: %w", ErrNoClock)

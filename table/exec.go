@@ -52,7 +52,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		t.log.Warn("alert", "detail", c.Detail)
 		t.emit(Event{Kind: Fault, At: now, Detail: c.Detail})
 		return Reply{}, nil
-	case Clock:
+	case AdjustClock:
 		return t.clockCommand(now, c)
 	case Peer, PeerFlag:
 		return t.peerCommand(now, c)

@@ -445,17 +445,17 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 	s.Hint, s.HintsLocked, s.HintsUsed, s.Teaching = t.currentHint(), t.hints.teach.Locked, t.sess.HintsUsed(), t.hints.teach
 	if !t.observed {
 		// Nothing read yet: the set is not known to show the position.
-		st.State, st.Reason, st.Hint = recognize.Mismatch, "waiting for the first reading of the sensors", ""
+		st.State, st.Reason, st.Instruction = recognize.Mismatch, "waiting for the first reading of the sensors", ""
 		s.Status.State = st.State
 	}
 	switch st.State {
 	case recognize.Mismatch:
-		s.Status.Fix, s.Status.Reason, s.Status.Hint, s.Status.Culprits = st.Fix, st.Reason, st.Hint, t.culprits
+		s.Status.Fix, s.Status.Reason, s.Status.Instruction, s.Status.Culprits = st.Fix, st.Reason, st.Instruction, t.culprits
 		if t.illegalWhy != "" {
 			s.Status.Reason = t.illegalWhy
 		}
 		if !t.explains() {
-			s.Status.Hint = "" // a side without assistance is shown the cells only
+			s.Status.Instruction = "" // a side without assistance is shown the cells only
 		}
 	case recognize.SensorFault:
 		s.Status.Fault = st.Reason

@@ -52,7 +52,7 @@ func (p *inproc) waitUntil(what string, cond func(*table.Snapshot) bool) *table.
 			return s
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("set %s: %s: moves %v, board %s (%s)", p.cfg.BoardID, what, p.moves(), s.Status.State, s.Status.Hint)
+			p.t.Fatalf("set %s: %s: moves %v, board %s (%s)", p.cfg.BoardID, what, p.moves(), s.Status.State, s.Status.Instruction)
 		}
 	}
 }
