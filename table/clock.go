@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
@@ -15,7 +16,11 @@ import (
 // a clock.Clock for the game and hands it every event with its moment:
 //
 //   - the clock starts when the set first shows the position of a new game
-//     (or, with clock buttons, at the first press);
+//     it was set up for (or, with clock buttons, at the first press); a new
+//     game begun on a set already standing in its start position
+//     (standing) starts it at the completion of White's first move, White
+//     charged nothing, unless a press or the arbiter's resume starts it
+//     first (issue 33; docs/game.md, The clock's start);
 //   - a move on the set stops the mover's clock at its completion time
 //     (completedAt), not when it was recognized; a move made elsewhere at
 //     the command's time;
@@ -96,6 +101,10 @@ type clockState struct {
 	stopped bool
 	low     [2]bool
 	buttons bool // clock buttons are wired: they start the clock
+	// waitMove: the new game began on a set already standing in its start
+	// position (standing): the clock waits for White's first move (or a
+	// press, or the arbiter's resume), not for the set to show it.
+	waitMove bool
 	// saved is when the clock was last kept beside the journal (clockSave).
 	saved time.Time
 	// offSync is when the set last left the expected position: where a
@@ -302,6 +311,19 @@ func (t *Table) clockSnapshot(now time.Time) *clock.Snapshot {
 	return &s
 }
 
+// standing reports whether the set's last reading already shows pos, the
+// start position of a new game of sys, before the game replaces the
+// expected position: every cell read, a piece where pos has one and none
+// elsewhere. Nothing read yet, or a system of other cells (read by a new
+// scanner), is not standing.
+func (t *Table) standing(sys rules.System, pos rules.Position) bool {
+	if !t.observed || !slices.Equal(t.sys.Cells(), sys.Cells()) {
+		return false
+	}
+	snap := t.sc.Snapshot()
+	return snap.Unknown.Empty() && snap.Closed == pos.Occupancy()
+}
+
 func (t *Table) clockStart(at time.Time) {
 	turn := t.rec.Position().Turn()
 	if err := t.ck.clk.Start(at, turn); err != nil {
@@ -414,8 +436,9 @@ func (t *Table) clockTick(now time.Time) {
 	}
 	if !c.Started() {
 		// A new game's clock starts when the set first shows its position,
-		// unless clock buttons start it.
-		if !t.ck.buttons && t.rec.Status().State == recognize.InSync {
+		// unless clock buttons start it, or the set stood in it already
+		// (the first move starts it: clockMove, clockPlay).
+		if !t.ck.buttons && !t.ck.waitMove && t.rec.Status().State == recognize.InSync {
 			t.clockStart(now)
 			t.emit(Event{Kind: ClockChanged, At: now, Side: t.rec.Position().Turn(), Detail: "started"})
 		}

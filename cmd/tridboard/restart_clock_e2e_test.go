@@ -102,14 +102,19 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","time_control":"60"}`); r["status"] != "ok" {
 				t.Fatalf("new_game: %v", r)
 			}
-			w.waitState(t, "White's clock running", func(s *protocol.State) bool {
-				return s.Clock != nil && s.Clock.Running == "white" && len(s.Moves) == 0
+			// On the set standing in the start position the clock waits
+			// for White's first move (issue 33): White is charged nothing.
+			w.waitState(t, "the clock not started before White's move", func(s *protocol.State) bool {
+				return s.Clock != nil && s.Clock.Control == "60" && s.Clock.Running == "" && s.Clock.WhiteMS == 60000 && len(s.Moves) == 0
 			})
 			d.play(t, st3d.Start(), []string{"b2W-b3W"})
 			d.waitMoveLine(t, "b2W-b3W")
 			s := w.waitState(t, "Black's clock running after the move", func(s *protocol.State) bool {
 				return s.Clock != nil && s.Clock.Running == "black" && len(s.Moves) == 1
 			})
+			if s.Clock.WhiteMS != 60000 {
+				t.Errorf("White's first move cost %d ms: the clock started before it", 60000-s.Clock.WhiteMS)
+			}
 			// Black's turn began when White's move was completed.
 			began := s.Clock.At.Add(-time.Duration(60000-s.Clock.BlackMS) * time.Millisecond)
 			time.Sleep(time.Until(began.Add(4 * time.Second)))
