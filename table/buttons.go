@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -34,8 +35,48 @@ type Button struct {
 	Piece byte // ButtonPromote: 'Q', 'R', 'B', 'N', or for placements 'P', 'K'
 }
 
+// buttonPanel is the table's state of the set's buttons: what each wired
+// button does, which read pressed, and a choice waiting for its move.
+type buttonPanel struct {
+	kinds   []Button // by the scanner's button index
+	pressed uint64   // bit i: button i read pressed
+	// choice is the piece of a choice button pressed while the board
+	// showed a promotion (or placement) still to be completed: it is
+	// chosen once the move is (a player choosing, then pressing the
+	// clock).
+	choice byte
+}
+
+// wire gives the scanner's buttons (names, by index) their meanings
+// (a button without one does nothing but is still seen pressed).
+func (p *buttonPanel) wire(names []string, meaning map[string]Button) {
+	p.kinds = p.kinds[:0]
+	for _, name := range names {
+		p.kinds = append(p.kinds, meaning[name])
+	}
+}
+
+// has reports whether a button of one of kinds is wired.
+func (p *buttonPanel) has(kinds ...ButtonKind) bool {
+	for _, b := range p.kinds {
+		if slices.Contains(kinds, b.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// press takes a reading of the buttons (bit i: button i pressed) and
+// returns those pressed since the last one: a button held down is
+// pressed once.
+func (p *buttonPanel) press(buttons uint64) uint64 {
+	pressed := buttons &^ p.pressed
+	p.pressed = buttons
+	return pressed
+}
+
 func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
-	for i, b := range t.buttons {
+	for i, b := range t.buttons.kinds {
 		if pressed&(1<<i) == 0 {
 			continue
 		}
@@ -55,7 +96,7 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 			if st := t.rec.Status(); st.State == recognize.MoveInProgress && st.Ready {
 				// Chosen before the move is completed (by the clock's
 				// press, or the settle window): chosen once it is.
-				t.choice = b.Piece
+				t.buttons.choice = b.Piece
 				continue
 			}
 			c = Promote{Piece: b.Piece}
@@ -86,12 +127,12 @@ func (t *Table) buttonsPressed(now time.Time, pressed uint64) {
 func (t *Table) chooseLater(now time.Time) {
 	switch st := t.rec.Status(); {
 	case st.State == recognize.NeedsChoice:
-		c := Promote{Piece: t.choice}
-		t.choice = 0
+		c := Promote{Piece: t.buttons.choice}
+		t.buttons.choice = 0
 		if _, err := t.exec(now, c); err != nil {
 			t.log.Info("button", "command", c.Name(), "err", err)
 		}
 	case st.State != recognize.MoveInProgress || !st.Ready:
-		t.choice = 0
+		t.buttons.choice = 0
 	}
 }

@@ -162,11 +162,7 @@ func (t *Table) clockTags(tags *game.Tags, c NewGame) error {
 func (t *Table) clockGame(now time.Time) {
 	resumed := t.ck.resumed
 	t.ck = clockState{}
-	for _, b := range t.buttons {
-		if b.Kind == ButtonClockWhite || b.Kind == ButtonClockBlack {
-			t.ck.buttons = true
-		}
-	}
+	t.ck.buttons = t.buttons.has(ButtonClockWhite, ButtonClockBlack)
 	ctl := t.sess.Control()
 	// With clock buttons and a clock to press, the press, not the
 	// settling, completes a move (the practice of DGT boards with clocks);

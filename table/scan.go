@@ -22,7 +22,7 @@ func (t *Table) Tick() {
 	// among the cells: a scan that came late (the loop did not get the
 	// CPU) must not make a reading seem to have stood longer than it did.
 	t.sc.Readings(t.observe)
-	if t.choice != 0 {
+	if t.buttons.choice != 0 {
 		t.chooseLater(now)
 	}
 	t.clockTick(now)
@@ -40,10 +40,9 @@ func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uin
 		}
 	}
 	t.recognized(evs)
-	if pressed := buttons &^ t.pressed; pressed != 0 {
+	if pressed := t.buttons.press(buttons); pressed != 0 {
 		t.buttonsPressed(at, pressed)
 	}
-	t.pressed = buttons
 }
 
 func (t *Table) checkHealth(now time.Time) {

@@ -101,13 +101,7 @@ type Table struct {
 	gen    int // journal generation: a failed job voids the rest of its generation
 	queues []*queue
 
-	buttons []Button // by scanner button index
-	pressed uint64
-	// choice is the piece of a choice button pressed while the board
-	// showed a promotion (or placement) still to be completed: it is
-	// chosen once the move is (a player choosing, then pressing the
-	// clock).
-	choice   byte
+	buttons  buttonPanel // the set's buttons (buttons.go)
 	health   []sensors.Health
 	faulty   string
 	lastMove rules.CellSet
@@ -245,10 +239,7 @@ func (t *Table) start(sess *game.Session) error {
 			return err
 		}
 		t.sc = sc
-		t.buttons = t.buttons[:0]
-		for _, name := range sc.Buttons() {
-			t.buttons = append(t.buttons, t.o.Buttons[name])
-		}
+		t.buttons.wire(sc.Buttons(), t.o.Buttons)
 	}
 	t.sys, t.sess = sys, sess
 	t.hints.shown = nil
