@@ -185,7 +185,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld, t.resolve = nil, nil, nil, false, nil // a remote opponent of the new game says so anew
+	t.remote = remotePeer{} // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil

@@ -54,12 +54,12 @@ func (t *Table) peerCommand(now time.Time, c Command) (Reply, error) {
 	case Peer:
 		if c.State != nil {
 			st := *c.State
-			t.peer = &st
+			t.remote.peer = &st
 			if st.Desync == "" {
-				t.resolve = nil // the games agree: nothing left to resolve
+				t.remote.resolve = nil // the games agree: nothing left to resolve
 			}
 		} else {
-			t.peer = nil
+			t.remote.peer = nil
 		}
 		detail := ""
 		if c.State != nil {
@@ -127,12 +127,12 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 	n := max(c.Plies, 1)
 	switch {
 	case c.Answer != "":
-		ask := t.tbAsk
+		ask := t.remote.tbAsk
 		if ask == nil || !ask.ByPeer {
 			return Reply{}, true, fmt.Errorf("table: take back: no take-back asked by the other set to %s", c.Answer)
 		}
 		if ask.At != have {
-			t.tbAsk = nil
+			t.remote.tbAsk = nil
 			return Reply{}, true, fmt.Errorf("%w: the take-back was asked at move %d, the game has %d moves", ErrStale, ask.At, have)
 		}
 		accept := c.Answer == TakeBackAccept
@@ -146,10 +146,10 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 				return Reply{}, true, err
 			}
 		}
-		t.tbAsk, t.tbAnswer = nil, &TakeBackAnswer{At: ask.At, ID: ask.ID, Accept: accept}
+		t.remote.tbAsk, t.remote.tbAnswer = nil, &TakeBackAnswer{At: ask.At, ID: ask.ID, Accept: accept}
 		t.emit(Event{Kind: PeerChanged, At: now, Detail: "take-back " + c.Answer + "ed"})
 		return rep, true, nil
-	case t.peer == nil || !t.peer.Paired:
+	case t.remote.peer == nil || !t.remote.peer.Paired:
 		return Reply{}, false, nil
 	}
 	if n > have {
@@ -158,8 +158,8 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 	if res, _ := t.sess.Result(); res != rules.NoResult {
 		return Reply{}, true, fmt.Errorf("table: take back: the game is over (%s)", res)
 	}
-	t.tbAsk = &TakeBackRequest{Plies: n, At: have, ID: now.UnixNano()}
-	detail := fmt.Sprintf("take-back of %d move(s) asked of set %s", n, t.peer.Set)
+	t.remote.tbAsk = &TakeBackRequest{Plies: n, At: have, ID: now.UnixNano()}
+	detail := fmt.Sprintf("take-back of %d move(s) asked of set %s", n, t.remote.peer.Set)
 	t.emit(Event{Kind: PeerChanged, At: now, Detail: detail})
 	return Reply{}, true, nil
 }
@@ -175,25 +175,25 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 		}
 		r := *c.Request
 		r.ByPeer = true
-		t.tbAsk = &r
+		t.remote.tbAsk = &r
 		t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("the other set asks to take back %d move(s)", r.Plies)})
 		return Reply{}, nil
 	case c.Answer != nil:
-		ask := t.tbAsk
+		ask := t.remote.tbAsk
 		if ask == nil || ask.ByPeer || ask.At != c.Answer.At || ask.ID != c.Answer.ID {
 			return Reply{}, fmt.Errorf("%w: an answer to a take-back this set did not ask", ErrStale)
 		}
-		t.tbAsk = nil
+		t.remote.tbAsk = nil
 		if !c.Answer.Accept {
 			if ask.ByHand {
-				t.rec.Expect("set " + t.peer.Set + " refused the take-back: put " + t.lastLong() + " back on the board")
+				t.rec.Expect("set " + t.remote.peer.Set + " refused the take-back: put " + t.lastLong() + " back on the board")
 				t.expectedSet()
 			}
 			t.emit(Event{Kind: PeerChanged, At: now, Detail: "the other set refused the take-back"})
 			return Reply{}, nil
 		}
-		if t.tbHeld {
-			t.tbHeld = false
+		if t.remote.tbHeld {
+			t.remote.tbHeld = false
 			t.applyPlay()
 		}
 		return t.takeBackNow(now, ask.Plies)
@@ -206,7 +206,7 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 // side, while it is online (offline, its side's clock is paused after the
 // grace period). Its flag comes here as PeerFlag.
 func (t *Table) peerFlags(side rules.Color) bool {
-	p := t.peer
+	p := t.remote.peer
 	return p != nil && p.Paired && p.Online && side == p.Side
 }
 
@@ -219,25 +219,25 @@ func (t *Table) peerFlags(side rules.Color) bool {
 // reports false when the game is not a paired remote one (the take-back
 // is this set's to make).
 func (t *Table) askByHand(now time.Time, e recognize.Event) bool {
-	if t.peer == nil || !t.peer.Paired {
+	if t.remote.peer == nil || !t.remote.peer.Paired {
 		return false
 	}
 	t.flush() // the move taken back may still be on its way to the journal
 	long := t.lastLong()
-	if res, _ := t.sess.Result(); res != rules.NoResult || t.tbAsk != nil {
-		t.tbHeld = true
+	if res, _ := t.sess.Result(); res != rules.NoResult || t.remote.tbAsk != nil {
+		t.remote.tbHeld = true
 		t.applyPlay()
-		t.rec.Restore(e.Move, "no take-back by hand in a game with set "+t.peer.Set+": put "+long+" back on the board")
+		t.rec.Restore(e.Move, "no take-back by hand in a game with set "+t.remote.peer.Set+": put "+long+" back on the board")
 		t.expectedSet()
 		return true
 	}
-	t.tbAsk = &TakeBackRequest{Plies: 1, At: len(t.sess.Moves()), ID: now.UnixNano(), ByHand: true}
-	t.tbHeld = true
+	t.remote.tbAsk = &TakeBackRequest{Plies: 1, At: len(t.sess.Moves()), ID: now.UnixNano(), ByHand: true}
+	t.remote.tbHeld = true
 	t.applyPlay() // until the answer, the position before the move is no take-back
-	t.rec.Restore(e.Move, fmt.Sprintf("take-back of %s asked of set %s: wait for its answer, or put the move back", long, t.peer.Set))
+	t.rec.Restore(e.Move, fmt.Sprintf("take-back of %s asked of set %s: wait for its answer, or put the move back", long, t.remote.peer.Set))
 	t.expectedSet()
-	t.log.Info("take-back by hand in a remote game: asked of the other set", "move", long, "set", t.peer.Set, "at", e.At)
-	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("take-back of %s by hand: asked of set %s", long, t.peer.Set)})
+	t.log.Info("take-back by hand in a remote game: asked of the other set", "move", long, "set", t.remote.peer.Set, "at", e.At)
+	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("take-back of %s by hand: asked of set %s", long, t.remote.peer.Set)})
 	return true
 }
 

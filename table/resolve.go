@@ -73,15 +73,15 @@ func (t *Table) resolveCommand(now time.Time, c Resolve) (Reply, error) {
 	if c.Action != ResolveAccept && c.Action != ResolveRestore {
 		return Reply{}, fmt.Errorf("table: resolve: action %q: want %s or %s", c.Action, ResolveAccept, ResolveRestore)
 	}
-	if t.peer == nil || t.peer.Desync == "" {
+	if t.remote.peer == nil || t.remote.peer.Desync == "" {
 		return Reply{}, errors.New("table: resolve: no desync to resolve (the game is not split between two sets)")
 	}
-	t.resolve = &Resolution{Action: c.Action, ID: now.UnixNano()}
-	what := "accept set " + t.peer.Set + "'s record"
+	t.remote.resolve = &Resolution{Action: c.Action, ID: now.UnixNano()}
+	what := "accept set " + t.remote.peer.Set + "'s record"
 	if c.Action == ResolveRestore {
 		what = "restore the last position both games share, on both sets"
 	}
-	t.log.Info("desync: resolution asked", "action", c.Action, "set", t.peer.Set)
+	t.log.Info("desync: resolution asked", "action", c.Action, "set", t.remote.peer.Set)
 	t.emit(Event{Kind: PeerChanged, At: now, Detail: "desync: " + what})
 	return Reply{}, nil
 }
@@ -145,13 +145,13 @@ func (t *Table) adoptRecord(now time.Time, c AdoptRecord) (Reply, error) {
 		t.log.Info("move", "seq", rec.Seq, "move", rec.Move, "san", rec.SAN, "by", "the other set's record")
 		t.emit(Event{Kind: Moved, At: now, Move: &rec, Before: before, Remote: true})
 	}
-	t.resolve = nil
+	t.remote.resolve = nil
 	t.lastMove = t.lastMoveCells()
 	t.unseen = unseen{}
 	t.remoteFrom, t.remoteTo = pieceDiff(shown, final)
 	set := ""
-	if t.peer != nil {
-		set = "set " + t.peer.Set + "'s "
+	if t.remote.peer != nil {
+		set = "set " + t.remote.peer.Set + "'s "
 	}
 	t.setExpected(final, set+"record accepted: move the pieces to its position")
 	t.log.Info("desync: the other set's record accepted", "kept", c.Keep, "moves", c.Moves)
@@ -185,7 +185,7 @@ func (t *Table) peerRestore(now time.Time, c PeerRestore) (Reply, error) {
 	if _, err := t.replayCheck(c.Keep, nil); err != nil {
 		return Reply{}, err
 	}
-	t.resolve = nil
+	t.remote.resolve = nil
 	n := len(t.sess.Moves()) - c.Keep
 	if n > 0 {
 		rep, err := t.takeBackNow(now, n)

@@ -116,8 +116,7 @@ func (t *Table) statusChanged(e recognize.Event) {
 	switch st.State {
 	case recognize.InSync:
 		t.clockInSync(e.At)
-		if t.tbHeld && t.tbAsk == nil {
-			t.tbHeld = false // the move refused a take-back is back on the set
+		if t.remote.backOnSet() {
 			t.applyPlay()
 		}
 		t.reset = false

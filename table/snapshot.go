@@ -43,14 +43,10 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 		}
 	}
 	s.Clock = t.clockSnapshot(now)
-	if t.tbAsk != nil && t.tbAsk.At != len(s.Moves) {
-		t.tbAsk = nil // a move was made or taken back since: the request lapsed
-		if t.tbHeld {
-			t.tbHeld = false
-			t.applyPlay()
-		}
+	if t.remote.lapse(len(s.Moves)) {
+		t.applyPlay()
 	}
-	s.Peer, s.TakeBack, s.TakeBackAnswer, s.Resolve = t.peer, t.tbAsk, t.tbAnswer, t.resolve
+	s.Peer, s.TakeBack, s.TakeBackAnswer, s.Resolve = t.remote.peer, t.remote.tbAsk, t.remote.tbAnswer, t.remote.resolve
 	t.latest.Store(s)
 	return s
 }

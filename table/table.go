@@ -130,16 +130,7 @@ type Table struct {
 	hmu      sync.Mutex // health
 	hints    hints
 	ck       clockState // the chess clock (clock.go)
-	peer     *PeerState // the other set of a remote game (peer.go)
-	tbAsk    *TakeBackRequest
-	// tbHeld: a take-back by hand in a remote game waits for the other
-	// set's answer, or was refused and the move is not back on the set
-	// yet; meanwhile the position before the move is no take-back.
-	tbHeld   bool
-	tbAnswer *TakeBackAnswer
-	// resolve is the players' resolution of a desync, until the remote
-	// opponent carries it out (Resolve).
-	resolve *Resolution
+	remote   remotePeer // the other set of a remote game (remote.go)
 }
 
 // New builds a table: it resumes the state directory's current game (or
