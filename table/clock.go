@@ -7,7 +7,6 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
-	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -88,50 +87,6 @@ func (Clock) command()     {}
 
 // ErrNoClock: the game has no clock.
 var ErrNoClock = game.ErrNoClock
-
-// clockState is the table's part of the clock.
-type clockState struct {
-	clk *clock.Clock // nil: the game has no clock
-	// resumed is set by openGame: the game was resumed from its journal.
-	resumed bool
-	// restartPaused: paused since a restart, until someone resumes it.
-	restartPaused bool
-	// stopped: the game is over; the clock stands.
-	stopped bool
-	low     [2]bool
-	buttons bool // clock buttons are wired: they start the clock
-	// waitMove: the new game began on a set already standing in its start
-	// position (standing): the clock waits for White's first move (or a
-	// press, or the arbiter's resume), not for the set to show it.
-	waitMove bool
-	// saved is when the clock was last kept beside the journal (clockSave).
-	saved time.Time
-	// offSync is when the set last left the expected position: where a
-	// blame for a mismatch begins (clockIllegal).
-	offSync time.Time
-	// choicePress is the press that completed a promotion still waiting
-	// for its piece: the clock stopped there, whenever the piece is
-	// chosen.
-	choicePress time.Time
-	// idle is a press without a move waiting for its grace (idlePress).
-	idle *idlePress
-}
-
-// completedAt is when the move of e was physically completed: the time of
-// the last settled cell change that made it, never the end of the settle
-// window, so that recognition's latency is never charged to the mover.
-//
-// recognize.Event.CompletedAt is that time (At is when the move was
-// decided); an event without it (a take-back) counts at At. A move a clock
-// press completed counts at the press (At), as on any chess clock: the
-// mover's time runs until the press, however long after letting go of the
-// piece (or, for a press that came first, until the board showed it).
-func completedAt(e recognize.Event) time.Time {
-	if e.By == recognize.ByPress || e.CompletedAt.IsZero() {
-		return e.At
-	}
-	return e.CompletedAt
-}
 
 // controlTag is c as the game's TimeControl tag: "" for no clock.
 func controlTag(c clock.Control) string {
@@ -295,15 +250,6 @@ func (t *Table) clockAddSink(q *queue, now time.Time) {
 	if t.ck.restartPaused {
 		q.put(Event{Kind: ClockChanged, At: now, Snap: t.latest.Load(), Detail: restartPausedDetail})
 	}
-}
-
-// clockSnapshot is the clock at now for a Snapshot.
-func (t *Table) clockSnapshot(now time.Time) *clock.Snapshot {
-	if t.ck.clk == nil {
-		return nil
-	}
-	s := t.ck.clk.Snapshot(now)
-	return &s
 }
 
 // standing reports whether the set's last reading already shows pos, the

@@ -15,11 +15,7 @@ import (
 // gives the job its completion time and reading. It reports false when the
 // mover's flag had fallen: the move is not played, the game is over.
 func (t *Table) clockMove(jb *job) bool {
-	jb.at = completedAt(jb.ev)
-	if jb.ev.By == recognize.ByChoice && !t.ck.choicePress.IsZero() {
-		jb.at = t.ck.choicePress
-	}
-	t.ck.choicePress = time.Time{}
+	jb.at = t.ck.moveTime(jb.ev)
 	c := t.ck.clk
 	if c == nil || t.ck.stopped {
 		return true
@@ -132,13 +128,9 @@ func (t *Table) clockTick(now time.Time) {
 	if !c.Paused() && now.Sub(t.ck.saved) >= CheckpointEvery {
 		t.clockSave(now, false)
 	}
+	low := t.ck.wentLow(now)
 	for _, side := range [2]rules.Color{rules.White, rules.Black} {
-		low := c.Low(side, now)
-		if low == t.ck.low[side] {
-			continue
-		}
-		t.ck.low[side] = low
-		if low {
+		if low[side] {
 			t.log.Info("low time", "side", side.String())
 			t.emit(Event{Kind: LowTime, At: now, Side: side})
 		}

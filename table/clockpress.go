@@ -73,11 +73,10 @@ type idlePress struct {
 // penalized by 7.5.5 and A.3 as the set's illegal moves are), the second
 // losing the game.
 func (t *Table) clockIdlePress(now time.Time) {
-	p := t.ck.idle
-	if p == nil || now.Sub(p.at) < t.o.Recognize.PressGrace+2*t.o.Sensors.Period {
+	p := t.ck.idleDue(now, t.o.Recognize.PressGrace+2*t.o.Sensors.Period)
+	if p == nil {
 		return
 	}
-	t.ck.idle = nil
 	t.flush()
 	if len(t.sess.Moves()) != p.moves || t.ck.stopped || t.rec.Status().State != recognize.InSync {
 		return // a move came (or the game ended, or the board is being fixed)

@@ -42,7 +42,7 @@ func (t *Table) snapshot(now time.Time) *Snapshot {
 			s.Status.Choices = append(s.Status.Choices, choiceLetter(t.rec.Position(), m))
 		}
 	}
-	s.Clock = t.clockSnapshot(now)
+	s.Clock = t.ck.snapshot(now)
 	if t.remote.lapse(len(s.Moves)) {
 		t.applyPlay()
 	}
