@@ -47,6 +47,9 @@ type Set struct {
 	// stuck cells read closed whatever stands on them (a reed switch
 	// stuck shut, a wire shorted to ground).
 	stuck rules.CellSet
+	// watchers are told of each change of a button (the expanders' chips
+	// latch a press between two reads: MCP23017's interrupt-on-change).
+	watchers []func()
 }
 
 // bounce is a train of edges on one cell: the cell reads inverted between
@@ -116,6 +119,7 @@ func (s *Set) Start() { s.SetUp(s.start) }
 // position's Occupancy() gives it), buttons released, no bounce, no board
 // in the air.
 func (s *Set) SetUp(cells rules.CellSet) {
+	defer s.changed() // the buttons are released
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = rules.CellSet{}
@@ -359,25 +363,40 @@ func (s *Set) Release(button string) error { return s.button(button, false) }
 
 func (s *Set) button(name string, down bool) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	c, ok := s.index[name]
 	if !ok || !strings.HasPrefix(name, sensors.ButtonPrefix) {
+		s.mu.Unlock()
 		return fmt.Errorf("sim: no button %q", name)
 	}
 	s.closed.Set(c, down)
+	s.mu.Unlock()
+	s.changed()
 	return nil
+}
+
+// changed tells the watchers that the switches changed; call it without
+// s.mu held (a watcher reads the pins).
+func (s *Set) changed() {
+	s.mu.Lock()
+	ws := s.watchers
+	s.mu.Unlock()
+	for _, f := range ws {
+		f()
+	}
 }
 
 // SetCell forces the switch of any cell closed or open, whatever stands
 // there (a stuck or shorted switch, or a position built by hand).
 func (s *Set) SetCell(name string, closed bool) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	c, ok := s.index[name]
 	if !ok {
+		s.mu.Unlock()
 		return fmt.Errorf("sim: no cell %q", name)
 	}
 	s.closed.Set(c, closed)
+	s.mu.Unlock()
+	s.changed()
 	return nil
 }
 
@@ -454,6 +473,14 @@ func (s *Set) Stick(name string) error {
 	}
 	s.stuck.Add(c)
 	return nil
+}
+
+// watch has changed called after each change of the set's buttons (the
+// chip's interrupt-on-change samples its pins then).
+func (p *expanderPins) watch(changed func()) {
+	p.set.mu.Lock()
+	p.set.watchers = append(p.set.watchers, changed)
+	p.set.mu.Unlock()
 }
 
 // PulledLow implements Pins.
