@@ -8,6 +8,14 @@
 // reference board (docs/hardware.md), so a board wired as the reference needs almost no
 // configuration. Secrets can come from the environment
 // (TRIDBOARD_MQTT_PASSWORD, TRIDBOARD_MQTT_COMMAND_TOKEN) and from files.
+//
+// A section a package owns is that package's Opts, with their yaml names,
+// defaults (DefaultOpts) and checks (Validate, reporting
+// internal/setting.Problems): Config composes them (Recognition, LEDs,
+// Sensors.Opts, HTTP.HubOpts) and the daemon hands them on as they are.
+// Their time.Duration settings are read as "5ms" or "1.5s"; a value that
+// is not a duration is reported by Validate with its key and line, as the
+// sections config declares itself report theirs (Duration).
 package config
 
 import (
@@ -29,10 +37,13 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
+	"github.com/tridboard/tridboard/web"
 )
 
 // Config is the whole configuration.
@@ -49,19 +60,22 @@ type Config struct {
 	Variant string `yaml:"variant"`
 	Options string `yaml:"options"`
 
-	I2C         I2C         `yaml:"i2c"`
-	Sensors     Sensors     `yaml:"sensors"`
-	Recognition Recognition `yaml:"recognition"`
-	LEDs        LEDs        `yaml:"leds"`
-	MQTT        MQTT        `yaml:"mqtt"`
-	Buttons     Buttons     `yaml:"buttons"`
-	Clock       Clock       `yaml:"clock"`
-	HTTP        HTTP        `yaml:"http"`
-	Lesson      Lesson      `yaml:"lesson"`
-	Game        Game        `yaml:"game"`
+	I2C         I2C            `yaml:"i2c"`
+	Sensors     Sensors        `yaml:"sensors"`
+	Recognition recognize.Opts `yaml:"recognition"`
+	LEDs        leds.Opts      `yaml:"leds"`
+	MQTT        MQTT           `yaml:"mqtt"`
+	Buttons     Buttons        `yaml:"buttons"`
+	Clock       ClockSettings  `yaml:"clock"`
+	HTTP        HTTP           `yaml:"http"`
+	Lesson      Lesson         `yaml:"lesson"`
+	Game        Game           `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
+	// badDurations are the time.Duration settings of the file that are
+	// not durations (they keep their defaults): Validate reports them.
+	badDurations []keyError
 }
 
 // Duration is a time.Duration written as "5ms" or "1.5s". A value that is
@@ -77,8 +91,7 @@ func Dur(d time.Duration) Duration { return Duration{d: d} }
 
 // UnmarshalYAML reads a duration string.
 func (d *Duration) UnmarshalYAML(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
-	v, err := time.ParseDuration(s)
+	v, s, err := parseDuration(b)
 	if err != nil {
 		*d = Duration{bad: s}
 		return nil
@@ -101,44 +114,16 @@ type I2C struct {
 	SpeedHz int `yaml:"speed_hz"`
 }
 
-// Sensors configures scanning.
+// Sensors configures scanning: the scanner's settings (sensors.Opts:
+// period, debounce) and the wiring.
 type Sensors struct {
-	Period   Duration `yaml:"period"`
-	Debounce Duration `yaml:"debounce"`
+	sensors.Opts `yaml:",inline"`
 	// Preset names a wiring of hardware.md (sets.PresetNames:
 	// reference, matrix, millennium-matrix, millennium-direct, firstcontact,
 	// firstcontact-up, firstcontact-matrix); "" with a table in Wiring
 	// (see docs/sensors.md).
 	Preset string          `yaml:"preset"`
 	Wiring *sensors.Wiring `yaml:"wiring"`
-}
-
-// Recognition configures move recognition.
-type Recognition struct {
-	Settle         Duration `yaml:"settle"`
-	SettleExtended Duration `yaml:"settle_extended"`
-	MismatchAfter  Duration `yaml:"mismatch_after"`
-	TakeBacks      bool     `yaml:"take_backs"`
-	// Correction is how long a move the settle window completed stays
-	// open to its mover's change of mind (0s: never, touch-move).
-	Correction Duration `yaml:"correction"`
-}
-
-// LEDs configures the lights.
-type LEDs struct {
-	// Hints lights legal targets and pins (off for tournament play; error
-	// signals stay).
-	Hints bool `yaml:"hints"`
-	// Mapping is the driver and the cell -> LED table; nil: Preset. Driver
-	// "none" turns the LEDs off.
-	Mapping *leds.Mapping `yaml:"mapping"`
-	// Preset, without a Mapping, lights cell i of the game system on LED i
-	// of: "ht16k33" (the default: one HT16K33 per 128 cells from 0x71, the
-	// reference build on the ST3D set, two chips for the Millennium set) or
-	// "apa102" (one strip on SPI0.0).
-	Preset string `yaml:"preset"`
-	// SPIPort is the SPI port of an APA102 strip ("" = the first).
-	SPIPort string `yaml:"spi_port"`
 }
 
 // MQTT configures publishing.
@@ -298,8 +283,9 @@ func DefaultButtons(placements bool) Buttons {
 // None reports whether no button is configured.
 func (b Buttons) None() bool { return b == Buttons{} }
 
-// Clock configures the chess clock (docs/mqtt.md, "Clock").
-type Clock struct {
+// ClockSettings are the configuration file's clock section: the chess
+// clock of new games and its displays (docs/mqtt.md, "Clock").
+type ClockSettings struct {
 	// TimeControl is the default time control of new games, as PGN's
 	// TimeControl tag writes it ("180+2", "300d3", "40/5400+30:1800+30");
 	// "" is no clock. A new_game command may give its own.
@@ -348,19 +334,18 @@ func (c *Config) TimeControl() clock.Control {
 // Default returns the configuration of the reference board.
 func Default() *Config {
 	return &Config{
-		BoardID:  defaultBoardID(),
-		StateDir: DefaultStateDir(),
-		LogLevel: "info",
-		Variant:  "st3d",
-		I2C:      I2C{SpeedHz: 400000},
-		Sensors:  Sensors{Period: Dur(5 * time.Millisecond), Debounce: Dur(30 * time.Millisecond), Preset: "reference"},
-		Recognition: Recognition{Settle: Dur(300 * time.Millisecond), SettleExtended: Dur(400 * time.Millisecond),
-			MismatchAfter: Dur(2 * time.Second), TakeBacks: true, Correction: Dur(3 * time.Second)},
-		LEDs: LEDs{Hints: true},
+		BoardID:     defaultBoardID(),
+		StateDir:    DefaultStateDir(),
+		LogLevel:    "info",
+		Variant:     "st3d",
+		I2C:         I2C{SpeedHz: 400000},
+		Sensors:     Sensors{Opts: sensors.DefaultOpts(), Preset: "reference"},
+		Recognition: recognize.DefaultOpts(),
+		LEDs:        leds.DefaultOpts(),
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  Clock{Low: Dur(clock.DefaultLow)},
-		HTTP:   HTTP{Listen: "127.0.0.1:8080", Eval: true},
+		Clock:  ClockSettings{Low: Dur(clock.DefaultLow)},
+		HTTP:   defaultHTTP(),
 		Lesson: DefaultLesson(),
 		Game:   Game{Play: string(game.PlayCasual)},
 	}
@@ -381,12 +366,19 @@ type HTTP struct {
 	// Listen is the address of the pages and feeds: 127.0.0.1:8080 shows
 	// them on this machine, 0.0.0.0:8080 to the hall; "off" serves none.
 	Listen string `yaml:"listen"`
-	// Delay is the broadcast delay: moves reach the pages and the feeds
-	// that much later (0: at once).
-	Delay Duration `yaml:"delay"`
-	// Eval shows the spectators the engine's evaluation of each position
-	// (a bar, the best line, a graph), never ahead of the delay.
-	Eval bool `yaml:"eval"`
+	// HubOpts are the pages' settings (web.HubOpts): delay, the broadcast
+	// delay (moves reach the pages and the feeds that much later; 0: at
+	// once), and eval, the engine's evaluation of each position shown to
+	// the spectators (a bar, the best line, a graph), never ahead of the
+	// delay.
+	web.HubOpts `yaml:",inline"`
+}
+
+// defaultHTTP: the pages on this machine, with the evaluation.
+func defaultHTTP() HTTP {
+	h := HTTP{Listen: "127.0.0.1:8080", HubOpts: web.DefaultOpts()}
+	h.Eval = true
+	return h
 }
 
 func defaultBoardID() string {
@@ -502,7 +494,8 @@ func (c *Config) decode(name string, data []byte) error {
 	if err != nil {
 		return yamlProblem(name, nil, err)
 	}
-	if ps := unknownKeys(name, file); len(ps) > 0 {
+	ps, badDurations := unknownKeys(name, file)
+	if len(ps) > 0 {
 		return ps
 	}
 	if empty(file) {
@@ -511,10 +504,11 @@ func (c *Config) decode(name string, data []byte) error {
 		c.name, c.src = name, file
 		return nil
 	}
-	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField(),
+		yaml.CustomUnmarshaler(decodeDuration)); err != nil {
 		return yamlProblem(name, file, err)
 	}
-	c.name, c.src = name, file
+	c.name, c.src, c.badDurations = name, file, badDurations
 	return nil
 }
 
@@ -561,9 +555,8 @@ func (c *Config) Validate(cells []string) error {
 		if _, e := c.wiring(cells); e != nil {
 			errs = append(errs, *e)
 		}
-		if _, _, e := c.ledMapping(cells); e != nil {
-			errs = append(errs, *e)
-		}
+		_, _, err := c.LEDs.Layout(cells)
+		errs = c.section(errs, "leds", err)
 	}
 	if len(errs) == 0 {
 		return nil
@@ -607,17 +600,13 @@ func (c *Config) check() []keyError {
 			bad(key, "%v: want %v to %v", d.D(), lo, hi)
 		}
 	}
-	r := c.Recognition
-	between("sensors.period", c.Sensors.Period, time.Millisecond, time.Second)
-	between("sensors.debounce", c.Sensors.Debounce, 0, time.Second)
-	between("recognition.settle", r.Settle, time.Millisecond, 5*time.Second)
-	between("recognition.settle_extended", r.SettleExtended, r.Settle.D(), 5*time.Second)
-	between("recognition.mismatch_after", r.MismatchAfter, r.SettleExtended.D(), time.Minute)
-	between("recognition.correction", r.Correction, 0, time.Minute)
+	errs = append(errs, c.badDurations...)
+	errs = c.section(errs, "sensors", c.Sensors.Validate())
+	errs = c.section(errs, "recognition", c.Recognition.Validate())
 	if _, err := game.ParsePlay(c.Game.Play); err != nil {
 		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
 	}
-	between("http.delay", c.HTTP.Delay, 0, time.Hour)
+	errs = c.section(errs, "http", c.HTTP.Validate())
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
 		if _, _, err := net.SplitHostPort(l); err != nil {
@@ -641,13 +630,7 @@ func (c *Config) check() []keyError {
 	} else {
 		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
 	}
-	if p := c.LEDs.Preset; p != "" {
-		if !slices.Contains(leds.PresetNames(), p) {
-			bad("leds.preset", "%q: want one of %s", p, strings.Join(leds.PresetNames(), ", "))
-		} else if c.LEDs.Mapping != nil {
-			bad("leds.preset", "%q and a mapping: give one", p)
-		}
-	}
+	errs = c.section(errs, "leds", c.LEDs.Validate())
 	errs = append(errs, c.checkMQTT()...)
 	seen := map[string]string{}
 	for i, r := range c.Buttons.roles() {
@@ -665,6 +648,22 @@ func (c *Config) check() []keyError {
 	}
 	errs = append(errs, c.checkClock(between)...)
 	errs = append(errs, c.checkLesson()...)
+	return errs
+}
+
+// section adds to errs the problems of a package's section (the error of
+// its Opts' Validate, setting.Problems), under the section's key, but
+// those of the values that are not durations (reported already).
+func (c *Config) section(errs []keyError, key string, err error) []keyError {
+	for _, p := range setting.Of(err) {
+		k := key
+		if p.Key != "" {
+			k += "." + p.Key
+		}
+		if !slices.ContainsFunc(c.badDurations, func(e keyError) bool { return e.key == k }) {
+			errs = append(errs, keyError{k, p.Msg})
+		}
+	}
 	return errs
 }
 
@@ -768,31 +767,9 @@ func (c *Config) ButtonCells() []string {
 // configured one, or the preset (ht16k33 by default: the reference one on
 // the ST3D set), or nil when the LEDs are off ("driver: none").
 func (c *Config) LEDMapping(cells []string) (*leds.Mapping, *leds.Layout, error) {
-	m, l, e := c.ledMapping(cells)
-	if e != nil {
-		return nil, nil, fmt.Errorf("config: %s: %s", e.key, e.msg)
-	}
-	return m, l, nil
-}
-
-func (c *Config) ledMapping(cells []string) (*leds.Mapping, *leds.Layout, *keyError) {
-	m := c.LEDs.Mapping
-	if m == nil {
-		p := c.LEDs.Preset
-		if p == "" {
-			p = leds.PresetHT16K33
-		}
-		var err error
-		if m, err = leds.Preset(p, cells); err != nil {
-			return nil, nil, &keyError{"leds.preset", err.Error()}
-		}
-	}
-	if m.Driver == "none" {
-		return nil, nil, nil
-	}
-	l, err := m.Layout(cells)
-	if err != nil {
-		return nil, nil, &keyError{"leds.mapping", err.Error()}
+	m, l, err := c.LEDs.Layout(cells)
+	if ps := setting.Of(err); len(ps) > 0 {
+		return nil, nil, fmt.Errorf("config: leds.%s: %s", ps[0].Key, ps[0].Msg)
 	}
 	return m, l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
@@ -29,7 +30,7 @@ func TestDefaultsDescribeTheReferenceBoard(t *testing.T) {
 	if err != nil || m.Driver != "ht16k33" || m.Addr != 0x71 || l.NumLEDs() != 128 {
 		t.Errorf("default LEDs: %+v, %v", m, err)
 	}
-	if c.Sensors.Period.D() != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
+	if c.Sensors.Period != 5*time.Millisecond || c.MQTT.Listen != "127.0.0.1:1883" || c.MQTT.Prefix != "tridboard" {
 		t.Errorf("defaults: %+v", c)
 	}
 	if c.Game.Play != "casual" {
@@ -140,5 +141,41 @@ func TestStateDirFromSystemd(t *testing.T) {
 	t.Setenv("STATE_DIRECTORY", "/var/lib/tridboard:/other")
 	if got := DefaultStateDir(); got != "/var/lib/tridboard" {
 		t.Errorf("DefaultStateDir() = %q", got)
+	}
+}
+
+// TestSectionOfAPackage: a section a package owns (recognition:
+// recognize.Opts) reads its durations, keeps the defaults of what the file
+// leaves out and of what is not a duration, and reports each bad value
+// once, with its key, line and fix, as the sections config declares do.
+func TestSectionOfAPackage(t *testing.T) {
+	c, err := Parse("t.yaml", []byte("recognition:\n  settle: 250ms # shorter\n  take_backs: false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recognize.DefaultOpts()
+	want.Settle, want.TakeBacks = 250*time.Millisecond, false
+	if c.Recognition != want {
+		t.Errorf("recognition %+v, want %+v", c.Recognition, want)
+	}
+	for _, tc := range []struct{ name, yaml, want string }{
+		{"not a duration, with a comment", "recognition:\n  settle: soon # a comment\n",
+			`config t.yaml:2: recognition.settle: "soon" is not a duration (such as 5ms or 1.5s)`},
+		{"quoted", "recognition:\n  correction: \"later\"\n",
+			`config t.yaml:2: recognition.correction: "later" is not a duration (such as 5ms or 1.5s)`},
+		{"a number without its unit", "recognition:\n  mismatch_after: 5\n",
+			`config t.yaml:2: recognition.mismatch_after: "5" is not a duration (such as 5ms or 1.5s)`},
+		{"out of range", "recognition:\n  correction: 2m\n",
+			"config t.yaml:2: recognition.correction: 2m0s: want 0s to 1m0s"},
+		{"a setting that is not one", "recognition:\n  skew: 5ms\n",
+			`config t.yaml:2: recognition.skew: no such setting`},
+	} {
+		_, err := Parse("t.yaml", []byte(tc.yaml))
+		if err == nil || err.Error() != tc.want && !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+		if err != nil && strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("%s: more than one problem: %v", tc.name, err)
+		}
 	}
 }

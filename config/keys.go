@@ -3,10 +3,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
@@ -14,16 +16,36 @@ import (
 
 // unknownKeys walks a configuration file beside the Config type and reports
 // every key no setting has, each with its line and the nearest key that
-// exists: all of them at once, not the first.
-func unknownKeys(name string, file *ast.File) Problems {
+// exists: all of them at once, not the first. It also returns the values
+// of the time.Duration settings that are not durations, for Validate.
+func unknownKeys(name string, file *ast.File) (Problems, []keyError) {
 	var ps Problems
+	var bad []keyError
 	for _, doc := range file.Docs {
 		if doc.Body != nil {
-			walkKeys(name, doc.Body, reflect.TypeOf(Config{}), "", &ps)
+			walkKeys(name, doc.Body, reflect.TypeOf(Config{}), "", &ps, &bad)
 		}
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
-	return ps
+	return ps, bad
+}
+
+var durationType = reflect.TypeOf(time.Duration(0))
+
+// parseDuration reads a duration setting's YAML text ("5ms", "1.5s").
+func parseDuration(b []byte) (time.Duration, string, error) {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
+	d, err := time.ParseDuration(s)
+	return d, s, err
+}
+
+// decodeDuration decodes a time.Duration setting; a value that is not a
+// duration leaves the default, and walkKeys reports it with its key.
+func decodeDuration(d *time.Duration, b []byte) error {
+	if v, _, err := parseDuration(b); err == nil {
+		*d = v
+	}
+	return nil
 }
 
 var unmarshalerType = reflect.TypeOf((*interface{ UnmarshalYAML([]byte) error })(nil)).Elem()
@@ -36,8 +58,13 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 		if !f.IsExported() {
 			continue
 		}
-		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		if tag == "-" {
+			continue
+		}
+		if opts == "inline" {
+			// A package's section (its Opts) embedded in config's.
+			maps.Copy(out, yamlFields(f.Type))
 			continue
 		}
 		if tag == "" {
@@ -48,9 +75,15 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-func walkKeys(name string, n ast.Node, t reflect.Type, path string, ps *Problems) {
+func walkKeys(name string, n ast.Node, t reflect.Type, path string, ps *Problems, bad *[]keyError) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == durationType {
+		if _, s, err := parseDuration([]byte(n.String())); err != nil {
+			*bad = append(*bad, keyError{path, fmt.Sprintf("%q is not a duration (such as 5ms or 1.5s)", s)})
+		}
+		return
 	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		return // a value with its own syntax (a duration)
@@ -64,7 +97,7 @@ func walkKeys(name string, n ast.Node, t reflect.Type, path string, ps *Problems
 	case *ast.SequenceNode:
 		if t.Kind() == reflect.Slice {
 			for i, v := range m.Values {
-				walkKeys(name, v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), ps)
+				walkKeys(name, v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), ps, bad)
 			}
 		}
 		return
@@ -91,11 +124,11 @@ func walkKeys(name string, n ast.Node, t reflect.Type, path string, ps *Problems
 				*ps = append(*ps, Problem{File: name, Line: e.Key.GetToken().Position.Line, Key: join(k), Msg: msg})
 				continue
 			}
-			walkKeys(name, e.Value, ft, join(k), ps)
+			walkKeys(name, e.Value, ft, join(k), ps, bad)
 		}
 	case reflect.Map:
 		for _, e := range entries {
-			walkKeys(name, e.Value, t.Elem(), join(e.Key.GetToken().Value), ps)
+			walkKeys(name, e.Value, t.Elem(), join(e.Key.GetToken().Value), ps, bad)
 		}
 	}
 }

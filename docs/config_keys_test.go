@@ -32,7 +32,12 @@ func configKeys(t reflect.Type, prefix string, out map[string]bool, path ...refl
 	path = append(path, t)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" && f.IsExported() {
+			// A package's Opts inlined in its section (sensors.Opts).
+			configKeys(f.Type, prefix, out, path...)
+			continue
+		}
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}

@@ -3,6 +3,7 @@ package event
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -99,6 +100,9 @@ func (r *Runner) applyDesk(d Decision) error {
 		}
 		switch tournament.Result(d.Result) {
 		case tournament.HalfBye, tournament.ZeroBye:
+			if r.t.Opts.System == tournament.RoundRobin {
+				return fmt.Errorf("event: %s: a round robin has no byes: a player who cannot play forfeits the scheduled game (record its result)", p.Name)
+			}
 			r.desk.byes[k] = d.Result
 		case tournament.None:
 			delete(r.desk.byes, k)
@@ -173,10 +177,13 @@ func (r *Runner) applyDesk(d Decision) error {
 	return nil
 }
 
-// pairNext pairs the next round on a copy of the tournament where the
-// players not to pair (a requested bye; not checked in when check-in is
-// required) sit out, and adds their byes: the one asked for, a zero-point
-// one for an absence.
+// pairNext pairs the next round on a copy of the tournament in which the
+// players not to pair sit out: in a Swiss event by the tournament's own
+// requested byes (tournament.Player.Byes: the one asked for at the desk, a
+// zero-point one for a player not checked in when check-in is required),
+// so the pairing and its TRF see them as FIDE's checkers do; in a round
+// robin, which has no byes, an absent player's scheduled game is
+// forfeited.
 func (r *Runner) pairNext() ([]tournament.Game, error) {
 	t := r.t
 	no := len(t.Rounds) + 1
@@ -192,7 +199,7 @@ func (r *Runner) pairNext() ([]tournament.Game, error) {
 		nt, _ := tournament.New(t.Opts, t.Players)
 		cp.Opts = nt.Opts
 	}
-	var out []tournament.Game
+	absent := map[int]bool{}
 	for i, p := range cp.Players {
 		if p.Withdrawn || p.From > no {
 			continue
@@ -201,9 +208,18 @@ func (r *Runner) pairNext() ([]tournament.Game, error) {
 		if bye == "" && r.cfg.CheckIn && !r.desk.checked[[2]int{no, p.No}] {
 			bye = string(tournament.ZeroBye)
 		}
-		if bye != "" {
+		switch {
+		case bye == "":
+		case cp.Opts.System == tournament.RoundRobin:
 			cp.Players[i].Withdrawn = true
-			out = append(out, tournament.Game{White: p.No, Result: tournament.Result(bye)})
+			absent[p.No] = true
+		default:
+			byes := maps.Clone(p.Byes)
+			if byes == nil {
+				byes = map[int]tournament.Result{}
+			}
+			byes[no] = tournament.Result(bye)
+			cp.Players[i].Byes = byes
 		}
 	}
 	rd, err := cp.NextRound()
@@ -211,7 +227,17 @@ func (r *Runner) pairNext() ([]tournament.Game, error) {
 		return nil, err
 	}
 	games := append([]tournament.Game(nil), rd.Games...)
-	return append(games, out...), nil
+	for i, g := range games {
+		switch {
+		case absent[g.White] && absent[g.Black]:
+			games[i].Reason = "both absent"
+		case absent[g.White]:
+			games[i].Reason = "white absent"
+		case absent[g.Black]:
+			games[i].Reason = "black absent"
+		}
+	}
+	return games, nil
 }
 
 // Register enters a player at the desk with their festival id and

@@ -170,6 +170,50 @@ func TestPairingWithByesAndCheckIn(t *testing.T) {
 	}
 }
 
+// In a round robin the desk refuses a bye (there are none: the scheduled
+// game is forfeited) and a player not checked in loses the scheduled game
+// by forfeit, once, with no bye besides it.
+func TestRoundRobinAbsenceIsAForfeit(t *testing.T) {
+	r, _ := deskEvent(t, &fakeLink{})
+	var ps []tournament.Player
+	for i := 0; i < 4; i++ {
+		ps = append(ps, register(t, r, fmt.Sprintf("P%d", i+1), 2000-i*50, fmt.Sprintf("F%d", i+1), ""))
+	}
+	on := true
+	if err := r.Configure(Settings{CheckIn: &on, System: tournament.RoundRobin, Rounds: 3}, "desk"); err != nil {
+		t.Fatal(err)
+	}
+	err := r.RequestBye(1, ps[1].No, tournament.HalfBye, "late train")
+	if err == nil || !strings.Contains(err.Error(), "a round robin has no byes") {
+		t.Fatalf("a half bye in a round robin: %v, want refused", err)
+	}
+	for _, p := range ps[:3] {
+		if err := r.CheckIn(1, p.No, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rd, err := r.PairNext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]int{}
+	var forfeits []tournament.Game
+	for _, g := range rd.Games {
+		seen[g.White]++
+		seen[g.Black]++
+		if g.IsBye() {
+			t.Errorf("a bye in a round robin: %+v", g)
+		}
+		if g.Result == tournament.WhiteForfeit || g.Result == tournament.BlackForfeit {
+			forfeits = append(forfeits, g)
+		}
+	}
+	absent := ps[3].No
+	if len(rd.Games) != 2 || len(forfeits) != 1 || seen[absent] != 1 || (forfeits[0].White != absent && forfeits[0].Black != absent) || !strings.HasSuffix(forfeits[0].Reason, " absent") {
+		t.Errorf("round 1 with P4 absent: %+v, want two games, P4's forfeited", rd.Games)
+	}
+}
+
 // Exhibition games on the event's sets are recorded with both names (one
 // started from the desk, one against the engine, one the players started
 // with their names on the set), rated by Glicko-2 a day a period, and can

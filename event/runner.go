@@ -328,11 +328,14 @@ func (r *Runner) apply(d Decision) error {
 		if err := set(d.Round, d.Games); err != nil {
 			return err
 		}
-		// The byes asked for (or an absence): SetPairings makes every bye
-		// the pairing's own.
+		// The byes asked for (or an absence), and a round robin's games
+		// forfeited by an absence: SetPairings makes every bye the
+		// pairing's own and leaves every game to be played.
 		for i, g := range d.Games {
-			if g.IsBye() && (g.Result == tournament.HalfBye || g.Result == tournament.ZeroBye) {
-				t.Rounds[d.Round-1].Games[i].Result = g.Result
+			switch {
+			case g.IsBye() && (g.Result == tournament.HalfBye || g.Result == tournament.ZeroBye),
+				!g.IsBye() && (g.Result == tournament.WhiteForfeit || g.Result == tournament.BlackForfeit || g.Result == tournament.DoubleForfeit):
+				t.Rounds[d.Round-1].Games[i].Result, t.Rounds[d.Round-1].Games[i].Reason = g.Result, g.Reason
 			}
 		}
 	case "start":

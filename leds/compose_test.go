@@ -57,7 +57,7 @@ func TestComposeMono(t *testing.T) {
 				Targets: cells(t, tc.v.targets...), Captures: cells(t, tc.v.captures...), Pins: cells(t, tc.v.pins...),
 				Check: cells(t, tc.v.check...), LastMove: cells(t, tc.v.last...),
 				RemoteFrom: cells(t, tc.v.from...), RemoteTo: cells(t, tc.v.to...),
-				GameOver: cells(t, tc.v.over...), Draw: tc.v.draw, Fix: cells(t, tc.v.fix...), NoHints: tc.v.noHints,
+				GameOver: cells(t, tc.v.over...), Draw: tc.v.draw, Fix: cells(t, tc.v.fix...), NoTargets: tc.v.noHints,
 			}
 			var f leds.Frame
 			leds.Compose(&f, &v, l, &leds.MonoStyle, tc.at)
@@ -101,7 +101,7 @@ func TestComposeRGB(t *testing.T) {
 		Fix:        cells(t, "c2W"),
 	}
 	s := leds.RGBStyle
-	s.FixHidesHints = false
+	s.FixHidesTargets = false
 	var f leds.Frame
 	leds.Compose(&f, &v, l, &s, 0)
 	want := map[string]leds.Color{
@@ -127,7 +127,7 @@ func TestComposeRGB(t *testing.T) {
 			t.Errorf("LED %d of no cell: %v", i, f.LED[i])
 		}
 	}
-	// Draw shows in its own colour; with FixHidesHints the hints go.
+	// Draw shows in its own colour; with FixHidesTargets the hints go.
 	v.Draw = true
 	leds.Compose(&f, &v, l, &leds.RGBStyle, 0)
 	if got, want := f.LED[l.LED(cell(t, "d9KL6"))], leds.RGBStyle.Looks[leds.Draw].Color; got != want {

@@ -8,15 +8,15 @@
 // captures of a lifted piece, the legal pins of a lifted attack board, the
 // last move, a king in check, the end of the game, the cells to fix after a
 // mismatch, and a move to execute that came from elsewhere (RemoteFrom,
-// RemoteTo). ViewFor derives the hints from a rules.Position through the
+// RemoteTo). ViewFor derives the targets from a rules.Position through the
 // rules interface only, so every game system gets them.
 //
 // Each cell shows one signal, the one of highest priority (Fix first, see
 // Signal). Single-colour builds tell signals apart by blink patterns, RGB
 // builds by colour (Style, MonoStyle, RGBStyle). Patterns restart when the
 // view changes, and every pattern starts lit, so a lift is shown at once.
-// Hints (targets, captures, pins, check) can be switched off for tournament
-// play (View.NoHints); the last move, remote moves, the end of the game and
+// The target signals (targets, captures, pins, check) can be switched off for tournament
+// play (View.NoTargets); the last move, remote moves, the end of the game and
 // the cells to fix stay.
 //
 // # Where each cell's LED is

@@ -29,7 +29,7 @@ func (f *Frame) Clear() { clear(f.LED[:f.N]) }
 // at time t after v was first shown (patterns start at t = 0). It does not
 // allocate.
 func Compose(dst *Frame, v *View, l *Layout, s *Style, t time.Duration) {
-	layers := v.layers(s.FixHidesHints)
+	layers := v.layers(s.FixHidesTargets)
 	paint(dst, &layers, l, s, t)
 }
 

@@ -160,7 +160,7 @@ func TestHT16K33Recovers(t *testing.T) {
 
 	// A silent brown-out: Resetup brings the display back with the first
 	// frame once the last setup is Resetup old, on the driver's clock.
-	c := sim.NewClock(time.Time{})
+	c := sim.NewTimeSource(time.Time{})
 	d2, chip2, _ := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15, Resetup: 10 * time.Second, Now: c.Now})
 	chip2.PowerCycle()
 	c.Advance(10*time.Second - 1)

@@ -63,9 +63,9 @@ type Look struct {
 type Style struct {
 	// Looks is indexed by Signal; Looks[None] is not used.
 	Looks [NumSignals]Look
-	// FixHidesHints hides the hints while any cell is to be fixed, so that
+	// FixHidesTargets hides the target signals while any cell is to be fixed, so that
 	// nothing else blinks beside the cells to fix.
-	FixHidesHints bool
+	FixHidesTargets bool
 }
 
 // blinks reports whether the style blinks any of the given signals.
@@ -84,7 +84,7 @@ var white = Color{255, 255, 255}
 // pins steady, captures blink fast, check blinks slowly, the last move is
 // steady (hidden while a piece is lifted), a remote move chases from its
 // from cell to its to cell, the end of the game beats like a heart and the
-// cells to fix flicker in the Alarm pattern, with the hints hidden meanwhile.
+// cells to fix flicker in the Alarm pattern, with the target signals hidden meanwhile.
 var MonoStyle = Style{
 	Looks: [NumSignals]Look{
 		LastMove:   {white, Steady},
@@ -99,7 +99,7 @@ var MonoStyle = Style{
 		RemoteFrom: {white, Alternate},
 		Fix:        {white, Alarm},
 	},
-	FixHidesHints: true,
+	FixHidesTargets: true,
 }
 
 // RGBStyle is the default for RGB LEDs (APA102): signals differ by colour,
@@ -123,5 +123,5 @@ var RGBStyle = Style{
 		RemoteFrom: {Color{0, 60, 255}, Alternate},
 		Fix:        {Color{255, 0, 255}, Alarm},
 	},
-	FixHidesHints: true,
+	FixHidesTargets: true,
 }

@@ -11,19 +11,19 @@ import (
 // highest priority (see Signal).
 type View struct {
 	// Targets are the cells a lifted piece may legally move to, on every
-	// level (hint).
+	// level (a target signal).
 	Targets rules.CellSet
-	// Captures are the targets where the lifted piece captures (hint); they
+	// Captures are the targets where the lifted piece captures (a target signal); they
 	// show as captures even when also in Targets.
 	Captures rules.CellSet
 	// Pins are the presence cells of the pins a lifted attack board may
-	// legally move to (hint).
+	// legally move to (a target signal).
 	Pins rules.CellSet
 	// Lifted holds the cells lifted by hand (not shown). While any is, the
 	// check and the last move are not shown, so that a lift lights exactly
 	// its targets.
 	Lifted rules.CellSet
-	// Check holds the cell of a king in check (hint).
+	// Check holds the cell of a king in check (a target signal).
 	Check rules.CellSet
 	// LastMove holds the from and to cells of the last move. It is not shown
 	// while something is lifted or targets, captures or pins are shown.
@@ -41,9 +41,9 @@ type View struct {
 	// LowTime holds the king of a side whose clock is in low time: a
 	// warning, shown in tournament play too.
 	LowTime rules.CellSet
-	// NoHints hides the hints (Targets, Captures, Pins, Check), as in
+	// NoTargets hides the target signals (Targets, Captures, Pins, Check), as in
 	// tournament play. The other signals stay.
-	NoHints bool
+	NoTargets bool
 }
 
 // Signal is what a cell shows. A cell shows one signal, the highest: Fix,
@@ -79,15 +79,15 @@ func (s Signal) String() string {
 }
 
 // layers returns, for each signal, the cells that show it (each cell in at
-// most one set) under hints (hints shown or not) and the style's rules.
-func (v *View) layers(fixHidesHints bool) (out [NumSignals]rules.CellSet) {
+// most one set) with the target signals shown or not and the style's rules.
+func (v *View) layers(fixHidesTargets bool) (out [NumSignals]rules.CellSet) {
 	var taken rules.CellSet
 	put := func(s Signal, set rules.CellSet) {
 		set = set.Minus(taken)
 		out[s] = set
 		taken = taken.Union(set)
 	}
-	hints := !v.NoHints && !(fixHidesHints && !v.Fix.Empty())
+	targets := !v.NoTargets && !(fixHidesTargets && !v.Fix.Empty())
 	put(Fix, v.Fix)
 	put(RemoteFrom, v.RemoteFrom)
 	put(RemoteTo, v.RemoteTo)
@@ -98,7 +98,7 @@ func (v *View) layers(fixHidesHints bool) (out [NumSignals]rules.CellSet) {
 	}
 	put(LowTime, v.LowTime)
 	lifted := !v.Lifted.Empty()
-	if hints {
+	if targets {
 		if !lifted {
 			put(Check, v.Check)
 		}

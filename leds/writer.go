@@ -26,7 +26,7 @@ type WriterOpts struct {
 	Now func() time.Time
 	// NewTimer makes a timer on that clock: a channel that receives once d
 	// has passed, and a function that stops it; nil means time.NewTimer.
-	// sim.Clock has both, for tests in simulated time.
+	// sim.TimeSource has both, for tests in simulated time.
 	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 }
 
@@ -147,7 +147,7 @@ func (w *Writer) Lit() rules.CellSet {
 		return out
 	}
 	s := w.o.Style
-	for sig, cells := range w.view.layers(s.FixHidesHints) {
+	for sig, cells := range w.view.layers(s.FixHidesTargets) {
 		if look := s.Looks[sig]; look.Color.Lit() && look.Pattern != 0 {
 			out = out.Union(cells)
 		}
@@ -231,7 +231,7 @@ func (w *Writer) run() {
 			cur.N = w.l.n
 			clear(cur.LED[cur.N:])
 		} else if gen > 0 {
-			layers = w.view.layers(s.FixHidesHints)
+			layers = w.view.layers(s.FixHidesTargets)
 		}
 		w.mu.Unlock()
 		now := w.o.Now()

@@ -22,9 +22,9 @@ func steadyViews(t *testing.T) (a, b leds.View) {
 
 // simWriter is a writer of d on the reference layout with options o, on a
 // simulated clock: nothing happens with time unless the test moves c.
-func simWriter(t *testing.T, d leds.Driver, o leds.WriterOpts) (w *leds.Writer, c *sim.Clock) {
+func simWriter(t *testing.T, d leds.Driver, o leds.WriterOpts) (w *leds.Writer, c *sim.TimeSource) {
 	t.Helper()
-	c = sim.NewClock(time.Time{})
+	c = sim.NewTimeSource(time.Time{})
 	o.Now, o.NewTimer = c.Now, c.NewTimer
 	w = leds.NewWriter(d, refLayout(t), &o)
 	t.Cleanup(func() { w.Close() })
@@ -34,7 +34,7 @@ func simWriter(t *testing.T, d leds.Driver, o leds.WriterOpts) (w *leds.Writer, 
 
 // timersAt checks that the clock's only timer is at want (none when want is
 // zero): what the writer waits for next.
-func timersAt(t *testing.T, c *sim.Clock, want time.Time) {
+func timersAt(t *testing.T, c *sim.TimeSource, want time.Time) {
 	t.Helper()
 	var ws []time.Time
 	if !want.IsZero() {
@@ -48,7 +48,7 @@ func timersAt(t *testing.T, c *sim.Clock, want time.Time) {
 func TestWriterUnchangedNotRewritten(t *testing.T) {
 	d, chip, bus := newSimHT16K33(t, leds.HT16K33Opts{Addr: 0x71, Dimming: 15})
 	w, c := simWriter(t, d, leds.WriterOpts{RetryMin: time.Millisecond, RetryMax: 10 * time.Millisecond})
-	bus.SetClock(c) // each write takes its wire time
+	bus.SetTimeSource(c) // each write takes its wire time
 	l := refLayout(t)
 	base := chip.RAMWrites()
 	a, b := steadyViews(t)
@@ -374,7 +374,7 @@ func TestWriterLit(t *testing.T) {
 		{"targets", &leds.MonoStyle, leds.View{Targets: cells(t, "b3W", "b4W"), Lifted: cells(t, "b2W")}, []string{"b3W", "b4W"}},
 		{"a remote move blinks", &leds.MonoStyle, leds.View{RemoteFrom: cells(t, "b2W"), RemoteTo: cells(t, "b4N")}, []string{"b2W", "b4N"}},
 		{"fix hides the hints", &leds.MonoStyle, leds.View{Fix: cells(t, "c2W"), Targets: cells(t, "b3W")}, []string{"c2W"}},
-		{"no hints", &leds.MonoStyle, leds.View{NoHints: true, Targets: cells(t, "b3W"), LastMove: cells(t, "a2W", "a3W")}, []string{"a2W", "a3W"}},
+		{"no hints", &leds.MonoStyle, leds.View{NoTargets: true, Targets: cells(t, "b3W"), LastMove: cells(t, "a2W", "a3W")}, []string{"a2W", "a3W"}},
 		{"a dark signal", &dark, leds.View{Captures: cells(t, "c3W"), Targets: cells(t, "b3W"), Lifted: cells(t, "b2W")}, []string{"b3W"}},
 	} {
 		w, _ := simWriter(t, leds.NewMemory(refLayout(t).NumLEDs()), leds.WriterOpts{Style: tc.style})

@@ -80,7 +80,7 @@ type Opts struct {
 	// channel that receives once d has passed, and a function that stops
 	// it) for every wait of the client: the backoff between connection
 	// attempts, the acknowledgement timeouts, the retries and ClockGap;
-	// nil means time.NewTimer. sim.Clock has both, for tests in simulated
+	// nil means time.NewTimer. sim.TimeSource has both, for tests in simulated
 	// time. (paho's own keep-alive and connection timeouts stay on the
 	// real clock.)
 	Now      func() time.Time

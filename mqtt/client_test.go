@@ -343,7 +343,7 @@ func TestWrongCredentials(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk := sim.NewClock(time.Time{})
+			clk := sim.NewTimeSource(time.Time{})
 			o := testOpts(tt.tb, t.TempDir())
 			o.Username, o.Password = tt.user, tt.pass
 			o.Now, o.NewTimer = clk.Now, clk.NewTimer
@@ -377,7 +377,7 @@ func TestWrongCredentials(t *testing.T) {
 
 // waitTimers waits until the only timers of clk are at want: what the code
 // under test waits for once it is idle.
-func waitTimers(t testing.TB, clk *sim.Clock, what string, want ...time.Time) {
+func waitTimers(t testing.TB, clk *sim.TimeSource, what string, want ...time.Time) {
 	t.Helper()
 	for deadline := time.Now().Add(15 * time.Second); !slices.Equal(clk.Timers(), want); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -43,7 +43,7 @@ func (c *Client) commandLoop() {
 			continue
 		}
 		rs := []protocol.Response{r}
-		if ck, ok := cmd.(protocol.Clock); ok {
+		if ck, ok := cmd.(protocol.AdjustClock); ok {
 			if gap != nil {
 				select {
 				case <-gap:
@@ -71,7 +71,7 @@ func (c *Client) commandLoop() {
 // transaction) and the first message that could not join, if any. A
 // command that does not parse or has a wrong token ends the run, to be
 // answered in turn.
-func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.Command, []protocol.Response, paho.Message) {
+func (c *Client) coalesce(ck protocol.AdjustClock, rs []protocol.Response) (protocol.Command, []protocol.Response, paho.Message) {
 	if ck.Action != protocol.ClockAdd && ck.Action != protocol.ClockSet {
 		return ck, rs, nil
 	}
@@ -87,7 +87,7 @@ func (c *Client) coalesce(ck protocol.Clock, rs []protocol.Response) (protocol.C
 			return ck, rs, m
 		}
 		cmd, r := c.admit(name, m.Payload())
-		nk, isClock := cmd.(protocol.Clock)
+		nk, isClock := cmd.(protocol.AdjustClock)
 		if !isClock || nk.Action != ck.Action || nk.Side != ck.Side {
 			return ck, rs, m
 		}

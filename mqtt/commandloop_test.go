@@ -79,8 +79,8 @@ func TestClockChangesCoalesced(t *testing.T) {
 	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, tr-1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	want := []protocol.Command{protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 20000}, protocol.Clock{Action: protocol.ClockSet, Side: rules.Black, MS: 9000},
-		protocol.Clock{Action: protocol.ClockAdd, Side: rules.Black, MS: 1000}, protocol.Clock{Action: protocol.ClockPause}, protocol.Clock{Action: protocol.ClockPause}}
+	want := []protocol.Command{protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 20000}, protocol.AdjustClock{Action: protocol.ClockSet, Side: rules.Black, MS: 9000},
+		protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.Black, MS: 1000}, protocol.AdjustClock{Action: protocol.ClockPause}, protocol.AdjustClock{Action: protocol.ClockPause}}
 	if len(g.ran) != len(want)+1 || !reflect.DeepEqual(g.ran[1:], want) {
 		t.Errorf("the game ran %v, want a resync then %v", g.ran, want)
 	}
@@ -106,7 +106,7 @@ func TestClockChangesCoalesced(t *testing.T) {
 // end, then run as one, each answered.
 func TestClockGap(t *testing.T) {
 	tb := embedded(t, false)
-	clk := sim.NewClock(time.Time{})
+	clk := sim.NewTimeSource(time.Time{})
 	g := &gate{release: make(chan struct{}), now: clk.Now}
 	o := testOpts(tb, t.TempDir())
 	o.ClockGap, o.Now, o.NewTimer = time.Second, clk.Now, clk.NewTimer
@@ -143,7 +143,7 @@ func TestClockGap(t *testing.T) {
 	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, 6)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	want := []protocol.Command{protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 1000}, protocol.Clock{Action: protocol.ClockAdd, Side: rules.White, MS: 5000}}
+	want := []protocol.Command{protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 1000}, protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 5000}}
 	if !reflect.DeepEqual(g.ran, want) {
 		t.Errorf("the game ran %v, want %v", g.ran, want)
 	}

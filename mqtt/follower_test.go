@@ -99,7 +99,7 @@ func TestFollowerCommandsNeedTheReplies(t *testing.T) {
 func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	b, _, _ := rolesBroker(t, nil)
 	states := make(chan protocol.State, 4)
-	clk := sim.NewClock(time.Time{})
+	clk := sim.NewTimeSource(time.Time{})
 	o := DefaultFollowerOpts()
 	o.Broker, o.Username, o.Password, o.Boards = b.URL(), dispUser, dispPass, []string{"board"}
 	o.RetryMin, o.RetryMax = time.Second, 4*time.Second

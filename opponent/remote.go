@@ -628,7 +628,7 @@ func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online,
 		st.Detail = why
 	}
 	if !online && running && !r.paused && !ours.Clock.Paused && r.o.Now().Sub(offSince) >= r.o.Grace {
-		if _, err := r.command(table.Clock{Action: table.ClockPause}); err == nil {
+		if _, err := r.command(table.AdjustClock{Action: table.ClockPause}); err == nil {
 			r.paused = true
 		}
 	}
@@ -643,7 +643,7 @@ func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online,
 		// stayed paused (TestTwoSetsOneRestarts, once in a loaded run).
 		done := true
 		if ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {
-			_, err := r.command(table.Clock{Action: table.ClockResume})
+			_, err := r.command(table.AdjustClock{Action: table.ClockResume})
 			done = err == nil
 		}
 		if done {
@@ -654,7 +654,7 @@ func (r *Remote) presence(ours *table.Snapshot, paired bool, why string, online,
 	}
 	if online && r.paused {
 		if ours.Clock != nil && ours.Clock.Paused && ours.Result == rules.NoResult {
-			_, _ = r.command(table.Clock{Action: table.ClockResume})
+			_, _ = r.command(table.AdjustClock{Action: table.ClockResume})
 		}
 		r.paused = false
 	}

@@ -333,7 +333,7 @@ func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
 	}
 	rig.now = rig.now.Add(time.Second)
 	cmds, peer := rig.step(ours, nil, nil, nil)
-	if len(cmds) != 1 || cmds[0] != (table.Clock{Action: table.ClockPause}) {
+	if len(cmds) != 1 || cmds[0] != (table.AdjustClock{Action: table.ClockPause}) {
 		t.Fatalf("commands %#v after the grace period: want the pause", cmds)
 	}
 	if peer == nil || !strings.HasSuffix(peer.Detail, "; black's clock paused") {
@@ -342,7 +342,7 @@ func TestRemoteDisconnectPausesAfterGrace(t *testing.T) {
 	paused := rig.ours("b2W-b3W")
 	paused.Clock.Paused = true
 	cmds, peer = rig.step(paused, nil, nil, &yes)
-	if len(cmds) != 1 || cmds[0] != (table.Clock{Action: table.ClockResume}) || peer == nil || !peer.Online {
+	if len(cmds) != 1 || cmds[0] != (table.AdjustClock{Action: table.ClockResume}) || peer == nil || !peer.Online {
 		t.Errorf("back online: commands %#v, peer %+v: want the resume", cmds, peer)
 	}
 	// With this set's own side to move, its clock runs on.
@@ -405,7 +405,7 @@ func TestRemoteRestartedSetResumesItsClock(t *testing.T) {
 	paused := rig.ours("b2W-b3W")
 	paused.Clock.Paused = true
 	rig.r.Handle(table.Event{Kind: table.ClockChanged, Detail: "paused: the game was resumed after a restart", Snap: paused})
-	resume := table.Clock{Action: table.ClockResume}
+	resume := table.AdjustClock{Action: table.ClockResume}
 	rig.tb.mu.Lock()
 	rig.tb.refuse = func(c table.Command) error {
 		if c == resume {

@@ -14,26 +14,26 @@ const (
 	ClockSet    = "set" // Side's clock set to MS
 )
 
-// Clock is the arbiter's command to the game's chess clock:
+// AdjustClock is the arbiter's command to the game's chess clock:
 //
 //	{"action":"pause"}  {"action":"resume"}
 //	{"action":"add","side":"black","ms":60000}
 //	{"action":"set","side":"white","ms":120000}
 //
 // The game must have a clock. The reply's data is the clock after it.
-type Clock struct {
+type AdjustClock struct {
 	Action string      `json:"action"`
 	Side   rules.Color `json:"-"`
 	MS     int64       `json:"ms,omitempty"`
 }
 
 // Name is CmdClock.
-func (Clock) Name() string { return CmdClock }
+func (AdjustClock) Name() string { return CmdClock }
 
 // MaxClockMS bounds the clock command's add and set: 100 hours, the clock's own limit.
 const MaxClockMS = 100 * 3600 * 1000
 
-func (c Clock) validate() error {
+func (c AdjustClock) validate() error {
 	switch c.Action {
 	case ClockPause, ClockResume:
 		if c.MS != 0 {
@@ -55,7 +55,7 @@ func (c Clock) validate() error {
 }
 
 // UnmarshalJSON reads the command; "side" is required for add and set.
-func (c *Clock) UnmarshalJSON(b []byte) error {
+func (c *AdjustClock) UnmarshalJSON(b []byte) error {
 	var v struct {
 		Action string `json:"action"`
 		Side   string `json:"side"`

@@ -16,11 +16,11 @@ func TestClockCommands(t *testing.T) {
 		wantCmd            Command // nil: refused before the handler
 		wantReply          string
 	}{
-		{"pause", CmdClock, `{"action":"pause"}`, Clock{Action: ClockPause}, `{"status":"ok"}`},
-		{"resume", CmdClock, `{"transaction":"r","action":"resume"}`, Clock{Action: ClockResume}, `{"transaction":"r","status":"ok"}`},
-		{"add", CmdClock, `{"action":"add","side":"black","ms":60000}`, Clock{Action: ClockAdd, Side: rules.Black, MS: 60000}, `{"status":"ok"}`},
-		{"take off", CmdClock, `{"action":"add","side":"white","ms":-500}`, Clock{Action: ClockAdd, Side: rules.White, MS: -500}, `{"status":"ok"}`},
-		{"set", CmdClock, `{"action":"set","side":"white","ms":120000}`, Clock{Action: ClockSet, Side: rules.White, MS: 120000}, `{"status":"ok"}`},
+		{"pause", CmdClock, `{"action":"pause"}`, AdjustClock{Action: ClockPause}, `{"status":"ok"}`},
+		{"resume", CmdClock, `{"transaction":"r","action":"resume"}`, AdjustClock{Action: ClockResume}, `{"transaction":"r","status":"ok"}`},
+		{"add", CmdClock, `{"action":"add","side":"black","ms":60000}`, AdjustClock{Action: ClockAdd, Side: rules.Black, MS: 60000}, `{"status":"ok"}`},
+		{"take off", CmdClock, `{"action":"add","side":"white","ms":-500}`, AdjustClock{Action: ClockAdd, Side: rules.White, MS: -500}, `{"status":"ok"}`},
+		{"set", CmdClock, `{"action":"set","side":"white","ms":120000}`, AdjustClock{Action: ClockSet, Side: rules.White, MS: 120000}, `{"status":"ok"}`},
 		{"new game with a clock", CmdNewGame, `{"variant":"st3d","time_control":"180+2"}`, NewGame{Variant: "st3d", TimeControl: "180+2"}, `{"status":"ok"}`},
 		{"new game without a clock", CmdNewGame, `{"variant":"st3d","time_control":"-"}`, NewGame{Variant: "st3d", TimeControl: "-"}, `{"status":"ok"}`},
 

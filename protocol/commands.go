@@ -29,7 +29,7 @@ const (
 )
 
 // Command is one of the typed commands: NewGame, Promotion, TakeBack,
-// Resign, Draw, Resync, PlayMove, Hint, Teach.
+// Resign, Draw, Resync, PlayMove, Hint, Teach, AdjustClock.
 type Command interface {
 	// Name is the command's name, a Cmd* constant.
 	Name() string
@@ -392,7 +392,7 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 	case CmdTeach:
 		cmd = &Teach{}
 	case CmdClock:
-		cmd = &Clock{}
+		cmd = &AdjustClock{}
 	case CmdResolve:
 		cmd = &Resolve{}
 	default:
@@ -425,7 +425,7 @@ func ParseCommand(name string, payload []byte) (cmd Command, transaction json.Ra
 		cmd = *c
 	case *Teach:
 		cmd = *c
-	case *Clock:
+	case *AdjustClock:
 		cmd = *c
 	case *Resolve:
 		cmd = *c

@@ -67,10 +67,12 @@ type Board struct {
 	// why the move shown is illegal, or what the game expects ("set up
 	// the position of the new game").
 	Reason string `json:"reason,omitempty"`
-	// Hint says how to set the board right (BoardMismatch), in words:
-	// which piece goes back to which cell, what to take away, and that
-	// putting the previous position back takes a wrong move back.
-	Hint string `json:"hint,omitempty"`
+	// Instruction says how to set the board right (BoardMismatch), in
+	// words: which piece goes back to which cell, what to take away, and
+	// that putting the previous position back takes a wrong move back.
+	// (Its JSON name is "hint"; a hint is otherwise the engine's
+	// suggested move, EventHint.)
+	Instruction string `json:"hint,omitempty"`
 }
 
 // LastMove is the last move of State.

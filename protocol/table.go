@@ -96,7 +96,7 @@ func boardOf(snap *table.Snapshot) Board {
 		}
 		return b
 	case recognize.Mismatch:
-		return Board{Status: BoardMismatch, Cells: st.Fix.Names(names), Reason: st.Reason, Hint: st.Hint}
+		return Board{Status: BoardMismatch, Cells: st.Fix.Names(names), Reason: st.Reason, Instruction: st.Instruction}
 	case recognize.SensorFault:
 		return Board{Status: BoardSensorFault, Cells: st.Unknown.Names(names), Fault: st.Fault}
 	}
@@ -246,7 +246,7 @@ func TableCommand(c Command, resolve Resolver) (table.Command, error) {
 			t.Assist[sideIndex(side)] = game.Assist(a)
 		}
 		return t, nil
-	case Clock:
+	case AdjustClock:
 		return clockCommand(c)
 	case Resolve:
 		return table.Resolve{Action: c.Action}, nil
@@ -286,7 +286,7 @@ func replyData(c table.Command, r table.Reply) any {
 			d["target"], d["move"] = r.Hint.Target, r.Hint.Move
 		}
 		return d
-	case table.Clock:
+	case table.AdjustClock:
 		return r.Clock
 	case table.Draw:
 		if r.Claim != "" {
@@ -297,11 +297,11 @@ func replyData(c table.Command, r table.Reply) any {
 }
 
 // clockCommand is the table command of a clock command.
-func clockCommand(c Clock) (table.Command, error) {
+func clockCommand(c AdjustClock) (table.Command, error) {
 	a, ok := map[string]table.ClockAction{ClockPause: table.ClockPause, ClockResume: table.ClockResume,
 		ClockAdd: table.ClockAdd, ClockSet: table.ClockSet}[c.Action]
 	if !ok {
 		return nil, fmt.Errorf("clock action %q: want pause, resume, add or set", c.Action)
 	}
-	return table.Clock{Action: a, Side: c.Side, D: time.Duration(c.MS) * time.Millisecond}, nil
+	return table.AdjustClock{Action: a, Side: c.Side, D: time.Duration(c.MS) * time.Millisecond}, nil
 }

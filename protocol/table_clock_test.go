@@ -20,10 +20,10 @@ func TestClockCommandsToTheTable(t *testing.T) {
 		in   protocol.Command
 		want table.Command
 	}{
-		{protocol.Clock{Action: protocol.ClockPause}, table.Clock{Action: table.ClockPause}},
-		{protocol.Clock{Action: protocol.ClockResume}, table.Clock{Action: table.ClockResume}},
-		{protocol.Clock{Action: protocol.ClockAdd, Side: rules.Black, MS: -1500}, table.Clock{Action: table.ClockAdd, Side: rules.Black, D: -1500 * time.Millisecond}},
-		{protocol.Clock{Action: protocol.ClockSet, Side: rules.White, MS: 60000}, table.Clock{Action: table.ClockSet, Side: rules.White, D: time.Minute}},
+		{protocol.AdjustClock{Action: protocol.ClockPause}, table.AdjustClock{Action: table.ClockPause}},
+		{protocol.AdjustClock{Action: protocol.ClockResume}, table.AdjustClock{Action: table.ClockResume}},
+		{protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.Black, MS: -1500}, table.AdjustClock{Action: table.ClockAdd, Side: rules.Black, D: -1500 * time.Millisecond}},
+		{protocol.AdjustClock{Action: protocol.ClockSet, Side: rules.White, MS: 60000}, table.AdjustClock{Action: table.ClockSet, Side: rules.White, D: time.Minute}},
 		// No time_control: the set's default; "-": none; else the control.
 		{protocol.NewGame{Variant: "st3d"}, table.NewGame{System: st3d.System, DefaultClock: true}},
 		{protocol.NewGame{Variant: "st3d", TimeControl: "-"}, table.NewGame{System: st3d.System}},
@@ -34,7 +34,7 @@ func TestClockCommandsToTheTable(t *testing.T) {
 			t.Errorf("%+v: %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := protocol.TableCommand(protocol.Clock{Action: "wind"}, resolveST3D); err == nil {
+	if _, err := protocol.TableCommand(protocol.AdjustClock{Action: "wind"}, resolveST3D); err == nil {
 		t.Error("a bad clock action was accepted")
 	}
 }

@@ -86,7 +86,7 @@
 // move that lifts every cell the reading lacks and places every cell it
 // adds) become a Mismatch within Opts.MismatchAfter (2 s) of the first of
 // them, however often the cells change meanwhile. Status.Fix names the
-// cells and Status.Hint says in a sentence which pieces to put back where.
+// cells and Status.Instruction says in a sentence which pieces to put back where.
 // Play resumes when the board matches the expected position again (or the
 // previous one: a take-back). A piece held in the hand that could still
 // move is a move in progress, however long. Unknown cells (a failed

@@ -61,8 +61,8 @@ func TestWrongMoveIsTakenBackFromTheMismatch(t *testing.T) {
 	st := r.rec.Status()
 	want := "put back the white knight on c3W; take away what stands on a3W. If b1W-c3W was recognized wrongly, " +
 		"putting back the position before it takes it back"
-	if st.Hint != want || strings.Join(names(st.Fix), " ") != "a3W c3W" {
-		t.Fatalf("fix %v, hint %q, want a3W c3W, %q", names(st.Fix), st.Hint, want)
+	if st.Instruction != want || strings.Join(names(st.Fix), " ") != "a3W c3W" {
+		t.Fatalf("fix %v, hint %q, want a3W c3W, %q", names(st.Fix), st.Instruction, want)
 	}
 	r.script("lift a3W", "wait 100", "place b1W")
 	r.wait(time.Second)
@@ -234,7 +234,7 @@ func TestLiftNoMoveExplains(t *testing.T) {
 	r.script("lift a8B") // black's piece: no white move touches it
 	r.wait(DefaultOpts().MismatchAfter + 100*time.Millisecond)
 	r.wantState(Mismatch)
-	if got := r.rec.Status().Hint; got != "put back the black knight on a8B" {
+	if got := r.rec.Status().Instruction; got != "put back the black knight on a8B" {
 		t.Fatalf("hint %q", got)
 	}
 	// A piece in the hand that can move is a move in progress, however long.

@@ -130,7 +130,7 @@ func (r *Recognizer) Status() Status {
 		// last reading is all there is to say (the next one reports the
 		// status as a StatusChanged event).
 		fix := r.closed.Xor(r.expected)
-		return Status{State: Mismatch, Reason: r.reason, Fix: fix, Hint: r.hintFor(fix)}
+		return Status{State: Mismatch, Reason: r.reason, Fix: fix, Instruction: r.instructionFor(fix)}
 	}
 	return r.status
 }
@@ -196,7 +196,7 @@ func (r *Recognizer) setStatus(now time.Time, s Status) {
 	s.FirstLifted = r.firstLifted
 	if s.State == Mismatch {
 		s.Fix = r.closed.Xor(r.expected)
-		s.Hint = r.hintFor(s.Fix)
+		s.Instruction = r.instructionFor(s.Fix)
 	}
 	if r.restate || !s.equal(&r.status) {
 		r.restate = false

@@ -72,15 +72,16 @@ type Status struct {
 	Held bool
 	// Reason says why, for Mismatch and SensorFault.
 	Reason string
-	// Hint says, in Mismatch, what to do in a sentence: which pieces to put
-	// back where, what to take away, and that a move recognized wrongly is
-	// taken back by putting the position before it back.
-	Hint string
+	// Instruction says, in Mismatch, what to do in a sentence: which
+	// pieces to put back where, what to take away, and that a move
+	// recognized wrongly is taken back by putting the position before it
+	// back. (A "hint" is the engine's suggested move, table.Hint.)
+	Instruction string
 }
 
 func (s *Status) equal(o *Status) bool {
 	if s.State != o.State || s.Lifted != o.Lifted || s.Placed != o.Placed || s.Fix != o.Fix ||
-		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || s.Ready != o.Ready || s.Held != o.Held || s.Hint != o.Hint || len(s.Choices) != len(o.Choices) {
+		s.Unknown != o.Unknown || s.FirstLifted != o.FirstLifted || s.Reason != o.Reason || s.Ready != o.Ready || s.Held != o.Held || s.Instruction != o.Instruction || len(s.Choices) != len(o.Choices) {
 		return false
 	}
 	for i := range s.Choices {

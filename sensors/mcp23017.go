@@ -10,9 +10,11 @@ import (
 // the scanner keeps).
 const (
 	regIODIRA     = 0x00
+	regGPINTENA   = 0x04
 	regIOCONBank1 = 0x05 // IOCON's address in BANK=1 (GPINTENB in BANK=0)
 	regIOCON      = 0x0A
 	regGPPUA      = 0x0C
+	regINTFA      = 0x0E // INTFA, INTFB, INTCAPA, INTCAPB, then GPIOA, GPIOB
 	regGPIOA      = 0x12
 	regOLATA      = 0x14
 	// numCfg is the number of registers configured and read back: IODIRA
@@ -39,10 +41,17 @@ type expander struct {
 
 	slot [64]int16 // index (cell, or button after the cells) of each slot, -1 unused
 	used uint64    // slots in use
+	// buttons are the slots of buttons on a direct expander: their pins
+	// interrupt on change, so that a press let go before the next read is
+	// latched by the chip (INTF, INTCAP) and read (latchButtons).
+	buttons uint64
+	// latched are buttons whose latched press has not been debounced yet:
+	// they read pressed until it has.
+	latched uint64
 
 	cfg [numCfg]byte // registers 0x00..0x0D as configured
 	w   [numCfg + 1]byte
-	r   [numCfg]byte
+	r   [numCfg]byte // what is read: the configuration, or INTF, INTCAP and GPIO
 
 	// Readings and debounce: bit i is slot i.
 	lastRaw uint64 // last reading (closed = 1)
@@ -132,10 +141,22 @@ func (x *expander) tx(w, r []byte, muxes []*mux) error {
 	return nil
 }
 
+// latchButtons makes the button slots of a direct expander interrupt on
+// change (GPINTEN, compared with the previous value: INTCON 0), so that the
+// chip latches a press between two reads (read). A matrix expander's
+// buttons are read as its cells are.
+func (x *expander) latchButtons(buttons uint64) {
+	if x.matrix || buttons == 0 {
+		return
+	}
+	x.buttons = buttons
+	x.cfg[regGPINTENA], x.cfg[regGPINTENA+1] = byte(buttons), byte(buttons>>8)
+}
+
 // configure writes the configuration and reads it back.
 func (x *expander) configure(muxes []*mux) error {
 	// In BANK=1, 0x05 is IOCON: this puts the chip back in BANK=0. In
-	// BANK=0 it is GPINTENB, which is configured to 0 anyway.
+	// BANK=0 it is GPINTENB, which the full configuration below sets.
 	x.w[0], x.w[1] = regIOCONBank1, 0
 	if err := x.tx(x.w[:2], nil, muxes); err != nil {
 		return fmt.Errorf("write IOCON: %w", err)
@@ -172,24 +193,35 @@ func (x *expander) check(muxes []*mux) (bool, error) {
 	return [4]byte(x.r[:4]) == [4]byte(x.cfg[regIOCON:regIOCON+4]), nil
 }
 
-// read reads the switches: bit i is slot i, 1 = closed.
-func (x *expander) read(muxes []*mux) (uint64, error) {
+// read reads the switches: bit i is slot i, 1 = closed. On a direct
+// expander with buttons it reads INTF and INTCAP in the same transaction,
+// before GPIO: latched are the buttons whose pin interrupted since the last
+// read with the press captured (INTCAP low), pressed and perhaps already
+// let go (reading INTCAP clears the interrupt for the next one).
+func (x *expander) read(muxes []*mux) (raw, latched uint64, err error) {
+	if !x.matrix && x.buttons != 0 {
+		x.w[0] = regINTFA
+		if err := x.tx(x.w[:1], x.r[:6], muxes); err != nil {
+			return 0, 0, fmt.Errorf("read INTF, INTCAP, GPIO: %w", err)
+		}
+		intf, capt := uint16(x.r[0])|uint16(x.r[1])<<8, uint16(x.r[2])|uint16(x.r[3])<<8
+		return uint64(^(uint16(x.r[4]) | uint16(x.r[5])<<8)), uint64(intf&^capt) & x.buttons, nil
+	}
 	if !x.matrix {
 		x.w[0] = regGPIOA
 		if err := x.tx(x.w[:1], x.r[:2], muxes); err != nil {
-			return 0, fmt.Errorf("read GPIO: %w", err)
+			return 0, 0, fmt.Errorf("read GPIO: %w", err)
 		}
-		return uint64(^(uint16(x.r[0]) | uint16(x.r[1])<<8)), nil
+		return uint64(^(uint16(x.r[0]) | uint16(x.r[1])<<8)), 0, nil
 	}
-	var raw uint64
 	for _, row := range x.rows {
 		// Drive the row low; the pointer moves on to GPIOB, which the read
 		// part returns: the columns.
 		x.w[0], x.w[1] = regGPIOA, ^(byte(1) << row)
 		if err := x.tx(x.w[:2], x.r[:1], muxes); err != nil {
-			return 0, fmt.Errorf("scan row %d: %w", row, err)
+			return 0, 0, fmt.Errorf("scan row %d: %w", row, err)
 		}
 		raw |= uint64(^x.r[0]) << (8 * row)
 	}
-	return raw, nil
+	return raw, 0, nil
 }

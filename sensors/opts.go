@@ -5,34 +5,37 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/rules/systems"
 )
 
-// Opts are the options of a Scanner.
+// Opts are the options of a Scanner. Period and Debounce are settings of
+// the configuration file's "sensors" section (the yaml names; those tagged
+// "-" are not settings), checked by Validate.
 type Opts struct {
 	// Cells is the cell list of the game system (rules.System.Cells()): bit
 	// i of a snapshot's sets is Cells[i]. At most 256.
-	Cells []string
+	Cells []string `yaml:"-"`
 	// Period is the scan period of Run.
-	Period time.Duration
+	Period time.Duration `yaml:"period"`
 	// Debounce is how long a cell's reading must stay the same before the
 	// cell changes state (0: at once).
-	Debounce time.Duration
+	Debounce time.Duration `yaml:"debounce"`
 	// RetryMin and RetryMax bound the backoff before a failing expander is
 	// tried again: RetryMin after the first failure, doubling up to
 	// RetryMax.
-	RetryMin, RetryMax time.Duration
+	RetryMin, RetryMax time.Duration `yaml:"-"`
 	// Verify is how often each expander's configuration is read back to
 	// catch a chip that reset without missing a transaction (0: never; at
 	// most one expander is checked per scan). Independently of it, a
 	// reading that changed since the last check is checked before it
 	// counts, so a reset chip's floating inputs never make a change.
-	Verify time.Duration
+	Verify time.Duration `yaml:"-"`
 	// Now, when set, is the clock each expander's reading is stamped
 	// with, read right after it: a scan preempted half way (a busy
 	// machine) stamps what it read with when it read it. Nil stamps the
 	// whole scan with Scan's time.
-	Now func() time.Time
+	Now func() time.Time `yaml:"-"`
 }
 
 // DefaultOpts returns the options used when New is given nil: the cells
@@ -48,6 +51,16 @@ func DefaultOpts() Opts {
 		RetryMax: time.Second,
 		Verify:   time.Second,
 	}
+}
+
+// Validate checks the settings of the configuration file: a period of 1ms
+// to 1s, a debounce up to 1s. Its error is setting.Problems, keyed by the
+// yaml names.
+func (o *Opts) Validate() error {
+	var ps setting.Problems
+	ps.Between("period", o.Period, time.Millisecond, time.Second)
+	ps.Between("debounce", o.Debounce, 0, time.Second)
+	return ps.Err("sensors")
 }
 
 func (o *Opts) check() error {

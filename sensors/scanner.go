@@ -155,12 +155,17 @@ func New(bus i2c.Bus, w *Wiring, opts *Opts) (*Scanner, error) {
 		e := &w.Expanders[i]
 		x := newExpander(bus, e, muxes)
 		var rows uint8
+		var buttons uint64
 		for _, c := range e.Cells {
 			slot := e.Slot(c)
 			x.slot[slot] = int16(index[c.Cell])
 			x.used |= 1 << slot
 			rows |= 1 << c.Row
+			if index[c.Cell] >= len(o.Cells) {
+				buttons |= 1 << slot
+			}
 		}
+		x.latchButtons(buttons)
 		for r := 0; r < 8 && x.matrix; r++ {
 			if rows&(1<<r) != 0 {
 				x.rows = append(x.rows, uint8(r))
@@ -310,7 +315,7 @@ func (s *Scanner) Scan(now time.Time) bool {
 			x.verifiedAt = t
 			x.nextVerify = t + int64(s.opts.Verify)
 		}
-		raw, err := x.read(s.muxes)
+		raw, latched, err := x.read(s.muxes)
 		if err != nil {
 			s.fail(x, now, t, err)
 			continue
@@ -325,6 +330,13 @@ func (s *Scanner) Scan(now time.Time) bool {
 		x.failing, x.consecutive = false, 0
 		x.reads++
 		raw &= x.used
+		// A button pressed since the last read, perhaps let go already
+		// (a tap shorter than the time between two scans: a busy machine),
+		// reads pressed from this read until the debounce has taken the
+		// press, as if it were still held: seen once, never lost. Its
+		// release is then read as it comes.
+		x.latched |= latched &^ x.state
+		raw |= x.latched
 		due, latest, pending := s.due(x, raw, t)
 		asOf = min(asOf, pending)
 		if due != 0 && latest > x.verifiedAt {
@@ -336,6 +348,7 @@ func (s *Scanner) Scan(now time.Time) bool {
 			}
 		}
 		s.commit(x, raw, due, now)
+		x.latched &^= x.state // taken
 	}
 	if !checked && s.verify != 0 {
 		s.verify = 0 // wrap the round-robin when the tail was not due
@@ -473,6 +486,7 @@ func (s *Scanner) lose(x *expander, now time.Time) {
 	}
 	x.unknown = x.used
 	x.state = 0
+	x.latched = 0
 	x.fresh = true
 }
 

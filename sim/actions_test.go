@@ -92,26 +92,26 @@ func TestDoPerSystem(t *testing.T) {
 		closed string // sorted names
 		err    string
 	}{
-		{"st3d turn", NewSet(NewClock(time.Time{})), "setup QL1:w,QL6:b,KL1:w,KL6:b Ka1W,Pz0QL1,kd8B w - - - 0 1\nlift QL1\nplace QL1 turned",
+		{"st3d turn", NewSet(NewTimeSource(time.Time{})), "setup QL1:w,QL6:b,KL1:w,KL6:b Ka1W,Pz0QL1,kd8B w - - - 0 1\nlift QL1\nplace QL1 turned",
 			"KL1 KL6 QL1 QL6 a1QL1 a1W d8B", ""},
-		{"st3d spare board", NewSet(NewClock(time.Time{})), "setup QL1:w,KL1:w,KL6:b Kb1W,Pa7B,kd8B w - - - 0 1\nlift a7B\nplace QL6",
+		{"st3d spare board", NewSet(NewTimeSource(time.Time{})), "setup QL1:w,KL1:w,KL6:b Kb1W,Pa7B,kd8B w - - - 0 1\nlift a7B\nplace QL6",
 			"KL1 KL6 QL1 QL6 b1W d8B", ""},
-		{"st3d board with its piece", NewSet(NewClock(time.Time{})), "setup QL1:w,QL6:b,KL1:w,KL6:b Ka1W,Pa1QL1,kd8B w - - - 0 1\nlift QL1\nplace QL2",
+		{"st3d board with its piece", NewSet(NewTimeSource(time.Time{})), "setup QL1:w,QL6:b,KL1:w,KL6:b Ka1W,Pa1QL1,kd8B w - - - 0 1\nlift QL1\nplace QL2",
 			"KL1 KL6 QL2 QL6 a1W a5QL2 d8B", ""},
-		{"millennium", NewSetFor(millennium.System, NewClock(time.Time{})), "setup K1e1,k3e8 w - - - 0 1\nlift 1e1\nplace 2e2\nplace 3a1",
+		{"millennium", NewSetFor(millennium.System, NewTimeSource(time.Time{})), "setup K1e1,k3e8 w - - - 0 1\nlift 1e1\nplace 2e2\nplace 3a1",
 			"2e2 3a1 3e8", ""},
-		{"first contact platforms", NewSetFor(firstcontact.System, NewClock(time.Time{})),
+		{"first contact platforms", NewSetFor(firstcontact.System, NewTimeSource(time.Time{})),
 			"place QL3u\nplace QL3d\nplace a3QL3u\nplace z2QL3d\nlift QL3u\nplace QL5u\nlift QL3d\nplace KL3d",
 			"KL3d QL5u a5QL5u d2KL3d", ""},
-		{"first contact up only", NewSetFor(firstcontact.UpOnly, NewClock(time.Time{})), "place QL3u\nplace QL3d", "QL3u",
+		{"first contact up only", NewSetFor(firstcontact.UpOnly, NewTimeSource(time.Time{})), "place QL3u\nplace QL3d", "QL3u",
 			"sim: place QL3d: no such cell on the first-contact-up set"},
-		{"turn a square", NewSet(NewClock(time.Time{})), "setup\nplace b4W turned", "", "sim: place b4W turned: only a board placed on a pin can be turned"},
-		{"square of a missing board", NewSetFor(firstcontact.System, NewClock(time.Time{})), "place a3QL3u", "", "sim: place a3QL3u: no board on QL3u"},
-		{"second board in the air", NewSet(NewClock(time.Time{})), "setup\nlift QL1\nlift KL1", "",
+		{"turn a square", NewSet(NewTimeSource(time.Time{})), "setup\nplace b4W turned", "", "sim: place b4W turned: only a board placed on a pin can be turned"},
+		{"square of a missing board", NewSetFor(firstcontact.System, NewTimeSource(time.Time{})), "place a3QL3u", "", "sim: place a3QL3u: no board on QL3u"},
+		{"second board in the air", NewSet(NewTimeSource(time.Time{})), "setup\nlift QL1\nlift KL1", "",
 			"sim: lift board KL1: the board of QL1 is still in the air"},
-		{"spare on a taken pin", NewSet(NewClock(time.Time{})), "setup\nplace QL1", "", "sim: place spare board QL1: pin taken"},
-		{"millennium cell on st3d", NewSet(NewClock(time.Time{})), "lift 2e4", "", "sim: lift 2e4: no such cell on the st3d set"},
-		{"bad setup", NewSetFor(millennium.System, NewClock(time.Time{})), "setup K9z9 w - - - 0 1", "", "sim: setup: "},
+		{"spare on a taken pin", NewSet(NewTimeSource(time.Time{})), "setup\nplace QL1", "", "sim: place spare board QL1: pin taken"},
+		{"millennium cell on st3d", NewSet(NewTimeSource(time.Time{})), "lift 2e4", "", "sim: lift 2e4: no such cell on the st3d set"},
+		{"bad setup", NewSetFor(millennium.System, NewTimeSource(time.Time{})), "setup K9z9 w - - - 0 1", "", "sim: setup: "},
 	} {
 		err := doAll(tc.set, tc.script)
 		got := ""
@@ -178,7 +178,7 @@ func TestSetCarriers(t *testing.T) {
 // a tap is a press, a wait and a release (Steps), and a name the set does
 // not have is refused with the list of those it has (issue 29).
 func TestDoButtons(t *testing.T) {
-	s := NewSetFor(firstcontact.System, NewClock(time.Time{}), "button:clock_white", "button:knight", "button:pawn")
+	s := NewSetFor(firstcontact.System, NewTimeSource(time.Time{}), "button:clock_white", "button:knight", "button:pawn")
 	pressed := func() string {
 		var out []string
 		for _, c := range s.Closed().Cells(nil) {

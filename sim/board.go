@@ -15,8 +15,10 @@ const LEDAddress = 0x71
 // Board is a whole simulated build: the bus with its chips, the physical
 // set wired to the expanders, and the clock they share.
 type Board struct {
-	Bus    *Bus
-	Clock  *Clock
+	Bus *Bus
+	// Clock is the simulated time the bus, the set and the table share
+	// (their wall clock, not a chess clock).
+	Clock  *TimeSource
 	Set    *Set
 	Wiring *sensors.Wiring
 	// Expanders are the MCP23017s, in Wiring.Expanders order.
@@ -54,7 +56,7 @@ func ForSystem(sys rules.System, w *sensors.Wiring) (*Board, error) {
 	}
 	b := &Board{
 		Bus:    NewBus("sim"),
-		Clock:  NewClock(Epoch),
+		Clock:  NewTimeSource(Epoch),
 		Wiring: w.Clone(),
 		Muxes:  map[uint16]*PCA9548{},
 	}

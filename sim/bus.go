@@ -38,7 +38,7 @@ type Bus struct {
 	maxHz  uint64 // transactions fail above it (0: no limit)
 	devs   map[uint16]Device
 	muxes  []*PCA9548
-	clock  *Clock
+	clock  *TimeSource
 	closed bool
 
 	st     Stats
@@ -87,9 +87,9 @@ func (b *Bus) Detach(addr uint16) {
 	}
 }
 
-// SetClock makes every transaction advance c by its wire time, so that a
+// SetTimeSource makes every transaction advance c by its wire time, so that a
 // scanner reading c.Now() sees the bus take time. Nil detaches the clock.
-func (b *Bus) SetClock(c *Clock) {
+func (b *Bus) SetTimeSource(c *TimeSource) {
 	b.mu.Lock()
 	b.clock = c
 	b.mu.Unlock()

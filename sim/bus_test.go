@@ -57,8 +57,8 @@ func TestBusStatsAndSpeed(t *testing.T) {
 	if err := b.SetSpeed(0); err == nil {
 		t.Fatal("SetSpeed(0) accepted")
 	}
-	c := NewClock(time.Time{})
-	b.SetClock(c)
+	c := NewTimeSource(time.Time{})
+	b.SetTimeSource(c)
 	if err := d.Tx([]byte{0x00}, r); err != nil {
 		t.Fatal(err)
 	}

@@ -6,35 +6,36 @@ import (
 	"time"
 )
 
-// Epoch is the time every Clock made by NewClock(time.Time{}) starts at.
+// Epoch is the time every TimeSource made by NewTimeSource(time.Time{}) starts at.
 var Epoch = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
-// Clock is a simulated clock: time moves only when Advance or Set is called
-// (or, when attached with Bus.SetClock, by the wire time of each
+// TimeSource is the simulated time injected where the real one is time.Now
+// (a simulated clock, not a chess clock): time moves only when Advance or Set is called
+// (or, when attached with Bus.SetTimeSource, by the wire time of each
 // transaction). Its timers (NewTimer, After) fire when it moves past their
 // time. It is safe for concurrent use.
-type Clock struct {
+type TimeSource struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*timer // waiting, in no order
 }
 
-// timer is a timer of a Clock: c receives the clock's time once at.
+// timer is a timer of a TimeSource: c receives the clock's time once at.
 type timer struct {
 	at time.Time
 	c  chan time.Time
 }
 
-// NewClock returns a clock at t, or at Epoch when t is the zero time.
-func NewClock(t time.Time) *Clock {
+// NewTimeSource returns a clock at t, or at Epoch when t is the zero time.
+func NewTimeSource(t time.Time) *TimeSource {
 	if t.IsZero() {
 		t = Epoch
 	}
-	return &Clock{now: t}
+	return &TimeSource{now: t}
 }
 
 // Now is the current simulated time.
-func (c *Clock) Now() time.Time {
+func (c *TimeSource) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
@@ -42,7 +43,7 @@ func (c *Clock) Now() time.Time {
 
 // Advance moves the clock forward by d, fires the timers whose time came,
 // and returns the new time.
-func (c *Clock) Advance(d time.Duration) time.Time {
+func (c *TimeSource) Advance(d time.Duration) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -52,7 +53,7 @@ func (c *Clock) Advance(d time.Duration) time.Time {
 
 // Set moves the clock to t (it may go backwards; tests should not) and
 // fires the timers whose time came.
-func (c *Clock) Set(t time.Time) {
+func (c *TimeSource) Set(t time.Time) {
 	c.mu.Lock()
 	c.now = t
 	c.fire()
@@ -62,7 +63,7 @@ func (c *Clock) Set(t time.Time) {
 // NewTimer is time.NewTimer on the simulated clock: the channel receives
 // the clock's time once the clock reaches Now()+d (at once when d <= 0);
 // stop cancels the timer and reports whether it was still waiting.
-func (c *Clock) NewTimer(d time.Duration) (ch <-chan time.Time, stop func() bool) {
+func (c *TimeSource) NewTimer(d time.Duration) (ch <-chan time.Time, stop func() bool) {
 	t := &timer{c: make(chan time.Time, 1)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -85,14 +86,14 @@ func (c *Clock) NewTimer(d time.Duration) (ch <-chan time.Time, stop func() bool
 }
 
 // After is time.After on the simulated clock: NewTimer's channel alone.
-func (c *Clock) After(d time.Duration) <-chan time.Time {
+func (c *TimeSource) After(d time.Duration) <-chan time.Time {
 	ch, _ := c.NewTimer(d)
 	return ch
 }
 
 // Timers returns the times of the timers still waiting, earliest first:
 // a test sees there what the code under test waits for, and when.
-func (c *Clock) Timers() []time.Time {
+func (c *TimeSource) Timers() []time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]time.Time, len(c.timers))
@@ -105,7 +106,7 @@ func (c *Clock) Timers() []time.Time {
 
 // fire sends the time to the timers whose time came and forgets them.
 // c.mu is held.
-func (c *Clock) fire() {
+func (c *TimeSource) fire() {
 	c.timers = slices.DeleteFunc(c.timers, func(t *timer) bool {
 		if t.at.After(c.now) {
 			return false

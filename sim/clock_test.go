@@ -10,7 +10,7 @@ import (
 // nanosecond before, once; a stopped timer never fires; Timers lists what
 // waits, earliest first.
 func TestClockTimers(t *testing.T) {
-	c := NewClock(time.Time{})
+	c := NewTimeSource(time.Time{})
 	t0 := c.Now()
 	a, _ := c.NewTimer(2 * time.Second)
 	b, stopB := c.NewTimer(time.Second)

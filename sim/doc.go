@@ -12,7 +12,7 @@
 // hold a board or platform, which carries the squares named after it. It
 // drives the expanders' input pins through the same sensors.Wiring the
 // scanner reads, so a closed reed switch pulls its line low exactly as the
-// wiring table says. Clock is the simulated time that contact bounce and
+// wiring table says. TimeSource is the simulated time that contact bounce and
 // the tests share.
 //
 // ForSystem assembles a whole board (bus, chips, set, clock) for a system

@@ -44,7 +44,7 @@ func Gestures(p rules.Position, m rules.Move, st Style) []Action {
 	in := p.Info(m)
 	before := p.Occupancy()
 	after := p.Play(m).Occupancy()
-	scratch := NewSetFor(p.System(), NewClock(time.Time{}))
+	scratch := NewSetFor(p.System(), NewTimeSource(time.Time{}))
 	var out []Action
 	pause := func() {
 		d := st.Pause

@@ -25,7 +25,7 @@ func script(acts []Action) string {
 // and reports where the set's cells differ from the position after m.
 func playOn(t *testing.T, p rules.Position, m rules.Move, acts []Action) {
 	t.Helper()
-	s := NewSetFor(p.System(), NewClock(time.Time{}))
+	s := NewSetFor(p.System(), NewTimeSource(time.Time{}))
 	s.SetUp(p.Occupancy())
 	for _, a := range acts {
 		if err := s.Do(a); err != nil {
@@ -170,7 +170,7 @@ func TestGesturesProperty(t *testing.T) {
 // square), so that boards empty and move.
 func pick(p rules.Position, moves []rules.Move, rng *rand.Rand) rules.Move {
 	if rng.Intn(2) == 0 {
-		s := NewSetFor(p.System(), NewClock(time.Time{}))
+		s := NewSetFor(p.System(), NewTimeSource(time.Time{}))
 		var board []rules.Move
 		for _, m := range moves {
 			in := p.Info(m)

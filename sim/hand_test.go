@@ -212,7 +212,7 @@ func TestHandIsSeeded(t *testing.T) {
 // Apply sets the set's cells as the touch says, and refuses cells the set
 // does not have.
 func TestSetApply(t *testing.T) {
-	s := NewSet(NewClock(time.Time{}))
+	s := NewSet(NewTimeSource(time.Time{}))
 	s.Start()
 	b2, b3 := cells(t, "b2W"), cells(t, "b3W")
 	if err := s.Apply(Touch{Open: b2}); err != nil {

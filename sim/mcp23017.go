@@ -49,16 +49,28 @@ type Pins interface {
 //     pulled low from outside (Pins), high when its pull-up (GPPU) is on,
 //     and Floating otherwise;
 //   - power-on: IODIR = 0xFF on both ports, every other register 0, pointer
-//     0x00.
-//
-// Interrupts are not emulated: GPINTEN, DEFVAL and INTCON are plain
-// registers, INTF and INTCAP read 0.
+//     0x00;
+//   - interrupt-on-change, as a driver polls it (the INT pins are not
+//     wired): an input whose GPINTEN bit is set and whose value changes
+//     from the value last sampled (INTCON=0), or differs from DEFVAL
+//     (INTCON=1), sets its INTF bit and copies its port's GPIO value into
+//     INTCAP, unless an interrupt of that port is pending (the first one
+//     is kept); reading the port's INTCAP or GPIO clears it (INTF reads 0
+//     again, INTCAP keeps its value). The pins are sampled when the wired
+//     Pins report a change (a Pins with a watch method: the Set reports
+//     its buttons' presses and releases) and at each transaction, so a
+//     button pressed and let go between two reads is latched as the chip
+//     latches it.
 type MCP23017 struct {
 	chip
 	reg   [2][numRegs]uint8 // [port][kind]; IOCON lives in iocon
 	iocon uint8
 	ptr   uint8
 	pins  Pins
+	// prev is the GPIO value last sampled for interrupt-on-change;
+	// sampled says whether there is one (not since the power-on).
+	prev    uint16
+	sampled bool
 	// Floating is the level that inputs without pull-up read when nothing
 	// pulls them low (bit i for pin i). It is 0 by default, so that a
 	// driver that forgets the pull-ups sees every switch closed.
@@ -82,13 +94,65 @@ func (m *MCP23017) powerOn() {
 	m.reg = [2][numRegs]uint8{}
 	m.reg[0][regIODIR], m.reg[1][regIODIR] = 0xFF, 0xFF
 	m.iocon, m.ptr = 0, 0
+	m.sampled = false
+}
+
+// watcher is Pins that report their changes: watch registers a function
+// called (without the Pins' locks held) after each change.
+type watcher interface {
+	watch(changed func())
 }
 
 // SetPins wires p to the chip's pins (nil: nothing wired).
 func (m *MCP23017) SetPins(p Pins) {
 	m.mu.Lock()
 	m.pins = p
+	m.sampled = false
 	m.mu.Unlock()
+	if w, ok := p.(watcher); ok {
+		w.watch(m.pinsChanged)
+	}
+}
+
+// pinsChanged samples the pins when the wired Pins report a change.
+func (m *MCP23017) pinsChanged() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.gone {
+		m.sample()
+	}
+}
+
+// gpio is the value GPIO reads: the pin levels, inputs inverted where
+// IPOL is set.
+func (m *MCP23017) gpio() uint16 {
+	return m.levels() ^ (m.reg16(regIPOL) & m.reg16(regIODIR))
+}
+
+// sample compares the pins with the value last sampled (or DEFVAL) and
+// latches an interrupt of a port on an enabled input that changed.
+func (m *MCP23017) sample() {
+	en := m.reg16(regGPINTEN) & m.reg16(regIODIR)
+	if en == 0 {
+		m.sampled = false // nothing interrupts: the pins need not be read
+		return
+	}
+	v := m.gpio()
+	prev := m.prev
+	if !m.sampled {
+		prev = v
+	}
+	m.prev, m.sampled = v, true
+	con := m.reg16(regINTCON)
+	cause := ((v^prev)&^con | (v^m.reg16(regDEFVAL))&con) & en
+	for port := range 2 {
+		c := uint8(cause >> (8 * port))
+		if c == 0 || m.reg[port][regINTF] != 0 {
+			continue
+		}
+		m.reg[port][regINTF] = c
+		m.reg[port][regINTCAP] = uint8(v >> (8 * port))
+	}
 }
 
 // decode maps a register address to (port, kind) under the current BANK
@@ -152,12 +216,8 @@ func (m *MCP23017) read(port, kind int) uint8 {
 	switch kind {
 	case regIOCON:
 		return m.iocon
-	case regINTF, regINTCAP:
-		return 0
 	case regGPIO:
-		in := m.reg16(regIODIR)
-		v := m.levels() ^ (m.reg16(regIPOL) & in)
-		return uint8(v >> (8 * port))
+		return uint8(m.gpio() >> (8 * port))
 	}
 	return m.reg[port][kind]
 }
@@ -182,6 +242,7 @@ func (m *MCP23017) Tx(w, r []byte) error {
 	if err != nil && n == 0 {
 		return err
 	}
+	m.sample() // what changed since the last sample, as the chip saw it
 	if len(w) > 0 {
 		m.ptr = w[0]
 		for _, v := range w[1:] {
@@ -199,6 +260,9 @@ func (m *MCP23017) Tx(w, r []byte) error {
 		r[i] = 0
 		if port, kind, ok := m.decode(m.ptr); ok {
 			r[i] = m.read(port, kind)
+			if kind == regINTCAP || kind == regGPIO {
+				m.reg[port][regINTF] = 0 // the read clears the port's interrupt
+			}
 		}
 		m.next()
 	}
@@ -207,7 +271,7 @@ func (m *MCP23017) Tx(w, r []byte) error {
 
 // Register returns the register at addr under the current IOCON.BANK
 // setting, as a read would (GPIO gives the pins), without moving the
-// pointer.
+// pointer or clearing an interrupt.
 func (m *MCP23017) Register(addr uint8) uint8 {
 	m.mu.Lock()
 	defer m.mu.Unlock()

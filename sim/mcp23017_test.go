@@ -161,3 +161,76 @@ func TestMCP23017Faults(t *testing.T) {
 		t.Fatalf("NACKs %d", st.NACKs)
 	}
 }
+
+// watchedPins are pins whose changes are reported to the chip, as the
+// Set reports its buttons'.
+type watchedPins struct {
+	low     uint16
+	changed func()
+}
+
+func (p *watchedPins) PulledLow(uint16) uint16 { return p.low }
+func (p *watchedPins) watch(f func())          { p.changed = f }
+func (p *watchedPins) set(low uint16)          { p.low = low; p.changed() }
+
+// Interrupt-on-change as a polling driver sees it (datasheet 3.6): a pin
+// pressed and let go between two reads sets its INTF bit, and INTCAP holds
+// the port as it was at the first change; a later change of the port does
+// not overwrite it; reading INTCAP or GPIO clears the interrupt; a pin
+// without GPINTEN, or INTCON comparing with DEFVAL, behave as the chip.
+func TestMCP23017InterruptOnChange(t *testing.T) {
+	b, m := newMCP(t)
+	p := &watchedPins{}
+	m.SetPins(p)
+	// Inputs with pull-ups; interrupts on GPA1 and GPB2, compared with the
+	// previous value.
+	txOK(t, b, []byte{0x0C, 0xFF, 0xFF}, 0) // GPPU
+	txOK(t, b, []byte{0x04, 0x02, 0x04}, 0) // GPINTENA, GPINTENB
+	intf := func() []byte { return txOK(t, b, []byte{0x0E}, 2) }
+	if got := intf(); got[0] != 0 || got[1] != 0 {
+		t.Fatalf("INTF % x before any change", got)
+	}
+	p.set(0x0002) // GPA1 pressed...
+	p.set(0x0003) // ... GPA0 (no interrupt) too ...
+	p.set(0x0001) // ... GPA1 let go: the first change is kept
+	if got := intf(); got[0] != 0x02 || got[1] != 0 {
+		t.Fatalf("INTF % x, want GPA1's", got)
+	}
+	if got := m.Register(0x10); got != 0xFD {
+		t.Fatalf("INTCAPA %#x, want 0xfd (GPA1 low at the press)", got)
+	}
+	if got := intf(); got[0] != 0x02 {
+		t.Fatalf("INTF % x after Register, want it still set (Register clears nothing)", got)
+	}
+	if got := txOK(t, b, []byte{0x10}, 1); got[0] != 0xFD {
+		t.Fatalf("INTCAPA %#x", got[0])
+	}
+	if got := intf(); got[0] != 0 {
+		t.Fatalf("INTF % x after INTCAPA was read, want cleared", got)
+	}
+	if got := txOK(t, b, []byte{0x10}, 1); got[0] != 0xFD {
+		t.Fatalf("INTCAPA %#x after the clear, want it kept", got[0])
+	}
+	// GPB2: a press read by GPIO clears it too.
+	p.set(0x0401)
+	if got := intf(); got[1] != 0x04 {
+		t.Fatalf("INTFB %#x, want GPB2", got[1])
+	}
+	if got := txOK(t, b, []byte{0x12}, 2); got[0] != 0xFE || got[1] != 0xFB {
+		t.Fatalf("GPIO % x", got)
+	}
+	if got := intf(); got[1] != 0 {
+		t.Fatalf("INTFB %#x after GPIO was read, want cleared", got[1])
+	}
+	// INTCON=1 on GPA1, DEFVAL 1 (released): interrupt while it is pressed,
+	// again after each clear.
+	txOK(t, b, []byte{0x06, 0x02}, 0) // DEFVALA
+	txOK(t, b, []byte{0x08, 0x02}, 0) // INTCONA
+	p.set(0x0403)
+	for i := range 2 {
+		if got := intf(); got[0] != 0x02 {
+			t.Fatalf("read %d: INTFA %#x, want GPA1 (differs from DEFVAL)", i, got[0])
+		}
+		txOK(t, b, []byte{0x12}, 2)
+	}
+}

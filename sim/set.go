@@ -28,7 +28,7 @@ import (
 // turned half round, on square 3-i (V.A2: z0 <-> a1, a0 <-> z1).
 type Set struct {
 	mu     sync.Mutex
-	clock  *Clock
+	clock  *TimeSource
 	sys    rules.System
 	names  []string
 	index  map[string]rules.Cell
@@ -46,6 +46,9 @@ type Set struct {
 	// stuck cells read closed whatever stands on them (a reed switch
 	// stuck shut, a wire shorted to ground).
 	stuck rules.CellSet
+	// watchers are told of each change of a button (the expanders' chips
+	// latch a press between two reads: MCP23017's interrupt-on-change).
+	watchers []func()
 }
 
 // bounce is a train of edges on one cell: the cell reads inverted between
@@ -59,14 +62,14 @@ type bounce struct {
 // no piece, no board) whose bounce runs on clock; buttons are extra cells
 // (full names, with sensors.ButtonPrefix). Start puts it in the start
 // position.
-func NewSet(clock *Clock, buttons ...string) *Set {
+func NewSet(clock *TimeSource, buttons ...string) *Set {
 	return NewSetFor(systems.Default(), clock, buttons...)
 }
 
 // NewSetFor returns an empty set of the system sys (no piece, no board),
 // whose bounce runs on clock; buttons are extra cells (full names, with
 // sensors.ButtonPrefix). Start puts it in sys's start position.
-func NewSetFor(sys rules.System, clock *Clock, buttons ...string) *Set {
+func NewSetFor(sys rules.System, clock *TimeSource, buttons ...string) *Set {
 	s := &Set{clock: clock, sys: sys, index: map[string]rules.Cell{}, airFrom: rules.NoCell}
 	cells := sys.Cells()
 	s.names = append(append([]string(nil), cells...), buttons...)
@@ -109,6 +112,7 @@ func (s *Set) Start() { s.SetUp(s.start) }
 // position's Occupancy() gives it), buttons released, no bounce, no board
 // in the air.
 func (s *Set) SetUp(cells rules.CellSet) {
+	defer s.changed() // the buttons are released
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = rules.CellSet{}
@@ -352,25 +356,40 @@ func (s *Set) Release(button string) error { return s.button(button, false) }
 
 func (s *Set) button(name string, down bool) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	c, ok := s.index[name]
 	if !ok || !strings.HasPrefix(name, sensors.ButtonPrefix) {
+		s.mu.Unlock()
 		return fmt.Errorf("sim: no button %q", name)
 	}
 	s.closed.Set(c, down)
+	s.mu.Unlock()
+	s.changed()
 	return nil
+}
+
+// changed tells the watchers that the switches changed; call it without
+// s.mu held (a watcher reads the pins).
+func (s *Set) changed() {
+	s.mu.Lock()
+	ws := s.watchers
+	s.mu.Unlock()
+	for _, f := range ws {
+		f()
+	}
 }
 
 // SetCell forces the switch of any cell closed or open, whatever stands
 // there (a stuck or shorted switch, or a position built by hand).
 func (s *Set) SetCell(name string, closed bool) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	c, ok := s.index[name]
 	if !ok {
+		s.mu.Unlock()
 		return fmt.Errorf("sim: no cell %q", name)
 	}
 	s.closed.Set(c, closed)
+	s.mu.Unlock()
+	s.changed()
 	return nil
 }
 
@@ -447,6 +466,14 @@ func (s *Set) Stick(name string) error {
 	}
 	s.stuck.Add(c)
 	return nil
+}
+
+// watch has changed called after each change of the set's buttons (the
+// chip's interrupt-on-change samples its pins then).
+func (p *expanderPins) watch(changed func()) {
+	p.set.mu.Lock()
+	p.set.watchers = append(p.set.watchers, changed)
+	p.set.mu.Unlock()
 }
 
 // PulledLow implements Pins.

@@ -16,7 +16,7 @@ func closedNames(s *Set) []string {
 }
 
 func TestSetStartAndPieces(t *testing.T) {
-	s := NewSet(NewClock(time.Time{}))
+	s := NewSet(NewTimeSource(time.Time{}))
 	s.Start()
 	if got := s.Closed().Len(); got != 36 {
 		t.Fatalf("start: %d closed cells, want 36", got)
@@ -64,7 +64,7 @@ func TestSetStartAndPieces(t *testing.T) {
 }
 
 func TestSetBoardMoves(t *testing.T) {
-	s := NewSet(NewClock(time.Time{}))
+	s := NewSet(NewTimeSource(time.Time{}))
 	s.Start()
 	if err := s.Lift("a0QL1"); err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestSetBoardMoves(t *testing.T) {
 }
 
 func TestSetBounce(t *testing.T) {
-	clk := NewClock(time.Time{})
+	clk := NewTimeSource(time.Time{})
 	s := NewSet(clk)
 	c, _ := s.Cell("b3W")
 	if err := s.Bounce("b3W", 0, time.Millisecond, 3*time.Millisecond); err == nil || err.Error() != "sim: bounce b3W: odd number of edges (3)" {

@@ -230,3 +230,35 @@ func TestClockPressNeverUsedUp(t *testing.T) {
 		})
 	}
 }
+
+// A clock tap pressed and let go between two scans (the scan loop starved
+// for 400 ms by a busy machine, the tap 150 ms) is not missed: the
+// expander latched it (sensors), the table sees it once, and it completes
+// the move on the board (issue 33).
+func TestClockTapBetweenTwoScans(t *testing.T) {
+	r := newClockRig(t, "180+2", clockButtons)
+	r.act("tap knight", "wait 500") // Black starts White's clock
+	r.play("b2W-b3W")
+	r.b.Clock.Advance(100 * time.Millisecond)
+	if err := r.b.Set.Press("button:queen"); err != nil {
+		t.Fatal(err)
+	}
+	r.b.Clock.Advance(150 * time.Millisecond)
+	if err := r.b.Set.Release("button:queen"); err != nil {
+		t.Fatal(err)
+	}
+	r.b.Clock.Advance(150 * time.Millisecond)
+	r.tb.Tick()
+	r.run(time.Second)
+	r.drain()
+	p := r.presses()
+	if len(p) != 2 || p[0].Detail != "knight" || p[1].Detail != "queen" {
+		t.Fatalf("presses %+v, want knight's and queen's once each", p)
+	}
+	if s := r.tb.Snapshot(); len(s.Moves) != 1 || s.Moves[0].Move != "b2W-b3W" {
+		t.Fatalf("moves %v, want b2W-b3W completed by the tap", s.Moves)
+	}
+	if mv := r.lastMove(); !mv.Time.Equal(p[1].At) {
+		t.Errorf("the move's time %s, its press %s", mv.Time.Format(time.RFC3339Nano), p[1].At.Format(time.RFC3339Nano))
+	}
+}

@@ -139,7 +139,7 @@ func TestClockFlagAtExactlyZero(t *testing.T) {
 		t.Errorf("LEDs show %s, want White's king", king)
 	}
 	// The game is over: moves and clock commands are refused.
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockAdd, Side: rules.White, D: time.Minute}); !errors.Is(err, game.ErrGameOver) {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockAdd, Side: rules.White, D: time.Minute}); !errors.Is(err, game.ErrGameOver) {
 		t.Errorf("clock command after the flag: %v", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestClockPauseResume(t *testing.T) {
 	m.moved(r.lastMove().Time)
 	r.run(time.Second)
 	paused := r.b.Clock.Now()
-	rep, err := r.tb.Exec(table.Clock{Action: table.ClockPause})
+	rep, err := r.tb.Exec(table.AdjustClock{Action: table.ClockPause})
 	if err != nil || rep.Clock == nil || !rep.Clock.Paused {
 		t.Fatalf("pause: %+v, %v", rep.Clock, err)
 	}
@@ -197,7 +197,7 @@ func TestClockPauseResume(t *testing.T) {
 		t.Errorf("Black's clock ran while paused: %v, want %v", got, m.remaining(rules.Black, paused))
 	}
 	resumed := r.b.Clock.Now()
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockResume}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockResume}); err != nil {
 		t.Fatal(err)
 	}
 	m.since = m.since.Add(resumed.Sub(paused))
@@ -222,12 +222,12 @@ func TestClockCommands(t *testing.T) {
 	r := newClockRig(t, "180+2")
 	m := newModel("180+2", r.clockStarted())
 	r.run(time.Second)
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockAdd, Side: rules.Black, D: 30 * time.Second}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockAdd, Side: rules.Black, D: 30 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	m.rem[rules.Black] += 30 * time.Second
 	now := r.b.Clock.Now()
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockSet, Side: rules.White, D: time.Minute}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockSet, Side: rules.White, D: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	m.rem[rules.White], m.since = time.Minute, now // White's clock shows 1:00 at now
@@ -239,11 +239,11 @@ func TestClockCommands(t *testing.T) {
 		c    table.Command
 		want string
 	}{
-		{table.Clock{Action: table.ClockAdd, Side: rules.White, D: -2 * time.Minute}, "would leave"},
-		{table.Clock{Action: table.ClockSet, Side: rules.Black, D: 0}, "would leave"},
-		{table.Clock{Action: table.ClockAdd, Side: 5, D: time.Second}, "want white or black"},
-		{table.Clock{Action: 9}, "want pause, resume, add or set"},
-		{table.Clock{}, "want pause, resume, add or set"},
+		{table.AdjustClock{Action: table.ClockAdd, Side: rules.White, D: -2 * time.Minute}, "would leave"},
+		{table.AdjustClock{Action: table.ClockSet, Side: rules.Black, D: 0}, "would leave"},
+		{table.AdjustClock{Action: table.ClockAdd, Side: 5, D: time.Second}, "want white or black"},
+		{table.AdjustClock{Action: 9}, "want pause, resume, add or set"},
+		{table.AdjustClock{}, "want pause, resume, add or set"},
 	} {
 		if _, err := r.tb.Exec(tc.c); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.c, err, tc.want)
@@ -259,7 +259,7 @@ func TestClockCommands(t *testing.T) {
 	}
 	// A game without a clock refuses every clock command.
 	n := newRig(t)
-	if _, err := n.tb.Exec(table.Clock{Action: table.ClockPause}); !errors.Is(err, table.ErrNoClock) {
+	if _, err := n.tb.Exec(table.AdjustClock{Action: table.ClockPause}); !errors.Is(err, table.ErrNoClock) {
 		t.Errorf("clock command without a clock: %v", err)
 	}
 	if n.tb.Snapshot().Clock != nil {
@@ -309,7 +309,7 @@ func TestClockRestartResumesPaused(t *testing.T) {
 	m.moved(r.lastMove().Time)
 	r.play("b7B-b6B")
 	m.moved(r.lastMove().Time)
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockAdd, Side: rules.Black, D: 15 * time.Second}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockAdd, Side: rules.Black, D: 15 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	m.rem[rules.Black] += 15 * time.Second
@@ -333,7 +333,7 @@ func TestClockRestartResumesPaused(t *testing.T) {
 	}
 	r.run(10 * time.Second)
 	resumed := r.b.Clock.Now()
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockResume}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockResume}); err != nil {
 		t.Fatal(err)
 	}
 	// Readings keep ms; the model's times are rounded the same way.

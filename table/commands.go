@@ -9,7 +9,7 @@ import (
 )
 
 // Command is one of the commands a Table carries out: NewGame, Promote,
-// TakeBack, Resign, Draw, Resync, PlayMove, Clock, Hint, Teach, Alert, Peer,
+// TakeBack, Resign, Draw, Resync, PlayMove, AdjustClock, Hint, Teach, Alert, Peer,
 // PeerFlag, PeerTakeBack, Resolve, AdoptRecord, PeerRestore. A command that
 // fails changes nothing.
 type Command interface {
@@ -147,7 +147,7 @@ type Reply struct {
 	Claim game.Reason
 	// Hint is the hint shown (Hint).
 	Hint *HintShown
-	// Clock is the clock after a Clock command.
+	// Clock is the clock after an AdjustClock command.
 	Clock *clock.Snapshot
 }
 

@@ -149,11 +149,11 @@ type BoardStatus struct {
 	// from the rook on b4N."), or what the game expects ("set up the
 	// position of the new game", "no legal move leads to this").
 	Reason string
-	// Hint says, in Mismatch, what to do to set the board right, in
+	// Instruction says, in Mismatch, what to do to set the board right, in
 	// words: which piece goes back to which cell, what to take away, and
 	// that putting the position before the last move back takes it back.
 	// It is empty for a learner's side without assistance (Assist).
-	Hint string
+	Instruction string
 	// Culprits are the pieces that make a move shown illegal (the piece
 	// that would give check, the one blocking the line).
 	Culprits rules.CellSet

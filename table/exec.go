@@ -52,7 +52,7 @@ func (t *Table) exec(now time.Time, c Command) (Reply, error) {
 		t.log.Warn("alert", "detail", c.Detail)
 		t.emit(Event{Kind: Fault, At: now, Detail: c.Detail})
 		return Reply{}, nil
-	case Clock:
+	case AdjustClock:
 		return t.clockCommand(now, c)
 	case Peer, PeerFlag:
 		return t.peerCommand(now, c)
@@ -168,19 +168,24 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 			t.log.Error("new game: the teacher's settings are not journaled: a restart loses them", "game", s.ID(), "err", err)
 		}
 	}
+	// Read before the game replaces the expected position: the set may
+	// already stand in the new game's (its clock then waits for White's
+	// first move).
+	standing := t.standing(sys, s.Position())
 	old := t.sess
 	if err := t.start(s); err != nil {
 		_ = s.Close()
 		t.sess = old
 		return Reply{}, err
 	}
+	t.ck.waitMove = standing
 	if _, ok := s.Teaching(); !ok {
 		t.hints.teach = tc // not journaled (above): in force until a restart
 	}
 	if err := old.Close(); err != nil {
 		t.log.Warn("closing the previous game's journal", "game", old.ID(), "err", err)
 	}
-	t.peer, t.tbAsk, t.tbAnswer, t.tbHeld, t.resolve = nil, nil, nil, false, nil // a remote opponent of the new game says so anew
+	t.remote = remotePeer{} // a remote opponent of the new game says so anew
 	t.log.Info("new game", "game", s.ID(), "variant", sys.Name(), "white", tags.White, "black", tags.Black)
 	t.emit(Event{Kind: GameBegan, At: now})
 	return Reply{Game: s.ID()}, nil

@@ -74,7 +74,7 @@ func TestHintLimitAndTeachersLock(t *testing.T) {
 	if snap := r.tb.Snapshot(); !snap.HintsLocked || snap.Hint != nil {
 		t.Errorf("locked: %v, hint %+v", snap.HintsLocked, snap.Hint)
 	}
-	if v := r.leds.view(); !v.NoHints {
+	if v := r.leds.view(); !v.NoTargets {
 		t.Error("the LEDs show hints under the teacher's lock")
 	}
 	if _, err := r.tb.Exec(table.Hint{}); !errors.Is(err, table.ErrHintsLocked) {

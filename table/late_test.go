@@ -22,7 +22,11 @@ func TestLateScansHastyHand(t *testing.T) {
 				late: 100 * time.Millisecond, hasty: true}
 			t.Run(s.String(), func(t *testing.T) {
 				st := tableHandStats{latency: map[string][]time.Duration{}}
-				for seed := int64(0); seed < 6; seed++ {
+				seeds := int64(6)
+				if testing.Short() {
+					seeds = 2 // the race detector's run (README); the full run plays six
+				}
+				for seed := int64(0); seed < seeds; seed++ {
 					playTableHandGame(t, s, seed, 40, &st)
 				}
 				if st.ghosts+st.misses+st.mismatches > 0 || st.moves < 60 {

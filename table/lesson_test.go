@@ -64,8 +64,8 @@ func TestMismatchSaysTheFixInWords(t *testing.T) {
 			r := newRig(t)
 			r.playIn(tc.position, tc.acts...)
 			st := r.tb.Snapshot().Status
-			if st.State != recognize.Mismatch || st.Reason != tc.reason || st.Hint != tc.hint {
-				t.Fatalf("board %s\n reason %q, want %q\n hint %q, want %q", st.State, st.Reason, tc.reason, st.Hint, tc.hint)
+			if st.State != recognize.Mismatch || st.Reason != tc.reason || st.Instruction != tc.hint {
+				t.Fatalf("board %s\n reason %q, want %q\n hint %q, want %q", st.State, st.Reason, tc.reason, st.Instruction, tc.hint)
 			}
 		})
 	}
@@ -83,7 +83,7 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 	r.act("lift b7B", "wait 100", "place b6B")
 	r.run(3 * time.Second)
 	if st := r.tb.Snapshot().Status; !strings.HasPrefix(st.Reason, "It is white's move") {
-		t.Fatalf("the previous game's illegal move: %s %q %q", st.State, st.Reason, st.Hint)
+		t.Fatalf("the previous game's illegal move: %s %q %q", st.State, st.Reason, st.Instruction)
 	}
 	ctl, err := clock.Parse("300")
 	if err != nil {
@@ -94,8 +94,8 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 	}
 	r.run(100 * time.Millisecond)
 	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || st.Reason != "set up the position of the new game" ||
-		st.Hint != "put back the black pawn on b7B; take away what stands on b6B" || !st.Culprits.Empty() {
-		t.Fatalf("the new game, the set not set up: %s %q %q culprits %v", st.State, st.Reason, st.Hint, st.Culprits.Names(names))
+		st.Instruction != "put back the black pawn on b7B; take away what stands on b6B" || !st.Culprits.Empty() {
+		t.Fatalf("the new game, the set not set up: %s %q %q culprits %v", st.State, st.Reason, st.Instruction, st.Culprits.Names(names))
 	}
 	r.act("lift b6B", "wait 100", "place b7B")
 	r.run(time.Second)
@@ -110,7 +110,7 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 	if st := r.tb.Snapshot().Status.State; st != recognize.InSync {
 		t.Fatalf("the set shows the new game: %s", st)
 	}
-	if _, err := r.tb.Exec(table.Clock{Action: table.ClockResume}); err != nil {
+	if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockResume}); err != nil {
 		t.Fatal(err)
 	}
 	r.act("lift b2W", "wait 100", "place b5N")
@@ -122,8 +122,8 @@ func TestFirstIllegalMoveOfANewGame(t *testing.T) {
 		t.Fatalf("the first illegal move of the new game: %+v", ill)
 	}
 	st := r.tb.Snapshot().Status
-	if st.Reason != why || st.Hint != "put back the white pawn on b2W; take away what stands on b5N" {
-		t.Errorf("state: reason %q hint %q", st.Reason, st.Hint)
+	if st.Reason != why || st.Instruction != "put back the white pawn on b2W; take away what stands on b5N" {
+		t.Errorf("state: reason %q hint %q", st.Reason, st.Instruction)
 	}
 	pen := r.rec.lastOf(table.ClockChanged)
 	if pen == nil || pen.Detail != "penalty: black gets 1m0s for white's illegal move" {
@@ -201,7 +201,7 @@ func TestTeachersSettingsSurviveARestart(t *testing.T) {
 		t.Fatalf("after a restart: %+v locked %v used %v, want %+v used [1 0]", snap.Teaching, snap.HintsLocked, snap.HintsUsed, want)
 	}
 	r.drain()
-	if v := r.leds.view(); !v.NoHints {
+	if v := r.leds.view(); !v.NoTargets {
 		t.Error("the LEDs show targets under the lock after a restart")
 	}
 	if _, err := r.tb.Exec(table.Hint{}); !errors.Is(err, table.ErrHintsLocked) {
@@ -292,7 +292,7 @@ func TestAssistancePerSide(t *testing.T) {
 			// White, with full assistance, always sees the targets.
 			r.act("lift b2W")
 			r.drain()
-			if v := r.leds.view(); v.NoHints {
+			if v := r.leds.view(); v.NoTargets {
 				t.Error("White's lifted pawn shows no targets")
 			}
 			r.act("place b2W")
@@ -301,8 +301,8 @@ func TestAssistancePerSide(t *testing.T) {
 			// Black.
 			r.act("lift b7B")
 			r.drain()
-			if v := r.leds.view(); v.NoHints == tc.targets {
-				t.Errorf("Black's lifted pawn: targets shown %v, want %v", !v.NoHints, tc.targets)
+			if v := r.leds.view(); v.NoTargets == tc.targets {
+				t.Errorf("Black's lifted pawn: targets shown %v, want %v", !v.NoTargets, tc.targets)
 			}
 			r.act("place b7B")
 			r.run(time.Second)
@@ -318,11 +318,11 @@ func TestAssistancePerSide(t *testing.T) {
 			st := r.tb.Snapshot().Status
 			if tc.explains {
 				if ill == nil || ill.Detail != "A pawn does not move from b7B to b4N." || st.Reason != ill.Detail ||
-					st.Hint != "put back the black pawn on b7B; take away what stands on b4N. If b2W-b3W was recognized wrongly, putting back the position before it takes it back" {
-					t.Errorf("explained: event %+v\nreason %q hint %q", ill, st.Reason, st.Hint)
+					st.Instruction != "put back the black pawn on b7B; take away what stands on b4N. If b2W-b3W was recognized wrongly, putting back the position before it takes it back" {
+					t.Errorf("explained: event %+v\nreason %q hint %q", ill, st.Reason, st.Instruction)
 				}
-			} else if ill == nil || ill.Detail != "no legal move leads to this" || st.Reason != ill.Detail || st.Hint != "" {
-				t.Errorf("unexplained: event %+v\nreason %q hint %q", ill, st.Reason, st.Hint)
+			} else if ill == nil || ill.Detail != "no legal move leads to this" || st.Reason != ill.Detail || st.Instruction != "" {
+				t.Errorf("unexplained: event %+v\nreason %q hint %q", ill, st.Reason, st.Instruction)
 			}
 		})
 	}

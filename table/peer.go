@@ -1,7 +1,6 @@
 package table
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -55,12 +54,12 @@ func (t *Table) peerCommand(now time.Time, c Command) (Reply, error) {
 	case Peer:
 		if c.State != nil {
 			st := *c.State
-			t.peer = &st
+			t.remote.peer = &st
 			if st.Desync == "" {
-				t.resolve = nil // the games agree: nothing left to resolve
+				t.remote.resolve = nil // the games agree: nothing left to resolve
 			}
 		} else {
-			t.peer = nil
+			t.remote.peer = nil
 		}
 		detail := ""
 		if c.State != nil {
@@ -128,12 +127,12 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 	n := max(c.Plies, 1)
 	switch {
 	case c.Answer != "":
-		ask := t.tbAsk
+		ask := t.remote.tbAsk
 		if ask == nil || !ask.ByPeer {
 			return Reply{}, true, fmt.Errorf("table: take back: no take-back asked by the other set to %s", c.Answer)
 		}
 		if ask.At != have {
-			t.tbAsk = nil
+			t.remote.tbAsk = nil
 			return Reply{}, true, fmt.Errorf("%w: the take-back was asked at move %d, the game has %d moves", ErrStale, ask.At, have)
 		}
 		accept := c.Answer == TakeBackAccept
@@ -147,10 +146,10 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 				return Reply{}, true, err
 			}
 		}
-		t.tbAsk, t.tbAnswer = nil, &TakeBackAnswer{At: ask.At, ID: ask.ID, Accept: accept}
+		t.remote.tbAsk, t.remote.tbAnswer = nil, &TakeBackAnswer{At: ask.At, ID: ask.ID, Accept: accept}
 		t.emit(Event{Kind: PeerChanged, At: now, Detail: "take-back " + c.Answer + "ed"})
 		return rep, true, nil
-	case t.peer == nil || !t.peer.Paired:
+	case t.remote.peer == nil || !t.remote.peer.Paired:
 		return Reply{}, false, nil
 	}
 	if n > have {
@@ -159,8 +158,8 @@ func (t *Table) remoteTakeBack(now time.Time, c TakeBack) (Reply, bool, error) {
 	if res, _ := t.sess.Result(); res != rules.NoResult {
 		return Reply{}, true, fmt.Errorf("table: take back: the game is over (%s)", res)
 	}
-	t.tbAsk = &TakeBackRequest{Plies: n, At: have, ID: now.UnixNano()}
-	detail := fmt.Sprintf("take-back of %d move(s) asked of set %s", n, t.peer.Set)
+	t.remote.tbAsk = &TakeBackRequest{Plies: n, At: have, ID: now.UnixNano()}
+	detail := fmt.Sprintf("take-back of %d move(s) asked of set %s", n, t.remote.peer.Set)
 	t.emit(Event{Kind: PeerChanged, At: now, Detail: detail})
 	return Reply{}, true, nil
 }
@@ -176,25 +175,25 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 		}
 		r := *c.Request
 		r.ByPeer = true
-		t.tbAsk = &r
+		t.remote.tbAsk = &r
 		t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("the other set asks to take back %d move(s)", r.Plies)})
 		return Reply{}, nil
 	case c.Answer != nil:
-		ask := t.tbAsk
+		ask := t.remote.tbAsk
 		if ask == nil || ask.ByPeer || ask.At != c.Answer.At || ask.ID != c.Answer.ID {
 			return Reply{}, fmt.Errorf("%w: an answer to a take-back this set did not ask", ErrStale)
 		}
-		t.tbAsk = nil
+		t.remote.tbAsk = nil
 		if !c.Answer.Accept {
 			if ask.ByHand {
-				t.rec.Expect("set " + t.peer.Set + " refused the take-back: put " + t.lastLong() + " back on the board")
+				t.rec.Expect("set " + t.remote.peer.Set + " refused the take-back: put " + t.lastLong() + " back on the board")
 				t.expectedSet()
 			}
 			t.emit(Event{Kind: PeerChanged, At: now, Detail: "the other set refused the take-back"})
 			return Reply{}, nil
 		}
-		if t.tbHeld {
-			t.tbHeld = false
+		if t.remote.tbHeld {
+			t.remote.tbHeld = false
 			t.applyPlay()
 		}
 		return t.takeBackNow(now, ask.Plies)
@@ -207,7 +206,7 @@ func (t *Table) peerTakeBack(now time.Time, c PeerTakeBack) (Reply, error) {
 // side, while it is online (offline, its side's clock is paused after the
 // grace period). Its flag comes here as PeerFlag.
 func (t *Table) peerFlags(side rules.Color) bool {
-	p := t.peer
+	p := t.remote.peer
 	return p != nil && p.Paired && p.Online && side == p.Side
 }
 
@@ -220,25 +219,25 @@ func (t *Table) peerFlags(side rules.Color) bool {
 // reports false when the game is not a paired remote one (the take-back
 // is this set's to make).
 func (t *Table) askByHand(now time.Time, e recognize.Event) bool {
-	if t.peer == nil || !t.peer.Paired {
+	if t.remote.peer == nil || !t.remote.peer.Paired {
 		return false
 	}
 	t.flush() // the move taken back may still be on its way to the journal
 	long := t.lastLong()
-	if res, _ := t.sess.Result(); res != rules.NoResult || t.tbAsk != nil {
-		t.tbHeld = true
+	if res, _ := t.sess.Result(); res != rules.NoResult || t.remote.tbAsk != nil {
+		t.remote.tbHeld = true
 		t.applyPlay()
-		t.rec.Restore(e.Move, "no take-back by hand in a game with set "+t.peer.Set+": put "+long+" back on the board")
+		t.rec.Restore(e.Move, "no take-back by hand in a game with set "+t.remote.peer.Set+": put "+long+" back on the board")
 		t.expectedSet()
 		return true
 	}
-	t.tbAsk = &TakeBackRequest{Plies: 1, At: len(t.sess.Moves()), ID: now.UnixNano(), ByHand: true}
-	t.tbHeld = true
+	t.remote.tbAsk = &TakeBackRequest{Plies: 1, At: len(t.sess.Moves()), ID: now.UnixNano(), ByHand: true}
+	t.remote.tbHeld = true
 	t.applyPlay() // until the answer, the position before the move is no take-back
-	t.rec.Restore(e.Move, fmt.Sprintf("take-back of %s asked of set %s: wait for its answer, or put the move back", long, t.peer.Set))
+	t.rec.Restore(e.Move, fmt.Sprintf("take-back of %s asked of set %s: wait for its answer, or put the move back", long, t.remote.peer.Set))
 	t.expectedSet()
-	t.log.Info("take-back by hand in a remote game: asked of the other set", "move", long, "set", t.peer.Set, "at", e.At)
-	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("take-back of %s by hand: asked of set %s", long, t.peer.Set)})
+	t.log.Info("take-back by hand in a remote game: asked of the other set", "move", long, "set", t.remote.peer.Set, "at", e.At)
+	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("take-back of %s by hand: asked of set %s", long, t.remote.peer.Set)})
 	return true
 }
 
@@ -249,190 +248,4 @@ func (t *Table) lastLong() string {
 		return ""
 	}
 	return moves[len(moves)-1].Move
-}
-
-// Resolve ends a desync (PeerState.Desync, the two sets holding different
-// games) as this set's players choose: ResolveAccept makes this set's game
-// the other set's record (AdoptRecord), ResolveRestore takes both sets
-// back to the last position their games share (PeerRestore here, and the
-// other set asked to do the same). The remote opponent carries it out; the
-// snapshot's Resolve holds it until then. It is refused while the games
-// agree.
-type Resolve struct {
-	Action string
-}
-
-// Actions of Resolve.
-const (
-	ResolveAccept  = "accept"
-	ResolveRestore = "restore"
-)
-
-// Resolution is a Resolve of this set's players not carried out yet; ID
-// tells two apart (the time it was asked, in ns).
-type Resolution struct {
-	Action string
-	ID     int64
-}
-
-// AdoptRecord makes this set's game the other set's record (ResolveAccept):
-// the moves after the first Keep (the moves both games share) are taken
-// back and Moves, the other set's moves after them, played as moves made
-// elsewhere, with Reading (the other set's clock) after the last. The set
-// is then expected to show the other set's position, and the LEDs show
-// what to move. Nothing changes when a move does not play.
-type AdoptRecord struct {
-	Game    string
-	Keep    int
-	Moves   []string
-	Reading *clock.Reading
-}
-
-// PeerRestore takes this game back to its first Keep moves, the last
-// position both games of a desync share (ResolveRestore, asked here or by
-// the other set: By names who, in words).
-type PeerRestore struct {
-	Game string
-	Keep int
-	By   string
-}
-
-func (Resolve) Name() string     { return "resolve" }
-func (Resolve) command()         {}
-func (AdoptRecord) Name() string { return "adopt_record" }
-func (AdoptRecord) command()     {}
-func (PeerRestore) Name() string { return "peer_restore" }
-func (PeerRestore) command()     {}
-
-// resolveCommand records the players' resolution of a desync for the
-// remote opponent to carry out.
-func (t *Table) resolveCommand(now time.Time, c Resolve) (Reply, error) {
-	if c.Action != ResolveAccept && c.Action != ResolveRestore {
-		return Reply{}, fmt.Errorf("table: resolve: action %q: want %s or %s", c.Action, ResolveAccept, ResolveRestore)
-	}
-	if t.peer == nil || t.peer.Desync == "" {
-		return Reply{}, errors.New("table: resolve: no desync to resolve (the game is not split between two sets)")
-	}
-	t.resolve = &Resolution{Action: c.Action, ID: now.UnixNano()}
-	what := "accept set " + t.peer.Set + "'s record"
-	if c.Action == ResolveRestore {
-		what = "restore the last position both games share, on both sets"
-	}
-	t.log.Info("desync: resolution asked", "action", c.Action, "set", t.peer.Set)
-	t.emit(Event{Kind: PeerChanged, At: now, Detail: "desync: " + what})
-	return Reply{}, nil
-}
-
-// replayCheck checks that moves play from the position after the game's
-// first keep moves, and returns the position they lead to.
-func (t *Table) replayCheck(keep int, moves []string) (rules.Position, error) {
-	have := t.sess.Moves()
-	if keep < 0 || keep > len(have) {
-		return nil, fmt.Errorf("table: keep %d moves: the game has %d", keep, len(have))
-	}
-	pos := t.sess.Start()
-	for i, m := range have[:keep] {
-		mv, _, err := pos.ParseMove(m.Move)
-		if err != nil {
-			return nil, fmt.Errorf("table: move %d %s of the game: %w", i+1, m.Move, err)
-		}
-		pos = pos.Play(mv)
-	}
-	for i, long := range moves {
-		mv, _, err := pos.ParseMove(long)
-		if err != nil {
-			return nil, fmt.Errorf("table: the other set's move %d %s: %w", keep+i+1, long, err)
-		}
-		pos = pos.Play(mv)
-	}
-	return pos, nil
-}
-
-// adoptRecord carries out c (ResolveAccept): all of it, or nothing when a
-// move does not play.
-func (t *Table) adoptRecord(now time.Time, c AdoptRecord) (Reply, error) {
-	if c.Game != "" && c.Game != t.sess.ID() {
-		return Reply{}, fmt.Errorf("%w: the other set's record is for game %s, this is game %s", ErrStale, c.Game, t.sess.ID())
-	}
-	final, err := t.replayCheck(c.Keep, c.Moves)
-	if err != nil {
-		return Reply{}, err
-	}
-	shown := t.rec.Position() // what the set is to show before: where the pieces stand
-	var rep Reply
-	if n := len(t.sess.Moves()) - c.Keep; n > 0 {
-		if rep, err = t.takeBackNow(now, n); err != nil {
-			return Reply{}, err
-		}
-	}
-	for i, long := range c.Moves {
-		before := t.sess.Position()
-		m, _, _ := before.ParseMove(long) // checked above
-		var reading *clock.Reading
-		if i == len(c.Moves)-1 {
-			reading = c.Reading
-		}
-		rec, err := t.clockPlay(now, m, reading)
-		if err != nil {
-			// A flag fell on the way: the game stands where it got to.
-			t.log.Error("desync: the other set's record stopped", "at", long, "err", err)
-			final = t.sess.Position()
-			break
-		}
-		t.log.Info("move", "seq", rec.Seq, "move", rec.Move, "san", rec.SAN, "by", "the other set's record")
-		t.emit(Event{Kind: Moved, At: now, Move: &rec, Before: before, Remote: true})
-	}
-	t.resolve = nil
-	t.lastMove = t.lastMoveCells()
-	t.unseen = unseen{}
-	t.remoteFrom, t.remoteTo = pieceDiff(shown, final)
-	set := ""
-	if t.peer != nil {
-		set = "set " + t.peer.Set + "'s "
-	}
-	t.setExpected(final, set+"record accepted: move the pieces to its position")
-	t.log.Info("desync: the other set's record accepted", "kept", c.Keep, "moves", c.Moves)
-	t.emit(Event{Kind: PeerChanged, At: now, Detail: "desync: " + set + "record accepted"})
-	t.afterMove(now, final)
-	return rep, nil
-}
-
-// pieceDiff are the cells to change to make the set showing from show to:
-// where a piece is to go from (lifted) and where one is to go (placed).
-func pieceDiff(from, to rules.Position) (lift, place rules.CellSet) {
-	for i := range from.System().Cells() {
-		c := rules.Cell(i)
-		pf, okf := from.CellPiece(c)
-		pt, okt := to.CellPiece(c)
-		if okf && (!okt || pf != pt) {
-			lift.Add(c)
-		}
-		if okt && (!okf || pf != pt) {
-			place.Add(c)
-		}
-	}
-	return lift, place
-}
-
-// peerRestore carries out c: the game taken back to its first Keep moves.
-func (t *Table) peerRestore(now time.Time, c PeerRestore) (Reply, error) {
-	if c.Game != "" && c.Game != t.sess.ID() {
-		return Reply{}, fmt.Errorf("%w: a restore of game %s, this is game %s", ErrStale, c.Game, t.sess.ID())
-	}
-	if _, err := t.replayCheck(c.Keep, nil); err != nil {
-		return Reply{}, err
-	}
-	t.resolve = nil
-	n := len(t.sess.Moves()) - c.Keep
-	if n > 0 {
-		rep, err := t.takeBackNow(now, n)
-		if err != nil {
-			return Reply{}, err
-		}
-		t.log.Info("desync: the last common position restored", "moves", c.Keep, "by", c.By)
-		t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("desync: the position after move %d restored (%s)", c.Keep, c.By)})
-		return rep, nil
-	}
-	t.emit(Event{Kind: PeerChanged, At: now, Detail: fmt.Sprintf("desync: this set is at the position after move %d (%s)", c.Keep, c.By)})
-	return Reply{}, nil
 }

@@ -43,7 +43,7 @@ func (t *Table) applyPlay() {
 	if t.play() == game.PlayTournament {
 		ro.TakeBacks, ro.Correction = false, 0
 	}
-	if t.tbHeld {
+	if t.remote.tbHeld {
 		ro.TakeBacks = false
 	}
 	t.rec.SetForgiving(ro.TakeBacks, ro.Correction)

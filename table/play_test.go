@@ -136,7 +136,7 @@ func TestPlayTournamentHandTakeBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.open()
-			if _, err := r.tb.Exec(table.Clock{Action: table.ClockResume}); err != nil {
+			if _, err := r.tb.Exec(table.AdjustClock{Action: table.ClockResume}); err != nil {
 				t.Fatal(err)
 			}
 			r.act(takeBack...)

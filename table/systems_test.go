@@ -93,10 +93,10 @@ func (r *rig) playGame(moves []string) {
 		got := r.rec.moves()
 		if len(got) != i+1 || got[i] != long {
 			st := r.tb.Snapshot().Status
-			r.t.Fatalf("after %s (move %d) the table has %v; board %s %q choices %q", long, i+1, got, st.State, st.Hint, st.Choices)
+			r.t.Fatalf("after %s (move %d) the table has %v; board %s %q choices %q", long, i+1, got, st.State, st.Instruction, st.Choices)
 		}
 		if st := r.tb.Snapshot().Status; st.State != recognize.InSync && st.State != recognize.NeedsChoice {
-			r.t.Fatalf("after %s the board is %s (%s)", long, st.State, st.Hint)
+			r.t.Fatalf("after %s the board is %s (%s)", long, st.State, st.Instruction)
 		}
 		// The LEDs show the move just made: its from and to cells (the
 		// pins of a board move, the cell of a placement).

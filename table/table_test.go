@@ -181,7 +181,7 @@ func TestResignationShowsTheLoser(t *testing.T) {
 	}
 	r.run(time.Second)
 	if st := r.tb.Snapshot().Status; st.State != recognize.Mismatch || !strings.Contains(st.Reason, "did not accept") {
-		t.Errorf("board %s %q after a refused move", st.State, st.Hint)
+		t.Errorf("board %s %q after a refused move", st.State, st.Instruction)
 	}
 }
 

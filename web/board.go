@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
 // board is what the hub knows of one board. Its methods run with the hub's
@@ -39,11 +39,11 @@ type board struct {
 	awaitingPress  bool
 	cells, choices []string
 	lifted         rules.CellSet
-	hints          leds.Hints
-	given          *leds.Hints // the set's own hints, while a Snapshot is applied
+	targets        targets.Set  // the lifted cells' legal targets
+	given          *targets.Set // the set's own targets, while a Snapshot is applied
 	fix            []string
 	fixReason      string
-	fixHint        string // what to do, in words (a mismatch's hint)
+	fixInstruction string // what to do, in words (a mismatch's instruction)
 	checkCell      string
 	result, reason string
 	err            string
@@ -144,7 +144,7 @@ func (b *board) reset(start rules.Position, moves []string, clks []int64, last i
 			break
 		}
 	}
-	b.lifted, b.hints = rules.CellSet{}, leds.Hints{}
+	b.lifted, b.targets = rules.CellSet{}, targets.Set{}
 	b.touch(true)
 }
 
@@ -301,7 +301,7 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 		b.fix, b.fixReason = nil, ""
 	case protocol.BoardMismatch:
 		b.setLifted(nil)
-		b.fix, b.fixHint = s.Board.Cells, s.Board.Hint
+		b.fix, b.fixInstruction = s.Board.Cells, s.Board.Instruction
 		if r := s.Board.Reason; r != "" && !strings.HasSuffix(b.fixReason, r) {
 			b.fixReason = r // the state's reason stands; an event's may say "illegal: " before it
 		}
@@ -316,7 +316,7 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 		b.fix, b.fixReason = nil, ""
 	}
 	if s.Board.Status != protocol.BoardMismatch {
-		b.fixHint = ""
+		b.fixInstruction = ""
 	}
 	b.result, b.reason = s.Result, s.Reason
 	if b.result == "" {
@@ -421,7 +421,7 @@ func (b *board) move(h *Hub, m protocol.Move) {
 		}
 	}
 	b.setLifted(nil)
-	b.fix, b.fixReason, b.fixHint = nil, "", ""
+	b.fix, b.fixReason, b.fixInstruction = nil, "", ""
 	if r, why := b.g.Outcome(); r != rules.NoResult {
 		b.result, b.reason = string(r), why
 	}
@@ -453,12 +453,12 @@ func (b *board) cellSet(names []string) rules.CellSet {
 
 func (b *board) setLifted(names []string) {
 	b.lifted = b.cellSet(names)
-	b.hints = leds.Hints{}
+	b.targets = targets.Set{}
 	switch {
 	case b.given != nil:
-		b.hints = *b.given // what the set's LEDs show
+		b.targets = *b.given // what the set's LEDs show
 	case !b.lifted.Empty() && b.g != nil:
-		b.hints, b.buf = leds.HintsFor(b.g.Position(), b.lifted, b.buf)
+		b.targets, b.buf = targets.Lifted(b.g.Position(), b.lifted, b.buf)
 	}
 }
 
@@ -502,7 +502,7 @@ func (b *board) event(h *Hub, e protocol.Event) {
 		if b.sys != nil && e.Game != b.game {
 			b.remember()
 			b.game = e.Game
-			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixHint = nil, protocol.ResultOngoing, "", nil, "", ""
+			b.tags, b.result, b.reason, b.fix, b.fixReason, b.fixInstruction = nil, protocol.ResultOngoing, "", nil, "", ""
 			b.reset(b.sys.Start(), nil, nil, 0)
 		}
 	}
@@ -567,8 +567,8 @@ func (b *board) check() string {
 func (b *board) status0() Status {
 	s := Status{Online: b.online, Game: b.game, Variant: b.variant(), Seq: b.seq(), Epoch: b.epoch, Ver: b.ver,
 		Tags: b.tags, Clock: b.clock, Peer: b.peer, Board: or(b.status, protocol.BoardInSync), Choices: b.choices, Fault: b.fault, AwaitingPress: b.awaitingPress && b.status == protocol.BoardMoveInProgress,
-		Lifted: b.names(b.lifted), Targets: b.names(b.hints.Targets), Captures: b.names(b.hints.Captures),
-		PinTargets: b.names(b.hints.Pins), Fix: b.fix, FixReason: b.fixReason, FixHint: b.fixHint, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
+		Lifted: b.names(b.lifted), Targets: b.names(b.targets.Targets), Captures: b.names(b.targets.Captures),
+		PinTargets: b.names(b.targets.Pins), Fix: b.fix, FixReason: b.fixReason, FixInstruction: b.fixInstruction, Lesson: b.lesson, Turn: b.turn(), Check: b.check(),
 		Result: or(b.result, protocol.ResultOngoing), Termination: b.reason, Error: b.err, Event: b.last, Plies: len(b.plies), At: b.updated}
 	if s.Check == "" && b.checkCell != "" && len(b.plies) == 0 {
 		s.Check = b.checkCell

@@ -430,7 +430,7 @@ func TestBrowserLessonPeerAndEvents(t *testing.T) {
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "first-contact")
 	s := f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W"}, Reason: "set up the position of the new game",
-		Hint: "put back the white pawn on b2W"})
+		Instruction: "put back the white pawn on b2W"})
 	s.Lesson = &protocol.Lesson{Assist: map[string]string{"white": "full", "black": "none"},
 		Hints: map[string]int{"white": 3, "black": 3}, HintsUsed: map[string]int{"white": 1}, Locked: true}
 	s.Peer = &protocol.PeerState{Set: "klingon", Paired: true, Detail: "set klingon is offline since 12:00:00"}

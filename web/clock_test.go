@@ -11,7 +11,7 @@ import (
 
 // waitTimers polls (real time, against a deadline) until the clock's
 // pending timers are exactly want.
-func waitTimers(t *testing.T, clk *sim.Clock, want ...time.Time) {
+func waitTimers(t *testing.T, clk *sim.TimeSource, want ...time.Time) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
 		if slices.EqualFunc(clk.Timers(), want, time.Time.Equal) {
@@ -27,7 +27,7 @@ func waitTimers(t *testing.T, clk *sim.Clock, want ...time.Time) {
 // under a 15 s broadcast delay is not shown after 14 s of simulated time
 // and is shown once the 15th second has passed.
 func TestHubRunOnItsClock(t *testing.T) {
-	clk := sim.NewClock(time.Time{})
+	clk := sim.NewTimeSource(time.Time{})
 	o := DefaultOpts()
 	o.Delay, o.Now, o.NewTimer = 15*time.Second, clk.Now, clk.NewTimer
 	h := NewHub(o)
@@ -73,7 +73,7 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 // The stream writes a heartbeat after Heartbeat of silence on the server's
 // clock, and an event starts the silence again.
 func TestHeartbeatAfterSilence(t *testing.T) {
-	clk := sim.NewClock(time.Time{})
+	clk := sim.NewTimeSource(time.Time{})
 	h := NewHub(DefaultOpts())
 	f := newFakeSet(t, h, "b1", "st3d")
 	o := DefaultServerOpts()

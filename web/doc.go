@@ -12,7 +12,7 @@
 // one from an MQTT follower (Hub.State, Move, Event). The Hub replays the
 // moves with the rules (rules/systems) to know the position, the notation,
 // the pieces on each cell, and, for a set followed from a broker, the
-// hints of a lifted piece (leds.HintsFor). Everything the pages need is
+// targets of a lifted piece (targets.Lifted). Everything the pages need is
 // embedded in the binary, three.js included (static/vendor/three, with
 // its licence and VERSION): a hall without internet works.
 package web

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
 // fakeSet plays a game through the rules and feeds a hub as the daemon
@@ -103,13 +103,13 @@ func mustSys(t testing.TB, name string) rules.System {
 }
 
 // targets are the cells the LEDs show for the piece on cell lifted
-// (leds.HintsFor), in cell order.
+// (targets.Lifted), in cell order.
 func (f *fakeSet) targets(lifted string) []string {
 	var s rules.CellSet
 	s.Add(f.cell(lifted))
-	hints, _ := leds.HintsFor(f.g.Position(), s, nil)
+	set, _ := targets.Lifted(f.g.Position(), s, nil)
 	var out []string
-	for _, c := range hints.Targets.Cells(nil) {
+	for _, c := range set.Targets.Cells(nil) {
 		out = append(out, f.sys.Cells()[c])
 	}
 	return out

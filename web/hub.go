@@ -11,45 +11,56 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
-// HubOpts configures a Hub.
+// HubOpts configures a Hub. Delay and Eval are settings of the
+// configuration file's "http" section (the yaml names; those tagged "-"
+// are not settings), checked by Validate.
 type HubOpts struct {
 	// Delay is the broadcast delay: what the hub is told is shown Delay
 	// later, on the pages and the feeds alike. Zero shows it at once. With
 	// a delay, Release (or Run) applies what is due.
-	Delay time.Duration
+	Delay time.Duration `yaml:"delay"`
 	// Now is the clock (time.Now when nil); NewTimer makes Run's timers
 	// on it (a channel that receives once d has passed, and a function
 	// that stops it; nil means the real clock's).
-	Now      func() time.Time
-	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
+	Now      func() time.Time                                      `yaml:"-"`
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool) `yaml:"-"`
 	// MaxBoards bounds the boards known; a board beyond it is ignored.
-	MaxBoards int
+	MaxBoards int `yaml:"-"`
 	// MaxPlies bounds the moves kept of a game; moves beyond it are not
 	// shown (the game's record is cut there).
-	MaxPlies int
+	MaxPlies int `yaml:"-"`
 	// MaxPending bounds the inputs waiting for the delay; beyond it the
 	// oldest is applied early.
-	MaxPending int
+	MaxPending int `yaml:"-"`
 	// Eval turns on the engine's evaluation of each position for the
 	// spectators (the evaluation bar, the best line, the graph), run by
 	// RunEval: EvalNodes bounds each search (and EvalDepth, 0: none),
 	// EvalPlies how far back in a game it goes.
-	Eval      bool
-	EvalNodes int64
-	EvalDepth int
-	EvalPlies int
+	Eval      bool  `yaml:"eval"`
+	EvalNodes int64 `yaml:"-"`
+	EvalDepth int   `yaml:"-"`
+	EvalPlies int   `yaml:"-"`
 	// Tick is the wall streams' batch: the changes within a tick go out
 	// together, each board once (the first change after a quiet tick at
 	// once). WallLog is how many changes the wall's log keeps: a stream
 	// further behind skips to the latest summary of every board.
-	Tick    time.Duration
-	WallLog int
+	Tick    time.Duration `yaml:"-"`
+	WallLog int           `yaml:"-"`
+}
+
+// Validate checks the settings of the configuration file: a delay of at
+// most an hour. Its error is setting.Problems, keyed by the yaml names.
+func (o *HubOpts) Validate() error {
+	var ps setting.Problems
+	ps.Between("delay", o.Delay, 0, time.Hour)
+	return ps.Err("web")
 }
 
 // DefaultOpts are the hub's defaults: no delay, 1000 boards, 2000 plies a
@@ -152,10 +163,10 @@ type Snapshot struct {
 	// lookup of the variant by its name, no start position read again.
 	System rules.System
 	Start  rules.Position
-	// Hints are the lifted piece's targets as the set's LEDs show them
+	// Targets are the lifted piece's targets as the set's LEDs show them
 	// (none under the teacher's lock or for a side without assistance);
-	// nil: the hub works them out from the lifted cells.
-	Hints *leds.Hints
+	// nil: the hub works them out from the lifted cells (targets.Lifted).
+	Targets *targets.Set
 }
 
 // Snapshot gives the hub a board's change at once: its move, its event and
@@ -173,13 +184,13 @@ func (h *Hub) Snapshot(id string, s Snapshot) {
 		e.Cells = slices.Clone(e.Cells)
 		ev = &e
 	}
-	var hints *leds.Hints
-	if s.Hints != nil {
-		c := *s.Hints
-		hints = &c
+	var given *targets.Set
+	if s.Targets != nil {
+		c := *s.Targets
+		given = &c
 	}
 	h.input(id, func(b *board) {
-		b.given = hints
+		b.given = given
 		defer func() { b.given = nil }()
 		if mv != nil {
 			b.move(h, *mv)

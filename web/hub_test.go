@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
 func view(t *testing.T, h *Hub, id string) *BoardView {
@@ -160,7 +160,7 @@ func TestHubTakeBack(t *testing.T) {
 	}
 }
 
-// The lifted piece's targets are what the LEDs show (leds.HintsFor), from
+// The lifted piece's targets are what the LEDs show (targets.Lifted), from
 // the lift event and from the state's move_in_progress cells.
 func TestHubLiftedTargets(t *testing.T) {
 	h := NewHub(DefaultOpts())
@@ -197,14 +197,14 @@ func TestHubFixCells(t *testing.T) {
 	}
 	// The state's reason and what to do, in words, both reach the page.
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMismatch, Cells: []string{"b2W", "c2W"},
-		Reason: "Your king on b1W would be in check from the rook on b4N.",
-		Hint:   "put back the white rook on b2W; take away what stands on c2W"}))
+		Reason:      "Your king on b1W would be in check from the rook on b4N.",
+		Instruction: "put back the white rook on b2W; take away what stands on c2W"}))
 	if v := view(t, h, "b1"); v.FixReason != "Your king on b1W would be in check from the rook on b4N." ||
-		v.FixHint != "put back the white rook on b2W; take away what stands on c2W" {
-		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixHint)
+		v.FixInstruction != "put back the white rook on b2W; take away what stands on c2W" {
+		t.Fatalf("the state's reason %q and hint %q", v.FixReason, v.FixInstruction)
 	}
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardSensorFault, Fault: "expander 0x21: no ACK"}))
-	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixHint != "" {
+	if v := view(t, h, "b1"); v.FixReason != "sensor fault: expander 0x21: no ACK" || v.FixInstruction != "" {
 		t.Fatalf("fault reason %q", v.FixReason)
 	}
 	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
@@ -296,7 +296,7 @@ func TestMoveNumber(t *testing.T) {
 	}
 }
 
-// A lifted attack board shows the pins it may go to (leds.HintsFor's Pins)
+// A lifted attack board shows the pins it may go to (targets.Lifted's Pins)
 // and no piece targets for the pieces it carries.
 func TestHubLiftedBoardPins(t *testing.T) {
 	h := NewHub(DefaultOpts())
@@ -310,12 +310,12 @@ func TestHubLiftedBoardPins(t *testing.T) {
 			}
 			var lifted rules.CellSet
 			lifted.Add(c)
-			hints, _ := leds.HintsFor(p, lifted, nil)
-			if hints.Pins.Empty() {
+			set, _ := targets.Lifted(p, lifted, nil)
+			if set.Pins.Empty() {
 				continue
 			}
 			var want []string
-			for _, x := range hints.Pins.Cells(nil) {
+			for _, x := range set.Pins.Cells(nil) {
 				want = append(want, f.sys.Cells()[x])
 			}
 			h.State("b1", f.state(protocol.Board{Status: protocol.BoardMoveInProgress, Cells: []string{pin}}))

@@ -42,7 +42,7 @@ type Opts struct {
 	Heartbeat time.Duration
 	// NewTimer makes the heartbeats' timers (a channel that receives once
 	// d has passed, and a function that stops it); nil means the real
-	// clock. sim.Clock.NewTimer runs them in simulated time.
+	// clock. sim.TimeSource.NewTimer runs them in simulated time.
 	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
 	// Title heads the wall.
 	Title string

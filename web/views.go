@@ -39,10 +39,10 @@ type Status struct {
 	Captures   []string `json:"captures,omitempty"`
 	PinTargets []string `json:"pin_targets,omitempty"`
 	// Fix are the cells to fix during a mismatch or fault, and why;
-	// FixHint says what to do, in words (which piece goes back where).
-	Fix       []string `json:"fix,omitempty"`
-	FixReason string   `json:"fix_reason,omitempty"`
-	FixHint   string   `json:"fix_hint,omitempty"`
+	// FixInstruction says what to do, in words (which piece goes back where).
+	Fix            []string `json:"fix,omitempty"`
+	FixReason      string   `json:"fix_reason,omitempty"`
+	FixInstruction string   `json:"fix_hint,omitempty"`
 	// Lesson is the teacher's settings and the hints used (the state's
 	// "lesson"): each side's assistance, shown on the page.
 	Lesson      *protocol.Lesson `json:"lesson,omitempty"`

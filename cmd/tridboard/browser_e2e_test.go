@@ -14,6 +14,7 @@ import (
 // daemon's own board page, in a real browser: the pieces on their squares,
 // the move list, the last move marked.
 func TestBoardPageFollowsTheSet(t *testing.T) {
+	t.Parallel()
 	p := startSet(t, "hall1", t.TempDir(), "")
 	if p.d.webURL == "" {
 		t.Fatal("the daemon serves no web displays")
@@ -41,6 +42,7 @@ func TestBoardPageFollowsTheSet(t *testing.T) {
 // (issue 29): the board page says so ("press your clock", from the state's
 // board.awaiting_press), and shows the move once the press completes it.
 func TestBoardPageAsksForTheClockPress(t *testing.T) {
+	t.Parallel()
 	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
 	ctx := webtest.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(d.webURL+"boards/unit")); err != nil {

@@ -175,6 +175,7 @@ func hesitate(pos rules.Position, m rules.Move, rest time.Duration) []string {
 // time from the previous press (Black's press that started the clock) to
 // its own, less the increment.
 func TestEndToEndClockPresses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "tridboard.yaml")
 	if err := os.WriteFile(cfg, []byte("clock:\n  time_control: \"19+1\"\n"), 0o644); err != nil {
@@ -279,6 +280,7 @@ func TestEndToEndClockPresses(t *testing.T) {
 // `tap take_back` (and the set put back by hand); `tap new_game` starts
 // the next game, whose first move is recorded in it.
 func TestEndToEndChoiceTakeBackNewGame(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	listen := freeport.Addr(t)
 	d := startDaemon(t, dir, listen, "--http", "off")

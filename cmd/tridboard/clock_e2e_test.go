@@ -36,6 +36,7 @@ func (w *clockWatch) snapshot() ([]protocol.State, []protocol.Move) {
 // the clock's start) to its own, plus 2 s, and the opponent's clock runs
 // from the move's timestamp.
 func TestEndToEndClock(t *testing.T) {
+	t.Parallel()
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
 		cfg.Clock.TimeControl = "180+2"
 		cfg.Clock.Displays = &config.ClockDisplays{} // the simulated backpacks, at their defaults

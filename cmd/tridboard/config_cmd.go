@@ -60,11 +60,11 @@ func runConfig(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s: ok\n", path)
 	fmt.Fprintf(stdout, "  board %s, state in %s, log level %s\n", c.BoardID, c.StateDir, c.LogLevel)
 	fmt.Fprintf(stdout, "  sensors: %d expanders, %d cells, %d buttons, scan every %v, debounce %v\n",
-		len(w.Expanders), len(cells), len(w.Buttons()), c.Sensors.Period.D(), c.Sensors.Debounce.D())
+		len(w.Expanders), len(cells), len(w.Buttons()), c.Sensors.Period, c.Sensors.Debounce)
 	if m == nil {
 		fmt.Fprintln(stdout, "  LEDs: none")
 	} else {
-		fmt.Fprintf(stdout, "  LEDs: %s, %d cells mapped, hints %v\n", m.Device(), len(m.Cells), c.LEDs.Hints)
+		fmt.Fprintf(stdout, "  LEDs: %s, %d cells mapped, hints %v\n", m.Device(), len(m.Cells), c.LEDs.ShowTargets)
 	}
 	if c.MQTT.Broker != "" {
 		fmt.Fprintf(stdout, "  MQTT: broker %s\n", c.MQTT.Broker)

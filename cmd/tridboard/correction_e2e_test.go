@@ -29,6 +29,7 @@ type feed struct {
 // goes on (issue 21: a change of mind): a real MQTT client sees correction
 // events, and the retained state's record is the game intended.
 func TestEndToEndChangeOfMind(t *testing.T) {
+	t.Parallel()
 	listen := freeport.Addr(t)
 	d := startDaemon(t, t.TempDir(), listen)
 	f := &feed{}

@@ -165,13 +165,8 @@ func (d *daemon) open() error {
 		return seq
 	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
-	topts.Sensors.Period = cfg.Sensors.Period.D()
-	topts.Sensors.Debounce = cfg.Sensors.Debounce.D()
-	topts.Recognize.Settle = cfg.Recognition.Settle.D()
-	topts.Recognize.SettleExtended = cfg.Recognition.SettleExtended.D()
-	topts.Recognize.MismatchAfter = cfg.Recognition.MismatchAfter.D()
-	topts.Recognize.TakeBacks = cfg.Recognition.TakeBacks
-	topts.Recognize.Correction = cfg.Recognition.Correction.D()
+	topts.Sensors = cfg.Sensors.Opts
+	topts.Recognize = cfg.Recognition
 	topts.Buttons = buttons(cfg.Buttons)
 	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
 	topts.Play = game.Play(cfg.Game.Play)
@@ -194,7 +189,7 @@ func (d *daemon) open() error {
 		return err
 	}
 	if d.ledw != nil {
-		d.tb.AddSink(ledsink.New(d.ledw, &ledsink.Opts{NoHints: !cfg.LEDs.Hints}))
+		d.tb.AddSink(ledsink.New(d.ledw, &ledsink.Opts{NoTargets: !cfg.LEDs.ShowTargets}))
 	}
 	d.openClockDisplays(topts.Now)
 	if d.seg != nil {

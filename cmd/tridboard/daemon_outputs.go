@@ -155,9 +155,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 	if d.webLn == nil {
 		return nil
 	}
-	ho := web.DefaultOpts()
-	ho.Delay = cfg.HTTP.Delay.D()
-	ho.Eval = cfg.HTTP.Eval
+	ho := cfg.HTTP.HubOpts
 	d.hub = web.NewHub(ho)
 	d.wsink = websink.New(d.hub, cfg.BoardID)
 	d.tb.AddSink(d.wsink)

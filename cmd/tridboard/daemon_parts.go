@@ -39,7 +39,7 @@ func (e configError) Unwrap() error { return e.error }
 
 // followReal is the simulated set's clock for run --sim: it follows the
 // real time, and the bus's transactions may move it on in between.
-func followReal(c *sim.Clock) func() time.Time {
+func followReal(c *sim.TimeSource) func() time.Time {
 	return func() time.Time {
 		if real := time.Now(); real.After(c.Now()) {
 			c.Set(real)

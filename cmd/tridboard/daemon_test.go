@@ -188,6 +188,7 @@ func waitLit(t *testing.T, d *daemon, want string) {
 }
 
 func TestRemoteMove(t *testing.T) {
+	t.Parallel()
 	d, c, topics := startInProcess(t)
 	waitLit(t, d, "") // nothing lit at rest
 	r := sendCommand(t, c, topics, "move", `{"transaction":"r1","move":"Nc3N"}`)
@@ -293,6 +294,7 @@ func TestLiftShowsTargetsThroughTheWholePipeline(t *testing.T) {
 }
 
 func TestButtons(t *testing.T) {
+	t.Parallel()
 	d, c, topics := startInProcess(t, func(c *config.Config) {
 		c.Buttons.Knight = "button:knight"
 		c.Buttons.NewGame = "button:new"
@@ -344,6 +346,7 @@ func TestButtons(t *testing.T) {
 }
 
 func TestLiftEventsNameTheFirstPieceTouched(t *testing.T) {
+	t.Parallel()
 	d, c, topics := startInProcess(t)
 	events := make(chan protocol.Event, 32)
 	c.Subscribe(topics.Event(), 1, func(_ paho.Client, m paho.Message) {
@@ -392,6 +395,7 @@ func cellOf(t *testing.T, name string) rules.Cell {
 // (issue 29), on its wiring's free expander bits, unless the configuration
 // names buttons or a wiring table of its own; a press of each is seen.
 func TestSimSetButtonsByDefault(t *testing.T) {
+	t.Parallel()
 	all := "queen rook bishop knight new_game take_back clock_white clock_black hint"
 	for _, tc := range []struct {
 		name string

@@ -114,7 +114,7 @@ func stopClock(ctx context.Context, d *daemon, out io.Writer) bool {
 		return true
 	}
 	if snap.Result == rules.NoResult && snap.Clock.Running != "" {
-		if _, err := d.tb.Do(ctx, table.Clock{Action: table.ClockPause}); err != nil {
+		if _, err := d.tb.Do(ctx, table.AdjustClock{Action: table.ClockPause}); err != nil {
 			fmt.Fprintf(out, "demo: pausing the clock: %v\n", err)
 			return false
 		}

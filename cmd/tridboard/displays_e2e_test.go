@@ -52,6 +52,7 @@ func (r *relay) poll(base, path string) (int, []byte) {
 // files are the same (the relay's ETags still answer 304) and the game
 // goes on; the overlay shows the names and the clocks throughout.
 func TestDisplaysSessionWithRelay(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	p := startSetWith(t, "hall-1", t.TempDir(), broker.URL, func(c *config.Config) {
 		c.MQTT.CommandToken = "s3cret"

@@ -203,6 +203,7 @@ func (s *subscriber) waitFor(t *testing.T, n int) []protocol.Move {
 // finishes the game: every move arrives, in order, duplicates only with the
 // same seq and content.
 func TestEndToEndKillAndResume(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	listen := freeport.Addr(t)
 	first, second := sets.ST3DDemo[:7], sets.ST3DDemo[7:]

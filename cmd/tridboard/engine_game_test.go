@@ -16,6 +16,7 @@ import (
 // set: each engine move is shown as a move made elsewhere, and the learner
 // makes it on the set before playing the next.
 func TestEngineGameOnTheSet(t *testing.T) {
+	t.Parallel()
 	cfgDir := t.TempDir()
 	p := startSet(t, "learner", cfgDir, "")
 	c, topics := connectTo(t, p)
@@ -51,7 +52,7 @@ func (p *inproc) waitUntil(what string, cond func(*table.Snapshot) bool) *table.
 			return s
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("set %s: %s: moves %v, board %s (%s)", p.cfg.BoardID, what, p.moves(), s.Status.State, s.Status.Hint)
+			p.t.Fatalf("set %s: %s: moves %v, board %s (%s)", p.cfg.BoardID, what, p.moves(), s.Status.State, s.Status.Instruction)
 		}
 	}
 }
@@ -102,6 +103,7 @@ func lastMove(s *table.Snapshot) (string, int) {
 // ends by the learner's resignation, not on time, and the engine's clock
 // never ran out.
 func TestEngineGameTakeBacks(t *testing.T) {
+	t.Parallel()
 	// With the set's defaults, the change of mind on: a take-back by
 	// command closes the last move's correction first (table.exec).
 	p := startSet(t, "learner", t.TempDir(), "")
@@ -192,6 +194,7 @@ func TestEngineGameTakeBacks(t *testing.T) {
 // swap back, and putting the pieces back is not the castling made again
 // (after the player's own castling taken back the set read it so).
 func TestRemoteCastlingShownUntilMade(t *testing.T) {
+	t.Parallel()
 	p := startSet(t, "castle", t.TempDir(), "")
 	c, topics := connectTo(t, p)
 	p.waitInSync()

@@ -25,6 +25,7 @@ import (
 // results and standings, round 2 paired without a rematch, and the round's
 // PGN and the TRF holding every result.
 func TestEventOnFourSets(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	boards := []string{"hall-1", "hall-2", "hall-3", "hall-4"}
 	sets := map[string]*inproc{}
@@ -103,7 +104,9 @@ func TestEventOnFourSets(t *testing.T) {
 		return true
 	})
 
-	// Board 3's players each make a move; White's 6 s then run out below.
+	// Board 3's players each make a move: a new game on a set already
+	// standing in its start position starts its clock at White's first
+	// move (docs/game.md); White's 6 s then run out below.
 	b3 := sets[r1.Games[2].Set]
 	b3.handSynced("b2W-b3W")
 	b3.handSynced("b7B-b6B")

@@ -95,6 +95,7 @@ func TestExportLeavesJournal(t *testing.T) {
 // journal: every copy taken between exports is a prefix of the journal the
 // daemon ends with, nothing is copied aside, and every move is in it.
 func TestExportDuringGame(t *testing.T) {
+	t.Parallel()
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)

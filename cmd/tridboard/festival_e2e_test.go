@@ -146,6 +146,7 @@ func legalLine(t *testing.T, n, seed int) []string {
 // back; then a record in the middle of its journal damaged and the event
 // still starts, reporting what it cut.
 func TestFestivalEventKilled(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	boards := []string{"fest-1", "fest-2"}
 	sets := map[string]*inproc{}

@@ -95,6 +95,7 @@ func contains(ms []string, seq int) bool {
 // Every move reaches the displays on the surviving nodes and the view
 // once, in order (byte-identical resends dropped by seq, as displays do).
 func TestHallClusterSurvivesANode(t *testing.T) {
+	t.Parallel()
 	c := natstest.Start(t, 3)
 	const prefix, sets, moves = "hall", 10, 12
 	displays := []*display{newDisplay(t, c.MQTT(0), prefix, "display-1"), newDisplay(t, c.MQTT(1), prefix, "display-2"),

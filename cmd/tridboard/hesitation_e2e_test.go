@@ -81,6 +81,7 @@ func handGame(t *testing.T, h *sim.Hand, plies int) (moves []string, script stri
 // played (issue 21: low time shortened the settle window to 150 ms and
 // such a rest became a move).
 func TestEndToEndLowTimeHesitation(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "blitz.yaml")
 	// A set whose only button is the queen's: no clock buttons, so the

@@ -68,6 +68,7 @@ func TestKeyCommand(t *testing.T) {
 
 // tridboard hall writes the files, and writing again keeps the passwords.
 func TestHallCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func() int {
 		return dispatch([]string{"hall", "--out", dir, "--sets", "enterprise,klingon", "--nats", "hall-1,hall-2,hall-3"}, io.Discard, io.Discard)

@@ -120,6 +120,7 @@ func (w *lessonWatch) command(name, payload string) map[string]any {
 // move is explained with the fix in words, Black's is not; a hint asked is
 // seen as events; the teacher's lock and the hints used survive a restart.
 func TestEndToEndLesson(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	listen := freeport.Addr(t)
 	d := startDaemon(t, state, listen)
@@ -147,8 +148,8 @@ func TestEndToEndLesson(t *testing.T) {
 		t.Errorf("White's illegal move: %+v, want %q", ill, why)
 	}
 	s := w.state("the mismatch explained", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardMismatch })
-	if s.Board.Reason != why || s.Board.Hint != "put back the white pawn on b2W; take away what stands on b5N" {
-		t.Errorf("mismatch: reason %q hint %q", s.Board.Reason, s.Board.Hint)
+	if s.Board.Reason != why || s.Board.Instruction != "put back the white pawn on b2W; take away what stands on b5N" {
+		t.Errorf("mismatch: reason %q hint %q", s.Board.Reason, s.Board.Instruction)
 	}
 	hand("lift b5N\nwait 100\nplace b2W\n")
 	w.state("the pawn back", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardInSync })
@@ -204,8 +205,8 @@ func TestEndToEndLesson(t *testing.T) {
 		t.Errorf("Black's illegal move, without assistance: %+v", ill)
 	}
 	s = w2.state("Black's mismatch", func(s *protocol.State) bool { return s.Game == game && s.Board.Status == protocol.BoardMismatch })
-	if s.Board.Hint != "" {
-		t.Errorf("Black, without assistance, was told the fix: %q", s.Board.Hint)
+	if s.Board.Instruction != "" {
+		t.Errorf("Black, without assistance, was told the fix: %q", s.Board.Instruction)
 	}
 	if r := w2.command("hint", `{}`); r["status"] != "error" {
 		t.Errorf("a hint for Black without assistance: %v", r)

@@ -33,6 +33,7 @@ func TestLoadtestEmbedded(t *testing.T) {
 // address): the sets it refuses lose their moves, and the load test says
 // why and what fits.
 func TestLoadtestEmbeddedBeyondItsLimits(t *testing.T) {
+	t.Parallel()
 	url := embeddedBroker(t)
 	var log bytes.Buffer
 	r, err := loadTest(context.Background(), loadOpts{Broker: url, Prefix: "lt", Variant: "st3d", Boards: 70, Moves: 1,

@@ -34,6 +34,7 @@ func getPGN(t *testing.T, base string) string {
 // and the Termination, for a game played on run --sim with a clock, while
 // it goes on and once it is over.
 func TestEndToEndWebRecordIsTheExport(t *testing.T) {
+	t.Parallel()
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
 		cfg.Clock.TimeControl = "180+2"
 		// A set without clock buttons: settling completes the moves.

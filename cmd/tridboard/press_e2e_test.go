@@ -76,6 +76,7 @@ func checkPressed(t *testing.T, w *boardWatch, want []string, from int) {
 // paused): White's move and press resume it and record the move. Every
 // press records its move, at the press's time.
 func TestEndToEndEveryPressRecordsItsMove(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state, listen := filepath.Join(dir, "state"), freeport.Addr(t)
 	d := startDaemon(t, state, listen, "--http", "off")

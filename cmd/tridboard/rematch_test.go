@@ -137,6 +137,7 @@ func paired(p *inproc) *table.Snapshot {
 // plays the old game's moves). Both sets record the same moves, results and
 // the movers' clock readings.
 func TestTwoSetsRematch(t *testing.T) {
+	t.Parallel()
 	s := startPair(t, 10*time.Second)
 	s.begin()
 	first := []string{"b2W-b4N", "b7B-b5N", "c2W-c3W", "c7B-c6B"}
@@ -179,6 +180,7 @@ func TestTwoSetsRematch(t *testing.T) {
 // missed from the other's retained state; the game goes on, the same on
 // both sets.
 func TestTwoSetsOneRestarts(t *testing.T) {
+	t.Parallel()
 	s := startPair(t, time.Second)
 	s.begin()
 	moves := []string{"b2W-b4N", "b7B-b5N", "c2W-c3W", "c7B-c6B", "d2W-d3W"}
@@ -229,6 +231,7 @@ func TestTwoSetsOneRestarts(t *testing.T) {
 // accepted, the move is taken back on both sets, and the game goes on the
 // same on both.
 func TestTwoSetsTakeBackRequest(t *testing.T) {
+	t.Parallel()
 	s := startPair(t, 10*time.Second)
 	s.begin()
 	moves := []string{"b2W-b4N", "b7B-b5N"}

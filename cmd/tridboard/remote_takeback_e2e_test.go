@@ -48,6 +48,7 @@ func pairedAfterFirstMove(t *testing.T) (white, black *inproc, ctl paho.Client) 
 // on both sets, and the game goes on with another move. Both journals hold
 // one game.
 func TestTwoSetsTakeBackByHand(t *testing.T) {
+	t.Parallel()
 	white, black, ctl := pairedAfterFirstMove(t)
 	topics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
 	for _, answer := range []string{"refuse", "accept"} {
@@ -93,6 +94,7 @@ func TestTwoSetsTakeBackByHand(t *testing.T) {
 // position both share; Black's move then comes as a move made elsewhere,
 // and both sets are paired again, with one game.
 func TestTwoSetsDesyncLastsAndResolves(t *testing.T) {
+	t.Parallel()
 	white, black, ctl, wtopics := splitSets(t)
 	desync := func(s *table.Snapshot) bool {
 		return s.Peer != nil && !s.Peer.Paired && strings.HasPrefix(s.Peer.Desync, "desync at move 2")
@@ -157,6 +159,7 @@ func oneGame(t *testing.T, want string, sets ...*inproc) {
 // played), the LEDs show the pieces to move, the players move them, and
 // both sets hold one game, paired; it goes on.
 func TestTwoSetsDesyncResolvedByAcceptingTheOtherRecord(t *testing.T) {
+	t.Parallel()
 	white, black, ctl, wtopics := splitSets(t)
 	if r := sendCommand(t, ctl, wtopics, "resolve", `{"action":"merge"}`); r["status"] != "error" {
 		t.Fatalf("resolve merge: %v", r)
@@ -184,6 +187,7 @@ func TestTwoSetsDesyncResolvedByAcceptingTheOtherRecord(t *testing.T) {
 // set its b7B-b6B, Black's its c7B-c6B), the players take the moves back
 // on their boards, and the game goes on as one, paired.
 func TestTwoSetsDesyncResolvedByRestoringTheLastCommonPosition(t *testing.T) {
+	t.Parallel()
 	white, black, ctl, _ := splitSets(t)
 	btopics, _ := mqtt.NewTopics(black.cfg.MQTT.Prefix, black.cfg.BoardID)
 	if r := sendCommand(t, ctl, btopics, "resolve", `{"action":"restore"}`); r["status"] != "ok" {

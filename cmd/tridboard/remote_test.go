@@ -167,6 +167,7 @@ func (p *inproc) waitInSync() {
 // The broker is stopped and started mid-game and one set restarted; both
 // journals hold the same moves in the same order.
 func TestTwoSetsPlayOneGame(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	white, black, ctl := pairedSets(t, broker)
 	game := []string{"b2W-b3W", "b7B-b6B", "c2W-c3W", "c7B-c6B", "d1W-c3N", "d7B-d6B"}

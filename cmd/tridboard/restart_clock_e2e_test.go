@@ -80,8 +80,12 @@ func (w *stateWatch) waitState(t *testing.T, what string, ok func(*protocol.Stat
 // daemon is stopped by SIGTERM or killed by SIGKILL and started again on
 // the same state directory. Black comes back (paused) with those 4 s
 // charged: exactly up to the shutdown after SIGTERM, at most the checkpoint
-// interval less after SIGKILL.
+// interval less after SIGKILL. The game was begun on the set standing in
+// its start position: White's first move started the clock, charged
+// nothing (issue 33). The arbiter resumes, and Black's move is charged
+// exactly the time since the resume.
 func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		sig  syscall.Signal
@@ -102,14 +106,19 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","time_control":"60"}`); r["status"] != "ok" {
 				t.Fatalf("new_game: %v", r)
 			}
-			w.waitState(t, "White's clock running", func(s *protocol.State) bool {
-				return s.Clock != nil && s.Clock.Running == "white" && len(s.Moves) == 0
+			// On the set standing in the start position the clock waits
+			// for White's first move (issue 33): White is charged nothing.
+			w.waitState(t, "the clock not started before White's move", func(s *protocol.State) bool {
+				return s.Clock != nil && s.Clock.Control == "60" && s.Clock.Running == "" && s.Clock.WhiteMS == 60000 && len(s.Moves) == 0
 			})
-			d.play(t, st3d.Start(), []string{"b2W-b3W"})
+			afterWhite := d.play(t, st3d.Start(), []string{"b2W-b3W"})
 			d.waitMoveLine(t, "b2W-b3W")
 			s := w.waitState(t, "Black's clock running after the move", func(s *protocol.State) bool {
 				return s.Clock != nil && s.Clock.Running == "black" && len(s.Moves) == 1
 			})
+			if s.Clock.WhiteMS != 60000 {
+				t.Errorf("White's first move cost %d ms: the clock started before it", 60000-s.Clock.WhiteMS)
+			}
 			// Black's turn began when White's move was completed.
 			began := s.Clock.At.Add(-time.Duration(60000-s.Clock.BlackMS) * time.Millisecond)
 			time.Sleep(time.Until(began.Add(4 * time.Second)))
@@ -121,8 +130,8 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 			exited := time.Now()
 			c.Disconnect(50)
 
-			startDaemon(t, state, listen, "--config", cfg)
-			w2, _, _ := watchState(t, listen, "e2e-clock-2")
+			d2 := startDaemon(t, state, listen, "--config", cfg)
+			w2, c2, topics2 := watchState(t, listen, "e2e-clock-2")
 			// The broker may first hand out the state retained before the
 			// stop; the resumed game's comes paused.
 			s2 := w2.waitState(t, "the resumed game's clock, paused", func(s *protocol.State) bool {
@@ -145,6 +154,29 @@ func TestEndToEndRestartKeepsThinkingTime(t *testing.T) {
 					signalled.Sub(began), charged, lo, hi)
 			}
 			t.Logf("%s: Black thought %v to the signal, charged %v after the restart", tc.name, signalled.Sub(began).Round(time.Millisecond), charged)
+
+			// The arbiter resumes; Black thinks again and moves: charged
+			// exactly from the resume to its move, on top of the restart's
+			// charge, and White's clock runs from the move.
+			if r := sendCommand(t, c2, topics2, "clock", `{"action":"resume"}`); r["status"] != "ok" {
+				t.Fatalf("resume: %v", r)
+			}
+			sr := w2.waitState(t, "Black's clock running again", func(s *protocol.State) bool {
+				return s.Clock != nil && !s.Clock.Paused && s.Clock.Running == "black" && len(s.Moves) == 1
+			})
+			resumed := sr.Clock.At.Add(-time.Duration(k.BlackMS-sr.Clock.BlackMS) * time.Millisecond)
+			time.Sleep(time.Until(resumed.Add(1500 * time.Millisecond)))
+			d2.play(t, afterWhite, []string{"b7B-b6B"})
+			d2.waitMoveLine(t, "b7B-b6B")
+			s3 := w2.waitState(t, "White's clock running after Black's move", func(s *protocol.State) bool {
+				return s.Clock != nil && s.Clock.Running == "white" && len(s.Moves) == 2
+			})
+			moved := s3.Clock.At.Add(-time.Duration(k.WhiteMS-s3.Clock.WhiteMS) * time.Millisecond)
+			want := k.BlackMS - moved.Sub(resumed).Milliseconds()
+			if d := s3.Clock.BlackMS - want; d < -3 || d > 3 {
+				t.Errorf("after Black's move: Black has %d ms, want %d (%d at the restart, less %v from the resume to the move)",
+					s3.Clock.BlackMS, want, k.BlackMS, moved.Sub(resumed))
+			}
 		})
 	}
 }

@@ -6,6 +6,7 @@ import "testing"
 // simulated Millennium set goes on after a restart whose configuration
 // names st3d, on the Millennium set again.
 func TestResumeKeepsTheGamesSystem(t *testing.T) {
+	t.Parallel()
 	p := startSet(t, "m1", t.TempDir(), "")
 	// A new game of Millennium is refused on the ST3D set...
 	c, topics := connectTo(t, p)

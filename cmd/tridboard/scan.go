@@ -74,8 +74,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		defer bc.Close()
 		bus, title = bc, "I²C bus "+bc.String()
 	}
-	sopts := sensors.DefaultOpts()
-	sopts.Period, sopts.Debounce = cfg.Sensors.Period.D(), cfg.Sensors.Debounce.D()
+	sopts := cfg.Sensors.Opts
 	sopts.Cells = sys.Cells()
 	sc, err := sensors.New(bus, w, &sopts)
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 // seq 7 out again: the move played next (another one) is seq 8, so the
 // display, which drops every seq not above the last it applied, shows it.
 func TestEndToEndDamagedLastRecord(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	listen := freeport.Addr(t)
 	first := sets.ST3DDemo[:7]
@@ -83,6 +84,7 @@ func TestEndToEndDamagedLastRecord(t *testing.T) {
 // followed from it (a copy of the whole file kept aside), the game resumes
 // after its second move, and its state says so to every display.
 func TestEndToEndDamagedMiddleRecord(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	listen := freeport.Addr(t)
 	first := sets.ST3DDemo[:5]

@@ -19,6 +19,7 @@ import (
 // White's move. The pawn put back on b3W, the game goes on: Black's move
 // and press record it.
 func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
+	t.Parallel()
 	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament","white":"Kirk","black":"Spock"}`)
 	pressToStart(t, d, w)
 	d.send(t, "wait 400", "lift b2W", "wait 150", "place b3W", "wait 500", "tap clock_white "+tapMS,
@@ -64,6 +65,7 @@ func TestEndToEndTournamentRefusesAHandTakeBack(t *testing.T) {
 // reported, Black given FIDE's minute; White's move and press then record
 // the move, and the game goes on. No take-back, no move invented.
 func TestEndToEndTournamentPressWithoutAMove(t *testing.T) {
+	t.Parallel()
 	d, w := tournamentGame(t, `{"variant":"st3d","time_control":"180+2","play":"tournament"}`)
 	pressToStart(t, d, w)
 	d.send(t, "wait 800", "tap clock_white "+tapMS, "wait 1500")

@@ -84,6 +84,7 @@ func (h hallBroker) client(t *testing.T, account, id string) paho.Client {
 // each refusal is logged, and the real game goes on to its end with every
 // move on both sets.
 func TestForgedMessagesChangeNothing(t *testing.T) {
+	t.Parallel()
 	broker := mosquittotest.Start(t)
 	playForgeries(t, hallBroker{url: broker.URL, prefix: "tridboard"})
 }
@@ -94,6 +95,7 @@ func TestForgedMessagesChangeNothing(t *testing.T) {
 // the runner's to send commands): the signatures still refuse all of it. A
 // spectator's forged state never reaches anyone (the broker drops it).
 func TestForgedMessagesSecureHall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	addr := freeport.Addr(t)
 	host, port, _ := net.SplitHostPort(addr)

@@ -12,9 +12,9 @@ import (
 
 // Opts tune a Sink.
 type Opts struct {
-	// NoHints hides the hints (targets, where a board may go, check), as
+	// NoTargets hides the target signals (targets, where a board may go, check), as
 	// in tournament play.
-	NoHints bool
+	NoTargets bool
 }
 
 // Shower is what the sink draws on: a leds.Writer.
@@ -53,18 +53,18 @@ func (s *Sink) Handle(e table.Event) {
 	if e.Snap == nil {
 		return
 	}
-	View(&s.view, e.Snap, s.o.NoHints, &s.buf)
+	View(&s.view, e.Snap, s.o.NoTargets, &s.buf)
 	s.w.Show(&s.view)
 }
 
 // View sets v to what the LEDs show of snap; buf is scratch for legal
 // moves, kept by the caller so that it does not allocate.
-func View(v *leds.View, snap *table.Snapshot, noHints bool, buf *[]rules.Move) {
+func View(v *leds.View, snap *table.Snapshot, noTargets bool, buf *[]rules.Move) {
 	st := &snap.Status
 	*buf = v.SetPosition(snap.Expected, st.Lifted, *buf)
 	// The targets of a lifted piece are for a side with full assistance,
 	// and for nobody under the teacher's lock.
-	v.NoHints = noHints || snap.HintsLocked || !snap.Teaching.Assist[snap.Expected.Turn()].Targets()
+	v.NoTargets = noTargets || snap.HintsLocked || !snap.Teaching.Assist[snap.Expected.Turn()].Targets()
 	v.LastMove = snap.LastMove
 	v.RemoteFrom, v.RemoteTo = snap.RemoteFrom, snap.RemoteTo
 	if h := snap.Hint; h != nil && !snap.HintsLocked {

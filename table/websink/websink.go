@@ -10,6 +10,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
+	"github.com/tridboard/tridboard/rules/targets"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/ledsink"
 	"github.com/tridboard/tridboard/web"
@@ -47,11 +48,11 @@ func (s *Sink) Handle(e table.Event) {
 	// for a side without assistance. The pages show them even where the
 	// set's own LEDs are configured without hints (leds.hints: false).
 	ledsink.View(&s.view, snap, false, &s.buf)
-	var h leds.Hints
-	if !s.view.NoHints {
-		h = leds.Hints{Targets: s.view.Targets, Captures: s.view.Captures, Pins: s.view.Pins}
+	var set targets.Set
+	if !s.view.NoTargets {
+		set = targets.Set{Targets: s.view.Targets, Captures: s.view.Captures, Pins: s.view.Pins}
 	}
-	u.Hints = &h
+	u.Targets = &set
 	s.hub.Snapshot(s.board, u)
 }
 

@@ -260,6 +260,11 @@ function render() {
   $('error').hidden = !s.error; $('error').textContent = s.error || '';
   const peer = s.peer && (!s.peer.online || s.peer.detail) ? s.peer.detail || `set ${s.peer.set} is offline` : '';
   $('peer').hidden = !peer; $('peer').textContent = peer;
+  // A desync of a remote game: the players resolve it here (the resolve
+  // command, with the command token).
+  const desync = s.peer && s.peer.desync;
+  $('desync').hidden = !desync;
+  if (desync) $('desync-what').textContent = `The two sets hold different games (${desync}). Take the other set's record here, or take both sets back to the last position they share:`;
   const ev = s.event;
   $('lastevent').textContent = ev ? eventText(ev) : '';
   tickClocks();
@@ -477,8 +482,13 @@ document.addEventListener('keydown', e => {
 });
 
 // Game actions: POSTs with the command token; the server checks it.
-document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventListener('click', async () => {
+document.querySelectorAll('#actions button[data-cmd], #desync button[data-cmd]').forEach(b => b.addEventListener('click', async () => {
   const cmd = b.dataset.cmd, body = {};
+  const out = b.closest('#desync') ? $('desync-reply') : $('cmd-reply');
+  if (b.dataset.resolve) {
+    if (!$('token').value) { $('actions').open = true; $('token').focus(); out.textContent = 'enter the command token (game actions) first'; return; }
+    body.action = b.dataset.resolve;
+  }
   if (cmd === 'new_game') {
     body.variant = variant || 'st3d';
     const tags = {White: $('ng-white').value, Black: $('ng-black').value, Event: $('ng-event').value, Round: $('ng-round').value};
@@ -496,7 +506,7 @@ document.querySelectorAll('#actions button[data-cmd]').forEach(b => b.addEventLi
   const text = await r.text();
   let shown = cmd + ': ok';
   try { const d = JSON.parse(text); if (d && d.piece !== undefined) shown = 'hint: ' + (d.move || ('move the piece on ' + d.piece)); } catch (e) {}
-  $('cmd-reply').textContent = r.ok ? shown : text;
+  out.textContent = r.ok ? shown : text;
 }));
 
 // The board's games (its journal): listed when the list opens; a click

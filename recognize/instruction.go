@@ -14,8 +14,8 @@ type hintCache struct {
 	text string
 }
 
-// hintFor says in a sentence how to set the cells of fix right.
-func (r *Recognizer) hintFor(fix rules.CellSet) string {
+// instructionFor says in a sentence how to set the cells of fix right.
+func (r *Recognizer) instructionFor(fix rules.CellSet) string {
 	h := &r.hint
 	if h.text != "" && h.fix == fix && h.n == len(r.history) && h.gen == r.gen {
 		return h.text

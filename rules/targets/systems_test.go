@@ -1,4 +1,4 @@
-package leds_test
+package targets_test
 
 import (
 	"fmt"
@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/rules/targets"
 )
 
-// TestHintsEverySystem: the hints of HintsFor in each system: a lifted
+// TestLiftedEverySystem: the targets of Lifted in each system: a lifted
 // Millennium knight's 24-leap targets on every level (M5), First Contact's
 // platforms (the positions a lifted platform may go to), and with nothing
 // lifted the placements of a placement phase (V.P6's first bishop on the
 // virtual rank, V.P5; First Contact's platforms on any of the 24 positions,
 // then the king on a vacant cell of W).
-func TestHintsEverySystem(t *testing.T) {
+func TestLiftedEverySystem(t *testing.T) {
 	var knight []string
 	seen := map[string]bool{}
 	for _, d := range [][3]int{{1, 2, 0}, {2, 1, 0}, {1, 0, 2}, {2, 0, 1}, {0, 1, 2}, {0, 2, 1}} {
@@ -78,7 +78,7 @@ func TestHintsEverySystem(t *testing.T) {
 			}
 			lifted.Add(c)
 		}
-		h, _ := leds.HintsFor(p, lifted, nil)
+		h, _ := targets.Lifted(p, lifted, nil)
 		names := func(s rules.CellSet) string {
 			n := s.Names(sys.Cells())
 			sort.Strings(n)
@@ -107,7 +107,7 @@ func TestPlacementsDuringPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _ := leds.Placements(p, nil)
+	h, _ := targets.Placements(p, nil)
 	var want []string
 	for _, f := range "abcd" {
 		for r := 1; r <= 4; r++ {
@@ -123,7 +123,7 @@ func TestPlacementsDuringPlay(t *testing.T) {
 		t.Fatalf("introductions %v pins %v, want %v", got, h.Pins.Names(sys.Cells()), want)
 	}
 	m, _ := systems.ByName("millennium")
-	if h, _ := leds.Placements(m.Start(), nil); !h.Targets.Empty() || !h.Pins.Empty() {
+	if h, _ := targets.Placements(m.Start(), nil); !h.Targets.Empty() || !h.Pins.Empty() {
 		t.Fatal("millennium has placements")
 	}
 }

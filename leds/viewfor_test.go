@@ -1,8 +1,6 @@
 package leds_test
 
 import (
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -75,43 +73,6 @@ func TestLiftLightsLegalTargets(t *testing.T) {
 	}
 }
 
-// TestHintsMatchLongForms checks HintsFor against the long forms of the
-// legal moves ("b1W-b3N", "QL1-QL2"), for every occupied cell lifted alone.
-func TestHintsMatchLongForms(t *testing.T) {
-	for _, s := range []string{"", rookPos, boardPos, checkPos} {
-		p := st3d.Start()
-		if s != "" {
-			p = position(t, s)
-		}
-		var buf []rules.Move
-		occ := p.Occupancy()
-		for _, c := range occ.Cells(nil) {
-			want := map[string]bool{}
-			for _, m := range p.LegalMoves(nil) {
-				from, to, ok := strings.Cut(p.Long(m), "-")
-				if ok && from == names[c] {
-					want[to] = true
-				}
-			}
-			var h leds.Hints
-			h, buf = leds.HintsFor(p, rules.CellSetOf(c), buf)
-			got := append(h.Targets.Names(names), h.Pins.Names(names)...)
-			slices.Sort(got)
-			var w []string
-			for n := range want {
-				w = append(w, n)
-			}
-			slices.Sort(w)
-			if !sameNames(got, w) {
-				t.Errorf("%q, lift %s: hints %v, long forms %v", s, names[c], got, w)
-			}
-			if !h.Captures.Minus(h.Targets).Empty() {
-				t.Errorf("%q, lift %s: captures %v not among the targets", s, names[c], h.Captures.Names(names))
-			}
-		}
-	}
-}
-
 // TestMismatchShowsDifferingCells: a pawn knocked from b2W to b3W shows
 // exactly those two cells, with hints on or off, and in the Alarm pattern
 // (dark at 70 ms, when no hint is dark).
@@ -138,7 +99,7 @@ func TestMismatchShowsDifferingCells(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := leds.ViewFor(p, cells(t, tc.lifted...))
 			v.Fix = p.Occupancy().Xor(sensed)
-			v.NoHints = tc.noHints
+			v.NoTargets = tc.noHints
 			var f leds.Frame
 			leds.Compose(&f, &v, l, &leds.MonoStyle, tc.at)
 			if err := d.Write(&f); err != nil {
@@ -179,19 +140,6 @@ func TestViewForGameOver(t *testing.T) {
 		v := leds.ViewFor(tc.p, rules.CellSetOf(3))
 		if v.Check != tc.check || v.GameOver != tc.over || v.Draw != tc.draw || !v.Targets.Empty() {
 			t.Errorf("%v: check %v, over %v, draw %t", tc.p.status, v.Check.Names(names), v.GameOver.Names(names), v.Draw)
-		}
-	}
-}
-
-func TestMoveCells(t *testing.T) {
-	p := position(t, boardPos)
-	for _, tc := range []struct{ move, from, to string }{{"b1W-b3N", "b1W", "b3N"}, {"QL1-QL3", "QL1", "QL3"}} {
-		m, _, err := p.ParseMove(tc.move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := leds.MoveCells(p, m), cells(t, tc.from, tc.to); got != want {
-			t.Errorf("%s: %v", tc.move, got.Names(names))
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/recognize"
+)
+
+// TestSectionsOfThePackagesReachTheSet: settings written in a file, in
+// the sections the packages own (recognition: recognize.Opts, sensors:
+// sensors.Opts, leds: leds.Opts, http: web.HubOpts), reach the running set
+// whole, with nothing copied field by field on the way: with the LEDs'
+// targets off, a lift darkens the last move and lights nothing; with
+// take-backs and corrections off, the mover putting the pawn back is a
+// mismatch, not a take-back.
+func TestSectionsOfThePackagesReachTheSet(t *testing.T) {
+	file, err := config.Parse("set.yaml", []byte(`
+sensors:
+  period: 4ms
+  debounce: 20ms
+recognition:
+  take_backs: false
+  correction: 0s
+leds:
+  hints: false
+http:
+  delay: 0s
+  eval: false
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := startInProcess(t, func(c *config.Config) {
+		c.Sensors.Opts, c.Recognition, c.LEDs, c.HTTP.HubOpts = file.Sensors.Opts, file.Recognition, file.LEDs, file.HTTP.HubOpts
+	})
+	if err := d.board.Set.Lift("b2W"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.board.Set.Place("b4N"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(d.tb.Snapshot().Moves) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("b2W-b4N not recognized within 5 s")
+		}
+	}
+	waitLit(t, d, "b2W b4N") // the last move shows, targets off or not
+	// Black lifts a pawn: with the targets shown, b7B's would light.
+	if err := d.board.Set.Lift("b7B"); err != nil {
+		t.Fatal(err)
+	}
+	waitLit(t, d, "")
+	if err := d.board.Set.Place("b7B"); err != nil {
+		t.Fatal(err)
+	}
+	waitLit(t, d, "b2W b4N")
+	// White puts the pawn back: no take-back, a mismatch.
+	if err := d.board.Set.Lift("b4N"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.board.Set.Place("b2W"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); d.tb.Snapshot().Status.State != recognize.Mismatch; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pawn put back: board %s, want a mismatch (take-backs off)", d.tb.Snapshot().Status.State)
+		}
+	}
+	if got := d.tb.Snapshot().Moves; len(got) != 1 || got[0].Move != "b2W-b4N" {
+		t.Fatalf("moves %+v, want b2W-b4N kept", got)
+	}
+}
