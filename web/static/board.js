@@ -61,6 +61,7 @@ async function setVariant(v) {
   }
   if (variant !== v) return;
   useLayout(lay);
+  relabelMoves();
   $('flat').replaceChildren();
   flat = new FlatBoard($('flat'), lay, {arrange: arrangement()});
   st.flat = flat;
@@ -192,6 +193,14 @@ function renderMoves(rebuild) {
     li.appendChild(s);
     if (black) li.dataset.full = '1';
   }
+}
+
+// relabelMoves says the moves listed again, in the words of the layout
+// that came after them.
+function relabelMoves() {
+  document.querySelectorAll('#moves .move[data-ply]').forEach((s, i) => {
+    if (st.moves[i]) s.setAttribute('aria-label', moveWords(i) + ' (' + st.moves[i].short + ')');
+  });
 }
 
 function marks(ply) {
