@@ -99,13 +99,6 @@ var blitzLevels = [][2]int{{6, 6}, {6, 5}, {5, 6}, {6, 0}, {2, 6}}
 // its clock 20 ms after its search ends. Two games a control here; the
 // benchmark plays 20.
 func TestEngineBlitzNoFlag(t *testing.T) {
-	if testing.Short() {
-		// Engine against engine in real time is CPU-bound: under the race
-		// detector (the test command's -race -short run) the engine is 20
-		// times slower and these four games take minutes. The full run
-		// plays them.
-		t.Skip("CPU-bound real-time games: played by the full run, not the -short race run")
-	}
 	for _, ctl := range []string{"60", "180+2"} {
 		for i := range 2 {
 			levels := blitzLevels[i%len(blitzLevels)]

@@ -180,30 +180,33 @@ func TestBoardEventsLive(t *testing.T) {
 	f := newFakeSet(t, h, "b1", "st3d")
 	srv := httptest.NewServer(New(h, DefaultServerOpts()).Handler())
 	defer srv.Close()
-	done := make(chan []sseEvent, 1)
-	go func() {
-		evs, _ := readEvents(t, srv.URL+"/boards/b1/events?game="+f.game+"&after=0", nil, 2)
-		done <- evs
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		n := len(h.subs)
-		h.mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
+	url := srv.URL + "/boards/b1/events?game=" + f.game + "&after=0"
+	evs, _, stop := streamEvents(t, url, nil)
+	defer stop()
+	next := func(what string) sseEvent {
+		t.Helper()
+		for deadline := time.After(10 * time.Second); ; {
+			select {
+			case ev, ok := <-evs:
+				if !ok {
+					t.Fatalf("%s: the stream ended before %s", url, what)
+				}
+				if ev.name == "view" {
+					return ev
+				}
+			case <-deadline:
+				t.Fatalf("%s: no %s in 10 s", url, what)
+			}
 		}
-		time.Sleep(time.Millisecond)
+	}
+	// Connected: the game as it stands, no move yet.
+	if v := decodeView(t, next("first view")); len(v.Moves) != 0 {
+		t.Fatalf("first view has moves %+v", v.Moves)
 	}
 	f.play("b2W-b4N")
-	select {
-	case evs := <-done:
-		last := decodeView(t, evs[len(evs)-1])
-		if evs[len(evs)-1].id != "1" || len(last.Moves) != 1 || last.Moves[0].Long != "b2W-b4N" {
-			t.Fatalf("events %+v", evs)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no event for the move")
+	ev := next("event for the move")
+	if last := decodeView(t, ev); ev.id != "1" || len(last.Moves) != 1 || last.Moves[0].Long != "b2W-b4N" {
+		t.Fatalf("the move's event %+v, want id 1 with b2W-b4N", ev)
 	}
 }
 

@@ -146,10 +146,22 @@ func (p *inproc) hand(long string) {
 }
 
 // handSynced makes the move by hand and waits for the board to be in sync.
+// handSynced makes the move long by hand and waits until the set has it as
+// its last move (recognized, or made elsewhere and now on the board) and is
+// in sync: in sync alone may be the position before the move, when a
+// loaded machine's scan has not yet seen the hand.
 func (p *inproc) handSynced(long string) {
 	p.t.Helper()
 	p.hand(long)
-	p.waitInSync()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s := p.d.tb.Snapshot()
+		if n := len(s.Moves); n > 0 && s.Moves[n-1].Move == long && s.Status.State == recognize.InSync {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("set %s: %s made by hand, never its last move in sync: %s (%s), moves %v", p.cfg.BoardID, long, s.Status.State, s.Status.Reason, p.moves())
+		}
+	}
 }
 
 func (p *inproc) waitInSync() {
