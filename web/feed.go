@@ -24,6 +24,11 @@ type feed struct {
 	head uint64            // the seq the next frame gets (from 1)
 	last map[string]uint64 // board -> the seq of its latest frame
 	wake chan struct{}     // closed when frames are appended
+	// batch is the latest append's frames, one after the other, from the
+	// seq batchFrom to before batchTo: what every stream that was at
+	// batchFrom writes, the same bytes for all (no stream copies them).
+	batch              []byte
+	batchFrom, batchTo uint64
 }
 
 // frame is one board's summary as a wall stream writes it.
@@ -42,8 +47,17 @@ func (f *feed) append(frames []frame) {
 	if len(frames) == 0 {
 		return
 	}
+	size := 0
+	for _, fr := range frames {
+		size += len(fr.data)
+	}
+	batch := make([]byte, 0, size)
+	for _, fr := range frames {
+		batch = append(batch, fr.data...)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.batch, f.batchFrom, f.batchTo = batch, f.head, f.head+uint64(len(frames))
 	n := uint64(len(f.ring))
 	for _, fr := range frames {
 		if p, ok := f.last[fr.board]; ok && f.head-p <= n {
@@ -84,6 +98,34 @@ func (f *feed) read(cur uint64, out [][]byte) (_ [][]byte, next uint64, wake <-c
 		out = append(out, fr.data)
 	}
 	return out, f.head, f.wake, true
+}
+
+// next returns what a stream at cur writes next, in one write: the latest
+// append's bytes, shared by every stream that was at its start (the
+// common case: no copy, no scan), else the latest frame of each board
+// changed since cur, in the order they came, in *buf (the stream's own,
+// kept for its next batch unless it grew big). It returns
+// the cursor after them and the channel closed at the next append; ok is
+// false when cur fell out of the ring (the stream starts again from a
+// snapshot).
+func (f *feed) next(cur uint64, buf *[]byte) (data []byte, next uint64, wake <-chan struct{}, ok bool) {
+	f.mu.RLock()
+	if cur == f.batchFrom && f.head == f.batchTo && cur < f.head {
+		data, next, wake = f.batch, f.head, f.wake
+		f.mu.RUnlock()
+		return data, next, wake, true
+	}
+	f.mu.RUnlock()
+	var frames [][]byte
+	frames, next, wake, ok = f.read(cur, frames)
+	data = (*buf)[:0]
+	for _, fr := range frames {
+		data = append(data, fr...)
+	}
+	if *buf = data; cap(data) > 64<<10 {
+		*buf = nil // a big batch's: not kept
+	}
+	return data, next, wake, ok
 }
 
 // wallFrame is board b's summary as a wall stream's frame, encoded once per

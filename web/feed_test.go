@@ -50,6 +50,38 @@ func TestFeedRead(t *testing.T) {
 	}
 }
 
+// A stream at the start of the latest append writes its bytes, the same
+// slice as every other such stream's; a stream further behind gets the
+// latest frame of each board in a buffer of its own.
+func TestFeedNext(t *testing.T) {
+	f := newFeed(8)
+	fr := func(board, data string) frame { return frame{board: board, data: []byte(data)} }
+	start, _ := f.cursor()
+	f.append([]frame{fr("a", "a1;"), fr("b", "b1;")})
+	mid, _ := f.cursor()
+	f.append([]frame{fr("a", "a2;"), fr("c", "c1;")})
+	var buf1, buf2 []byte
+	d1, next1, _, ok1 := f.next(mid, &buf1)
+	d2, _, _, _ := f.next(mid, &buf2)
+	if !ok1 || string(d1) != "a2;c1;" || next1 != start+4 || &d1[0] != &d2[0] || buf1 != nil {
+		t.Errorf("at the latest append: %q, next %d, ok %v, shared %v, own buffer %q; want \"a2;c1;\", %d, true, shared, none",
+			d1, next1, ok1, &d1[0] == &d2[0], buf1, start+4)
+	}
+	d3, next3, _, ok3 := f.next(start, &buf1)
+	if !ok3 || string(d3) != "b1;a2;c1;" || next3 != start+4 || string(buf1) != "b1;a2;c1;" {
+		t.Errorf("behind: %q, next %d, ok %v, buffer %q; want \"b1;a2;c1;\" (a1 replaced), %d, true, in its buffer", d3, next3, ok3, buf1, start+4)
+	}
+	if d, next, _, ok := f.next(next3, &buf1); !ok || len(d) != 0 || next != next3 {
+		t.Errorf("caught up: %q, next %d, ok %v; want nothing, %d, true", d, next, ok, next3)
+	}
+	for i := range 8 {
+		f.append([]frame{fr("x", strconv.Itoa(i))})
+	}
+	if _, _, _, ok := f.next(start, &buf1); ok {
+		t.Error("a stream a whole ring behind was not told to start again")
+	}
+}
+
 // wallEvent reads the next "board" event of a wall stream (the "now" ones
 // skipped) within 10 s.
 func wallEvent(t *testing.T, evs <-chan sseEvent) (Summary, string) {
