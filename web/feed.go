@@ -110,22 +110,24 @@ func (f *feed) read(cur uint64, out [][]byte) (_ [][]byte, next uint64, wake <-c
 // snapshot).
 func (f *feed) next(cur uint64, buf *[]byte) (data []byte, next uint64, wake <-chan struct{}, ok bool) {
 	f.mu.RLock()
+	defer f.mu.RUnlock()
 	if cur == f.batchFrom && f.head == f.batchTo && cur < f.head {
-		data, next, wake = f.batch, f.head, f.wake
-		f.mu.RUnlock()
-		return data, next, wake, true
+		return f.batch, f.head, f.wake, true
 	}
-	f.mu.RUnlock()
-	var frames [][]byte
-	frames, next, wake, ok = f.read(cur, frames)
+	n := uint64(len(f.ring))
+	if f.head-cur > n {
+		return nil, f.head, f.wake, false
+	}
 	data = (*buf)[:0]
-	for _, fr := range frames {
-		data = append(data, fr...)
+	for s := cur; s < f.head; s++ {
+		if fr := &f.ring[s%n]; fr.next == 0 || fr.next >= f.head {
+			data = append(data, fr.data...) // else a later summary of the board follows
+		}
 	}
 	if *buf = data; cap(data) > 64<<10 {
 		*buf = nil // a big batch's: not kept
 	}
-	return data, next, wake, ok
+	return data, f.head, f.wake, true
 }
 
 // wallFrame is board b's summary as a wall stream's frame, encoded once per
