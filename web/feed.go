@@ -201,16 +201,38 @@ func (h *Hub) publish(now time.Time) {
 }
 
 // wallSnapshot returns every board's summary frame, in the natural order
-// of their ids, and the feed's cursor after them.
-func (h *Hub) wallSnapshot(out [][]byte) ([][]byte, uint64, <-chan struct{}) {
+// of their ids, one after the other, and the feed's cursor after them. The
+// bytes are shared (not to be changed): the streams starting while no
+// board changes (a crowd arriving, or moving from a view that died) write
+// the same slice, in one write each.
+func (h *Hub) wallSnapshot() ([]byte, uint64, <-chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.opts.Now()
-	for _, id := range h.boardIDs() {
-		out = append(out, h.wallFrame(h.boards[id], now))
+	ids := h.boardIDs()
+	same := h.snap != nil && len(ids) == len(h.snapFrames)
+	for i, id := range ids {
+		if !same {
+			break
+		}
+		same = &h.wallFrame(h.boards[id], now)[0] == &h.snapFrames[i][0]
+	}
+	if !same {
+		n := 0
+		h.snapFrames = h.snapFrames[:0]
+		for _, id := range ids {
+			fr := h.wallFrame(h.boards[id], now) // encoded above, or now
+			h.snapFrames = append(h.snapFrames, fr)
+			n += len(fr)
+		}
+		snap := make([]byte, 0, n)
+		for _, fr := range h.snapFrames {
+			snap = append(snap, fr...)
+		}
+		h.snap = snap
 	}
 	cur, wake := h.wall.cursor()
-	return out, cur, wake
+	return h.snap, cur, wake
 }
 
 // joinWall counts a wall stream in (the changes are encoded while one is

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -165,7 +166,7 @@ func TestWallStreamBehindSkipsToLatest(t *testing.T) {
 	}
 	leave := h.joinWall()
 	defer leave()
-	_, cur, _ := h.wallSnapshot(nil)
+	_, cur, _ := h.wallSnapshot()
 	for range 3 {
 		for _, f := range sets {
 			f.random()
@@ -174,10 +175,10 @@ func TestWallStreamBehindSkipsToLatest(t *testing.T) {
 	if _, _, _, ok := h.wall.read(cur, nil); ok {
 		t.Fatal("18 changes on a log of 4: the stream is not told it fell behind")
 	}
-	out, _, _ := h.wallSnapshot(nil)
-	for i, d := range out {
+	snap, _, _ := h.wallSnapshot()
+	for i, d := range strings.SplitAfter(strings.TrimSuffix(string(snap), "\n\n"), "\n\n") {
 		var s Summary
-		json.Unmarshal(d[len("event: board\ndata: "):], &s)
+		json.Unmarshal([]byte(d[len("event: board\ndata: "):]), &s)
 		if want := "b" + strconv.Itoa(i+1); s.ID != want || s.Seq != 3 {
 			t.Errorf("snapshot %d: %s seq %d, want %s seq 3", i, s.ID, s.Seq, want)
 		}
@@ -201,5 +202,24 @@ func TestBoardStreamsShareOneEncoding(t *testing.T) {
 	json.Unmarshal(a[len("id: 2\nevent: view\ndata: "):], &bv)
 	if bv.Full || len(bv.Moves) != 1 || bv.Moves[0].Seq != 2 {
 		t.Fatalf("the frame: full %v, %d moves", bv.Full, len(bv.Moves))
+	}
+}
+
+// Wall streams starting while no board changes write the same snapshot
+// bytes; a change makes a new one, with the board's new summary.
+func TestWallSnapshotShared(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	newFakeSet(t, h, "a1", "st3d")
+	b := newFakeSet(t, h, "a2", "st3d")
+	s1, _, _ := h.wallSnapshot()
+	s2, _, _ := h.wallSnapshot()
+	if &s1[0] != &s2[0] {
+		t.Error("two streams starting with no change between: two snapshots")
+	}
+	b.random()
+	s3, _, _ := h.wallSnapshot()
+	if &s3[0] == &s1[0] || !strings.Contains(string(s3), `"id":"a2"`) || !strings.Contains(string(s3), `"seq":1`) ||
+		strings.Count(string(s3), "event: board\n") != 2 {
+		t.Errorf("after a2's move: %q, want a new snapshot of both boards with a2 at seq 1", s3)
 	}
 }

@@ -391,7 +391,6 @@ func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out [][]byte
 	var buf, data []byte // buf: a slow stream's own batch
 	var cur uint64
 	var wake <-chan struct{}
@@ -400,14 +399,12 @@ func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
 			data, cur, wake, ok = s.hub.wall.next(cur, &buf)
 		}
 		if first || !ok {
-			out, cur, wake = s.hub.wallSnapshot(out[:0])
-			// Every board, as it goes (the buffer is for the slow streams).
-			for _, fr := range out {
-				if _, err := w.Write(fr); err != nil {
-					return
-				}
+			// Every board, in one write: the same bytes as every stream
+			// starting before a board changes.
+			data, cur, wake = s.hub.wallSnapshot()
+			if _, err := w.Write(data); err != nil {
+				return
 			}
-			clear(out)
 			if err := writeEvent(w, "", "now", s.hub.opts.Now()); err != nil {
 				return
 			}
