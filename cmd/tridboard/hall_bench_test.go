@@ -179,13 +179,14 @@ func BenchmarkHall(b *testing.B) {
 // what a QoS 0 follower moved as the view was and one that stayed on its
 // node received, and what each surviving node serves retained.
 //
-// It failed about one run in eight before the follower subscribed to the
-// live topics apart from the retained ones (mqtt.Follower.subscribe): the
-// view, moved to another node, was deaf to every set for the 5 s that node
-// took to time out loading the retained states, and the retained states
-// that node served for a minute and more after were older than the sets'
-// (a view at QoS 0 catches up from them): the sets whose last moves fell
-// in those 5 s stayed behind to the end.
+// It failed about one run in eight before: the view, moved to another node,
+// was deaf to every set until that node took its subscription (seconds,
+// while the cluster elected new leaders, and 5 s more to time out loading
+// the retained states), and the retained states the node served for a
+// minute and more after were older than the sets': the sets whose last
+// moves fell in that gap stayed behind to the end. Now a view follows the
+// next node's states and moves too (newViewer), and subscribes to the live
+// topics apart from the retained ones (mqtt.Follower.subscribe).
 func TestHallSmall(t *testing.T) {
 	hallSmall(t)
 }
