@@ -180,38 +180,98 @@ func Follow(o FollowerOpts, h Handlers) (*Follower, error) {
 // may not serve subscriptions yet), waiting RetryMin, then twice as long
 // each time up to RetryMax. The retained states come with the
 // subscription: a follower that never subscribed would show nothing.
+//
+// It subscribes to the live topics (moves, events, replies: never
+// retained) first, and to the retained ones after, in a SUBSCRIBE of
+// their own: a NATS node makes a subscription only once it has loaded
+// the retained messages it matches, which takes up to 5 s (its timeout)
+// on a cluster that has just lost a node, and a follower at QoS 0 misses
+// whatever is published meanwhile. So the moves flow at once, and a set's
+// next state makes the follower whole.
 func (f *Follower) subscribe(c paho.Client) {
 	boards := f.o.Boards
 	if len(boards) == 0 {
 		boards = []string{"+"}
 	}
-	filters := map[string]byte{}
+	live, kept := map[string]byte{}, map[string]byte{}
 	for _, b := range boards {
 		for _, s := range f.kinds() {
-			filters[f.o.Prefix+"/"+b+"/"+s] = f.o.QoS
+			if retainedKind(s) {
+				kept[f.o.Prefix+"/"+b+"/"+s] = f.o.QoS
+			} else {
+				live[f.o.Prefix+"/"+b+"/"+s] = f.o.QoS
+			}
 		}
 	}
 	f.retained.Store(false)
 	conn := f.conns.Add(1)
-	for wait := f.o.RetryMin; ; wait = min(2*wait, f.o.RetryMax) {
-		err := subscribed(c.SubscribeMultiple(filters, f.message))
-		if err == nil {
-			break
-		}
-		f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v (trying again)", f.o.Broker, err))
-		if !f.sleep(wait) {
-			return
-		}
-		if !c.IsConnectionOpen() || f.conns.Load() != conn {
-			return // the next connection subscribes
+	for _, filters := range []map[string]byte{live, kept} {
+		if len(filters) > 0 && !f.subscribeAll(c, filters, conn) {
+			return // closed, or the next connection subscribes
 		}
 	}
 	f.once.Do(func() { close(f.ready) })
 	if f.h.Connected != nil {
 		f.h.Connected()
 	}
-	if f.h.State != nil || f.h.Availability != nil || f.h.Remote != nil || f.h.Key != nil {
-		go f.resubscribe(c, filters, conn)
+	if len(kept) > 0 {
+		go f.resubscribe(c, kept, conn)
+		if conn > 1 {
+			go f.refresh(c, kept, conn)
+		}
+	}
+}
+
+// retainedKind says whether the sets publish the topics of kind retained.
+func retainedKind(kind string) bool {
+	switch kind {
+	case TopicState, TopicAvailability, TopicRemote, TopicKey:
+		return true
+	}
+	return false
+}
+
+// subscribeAll subscribes to filters on connection c until the broker
+// grants them; false when the follower closed or c is no longer its
+// connection.
+func (f *Follower) subscribeAll(c paho.Client, filters map[string]byte, conn int64) bool {
+	for wait := f.o.RetryMin; ; wait = min(2*wait, f.o.RetryMax) {
+		err := subscribed(c.SubscribeMultiple(filters, f.message))
+		if err == nil {
+			return true
+		}
+		f.warn("subscribe", fmt.Sprintf("subscribing on %s: %v (trying again)", f.o.Broker, err))
+		if !f.sleep(wait) {
+			return false
+		}
+		if !c.IsConnectionOpen() || f.conns.Load() != conn {
+			return false
+		}
+	}
+}
+
+// refreshAfter are the times after a reconnection at which a follower
+// subscribes again to the retained topics (refresh).
+var refreshAfter = []time.Duration{5 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute}
+
+// refresh subscribes again to the retained topics of a reconnection at
+// refreshAfter, so that the retained states come again: a cluster node
+// that has just lost another can serve retained states older than the
+// sets' (it loads them late, or times out), and a set that made its last
+// move while the follower was away would stay behind until its next
+// move. The views drop a state older than what they show.
+func (f *Follower) refresh(c paho.Client, filters map[string]byte, conn int64) {
+	start := f.o.Now()
+	for _, after := range refreshAfter {
+		if !f.sleep(start.Add(after).Sub(f.o.Now())) {
+			return
+		}
+		if !c.IsConnectionOpen() || f.conns.Load() != conn {
+			return // a later connection refreshes for itself
+		}
+		if err := subscribed(c.SubscribeMultiple(filters, f.message)); err != nil {
+			f.warn("subscribe", fmt.Sprintf("subscribing again on %s: %v", f.o.Broker, err))
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package mqtt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -135,4 +136,76 @@ func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the retained state never came: the follower did not subscribe again")
 	}
+}
+
+// A follower that has reconnected subscribes afresh at refreshAfter (on
+// its clock), so that the retained states come again: a cluster that has
+// just lost a node can leave a new subscription without some sets'
+// messages. Here a state is retained behind the follower's back after it
+// reconnected: it comes with the first refresh, not before.
+func TestFollowerRefreshesAfterReconnecting(t *testing.T) {
+	b, _, _ := rolesBroker(t, nil)
+	retain := func(game string) {
+		payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: game, Variant: "st3d", Result: protocol.ResultOngoing})
+		b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
+			TopicName: "tridboard/board/state", Payload: payload})
+	}
+	retain("g1")
+	states := make(chan string, 16)
+	connected := make(chan struct{}, 4)
+	clk := sim.NewClock(time.Time{})
+	o := DefaultFollowerOpts()
+	o.Broker, o.Username, o.Password, o.Boards, o.ClientID = b.URL(), dispUser, dispPass, []string{"board"}, "refreshing"
+	o.Now, o.NewTimer = clk.Now, clk.NewTimer
+	followReady(t, o, Handlers{State: func(_ string, s protocol.State) { states <- s.Game },
+		Connected: func() { connected <- struct{}{} }})
+	got := func(want string) {
+		t.Helper()
+		select {
+		case g := <-states:
+			if g != want {
+				t.Fatalf("state of game %q, want %q", g, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no state in 10 s, want game %q", want)
+		}
+	}
+	got("g1")
+	<-connected
+	cl, ok := b.srv.Clients.Get("refreshing")
+	if !ok {
+		t.Fatal("the follower is not on the broker")
+	}
+	cl.Stop(errors.New("dropped by the test"))
+	select {
+	case <-connected:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the follower did not reconnect in 30 s")
+	}
+	got("g1") // with the new subscription
+	retain("g2")
+	// The follower's timers: the check for retained states (2 s) and the
+	// first refresh (5 s) after the reconnection.
+	for deadline := time.Now().Add(10 * time.Second); len(clk.Timers()) < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timers %v, want two", clk.Timers())
+		}
+	}
+	refresh := clk.Now().Add(5 * time.Second)
+	clk.Advance(4 * time.Second)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if ts := clk.Timers(); len(ts) == 1 && ts[0].Equal(refresh) {
+			break // the check found the state: the refresh alone waits
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timers %v, want the refresh's alone at %v", clk.Timers(), refresh)
+		}
+	}
+	select {
+	case g := <-states:
+		t.Fatalf("state %q before the refresh", g)
+	default:
+	}
+	clk.Advance(time.Second)
+	got("g2")
 }

@@ -163,3 +163,23 @@ func TestAPIPeers(t *testing.T) {
 		}
 	}
 }
+
+// A state given again as it was (the retained states sent again with a new
+// subscription, after a reconnection) changes nothing: the pages get no new
+// summary. One that differs in anything is applied.
+func TestHubSameStateAgainChangesNothing(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	f := newFakeSet(t, h, "b1", "st3d")
+	f.random()
+	s := f.state(protocol.Board{Status: protocol.BoardInSync})
+	h.State("b1", s)
+	v, _ := h.View("b1")
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardInSync}))
+	if w, _ := h.View("b1"); w.Ver != v.Ver || w.Seq != 1 {
+		t.Errorf("the same state again: ver %d -> %d, seq %d; want the same ver, seq 1", v.Ver, w.Ver, w.Seq)
+	}
+	h.State("b1", f.state(protocol.Board{Status: protocol.BoardMoveInProgress, Cells: []string{"b2W"}}))
+	if w, _ := h.View("b1"); w.Ver == v.Ver || w.Board != protocol.BoardMoveInProgress {
+		t.Errorf("a state that differs: ver %d, board %q; want a new ver, %q", w.Ver, w.Board, protocol.BoardMoveInProgress)
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,7 @@ type board struct {
 	last           *EventView
 	buf            []rules.Move
 	updated        time.Time
+	lastState      *protocol.State // the state applied last, from MQTT
 	startEval      *EvalView
 	startEvalVer   uint64
 	past           []pastGame // the games played before, without an archive
@@ -233,6 +235,16 @@ func (b *board) state(h *Hub, s protocol.State, sys rules.System, start rules.Po
 	}
 	if b.stale(s.Game, s.Time) {
 		return // an older state (a retained one replayed): what is shown stays
+	}
+	if start == nil && b.lastState != nil && reflect.DeepEqual(*b.lastState, s) {
+		// The state applied last, again (the retained states sent again
+		// with a new subscription): nothing goes to the pages.
+		return
+	}
+	if start == nil {
+		b.lastState = &s
+	} else {
+		b.lastState = nil
 	}
 	if b.game != s.Game {
 		b.remember() // the game before, with its own tags and result

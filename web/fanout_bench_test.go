@@ -3,9 +3,11 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -190,4 +193,105 @@ func wallStreams(h *Hub) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.streams
+}
+
+// BenchmarkWallFanout is the wall's fan-out alone, in this process: one
+// tick's changes (one change, or twelve: a hall of 500 sets moving every
+// 10 s, at the default 250 ms tick) written to N wall streams. A stream
+// writes into a counter instead of a connection, so the figure is the
+// view's own work per spectator (the hub, the log, the stream's wake-up
+// and write), without net/http's and the kernel's share of a write
+// (BenchmarkFanout measures those, over loopback). It reports the view's
+// CPU (the process's: the changes, the hub, the streams, the collector)
+// per change per spectator.
+//
+//	go test ./web -run - -bench WallFanout
+func BenchmarkWallFanout(b *testing.B) {
+	for _, n := range []int{200, 2000} {
+		for _, changes := range []int{1, 12} {
+			b.Run(fmt.Sprintf("spectators=%d/changes=%d", n, changes), func(b *testing.B) { wallFanoutBench(b, n, changes) })
+		}
+	}
+}
+
+// countingStream is a wall stream's response: it counts what is written
+// and signals when the flushes of all the streams reach a target.
+type countingStream struct {
+	hdr     http.Header
+	bytes   int
+	flushes *atomic.Int64
+	target  *atomic.Int64
+	reached chan<- struct{}
+}
+
+func (w *countingStream) Header() http.Header         { return w.hdr }
+func (w *countingStream) WriteHeader(int)             {}
+func (w *countingStream) Write(p []byte) (int, error) { w.bytes += len(p); return len(p), nil }
+func (w *countingStream) Flush() {
+	if w.flushes.Add(1) == w.target.Load() {
+		w.reached <- struct{}{}
+	}
+}
+
+func wallFanoutBench(b *testing.B, spectators, changes int) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	timers := make(chan chan time.Time, 1)
+	ho := DefaultOpts()
+	ho.Eval = false
+	ho.Now = func() time.Time { return t0 }
+	// The tick's end is the benchmark's to decide: it fires the timer of
+	// the tick once the tick's changes are made.
+	ho.NewTimer = func(time.Duration) (<-chan time.Time, func() bool) {
+		ch := make(chan time.Time, 1)
+		timers <- ch
+		return ch, func() bool { return true }
+	}
+	h := NewHub(ho)
+	sets := make([]*fakeSet, 500)
+	for i := range sets {
+		sets[i] = newFakeSet(b, h, "hall-"+strconv.Itoa(i+1), "st3d")
+	}
+	h.mu.Lock()
+	h.lastPublish = t0 // every change waits for the tick's end
+	h.mu.Unlock()
+	so := DefaultServerOpts()
+	so.Heartbeat = time.Hour
+	srv := New(h, so)
+	var flushes, target atomic.Int64
+	reached := make(chan struct{}, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	// Each stream flushes twice on opening: its headers, then every board.
+	target.Store(int64(2 * spectators))
+	for range spectators {
+		w := &countingStream{hdr: http.Header{}, flushes: &flushes, target: &target, reached: reached}
+		r := httptest.NewRequest("GET", "/events", nil).WithContext(ctx)
+		wg.Add(1)
+		go func() { defer wg.Done(); srv.wallEvents(w, r) }()
+	}
+	<-reached
+	k := 0
+	tick := func() {
+		target.Add(int64(spectators))
+		for range changes {
+			sets[(k*7)%len(sets)].random()
+			k++
+		}
+		(<-timers) <- t0
+		<-reached
+	}
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	b.ResetTimer()
+	for range b.N {
+		tick()
+	}
+	b.StopTimer()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	// The process's CPU, not the time passed: on a shared machine the
+	// streams wait for a core longer than they work.
+	cpu := ru1.Utime.Nano() - ru0.Utime.Nano() + ru1.Stime.Nano() - ru0.Stime.Nano()
+	b.ReportMetric(float64(cpu)/float64(b.N*spectators*changes), "cpu-ns/change/spectator")
+	cancel()
+	wg.Wait()
 }

@@ -24,6 +24,11 @@ type feed struct {
 	head uint64            // the seq the next frame gets (from 1)
 	last map[string]uint64 // board -> the seq of its latest frame
 	wake chan struct{}     // closed when frames are appended
+	// batch is the latest append's frames, one after the other, from the
+	// seq batchFrom to before batchTo: what every stream that was at
+	// batchFrom writes, the same bytes for all (no stream copies them).
+	batch              []byte
+	batchFrom, batchTo uint64
 }
 
 // frame is one board's summary as a wall stream writes it.
@@ -42,8 +47,17 @@ func (f *feed) append(frames []frame) {
 	if len(frames) == 0 {
 		return
 	}
+	size := 0
+	for _, fr := range frames {
+		size += len(fr.data)
+	}
+	batch := make([]byte, 0, size)
+	for _, fr := range frames {
+		batch = append(batch, fr.data...)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.batch, f.batchFrom, f.batchTo = batch, f.head, f.head+uint64(len(frames))
 	n := uint64(len(f.ring))
 	for _, fr := range frames {
 		if p, ok := f.last[fr.board]; ok && f.head-p <= n {
@@ -84,6 +98,36 @@ func (f *feed) read(cur uint64, out [][]byte) (_ [][]byte, next uint64, wake <-c
 		out = append(out, fr.data)
 	}
 	return out, f.head, f.wake, true
+}
+
+// next returns what a stream at cur writes next, in one write: the latest
+// append's bytes, shared by every stream that was at its start (the
+// common case: no copy, no scan), else the latest frame of each board
+// changed since cur, in the order they came, in *buf (the stream's own,
+// kept for its next batch unless it grew big). It returns
+// the cursor after them and the channel closed at the next append; ok is
+// false when cur fell out of the ring (the stream starts again from a
+// snapshot).
+func (f *feed) next(cur uint64, buf *[]byte) (data []byte, next uint64, wake <-chan struct{}, ok bool) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if cur == f.batchFrom && f.head == f.batchTo && cur < f.head {
+		return f.batch, f.head, f.wake, true
+	}
+	n := uint64(len(f.ring))
+	if f.head-cur > n {
+		return nil, f.head, f.wake, false
+	}
+	data = (*buf)[:0]
+	for s := cur; s < f.head; s++ {
+		if fr := &f.ring[s%n]; fr.next == 0 || fr.next >= f.head {
+			data = append(data, fr.data...) // else a later summary of the board follows
+		}
+	}
+	if *buf = data; cap(data) > 64<<10 {
+		*buf = nil // a big batch's: not kept
+	}
+	return data, f.head, f.wake, true
 }
 
 // wallFrame is board b's summary as a wall stream's frame, encoded once per
@@ -157,16 +201,38 @@ func (h *Hub) publish(now time.Time) {
 }
 
 // wallSnapshot returns every board's summary frame, in the natural order
-// of their ids, and the feed's cursor after them.
-func (h *Hub) wallSnapshot(out [][]byte) ([][]byte, uint64, <-chan struct{}) {
+// of their ids, one after the other, and the feed's cursor after them. The
+// bytes are shared (not to be changed): the streams starting while no
+// board changes (a crowd arriving, or moving from a view that died) write
+// the same slice, in one write each.
+func (h *Hub) wallSnapshot() ([]byte, uint64, <-chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.opts.Now()
-	for _, id := range h.boardIDs() {
-		out = append(out, h.wallFrame(h.boards[id], now))
+	ids := h.boardIDs()
+	same := h.snap != nil && len(ids) == len(h.snapFrames)
+	for i, id := range ids {
+		if !same {
+			break
+		}
+		same = &h.wallFrame(h.boards[id], now)[0] == &h.snapFrames[i][0]
+	}
+	if !same {
+		n := 0
+		h.snapFrames = h.snapFrames[:0]
+		for _, id := range ids {
+			fr := h.wallFrame(h.boards[id], now) // encoded above, or now
+			h.snapFrames = append(h.snapFrames, fr)
+			n += len(fr)
+		}
+		snap := make([]byte, 0, n)
+		for _, fr := range h.snapFrames {
+			snap = append(snap, fr...)
+		}
+		h.snap = snap
 	}
 	cur, wake := h.wall.cursor()
-	return out, cur, wake
+	return h.snap, cur, wake
 }
 
 // joinWall counts a wall stream in (the changes are encoded while one is

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,6 +48,38 @@ func TestFeedRead(t *testing.T) {
 	}
 	if out, _, _, ok := f.read(start+1, nil); !ok || len(out) != 4 {
 		t.Errorf("read from %d: %d frames, ok %v; want 4, true", start+1, len(out), ok)
+	}
+}
+
+// A stream at the start of the latest append writes its bytes, the same
+// slice as every other such stream's; a stream further behind gets the
+// latest frame of each board in a buffer of its own.
+func TestFeedNext(t *testing.T) {
+	f := newFeed(8)
+	fr := func(board, data string) frame { return frame{board: board, data: []byte(data)} }
+	start, _ := f.cursor()
+	f.append([]frame{fr("a", "a1;"), fr("b", "b1;")})
+	mid, _ := f.cursor()
+	f.append([]frame{fr("a", "a2;"), fr("c", "c1;")})
+	var buf1, buf2 []byte
+	d1, next1, _, ok1 := f.next(mid, &buf1)
+	d2, _, _, _ := f.next(mid, &buf2)
+	if !ok1 || string(d1) != "a2;c1;" || next1 != start+4 || &d1[0] != &d2[0] || buf1 != nil {
+		t.Errorf("at the latest append: %q, next %d, ok %v, shared %v, own buffer %q; want \"a2;c1;\", %d, true, shared, none",
+			d1, next1, ok1, &d1[0] == &d2[0], buf1, start+4)
+	}
+	d3, next3, _, ok3 := f.next(start, &buf1)
+	if !ok3 || string(d3) != "b1;a2;c1;" || next3 != start+4 || string(buf1) != "b1;a2;c1;" {
+		t.Errorf("behind: %q, next %d, ok %v, buffer %q; want \"b1;a2;c1;\" (a1 replaced), %d, true, in its buffer", d3, next3, ok3, buf1, start+4)
+	}
+	if d, next, _, ok := f.next(next3, &buf1); !ok || len(d) != 0 || next != next3 {
+		t.Errorf("caught up: %q, next %d, ok %v; want nothing, %d, true", d, next, ok, next3)
+	}
+	for i := range 8 {
+		f.append([]frame{fr("x", strconv.Itoa(i))})
+	}
+	if _, _, _, ok := f.next(start, &buf1); ok {
+		t.Error("a stream a whole ring behind was not told to start again")
 	}
 }
 
@@ -133,7 +166,7 @@ func TestWallStreamBehindSkipsToLatest(t *testing.T) {
 	}
 	leave := h.joinWall()
 	defer leave()
-	_, cur, _ := h.wallSnapshot(nil)
+	_, cur, _ := h.wallSnapshot()
 	for range 3 {
 		for _, f := range sets {
 			f.random()
@@ -142,10 +175,10 @@ func TestWallStreamBehindSkipsToLatest(t *testing.T) {
 	if _, _, _, ok := h.wall.read(cur, nil); ok {
 		t.Fatal("18 changes on a log of 4: the stream is not told it fell behind")
 	}
-	out, _, _ := h.wallSnapshot(nil)
-	for i, d := range out {
+	snap, _, _ := h.wallSnapshot()
+	for i, d := range strings.SplitAfter(strings.TrimSuffix(string(snap), "\n\n"), "\n\n") {
 		var s Summary
-		json.Unmarshal(d[len("event: board\ndata: "):], &s)
+		json.Unmarshal([]byte(d[len("event: board\ndata: "):]), &s)
 		if want := "b" + strconv.Itoa(i+1); s.ID != want || s.Seq != 3 {
 			t.Errorf("snapshot %d: %s seq %d, want %s seq 3", i, s.ID, s.Seq, want)
 		}
@@ -169,5 +202,24 @@ func TestBoardStreamsShareOneEncoding(t *testing.T) {
 	json.Unmarshal(a[len("id: 2\nevent: view\ndata: "):], &bv)
 	if bv.Full || len(bv.Moves) != 1 || bv.Moves[0].Seq != 2 {
 		t.Fatalf("the frame: full %v, %d moves", bv.Full, len(bv.Moves))
+	}
+}
+
+// Wall streams starting while no board changes write the same snapshot
+// bytes; a change makes a new one, with the board's new summary.
+func TestWallSnapshotShared(t *testing.T) {
+	h := NewHub(DefaultOpts())
+	newFakeSet(t, h, "a1", "st3d")
+	b := newFakeSet(t, h, "a2", "st3d")
+	s1, _, _ := h.wallSnapshot()
+	s2, _, _ := h.wallSnapshot()
+	if &s1[0] != &s2[0] {
+		t.Error("two streams starting with no change between: two snapshots")
+	}
+	b.random()
+	s3, _, _ := h.wallSnapshot()
+	if &s3[0] == &s1[0] || !strings.Contains(string(s3), `"id":"a2"`) || !strings.Contains(string(s3), `"seq":1`) ||
+		strings.Count(string(s3), "event: board\n") != 2 {
+		t.Errorf("after a2's move: %q, want a new snapshot of both boards with a2 at seq 1", s3)
 	}
 }

@@ -97,6 +97,10 @@ type Hub struct {
 	dirty       []*board
 	publishing  bool
 	lastPublish time.Time
+	// snap is every board's frame one after the other, as a wall stream
+	// starts with it, while no board changes (snapFrames: those frames).
+	snap       []byte
+	snapFrames [][]byte
 }
 
 type input struct {

@@ -275,7 +275,10 @@ func sse(w http.ResponseWriter) (http.Flusher, bool) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")          // nginx: do not buffer
 	h.Set("Access-Control-Allow-Origin", "*") // the pages of the other views (Opts.Peers)
-	h.Set("Connection", "keep-alive")
+	// Not chunked: the stream ends with its connection (as the SSE spec
+	// recommends), and each batch goes out as one write, one system call
+	// (net/http's chunking cut a wall's batch into three).
+	h.Set("Transfer-Encoding", "identity")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 1000\n\n")
 	f.Flush()
@@ -388,49 +391,30 @@ func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var out [][]byte
-	var buf []byte
+	var buf, data []byte // buf: a slow stream's own batch
 	var cur uint64
 	var wake <-chan struct{}
 	for first := true; ; first = false {
-		out = out[:0]
 		if !first {
-			out, cur, wake, ok = s.hub.wall.read(cur, out)
+			data, cur, wake, ok = s.hub.wall.next(cur, &buf)
 		}
 		if first || !ok {
-			out, cur, wake = s.hub.wallSnapshot(out)
-		}
-		if first || !ok {
-			// Every board, as it goes (the buffer is for the batches).
-			for _, fr := range out {
-				if _, err := w.Write(fr); err != nil {
-					return
-				}
+			// Every board, in one write: the same bytes as every stream
+			// starting before a board changes.
+			data, cur, wake = s.hub.wallSnapshot()
+			if _, err := w.Write(data); err != nil {
+				return
 			}
 			if err := writeEvent(w, "", "now", s.hub.opts.Now()); err != nil {
 				return
 			}
 		} else {
-			// A batch in one write: one chunk, one system call.
-			n := 0
-			for _, fr := range out {
-				n += len(fr)
-			}
-			if cap(buf) < n {
-				buf = make([]byte, 0, n+n/4)
-			}
-			buf = buf[:0]
-			for _, fr := range out {
-				buf = append(buf, fr...)
-			}
-			if _, err := w.Write(buf); err != nil {
+			// A batch in one write: one system call, the same bytes as
+			// every other stream's unless this one was behind.
+			if _, err := w.Write(data); err != nil {
 				return
 			}
-			if cap(buf) > 64<<10 {
-				buf = nil // a big batch's: not kept
-			}
 		}
-		clear(out)
 		f.Flush()
 		if !s.wait(r.Context(), wake, w, f) {
 			return

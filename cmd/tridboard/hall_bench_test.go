@@ -3,16 +3,22 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tridboard/tridboard/internal/natstest"
+	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 var (
@@ -107,15 +113,27 @@ func runHallLoad(tb testing.TB, size hallSize) (loadReport, float64) {
 	}
 	v1 := startHallView(tb, "--broker", nodes(0), "--prefix", prefix)
 	v2 := startHallView(tb, "--broker", nodes(1), "--prefix", prefix, "--peers", v1.url)
+	// Probes: what a QoS 0 client following as the first view does (its
+	// node killed) and one on the node it moves to see of the moves.
+	probeA, probeB := newMoveProbe(tb, nodes(0), prefix), newMoveProbe(tb, c.MQTT(1), prefix)
 	start := time.Now()
 	var killed time.Duration
+	var diagnosis string
 	r, err := loadTest(context.Background(), loadOpts{Broker: c.Brokers(), CheckBroker: c.MQTT(2), Prefix: prefix, Variant: "st3d",
 		Boards: size.sets, Moves: size.moves, Interval: size.interval,
 		Duration: time.Duration(size.moves+5) * size.interval * 2, Drain: 90 * time.Second,
 		Views: []string{v1.url, v2.url}, Viewers: size.viewers, BoardViewers: size.boardViewers,
-		Halfway: func() { killed = time.Since(start); c.Kill(0); v2.stop(true) }})
+		Halfway: func() { killed = time.Since(start); c.Kill(0); v2.stop(true) },
+		Report: func(r loadReport) {
+			if r.Behind > 0 {
+				diagnosis = hallDiagnosis(c, v1, r, probeA, probeB)
+			}
+		}})
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if diagnosis != "" {
+		tb.Log(diagnosis)
 	}
 	v1.stop(false)
 	v2.stop(true)
@@ -149,24 +167,28 @@ func BenchmarkHall(b *testing.B) {
 	}
 }
 
-// A hall at a tenth of its size, on this machine however busy: 50 sets,
+// TestHallSmall is a hall at a tenth of its size, on this machine however
+// busy: three nats-server nodes, 50 sets (6 moves each, one every 2 s),
 // 450 spectators of the wall and 50 of single boards on two views, a node
 // and a view killed between two moves. Nothing is lost, no view sends a
 // board back, and every spectator ends with every move (the latencies are
 // reported, not judged: docs/hall.md). A move the cluster redelivers after
 // a later one (the sets moving off the dead node; docs/mqtt.md: displays
-// drop it by seq) is counted in the log, not judged here.
+// drop it by seq) is counted in the log, not judged here. On failure it
+// says, for each set some spectator lacks, what the surviving view shows,
+// what a QoS 0 follower moved as the view was and one that stayed on its
+// node received, and what each surviving node serves retained.
 //
-// It is a benchmark, outside the test command, until its known failure is
-// found: about one run in eight, after the node is killed, the surviving
-// view receives nothing from a third of the sets for 90 s while a checker
-// on another node gets every move (docs/hall.md).
-//
-//	go test ./cmd/tridboard -run - -bench HallSmall -benchtime 1x
-func BenchmarkHallSmall(b *testing.B) {
-	for range b.N {
-		hallSmall(b)
-	}
+// It failed about one run in eight before: the view, moved to another node,
+// was deaf to every set until that node took its subscription (seconds,
+// while the cluster elected new leaders, and 5 s more to time out loading
+// the retained states), and the retained states the node served for a
+// minute and more after were older than the sets': the sets whose last
+// moves fell in that gap stayed behind to the end. Now a view follows the
+// next node's states and moves too (newViewer), and subscribes to the live
+// topics apart from the retained ones (mqtt.Follower.subscribe).
+func TestHallSmall(t *testing.T) {
+	hallSmall(t)
 }
 
 func hallSmall(t testing.TB) {
@@ -178,4 +200,108 @@ func hallSmall(t testing.TB) {
 	if want := fmt.Sprintf("%d sets: %d moves sent", 50, 300); !strings.Contains(r.String(), want) {
 		t.Errorf("report %q, want %q", r, want)
 	}
+}
+
+// hallDiagnosis says, for the sets some spectator ended behind, what the
+// surviving view shows of them and which node each set's client and each
+// view is on.
+func hallDiagnosis(c *natstest.Cluster, v *hallView, r loadReport, probes ...*moveProbe) string {
+	var b strings.Builder
+	on := map[string]int{}
+	for i := range 3 {
+		for _, id := range c.Clients(i) {
+			on[id] = i + 1
+		}
+	}
+	for id, node := range on {
+		if strings.Contains(id, "-view-") {
+			fmt.Fprintf(&b, "view client %s on node %d\n", id, node)
+		}
+	}
+	for i := range 3 {
+		for _, part := range []string{"-view-", "-probe-"} {
+			for _, l := range c.ClientStats(i, part) {
+				fmt.Fprintln(&b, l)
+			}
+		}
+	}
+	// What a follower subscribing now on each surviving node gets
+	// retained.
+	fresh := map[int]map[string]int{}
+	for i := 1; i < 3; i++ {
+		got := map[string]int{}
+		var mu sync.Mutex
+		fo := mqtt.DefaultFollowerOpts()
+		fo.Broker, fo.Prefix, fo.QoS, fo.Name = c.MQTT(i), "hall-bench", 0, "fresh"
+		f, err := mqtt.Follow(fo, mqtt.Handlers{State: func(board string, s protocol.State) {
+			mu.Lock()
+			if s.LastMove != nil {
+				got[board] = max(got[board], s.LastMove.Seq)
+			}
+			mu.Unlock()
+		}})
+		if err == nil {
+			time.Sleep(3 * time.Second) // a diagnosis: what came in 3 s
+			f.Close()
+		}
+		mu.Lock()
+		fresh[i+1] = got
+		mu.Unlock()
+	}
+	for _, id := range r.BehindBoards {
+		node := -1
+		for cid, n := range on {
+			if strings.HasPrefix(cid, "tridboard-load-") && strings.HasSuffix(cid, "-"+strings.TrimPrefix(id, "load-")) {
+				node = n
+			}
+		}
+		shown := "?"
+		if resp, err := http.Get(v.url + "/api/boards/" + id); err == nil {
+			var bv struct {
+				Game string `json:"game"`
+				Seq  int    `json:"seq"`
+			}
+			json.NewDecoder(resp.Body).Decode(&bv)
+			resp.Body.Close()
+			shown = bv.Game + "/" + strconv.Itoa(bv.Seq)
+		}
+		fmt.Fprintf(&b, "%s: last move %s, the surviving view shows %s, its set on node %d; retained now on node 2: %d, 3: %d; probes",
+			id, r.Final[id], shown, node, fresh[2][id], fresh[3][id])
+		for _, p := range probes {
+			fmt.Fprintf(&b, " %d", p.seq(id))
+		}
+		fmt.Fprintln(&b)
+	}
+	return b.String()
+}
+
+// moveProbe follows the moves at QoS 0 as a view does (the same handlers)
+// and keeps the last seq of each board.
+type moveProbe struct {
+	mu   sync.Mutex
+	last map[string]int
+}
+
+func newMoveProbe(tb testing.TB, broker, prefix string) *moveProbe {
+	p := &moveProbe{last: map[string]int{}}
+	fo := mqtt.DefaultFollowerOpts()
+	fo.Broker, fo.Prefix, fo.QoS, fo.InOrder, fo.Commands, fo.Name = broker, prefix, 0, true, true, "probe"
+	f, err := mqtt.Follow(fo, mqtt.Handlers{State: func(string, protocol.State) {}, Availability: func(string, bool) {},
+		Event: func(string, protocol.Event) {},
+		Move: func(board string, m protocol.Move) {
+			p.mu.Lock()
+			p.last[board] = max(p.last[board], m.Seq)
+			p.mu.Unlock()
+		}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(f.Close)
+	return p
+}
+
+func (p *moveProbe) seq(board string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.last[board]
 }

@@ -51,6 +51,9 @@ type loadOpts struct {
 	// Halfway, if set, runs once when half the moves were sent (a node
 	// killed mid-run, in the hall benchmark).
 	Halfway func()
+	// Report, if set, sees the report before the sets disconnect (to
+	// tell where they are when something failed).
+	Report func(loadReport)
 }
 
 // loadReport is what a load test measured.
@@ -71,6 +74,11 @@ type loadReport struct {
 	// them; Reordered those a view sent older than it had sent itself.
 	Dropped          int
 	VP50, VP99, VMax time.Duration
+	// BehindBoards are the sets some spectator ended without the last
+	// move of (sorted), to tell what failed.
+	BehindBoards []string
+	// Final is each set's last move ("game/seq").
+	Final map[string]string
 	// Sets is a line a set, with PerSet.
 	Sets []string
 }
@@ -249,6 +257,7 @@ report:
 	if r.Lost < 0 {
 		r.Lost = 0
 	}
+	r.Final = final
 	if n := len(chk.lat); n > 0 {
 		l := slices.Clone(chk.lat)
 		slices.Sort(l)
@@ -263,6 +272,9 @@ report:
 			logf("loadtest: %s: %v", s.id, err)
 			break
 		}
+	}
+	if o.Report != nil {
+		o.Report(r)
 	}
 	if o.PerSet {
 		for _, s := range sets {

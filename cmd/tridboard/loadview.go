@@ -204,6 +204,9 @@ func (v *viewLoad) report(final map[string]string, r *loadReport) {
 			if me.last[b] != want {
 				whole = false
 				r.Behind++
+				if !slices.Contains(r.BehindBoards, b) {
+					r.BehindBoards = append(r.BehindBoards, b)
+				}
 			}
 		}
 		me.mu.Unlock()
@@ -211,6 +214,7 @@ func (v *viewLoad) report(final map[string]string, r *loadReport) {
 			r.Whole++
 		}
 	}
+	slices.Sort(r.BehindBoards)
 	if n := len(lat); n > 0 {
 		slices.Sort(lat)
 		r.VP50, r.VP99, r.VMax = lat[n/2], lat[min(n-1, n*99/100)], lat[n-1]

@@ -93,7 +93,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		ring.FirstUse = *keys == ""
 		co := trust.DefaultCheckerOpts(ring)
 		co.Log = slog.New(slog.NewTextHandler(stderr, nil))
-		vo.Checker = trust.NewChecker(co)
+		vo.Checker, vo.StandbyChecker = trust.NewChecker(co), trust.NewChecker(co)
 	}
 	v, err := newViewer(vo, hub, stderr)
 	if err != nil {
@@ -157,8 +157,10 @@ type viewerOpts struct {
 	// QoS is the subscriptions' QoS: 1 (the default) or 0, which a
 	// clustered broker serves without a stored consumer (docs/hall.md).
 	QoS byte
-	// Checker, when set, lets only what the sets signed reach the pages.
-	Checker *trust.Checker
+	// Checker, when set, lets only what the sets signed reach the pages;
+	// StandbyChecker does for the follower of the next node (a checker of
+	// its own, which sees each state once).
+	Checker, StandbyChecker *trust.Checker
 }
 
 // viewer feeds a hub from the topics of every set under a prefix (one
@@ -166,7 +168,7 @@ type viewerOpts struct {
 // <prefix>/<board>/set/<name>, waiting for the reply on response/<name>.
 // It implements web.Commander.
 type viewer struct {
-	f *mqtt.Follower
+	f, standby *mqtt.Follower
 }
 
 func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
@@ -179,7 +181,25 @@ func newViewer(o viewerOpts, hub *web.Hub, log io.Writer) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{f: f}, nil
+	v := &viewer{f: f}
+	// On a cluster, a second follower takes the states and moves from the
+	// next node: when the view's node dies, the moves keep coming while
+	// the first finds another node (seconds, on a cluster electing its
+	// leaders, which a view at QoS 0 would miss). The hub drops what it
+	// has already (a move by its seq, a state given again as it was).
+	if nodes, _ := mqtt.ParseBrokers(o.Broker); len(nodes) > 1 {
+		so := fo
+		so.Broker = strings.Join(append(nodes[1:], nodes[0]), ",")
+		so.Name, so.Commands, so.Checker = "view-standby", false, o.StandbyChecker
+		if o.ClientID != "" {
+			so.ClientID = o.ClientID + "-standby"
+		}
+		if v.standby, err = mqtt.Follow(so, mqtt.Handlers{State: hub.State, Move: hub.Move}); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 // Command publishes a command on <prefix>/<board>/set/<name> with a
@@ -200,4 +220,9 @@ func (v *viewer) Command(ctx context.Context, board, name string, payload []byte
 }
 
 // Close disconnects from the broker.
-func (v *viewer) Close() { v.f.Close() }
+func (v *viewer) Close() {
+	v.f.Close()
+	if v.standby != nil {
+		v.standby.Close()
+	}
+}

@@ -220,3 +220,45 @@ func (c *Cluster) Stop() {
 		c.Kill(i)
 	}
 }
+
+// Clients returns the MQTT client ids connected to node i now (none when
+// it is down): where the sets and the views are, when a test fails.
+func (c *Cluster) Clients(i int) []string {
+	s := c.nodes[i].srv
+	if s == nil {
+		return nil
+	}
+	cz, err := s.Connz(&server.ConnzOptions{Limit: 1 << 20})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ci := range cz.Conns {
+		if ci.MQTTClient != "" {
+			out = append(out, ci.MQTTClient)
+		}
+	}
+	return out
+}
+
+// ClientStats describes the MQTT clients on node i whose id holds part:
+// the messages the node sent each and its subscriptions (to tell a node
+// that delivers nothing from a client that drops what it gets).
+func (c *Cluster) ClientStats(i int, part string) []string {
+	s := c.nodes[i].srv
+	if s == nil {
+		return nil
+	}
+	cz, err := s.Connz(&server.ConnzOptions{Limit: 1 << 20, Subscriptions: true})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ci := range cz.Conns {
+		if strings.Contains(ci.MQTTClient, part) {
+			out = append(out, fmt.Sprintf("%s on %s: %d messages out, %d in, subscriptions %v",
+				ci.MQTTClient, c.nodes[i].name, ci.OutMsgs, ci.InMsgs, ci.Subs))
+		}
+	}
+	return out
+}
