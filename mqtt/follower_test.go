@@ -153,7 +153,7 @@ func TestFollowerRefreshesAfterReconnecting(t *testing.T) {
 	retain("g1")
 	states := make(chan string, 16)
 	connected := make(chan struct{}, 4)
-	clk := sim.NewClock(time.Time{})
+	clk := sim.NewTimeSource(time.Time{})
 	o := DefaultFollowerOpts()
 	o.Broker, o.Username, o.Password, o.Boards, o.ClientID = b.URL(), dispUser, dispPass, []string{"board"}, "refreshing"
 	o.Now, o.NewTimer = clk.Now, clk.NewTimer
