@@ -2,16 +2,15 @@ package mqtt
 
 import (
 	"context"
-	"encoding/json"
+	"github.com/tridboard/tridboard/broker"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mochi-mqtt/server/v2/packets"
 	"github.com/tridboard/tridboard/protocol"
-	"github.com/tridboard/tridboard/sim"
 )
 
 // A follower whose subscriptions the broker refuses (a display account
@@ -19,7 +18,7 @@ import (
 // refusal is reported; it keeps trying (a cluster node that has just
 // started refuses for a while, then serves).
 func TestFollowerRefusedSubscription(t *testing.T) {
-	b, _, _ := rolesBroker(t, nil)
+	b := displayBroker(t)
 	var mu sync.Mutex
 	var warned []string
 	o := DefaultFollowerOpts()
@@ -91,48 +90,19 @@ func TestFollowerCommandsNeedTheReplies(t *testing.T) {
 	}
 }
 
-// A node that granted the subscription before it had the retained states
-// (a NATS node just restarted) sends them only with a later subscription:
-// a follower that has had nothing retained since it connected subscribes
-// again until they come. Here the state is retained behind the follower's
-// back, without being delivered, once it has subscribed.
-func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
-	b, _, _ := rolesBroker(t, nil)
-	states := make(chan protocol.State, 4)
-	clk := sim.NewClock(time.Time{})
-	o := DefaultFollowerOpts()
-	o.Broker, o.Username, o.Password, o.Boards = b.URL(), dispUser, dispPass, []string{"board"}
-	o.RetryMin, o.RetryMax = time.Second, 4*time.Second
-	o.Now, o.NewTimer = clk.Now, clk.NewTimer
-	followReady(t, o, Handlers{State: func(_ string, s protocol.State) { states <- s }})
-	// Subscribed, nothing retained yet: the follower waits, on its clock,
-	// twice RetryMin before subscribing again.
-	want := clk.Now().Add(2 * time.Second)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if ts := clk.Timers(); len(ts) == 1 && ts[0].Equal(want) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timers %v, want one at %v", clk.Timers(), want)
-		}
+// dispUser and dispPass are the display account of displayBroker.
+const dispUser, dispPass = "hall", "display-secret"
+
+// displayBroker starts an embedded broker with the daemon's account and a
+// display's.
+func displayBroker(t *testing.T) *broker.Broker {
+	t.Helper()
+	b, err := broker.Start(broker.Opts{Addr: "127.0.0.1:0", Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+		Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant", BcryptCost: 4, Logger: mqtttest.Quiet,
+		Accounts: []broker.Account{{Username: dispUser, Role: broker.RoleDisplay, Password: dispPass}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A state retained after the subscription is not sent with it (as a
-	// cluster node that has just loaded its store): it comes with the next.
-	payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: "g1", Variant: "st3d", Result: protocol.ResultOngoing})
-	b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
-		TopicName: "tridboard/board/state", Payload: payload})
-	select {
-	case s := <-states:
-		t.Fatalf("state %q before the follower subscribed again", s.Game)
-	default:
-	}
-	clk.Advance(2 * time.Second)
-	select {
-	case s := <-states:
-		if s.Game != "g1" {
-			t.Errorf("state of game %q, want g1", s.Game)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the retained state never came: the follower did not subscribe again")
-	}
+	t.Cleanup(func() { b.Close() })
+	return b
 }

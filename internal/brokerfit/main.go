@@ -5,7 +5,7 @@
 //	brokerfit -broker mochi -state DIR -listen 127.0.0.1:1883
 //	brokerfit -broker nats  -state DIR -listen 127.0.0.1:1883
 //
-// mochi is today's embedded broker (mqtt.StartBroker, with its store in
+// mochi is today's embedded broker (broker.Start, with its store in
 // DIR/broker.db); nats is nats-server embedded as the set's broker would
 // be: an MQTT 3.1.1 listener and an MQTT-over-websocket one, JetStream on
 // DIR, and a user per role (daemon, controller, display, spectator) with
@@ -26,7 +26,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
-	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/broker"
 )
 
 func main() {
@@ -117,17 +117,17 @@ func startNATS(state, listen, ws string) (func(), error) {
 }
 
 func startMochi(state, listen, ws string) (func(), error) {
-	o := mqtt.DefaultBrokerOpts()
+	o := broker.DefaultOpts()
 	o.Addr, o.WSAddr = listen, ws
 	o.StorePath = filepath.Join(state, "broker.db")
 	o.Username, o.Password = "daemon", "daemon-secret"
-	o.Accounts = []mqtt.Account{
-		{Username: "controller", Role: mqtt.RoleController, Password: "controller-secret"},
-		{Username: "display", Role: mqtt.RoleDisplay, Password: "display-secret"},
+	o.Accounts = []broker.Account{
+		{Username: "controller", Role: broker.RoleController, Password: "controller-secret"},
+		{Username: "display", Role: broker.RoleDisplay, Password: "display-secret"},
 	}
 	o.CommandRate = 10
 	o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := mqtt.StartBroker(o)
+	b, err := broker.Start(o)
 	if err != nil {
 		return nil, err
 	}
