@@ -34,7 +34,7 @@ func main() {
 	state := flag.String("state", "", "the state `directory` (JetStream's store, or mochi's broker.db)")
 	listen := flag.String("listen", "127.0.0.1:1883", "the MQTT listener's `address`")
 	ws := flag.String("websocket", "", "the MQTT-over-websocket listener's `address`, or none")
-	flag.BoolVar(&syncAlways, "sync-always", true, "nats: JetStream writes each message to disk before its PUBACK (sync_interval: always)")
+	flag.BoolVar(&syncAlways, "sync-always", true, "nats: JetStream syncs every write to disk (sync_interval: always); false: every 2 minutes, nats-server's default")
 	flag.Parse()
 	if *state == "" {
 		fmt.Fprintln(os.Stderr, "brokerfit: -state DIR is required")
@@ -67,8 +67,8 @@ const (
 	disco  = "homeassistant"
 )
 
-// syncAlways: without it nats-server acknowledges a QoS 1 publication
-// before its filestore has written it, and a SIGKILL loses it.
+// syncAlways is JetStream's sync_interval: always, the setting a set that
+// may lose its power at any moment would run.
 var syncAlways bool
 
 func startNATS(state, listen, ws string) (func(), error) {
