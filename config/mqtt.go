@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/mqtt"
 )
 
@@ -96,12 +97,12 @@ func (c *Config) checkMQTT() []keyError {
 			bad(key+".username", "%q is given twice (mqtt.username counts too)", a.Username)
 		}
 		seen[a.Username] = true
-		if _, err := mqtt.ParseRole(a.Role); err != nil {
+		if _, err := broker.ParseRole(a.Role); err != nil {
 			bad(key+".role", "%v", err)
 		}
 		_, hash, err := a.Secret()
 		if err == nil && hash != "" {
-			err = mqtt.CheckHash(hash)
+			err = broker.CheckHash(hash)
 		}
 		if err != nil {
 			bad(key, "%v", err)

@@ -10,20 +10,23 @@ import (
 // TestLayers: data flows one way (docs/design.md). The rules import nothing
 // of ours but rules; the protocol no transport; the displays no MQTT (issue
 // 23) nor the LED drivers (the targets of a lifted piece are rules:
-// rules/targets); the table none of its sinks' worlds; no sink reaches back up to the
-// opponents.
+// rules/targets); the table none of its sinks' worlds; no sink reaches back
+// up to the opponents; the embedded broker and the MQTT client are apart
+// (issue 38): neither imports the other, nor the other's MQTT library.
 func TestLayers(t *testing.T) {
 	const mod = "github.com/tridboard/tridboard/"
 	for _, tc := range []struct {
 		pkg       string
 		forbidden []string // import path prefixes below mod, or modules
 	}{
-		{"rules/...", []string{"clock", "game", "table", "sensors", "recognize", "protocol", "mqtt", "web", "leds", "engine", "sets"}},
-		{"protocol", []string{"mqtt", "web", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
-		{"web", []string{"mqtt", "opponent", "leds", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
-		{"table", []string{"protocol", "mqtt", "web", "opponent", "event"}},
+		{"rules/...", []string{"clock", "game", "table", "sensors", "recognize", "protocol", "mqtt", "broker", "web", "leds", "engine", "sets"}},
+		{"protocol", []string{"mqtt", "broker", "web", "opponent", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
+		{"web", []string{"mqtt", "broker", "opponent", "leds", "github.com/eclipse/paho.mqtt.golang", "github.com/mochi-mqtt"}},
+		{"table", []string{"protocol", "mqtt", "broker", "web", "opponent", "event"}},
 		{"table/mqttsink", []string{"opponent", "web"}},
 		{"table/websink", []string{"mqtt", "opponent"}},
+		{"broker", []string{"mqtt", "github.com/eclipse/paho.mqtt.golang"}},
+		{"mqtt", []string{"broker", "github.com/mochi-mqtt"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+tc.pkg).CombinedOutput()
 		if err != nil {

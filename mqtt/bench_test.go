@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"encoding/json"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"slices"
 	"testing"
 	"time"
@@ -23,8 +24,8 @@ func benchSetup(b *testing.B, broker string) (*Client, <-chan int) {
 	o := paho.NewClientOptions().AddBroker(tb.url).SetClientID("bench-sub").
 		SetUsername(tb.user).SetPassword(tb.pass).SetAutoReconnect(false)
 	sub := paho.NewClient(o)
-	waitToken(b, sub.Connect(), "subscriber connect")
-	waitToken(b, sub.Subscribe("tridboard/board/move", 1, func(_ paho.Client, m paho.Message) {
+	mqtttest.WaitToken(b, sub.Connect(), "subscriber connect")
+	mqtttest.WaitToken(b, sub.Subscribe("tridboard/board/move", 1, func(_ paho.Client, m paho.Message) {
 		var mv protocol.Move
 		if err := json.Unmarshal(m.Payload(), &mv); err == nil {
 			seqs <- mv.Seq
@@ -66,7 +67,7 @@ func BenchmarkMoveLatency(b *testing.B) {
 			b.ResetTimer()
 			for i := 1; i <= b.N; i++ {
 				t0 := time.Now()
-				if err := c.Enqueue(testMove("g1", i)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", i)); err != nil {
 					b.Fatal(err)
 				}
 				enq = append(enq, time.Since(t0))
@@ -90,7 +91,7 @@ func BenchmarkMoveThroughput(b *testing.B) {
 			b.ResetTimer()
 			t0 := time.Now()
 			for i := 1; i <= b.N; i++ {
-				if err := c.Enqueue(testMove("g1", i)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", i)); err != nil {
 					b.Fatal(err)
 				}
 			}

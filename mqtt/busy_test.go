@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"testing"
 
 	"github.com/tridboard/tridboard/protocol"
@@ -42,37 +43,37 @@ func answeredBusy(t *testing.T, n int, qos byte) {
 	c := newClient(t, testOpts(tb, t.TempDir()), h)
 	waitConnected(t, c)
 	base := "tridboard/board/"
-	pub := publisher(t, tb.url, tb.user, tb.pass)
+	pub := mqtttest.Publisher(t, tb.url, tb.user, tb.pass)
 	for i := range n {
 		pub.Publish(base+"set/"+protocol.CmdResync, qos, false, fmt.Sprintf(`{"transaction":%d}`, i))
 	}
 	// The busy replies arrive while the first command still runs.
-	tb.rec.waitCount(t, base+"response/"+protocol.CmdResync, n-commandQueue-1)
+	tb.rec.WaitCount(t, base+"response/"+protocol.CmdResync, n-commandQueue-1)
 	close(h.release)
-	got := tb.rec.waitCount(t, base+"response/"+protocol.CmdResync, n)
+	got := tb.rec.WaitCount(t, base+"response/"+protocol.CmdResync, n)
 	seen := map[int]string{}
 	status := map[string]int{}
-	var wrong []rec // busy replies with another reason
+	var wrong []mqtttest.Rec // busy replies with another reason
 	for _, m := range got {
 		var r struct {
 			Transaction int    `json:"transaction"`
 			Status      string `json:"status"`
 			Reason      string `json:"reason"`
 		}
-		if err := json.Unmarshal([]byte(m.payload), &r); err != nil {
-			t.Fatalf("reply %s: %v", m.payload, err)
+		if err := json.Unmarshal([]byte(m.Payload), &r); err != nil {
+			t.Fatalf("reply %s: %v", m.Payload, err)
 		}
 		if prev, dup := seen[r.Transaction]; dup {
-			t.Fatalf("transaction %d answered twice: %s and %s", r.Transaction, prev, m.payload)
+			t.Fatalf("transaction %d answered twice: %s and %s", r.Transaction, prev, m.Payload)
 		}
-		seen[r.Transaction] = m.payload
+		seen[r.Transaction] = m.Payload
 		status[r.Status]++
 		if r.Status == protocol.StatusBusy && r.Reason != "busy: 32 commands are waiting; send it again later" {
 			wrong = append(wrong, m)
 		}
 	}
 	if len(wrong) > 0 {
-		t.Errorf("busy replies with another reason: %s", summary(wrong))
+		t.Errorf("busy replies with another reason: %s", mqtttest.Summary(wrong))
 	}
 	if len(seen) != n {
 		t.Fatalf("%d commands answered, want %d", len(seen), n)

@@ -743,22 +743,9 @@ func (c *Client) onCommand(_ paho.Client, m paho.Message) {
 	if !ok || cn == nil {
 		return
 	}
-	b, _ := json.Marshal(protocol.Response{Transaction: transactionOf(m.Payload()), Status: protocol.StatusBusy,
+	b, _ := json.Marshal(protocol.Response{Transaction: protocol.TransactionOf(m.Payload()), Status: protocol.StatusBusy,
 		Reason: fmt.Sprintf("busy: %d commands are waiting; send it again later", commandQueue)})
 	cn.cli.Publish(c.topics.Response(name), 1, false, b)
-}
-
-// transactionOf is a command's transaction, read without parsing the
-// command: a malformed payload gets a reply without one.
-func transactionOf(payload []byte) json.RawMessage {
-	var tr struct {
-		Transaction json.RawMessage `json:"transaction"`
-	}
-	json.Unmarshal(payload, &tr)
-	if t := tr.Transaction; len(t) > 0 && t[0] != '"' && t[0] != '-' && (t[0] < '0' || t[0] > '9') {
-		return nil
-	}
-	return tr.Transaction
 }
 
 // reply publishes r on response/<name>.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"reflect"
 	"slices"
 	"sort"
@@ -76,18 +77,18 @@ func TestRoundTrip(t *testing.T) {
 
 			c.PublishState(testState)
 			c.PublishEvent(protocol.Event{Type: protocol.EventIllegal, Game: "g1", Cells: []string{"c3W"}, Detail: "no legal move explains it", Time: testState.Time})
-			if err := c.Enqueue(testMove("g1", 1)); err != nil {
+			if err := c.Enqueue(mqtttest.Move("g1", 1)); err != nil {
 				t.Fatal(err)
 			}
-			want, _ := json.Marshal(testMove("g1", 1))
-			if got := tb.rec.waitCount(t, base+"move", 1); got[0].payload != string(want) {
-				t.Errorf("move %s, want %s", got[0].payload, want)
+			want, _ := json.Marshal(mqtttest.Move("g1", 1))
+			if got := tb.rec.WaitCount(t, base+"move", 1); got[0].Payload != string(want) {
+				t.Errorf("move %s, want %s", got[0].Payload, want)
 			}
-			if got := tb.rec.waitCount(t, base+"event", 1); got[0].payload != `{"type":"illegal","game":"g1","cells":["c3W"],"detail":"no legal move explains it","ts":"2025-01-02T03:04:05Z"}` {
-				t.Errorf("event %s", got[0].payload)
+			if got := tb.rec.WaitCount(t, base+"event", 1); got[0].Payload != `{"type":"illegal","game":"g1","cells":["c3W"],"detail":"no legal move explains it","ts":"2025-01-02T03:04:05Z"}` {
+				t.Errorf("event %s", got[0].Payload)
 			}
-			if got := tb.rec.waitCount(t, base+"state", 1); got[0].payload != testStateJSON {
-				t.Errorf("state %s\n want %s", got[0].payload, testStateJSON)
+			if got := tb.rec.WaitCount(t, base+"state", 1); got[0].Payload != testStateJSON {
+				t.Errorf("state %s\n want %s", got[0].Payload, testStateJSON)
 			}
 			var back protocol.State
 			if err := json.Unmarshal([]byte(testStateJSON), &back); err != nil || !reflect.DeepEqual(back, testState) {
@@ -99,41 +100,37 @@ func TestRoundTrip(t *testing.T) {
 			// the first message that is not retained.
 			late := lateSubscriber(t, tb, base+"#")
 			c.PublishEvent(protocol.Event{Type: protocol.EventIllegal, Game: "g1", Detail: "after the late display came", Time: testState.Time})
-			late.waitCount(t, base+"event", 1)
-			late.mu.Lock()
-			gotLate := append([]rec(nil), late.msgs...)
-			late.mu.Unlock()
-			if n := len(gotLate); n == 0 || gotLate[n-1].topic != base+"event" || gotLate[n-1].retained {
+			late.WaitCount(t, base+"event", 1)
+			gotLate := late.All()
+			if n := len(gotLate); n == 0 || gotLate[n-1].Topic != base+"event" || gotLate[n-1].Retained {
 				t.Fatalf("late subscriber got %+v\n want the retained messages, then the new event", gotLate)
 			}
 			gotLate = gotLate[:len(gotLate)-1]
-			sort.Slice(gotLate, func(i, j int) bool { return gotLate[i].topic < gotLate[j].topic })
-			wantLate := []rec{{base + "availability", Online, true}, {base + "state", testStateJSON, true}}
+			sort.Slice(gotLate, func(i, j int) bool { return gotLate[i].Topic < gotLate[j].Topic })
+			wantLate := []mqtttest.Rec{{Topic: base + "availability", Payload: Online, Retained: true}, {Topic: base + "state", Payload: testStateJSON, Retained: true}}
 			if !reflect.DeepEqual(gotLate, wantLate) {
 				t.Errorf("late subscriber got %+v before the new event\n want %+v", gotLate, wantLate)
 			}
 
 			// Home Assistant discovery.
-			ha := subscriber(t, tb.url, tb.user, tb.pass, "homeassistant/#")
-			ha.waitFor(t, "homeassistant/button/tridboard_board/resync/config", "resync button", func(m []rec) bool { return len(m) == 1 })
-			for len(ha.on("homeassistant/sensor/tridboard_board/result/config")) == 0 || len(ha.on("homeassistant/sensor/tridboard_board/turn/config")) == 0 {
-				ha.waitCount(t, "homeassistant/sensor/tridboard_board/result/config", 1)
-				ha.waitCount(t, "homeassistant/sensor/tridboard_board/turn/config", 1)
-				ha.waitCount(t, "homeassistant/sensor/tridboard_board/move_number/config", 1)
-				ha.waitCount(t, "homeassistant/sensor/tridboard_board/last_move/config", 1)
+			ha := mqtttest.Subscriber(t, tb.url, tb.user, tb.pass, "homeassistant/#")
+			ha.WaitFor(t, "homeassistant/button/tridboard_board/resync/config", "resync button", func(m []mqtttest.Rec) bool { return len(m) == 1 })
+			for len(ha.On("homeassistant/sensor/tridboard_board/result/config")) == 0 || len(ha.On("homeassistant/sensor/tridboard_board/turn/config")) == 0 {
+				ha.WaitCount(t, "homeassistant/sensor/tridboard_board/result/config", 1)
+				ha.WaitCount(t, "homeassistant/sensor/tridboard_board/turn/config", 1)
+				ha.WaitCount(t, "homeassistant/sensor/tridboard_board/move_number/config", 1)
+				ha.WaitCount(t, "homeassistant/sensor/tridboard_board/last_move/config", 1)
 			}
 			const wantBoard = `{"name":"Board","unique_id":"tridboard_board_board","icon":"mdi:checkerboard","state_topic":"tridboard/board/state","value_template":"{{ value_json.board.status }}","json_attributes_topic":"tridboard/board/state","availability_topic":"tridboard/board/availability","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["tridboard_board"],"name":"tridboard board","manufacturer":"tridboard","model":"Star Trek 3D chess set","sw_version":"test"}}`
-			if got := ha.waitCount(t, "homeassistant/sensor/tridboard_board/board/config", 1); got[0].payload != wantBoard || !got[0].retained {
-				t.Errorf("discovery %s retained=%v\n want %s", got[0].payload, got[0].retained, wantBoard)
+			if got := ha.WaitCount(t, "homeassistant/sensor/tridboard_board/board/config", 1); got[0].Payload != wantBoard || !got[0].Retained {
+				t.Errorf("discovery %s retained=%v\n want %s", got[0].Payload, got[0].Retained, wantBoard)
 			}
-			ha.mu.Lock()
-			if n := len(ha.msgs); n != 6 {
+			if n := len(ha.All()); n != 6 {
 				t.Errorf("%d discovery configs, want 6", n)
 			}
-			ha.mu.Unlock()
 
 			// Commands.
-			pub := publisher(t, tb.url, tb.user, tb.pass)
+			pub := mqtttest.Publisher(t, tb.url, tb.user, tb.pass)
 			cmds := []struct {
 				cmd, payload string
 				retain       bool
@@ -150,8 +147,8 @@ func TestRoundTrip(t *testing.T) {
 				{protocol.CmdDraw, `{"transaction":"t7","action":"offer","side":"white"}`, false, `{"transaction":"t7","status":"ok"}`},
 			}
 			for i, cm := range cmds {
-				waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, cm.retain, cm.payload), "publish command")
-				got := tb.rec.waitFor(t, base+"response/"+cm.cmd, "reply "+cm.payload, func(m []rec) bool {
+				mqtttest.WaitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, cm.retain, cm.payload), "publish command")
+				got := tb.rec.WaitFor(t, base+"response/"+cm.cmd, "reply "+cm.payload, func(m []mqtttest.Rec) bool {
 					n := 0
 					for _, c := range cmds[:i+1] {
 						if c.cmd == cm.cmd {
@@ -160,27 +157,27 @@ func TestRoundTrip(t *testing.T) {
 					}
 					return len(m) >= n
 				})
-				if last := got[len(got)-1]; last.payload != cm.reply {
-					t.Errorf("set/%s %s: reply %s\n want %s", cm.cmd, cm.payload, last.payload, cm.reply)
+				if last := got[len(got)-1]; last.Payload != cm.reply {
+					t.Errorf("set/%s %s: reply %s\n want %s", cm.cmd, cm.payload, last.Payload, cm.reply)
 				}
 				if cm.retain {
 					// A client connecting later gets it with the retain flag:
 					// it must not run again at every connection.
-					before := len(tb.rec.on(base + "response/" + cm.cmd))
+					before := len(tb.rec.On(base + "response/" + cm.cmd))
 					d2 := &daemon{}
 					o2 := testOpts(tb, t.TempDir())
 					o2.ClientID = "second"
 					c2 := newClient(t, o2, d2)
 					waitConnected(t, c2)
-					got := tb.rec.waitCount(t, base+"response/"+cm.cmd, before+1)
-					if want := `{"status":"error","reason":"retained command ignored: publish commands without the retain flag"}`; got[before].payload != want {
-						t.Errorf("retained set/%s at connection: reply %s\n want %s", cm.cmd, got[before].payload, want)
+					got := tb.rec.WaitCount(t, base+"response/"+cm.cmd, before+1)
+					if want := `{"status":"error","reason":"retained command ignored: publish commands without the retain flag"}`; got[before].Payload != want {
+						t.Errorf("retained set/%s at connection: reply %s\n want %s", cm.cmd, got[before].Payload, want)
 					}
 					c2.Close(context.Background())
 					if got := d2.commands(); len(got) != 0 {
 						t.Errorf("retained command ran at connection: %#v", got)
 					}
-					waitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, true, ""), "clear retained")
+					mqtttest.WaitToken(t, pub.Publish(base+"set/"+cm.cmd, 1, true, ""), "clear retained")
 				}
 			}
 			wantCmds := []protocol.Command{protocol.NewGame{Variant: "st3d"}, protocol.TakeBack{}, protocol.Resign{Side: rules.Black}, protocol.Draw{Action: protocol.DrawOffer, Side: rules.White}}
@@ -197,16 +194,16 @@ func TestRoundTrip(t *testing.T) {
 			if err := c.Close(ctx); err != nil {
 				t.Fatal(err)
 			}
-			av := tb.rec.waitFor(t, base+"availability", "offline", func(m []rec) bool { return len(m) > 0 && m[len(m)-1].payload == Offline })
-			if av[0].payload != Online {
-				t.Errorf("availability %q first, want online", av[0].payload)
+			av := tb.rec.WaitFor(t, base+"availability", "offline", func(m []mqtttest.Rec) bool { return len(m) > 0 && m[len(m)-1].Payload == Offline })
+			if av[0].Payload != Online {
+				t.Errorf("availability %q first, want online", av[0].Payload)
 			}
-			after := subscriber(t, tb.url, tb.user, tb.pass, base+"#")
-			st := after.waitCount(t, base+"state", 1)
-			if !strings.Contains(st[0].payload, `"result":"1-0","termination":"resignation"`) {
-				t.Errorf("final state %s", st[0].payload)
+			after := mqtttest.Subscriber(t, tb.url, tb.user, tb.pass, base+"#")
+			st := after.WaitCount(t, base+"state", 1)
+			if !strings.Contains(st[0].Payload, `"result":"1-0","termination":"resignation"`) {
+				t.Errorf("final state %s", st[0].Payload)
 			}
-			if got := after.waitCount(t, base+"availability", 1); got[0].payload != Offline || !got[0].retained {
+			if got := after.WaitCount(t, base+"availability", 1); got[0].Payload != Offline || !got[0].Retained {
 				t.Errorf("availability after close: %+v", got[0])
 			}
 		})
@@ -221,13 +218,13 @@ func TestBrokerRestart(t *testing.T) {
 			c := newClient(t, testOpts(tb, t.TempDir()), nil)
 			waitConnected(t, c)
 			for s := 1; s <= 10; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			tb.stop(t) // in the middle of publishing
 			for s := 11; s <= 20; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -243,12 +240,12 @@ func TestBrokerRestart(t *testing.T) {
 			tb.start(t)
 			waitConnected(t, c)
 			for s := 21; s <= n; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got := tb.rec.waitSeq(t, n)
-			dups := checkMoves(t, got, "g1", n)
+			got := tb.rec.WaitSeq(t, n)
+			dups := mqtttest.CheckMoves(t, got, "g1", n)
 			t.Logf("%d moves, %d duplicates", n, dups)
 			waitDrained(t, c)
 		})
@@ -272,13 +269,13 @@ func TestDaemonRestart(t *testing.T) {
 			c := newClient(t, o, nil)
 			waitConnected(t, c)
 			for s := 1; s <= 5; s++ {
-				c.Enqueue(testMove("g1", s))
+				c.Enqueue(mqtttest.Move("g1", s))
 			}
-			tb.rec.waitCount(t, "tridboard/board/move", 5)
+			tb.rec.WaitCount(t, "tridboard/board/move", 5)
 			waitDrained(t, c) // else 5 may be sent again, rightly, for want of its PUBACK
 			p.pause()
 			for s := 6; s <= 10; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -291,12 +288,12 @@ func TestDaemonRestart(t *testing.T) {
 			// every start; the outbox publishes 6..10 once.
 			c = newClient(t, o, nil)
 			for s := 1; s <= 10; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got := tb.rec.waitSeq(t, 10)
-			if dups := checkMoves(t, got, "g1", 10); dups != 0 {
+			got := tb.rec.WaitSeq(t, 10)
+			if dups := mqtttest.CheckMoves(t, got, "g1", 10); dups != 0 {
 				t.Errorf("%d duplicates after a clean restart, want 0", dups)
 			}
 			if err := c.Close(ctx); err != nil {
@@ -309,17 +306,17 @@ func TestDaemonRestart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ob.Enqueue(testMove("g1", 11))
-			ob.Enqueue(testMove("g1", 12))
+			ob.Enqueue(mqtttest.Move("g1", 11))
+			ob.Enqueue(mqtttest.Move("g1", 12))
 			ob.f.Close() // no Close: as if the process died
 			c = newClient(t, o, nil)
 			for s := 1; s <= 13; s++ { // journal replay, with 13 never enqueued before
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got = tb.rec.waitSeq(t, 13)
-			if dups := checkMoves(t, got, "g1", 13); dups != 0 {
+			got = tb.rec.WaitSeq(t, 13)
+			if dups := mqtttest.CheckMoves(t, got, "g1", 13); dups != 0 {
 				t.Errorf("%d duplicates after a crash, want 0", dups)
 			}
 		})
@@ -348,7 +345,7 @@ func TestWrongCredentials(t *testing.T) {
 			o.Username, o.Password = tt.user, tt.pass
 			o.Now, o.NewTimer = clk.Now, clk.NewTimer
 			c := newClient(t, o, nil)
-			if err := c.Enqueue(testMove("g1", 1)); err != nil {
+			if err := c.Enqueue(mqtttest.Move("g1", 1)); err != nil {
 				t.Fatal(err)
 			}
 			// Refused, the client tries again after RetryMin (20 ms), then
@@ -368,7 +365,7 @@ func TestWrongCredentials(t *testing.T) {
 			if err := c.WaitConnected(ctx); err == nil || err.Error() != want {
 				t.Fatalf("WaitConnected: %v, want %s", err, want)
 			}
-			if got := tt.tb.rec.on("tridboard/board/move"); len(got) != 0 {
+			if got := tt.tb.rec.On("tridboard/board/move"); len(got) != 0 {
 				t.Fatalf("a refused client published %d moves", len(got))
 			}
 		})
@@ -390,18 +387,18 @@ func waitTimers(t testing.TB, clk *sim.TimeSource, what string, want ...time.Tim
 // once more: a broker handles a connection's packets in order, so once the
 // second subscription is acknowledged, every retained message of the first
 // was sent, and whatever is published next comes after them.
-func lateSubscriber(t testing.TB, tb *testBroker, filter string) *recorder {
+func lateSubscriber(t testing.TB, tb *testBroker, filter string) *mqtttest.Recorder {
 	t.Helper()
-	r := newRecorder()
+	r := mqtttest.NewRecorder()
 	cli := paho.NewClient(paho.NewClientOptions().AddBroker(tb.url).SetClientID("late-display").
 		SetUsername(tb.user).SetPassword(tb.pass).SetAutoReconnect(false))
-	waitToken(t, cli.Connect(), "late subscriber connect")
+	mqtttest.WaitToken(t, cli.Connect(), "late subscriber connect")
 	t.Cleanup(func() { cli.Disconnect(0) })
-	waitToken(t, cli.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
-		r.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
+	mqtttest.WaitToken(t, cli.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
+		r.Add(mqtttest.Rec{Topic: m.Topic(), Payload: string(m.Payload()), Retained: m.Retained()})
 	}), "subscribe "+filter)
 	barrier := strings.TrimSuffix(filter, "#") + "late-barrier" // no message has this topic
-	waitToken(t, cli.Subscribe(barrier, 1, nil), "subscribe "+barrier)
+	mqtttest.WaitToken(t, cli.Subscribe(barrier, 1, nil), "subscribe "+barrier)
 	return r
 }
 
@@ -416,20 +413,20 @@ func TestLastWill(t *testing.T) {
 			o.Broker = "tcp://" + p.addr()
 			c := newClient(t, o, nil)
 			waitConnected(t, c)
-			c.Enqueue(testMove("g1", 1))
-			tb.rec.waitCount(t, "tridboard/board/move", 1)
+			c.Enqueue(mqtttest.Move("g1", 1))
+			tb.rec.WaitCount(t, "tridboard/board/move", 1)
 			p.cut()
-			av := tb.rec.waitFor(t, "tridboard/board/availability", "online, offline, online", func(m []rec) bool { return len(m) >= 3 })
+			av := tb.rec.WaitFor(t, "tridboard/board/availability", "online, offline, online", func(m []mqtttest.Rec) bool { return len(m) >= 3 })
 			var got []string
 			for _, m := range av {
-				got = append(got, m.payload)
+				got = append(got, m.Payload)
 			}
 			if want := []string{Online, Offline, Online}; !reflect.DeepEqual(got[:3], want) {
 				t.Fatalf("availability %q, want %q", got, want)
 			}
-			c.Enqueue(testMove("g1", 2))
-			got2 := tb.rec.waitSeq(t, 2)
-			checkMoves(t, got2, "g1", 2)
+			c.Enqueue(mqtttest.Move("g1", 2))
+			got2 := tb.rec.WaitSeq(t, 2)
+			mqtttest.CheckMoves(t, got2, "g1", 2)
 		})
 	}
 }
@@ -446,34 +443,34 @@ func TestWebsocket(t *testing.T) {
 	} {
 		t.Run(bk.name, func(t *testing.T) {
 			tb := bk.start(t)
-			display := subscriber(t, tb.wsURL, tb.user, tb.pass, "tridboard/board/#")
+			display := mqtttest.Subscriber(t, tb.wsURL, tb.user, tb.pass, "tridboard/board/#")
 			o := testOpts(tb, t.TempDir())
 			o.Broker = tb.wsURL
 			c := newClient(t, o, nil)
 			waitConnected(t, c)
 			c.PublishState(testState)
-			c.Enqueue(testMove("g1", 1))
-			checkMoves(t, display.waitCount(t, "tridboard/board/move", 1), "g1", 1)
-			if got := display.waitCount(t, "tridboard/board/state", 1); got[0].payload != testStateJSON {
-				t.Errorf("state over websocket %s", got[0].payload)
+			c.Enqueue(mqtttest.Move("g1", 1))
+			mqtttest.CheckMoves(t, display.WaitCount(t, "tridboard/board/move", 1), "g1", 1)
+			if got := display.WaitCount(t, "tridboard/board/state", 1); got[0].Payload != testStateJSON {
+				t.Errorf("state over websocket %s", got[0].Payload)
 			}
 		})
 	}
 }
 
 func TestTLS(t *testing.T) {
-	files := makeTLS(t)
+	files := mqtttest.MakeTLS(t)
 	tb := mosquitto(t, mosqOpts{users: map[string]string{testUser: testPass}, tls: files})
 	o := testOpts(tb, t.TempDir())
-	o.CAFile, o.CertFile, o.KeyFile = files.ca, files.clientCert, files.clientKey
+	o.CAFile, o.CertFile, o.KeyFile = files.CA, files.ClientCert, files.ClientKey
 	c := newClient(t, o, nil)
 	waitConnected(t, c)
-	c.Enqueue(testMove("g1", 1))
-	checkMoves(t, tb.rec.waitCount(t, "tridboard/board/move", 1), "g1", 1)
+	c.Enqueue(mqtttest.Move("g1", 1))
+	mqtttest.CheckMoves(t, tb.rec.WaitCount(t, "tridboard/board/move", 1), "g1", 1)
 
 	// Without a client certificate, mosquitto (require_certificate) refuses.
 	o = testOpts(tb, t.TempDir())
-	o.CAFile = files.ca
+	o.CAFile = files.CA
 	o.ClientID = "no-cert"
 	nc := newClient(t, o, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)

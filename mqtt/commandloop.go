@@ -117,7 +117,7 @@ func (c *Client) admit(name string, payload []byte) (protocol.Command, protocol.
 	}
 	body, _, err := a.Check(c.opts.BoardID, name, payload)
 	if err != nil {
-		return nil, protocol.Response{Transaction: transactionOf(payload), Status: protocol.StatusError,
+		return nil, protocol.Response{Transaction: protocol.TransactionOf(payload), Status: protocol.StatusError,
 			Reason: "unauthorised: " + err.Error()}
 	}
 	return protocol.Admit("", name, body)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"reflect"
 	"slices"
 	"sync"
@@ -49,9 +50,9 @@ func TestClockChangesCoalesced(t *testing.T) {
 	c := newClient(t, testOpts(tb, t.TempDir()), g)
 	waitConnected(t, c)
 	base := "tridboard/board/"
-	pub := publisher(t, tb.url, tb.user, tb.pass)
+	pub := mqtttest.Publisher(t, tb.url, tb.user, tb.pass)
 	send := func(tr int, name, payload string) {
-		waitToken(t, pub.Publish(base+"set/"+name, 1, false, fmt.Sprintf(`{"transaction":%d,%s}`, tr, payload)), "publish")
+		mqtttest.WaitToken(t, pub.Publish(base+"set/"+name, 1, false, fmt.Sprintf(`{"transaction":%d,%s}`, tr, payload)), "publish")
 	}
 	send(0, protocol.CmdResync, `"token":""`)
 	tr := 1
@@ -76,7 +77,7 @@ func TestClockChangesCoalesced(t *testing.T) {
 		}
 	}
 	close(g.release)
-	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, tr-1)
+	tb.rec.WaitCount(t, base+"response/"+protocol.CmdClock, tr-1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	want := []protocol.Command{protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 20000}, protocol.AdjustClock{Action: protocol.ClockSet, Side: rules.Black, MS: 9000},
@@ -85,14 +86,14 @@ func TestClockChangesCoalesced(t *testing.T) {
 		t.Errorf("the game ran %v, want a resync then %v", g.ran, want)
 	}
 	seen := map[int]bool{}
-	for _, m := range tb.rec.on(base + "response/" + protocol.CmdClock) {
+	for _, m := range tb.rec.On(base + "response/" + protocol.CmdClock) {
 		var r struct {
 			Transaction int    `json:"transaction"`
 			Status      string `json:"status"`
 		}
-		json.Unmarshal([]byte(m.payload), &r)
+		json.Unmarshal([]byte(m.Payload), &r)
 		if seen[r.Transaction] || r.Status != protocol.StatusOK {
-			t.Errorf("reply %s: twice, or not ok", m.payload)
+			t.Errorf("reply %s: twice, or not ok", m.Payload)
 		}
 		seen[r.Transaction] = true
 	}
@@ -113,9 +114,9 @@ func TestClockGap(t *testing.T) {
 	c := newClient(t, o, g)
 	waitConnected(t, c)
 	base := "tridboard/board/"
-	pub := publisher(t, tb.url, tb.user, tb.pass)
+	pub := mqtttest.Publisher(t, tb.url, tb.user, tb.pass)
 	add := func(tr int) {
-		waitToken(t, pub.Publish(base+"set/"+protocol.CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
+		mqtttest.WaitToken(t, pub.Publish(base+"set/"+protocol.CmdClock, 1, false, fmt.Sprintf(`{"transaction":%d,"action":"add","side":"white","ms":1000}`, tr)), "publish")
 	}
 	poll := func(what string, cond func() bool) {
 		t.Helper()
@@ -140,7 +141,7 @@ func TestClockGap(t *testing.T) {
 		return len(c.cmds) == 4 && slices.Contains(clk.Timers(), t0.Add(time.Second))
 	})
 	clk.Advance(time.Second)
-	tb.rec.waitCount(t, base+"response/"+protocol.CmdClock, 6)
+	tb.rec.WaitCount(t, base+"response/"+protocol.CmdClock, 6)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	want := []protocol.Command{protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 1000}, protocol.AdjustClock{Action: protocol.ClockAdd, Side: rules.White, MS: 5000}}

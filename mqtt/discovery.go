@@ -32,17 +32,6 @@ type haEntity struct {
 	Device              haDevice `json:"device"`
 }
 
-// nodeID is the board's id as Home Assistant wants it: [a-zA-Z0-9_-].
-func nodeID(board string) string {
-	b := []byte("tridboard_" + board)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
-}
-
 // discoveryMessages returns the retained Home Assistant discovery configs:
 // sensors for the board status, turn, last move, move number and result
 // (the whole state as attributes), and, when commands are handled without
@@ -51,7 +40,7 @@ func discoveryMessages(t Topics, opts Opts, commands bool) []message {
 	if opts.Discovery == "" {
 		return nil
 	}
-	node := nodeID(opts.BoardID)
+	node := protocol.HomeAssistantNode(opts.BoardID)
 	dev := haDevice{
 		Identifiers:  []string{node},
 		Name:         "tridboard " + opts.BoardID,

@@ -1,10 +1,7 @@
 // Package mqtt publishes a tridboard game over MQTT and receives commands.
 //
-// The daemon uses four pieces:
+// The daemon uses three pieces (the embedded broker is package broker):
 //
-//   - Broker (broker.go): an embedded mochi-mqtt broker for when no external
-//     broker is configured, with a TCP listener on loopback and an optional
-//     websocket listener for browser displays.
 //   - Client (client.go): the daemon's own connection (paho), which keeps
 //     reconnecting, publishes availability, retained state, events and Home
 //     Assistant discovery, and answers commands.

@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"encoding/json"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"testing"
 
 	"github.com/tridboard/tridboard/protocol"
@@ -20,7 +21,7 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	waitConnected(t, c)
 	enqueue := func(from, to int) {
 		for s := from; s <= to; s++ {
-			if err := c.Enqueue(testMove("g1", s)); err != nil {
+			if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -28,16 +29,16 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	enqueue(1, 10)
 	waitDrained(t, c)
 	first, second := a, b
-	if len(b.rec.on("tridboard/board/move")) > 0 {
+	if len(b.rec.On("tridboard/board/move")) > 0 {
 		first, second = b, a
 	}
 	first.stop(t) // the node dies in the middle of the game
 	enqueue(11, 20)
-	second.rec.waitSeq(t, 20)
+	second.rec.WaitSeq(t, 20)
 	first.start(t)
 	second.stop(t) // and back again
 	enqueue(21, 30)
-	first.rec.waitSeq(t, 30)
+	first.rec.WaitSeq(t, 30)
 	waitDrained(t, c)
 	// Each node's subscriber saw its moves in order (a resent seq again
 	// only as the same bytes), and together they hold every seq: the first
@@ -46,13 +47,13 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	dups := 0
 	for _, node := range []*testBroker{first, second} {
 		last := 0
-		for _, r := range node.rec.on("tridboard/board/move") {
+		for _, r := range node.rec.On("tridboard/board/move") {
 			var m protocol.Move
-			if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
+			if err := json.Unmarshal([]byte(r.Payload), &m); err != nil {
 				t.Fatal(err)
 			}
 			if p, ok := got[m.Seq]; ok {
-				if p != r.payload {
+				if p != r.Payload {
 					t.Fatalf("%s: seq %d twice with different payloads", node.name, m.Seq)
 				}
 				dups++
@@ -61,11 +62,11 @@ func TestFailoverToAnotherNode(t *testing.T) {
 			if m.Seq < last {
 				t.Fatalf("%s: seq %d after %d", node.name, m.Seq, last)
 			}
-			want, _ := json.Marshal(testMove("g1", m.Seq))
-			if r.payload != string(want) {
-				t.Fatalf("seq %d: %s, want %s", m.Seq, r.payload, want)
+			want, _ := json.Marshal(mqtttest.Move("g1", m.Seq))
+			if r.Payload != string(want) {
+				t.Fatalf("seq %d: %s, want %s", m.Seq, r.Payload, want)
 			}
-			got[m.Seq], last = r.payload, m.Seq
+			got[m.Seq], last = r.Payload, m.Seq
 		}
 	}
 	for s := 1; s <= 30; s++ {

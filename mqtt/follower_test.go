@@ -3,14 +3,14 @@ package mqtt
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/tridboard/tridboard/broker"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mochi-mqtt/server/v2/packets"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -20,7 +20,7 @@ import (
 // refusal is reported; it keeps trying (a cluster node that has just
 // started refuses for a while, then serves).
 func TestFollowerRefusedSubscription(t *testing.T) {
-	b, _, _ := rolesBroker(t, nil)
+	b := displayBroker(t)
 	var mu sync.Mutex
 	var warned []string
 	o := DefaultFollowerOpts()
@@ -92,13 +92,30 @@ func TestFollowerCommandsNeedTheReplies(t *testing.T) {
 	}
 }
 
+// dispUser and dispPass are the display account of displayBroker.
+const dispUser, dispPass = "hall", "display-secret"
+
+// displayBroker starts an embedded broker with the daemon's account and a
+// display's.
+func displayBroker(t *testing.T) *broker.Broker {
+	t.Helper()
+	b, err := broker.Start(broker.Opts{Addr: "127.0.0.1:0", Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+		Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant", BcryptCost: 4, Logger: mqtttest.Quiet,
+		Accounts: []broker.Account{{Username: dispUser, Role: broker.RoleDisplay, Password: dispPass}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 // A node that granted the subscription before it had the retained states
 // (a NATS node just restarted) sends them only with a later subscription:
 // a follower that has had nothing retained since it connected subscribes
 // again until they come. Here the state is retained behind the follower's
 // back, without being delivered, once it has subscribed.
 func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
-	b, _, _ := rolesBroker(t, nil)
+	b := displayBroker(t)
 	states := make(chan protocol.State, 4)
 	clk := sim.NewTimeSource(time.Time{})
 	o := DefaultFollowerOpts()
@@ -120,8 +137,7 @@ func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 	// A state retained after the subscription is not sent with it (as a
 	// cluster node that has just loaded its store): it comes with the next.
 	payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: "g1", Variant: "st3d", Result: protocol.ResultOngoing})
-	b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
-		TopicName: "tridboard/board/state", Payload: payload})
+	b.RetainQuietly("tridboard/board/state", payload)
 	select {
 	case s := <-states:
 		t.Fatalf("state %q before the follower subscribed again", s.Game)
@@ -144,11 +160,10 @@ func TestFollowerSubscribesAgainForTheRetainedStates(t *testing.T) {
 // messages. Here a state is retained behind the follower's back after it
 // reconnected: it comes with the first refresh, not before.
 func TestFollowerRefreshesAfterReconnecting(t *testing.T) {
-	b, _, _ := rolesBroker(t, nil)
+	b := displayBroker(t)
 	retain := func(game string) {
 		payload, _ := json.Marshal(protocol.State{V: protocol.Version, Game: game, Variant: "st3d", Result: protocol.ResultOngoing})
-		b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
-			TopicName: "tridboard/board/state", Payload: payload})
+		b.RetainQuietly("tridboard/board/state", payload)
 	}
 	retain("g1")
 	states := make(chan string, 16)
@@ -172,11 +187,9 @@ func TestFollowerRefreshesAfterReconnecting(t *testing.T) {
 	}
 	got("g1")
 	<-connected
-	cl, ok := b.srv.Clients.Get("refreshing")
-	if !ok {
+	if !b.Drop("refreshing") {
 		t.Fatal("the follower is not on the broker")
 	}
-	cl.Stop(errors.New("dropped by the test"))
 	select {
 	case <-connected:
 	case <-time.After(30 * time.Second):

@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"github.com/tridboard/tridboard/broker"
 	"io"
 	"log/slog"
 	"strings"
@@ -19,9 +20,9 @@ import (
 // refuses an oversized payload unread. The payloads come from a hostile
 // client on a hall's broker (no board id: anyone may publish).
 func TestFollowerBelievesOnlyTheSet(t *testing.T) {
-	lim := DefaultBrokerLimits()
+	lim := broker.DefaultLimits()
 	lim.MaxPacketSize, lim.MaxQueuedBytes = 1<<20, 4<<20 // a broker that lets a large payload through
-	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Limits: lim, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	b, err := broker.Start(broker.Opts{Addr: "127.0.0.1:0", Limits: lim, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package mqtt
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	"github.com/tridboard/tridboard/broker"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -14,161 +13,10 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
-	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/packets"
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/protocol"
 )
-
-var quiet = slog.New(slog.DiscardHandler)
-
-// rec is one message a test subscriber received.
-type rec struct {
-	topic    string
-	payload  string
-	retained bool
-}
-
-// recorder keeps the messages a subscriber receives, across reconnections
-// and broker restarts.
-type recorder struct {
-	mu   sync.Mutex
-	msgs []rec
-	ch   chan struct{}
-}
-
-func newRecorder() *recorder { return &recorder{ch: make(chan struct{}, 1)} }
-
-func (r *recorder) add(m rec) {
-	r.mu.Lock()
-	r.msgs = append(r.msgs, m)
-	r.mu.Unlock()
-	select {
-	case r.ch <- struct{}{}:
-	default:
-	}
-}
-
-func (r *recorder) on(topic string) []rec {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []rec
-	for _, m := range r.msgs {
-		if m.topic == topic {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// waitFor waits until cond holds for the messages on topic.
-func (r *recorder) waitFor(t testing.TB, topic string, what string, cond func([]rec) bool) []rec {
-	t.Helper()
-	deadline := time.After(15 * time.Second)
-	for {
-		if got := r.on(topic); cond(got) {
-			return got
-		}
-		select {
-		case <-r.ch:
-		case <-time.After(20 * time.Millisecond):
-		case <-deadline:
-			got := r.on(topic)
-			t.Fatalf("%s: timed out waiting for %s; got %s", topic, what, summary(got))
-			return nil
-		}
-	}
-}
-
-// summaryShown is how many messages a failure shows at each end.
-const summaryShown = 3
-
-// summary describes msgs for a failure: how many (and how many retained),
-// and only the first and last few, however many came (a flood is thousands).
-func summary(msgs []rec) string {
-	retained := 0
-	for _, m := range msgs {
-		if m.retained {
-			retained++
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d messages (%d retained)", len(msgs), retained)
-	show := func(ms []rec) {
-		for _, m := range ms {
-			fmt.Fprintf(&b, "\n  %.200s retained=%v", m.payload, m.retained)
-		}
-	}
-	if len(msgs) <= 2*summaryShown {
-		show(msgs)
-		return b.String()
-	}
-	show(msgs[:summaryShown])
-	fmt.Fprintf(&b, "\n  ... %d more ...", len(msgs)-2*summaryShown)
-	show(msgs[len(msgs)-summaryShown:])
-	return b.String()
-}
-
-// waitSeq waits for the move with seq n of game g1.
-func (r *recorder) waitSeq(t testing.TB, n int) []rec {
-	t.Helper()
-	want := fmt.Sprintf(`"seq":%d,`, n)
-	return r.waitFor(t, "tridboard/board/move", "seq "+fmt.Sprint(n), func(m []rec) bool {
-		for _, x := range m {
-			if strings.Contains(x.payload, want) {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-func (r *recorder) waitCount(t testing.TB, topic string, n int) []rec {
-	t.Helper()
-	return r.waitFor(t, topic, fmt.Sprintf("%d messages", n), func(m []rec) bool { return len(m) >= n })
-}
-
-// checkMoves checks the moves received: the first time each seq arrives
-// they are 1..n in order, and a duplicate is the same message as the first
-// (a broker may deliver again to a persistent session what was in flight
-// when it stopped, so a duplicate may follow a higher seq: consumers drop
-// every seq at or below the last one they applied). It returns the number
-// of duplicates.
-func checkMoves(t testing.TB, got []rec, game string, n int) int {
-	t.Helper()
-	seen := map[int]string{}
-	last, dups := 0, 0
-	for _, r := range got {
-		var m protocol.Move
-		if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
-			t.Fatalf("move %q: %v", r.payload, err)
-		}
-		if m.Game != game {
-			t.Fatalf("move %s: game %q, want %q", r.payload, m.Game, game)
-		}
-		if p, ok := seen[m.Seq]; ok {
-			if p != r.payload {
-				t.Fatalf("seq %d twice with different payloads:\n %s\n %s", m.Seq, p, r.payload)
-			}
-			dups++
-			continue
-		}
-		if m.Seq != last+1 {
-			t.Fatalf("seq %d after seq %d: a move is missing or out of order", m.Seq, last)
-		}
-		want, _ := json.Marshal(testMove(game, m.Seq))
-		if r.payload != string(want) {
-			t.Fatalf("seq %d: payload %s, want %s", m.Seq, r.payload, want)
-		}
-		seen[m.Seq] = r.payload
-		last = m.Seq
-	}
-	if last != n {
-		t.Fatalf("last seq %d, want %d", last, n)
-	}
-	return dups
-}
 
 // testBroker is a broker the tests can stop and start again on the same
 // port, with a recorder subscribed to prefix/# that survives restarts.
@@ -177,7 +25,7 @@ type testBroker struct {
 	url        string
 	wsURL      string
 	user, pass string
-	rec        *recorder
+	rec        *mqtttest.Recorder
 	start      func(t testing.TB)
 	stop       func(t testing.TB)
 }
@@ -185,26 +33,26 @@ type testBroker struct {
 const testUser, testPass = "board", "pa55word"
 
 // embedded starts the embedded broker. Its recorder is a mochi inline
-// subscription made before the listeners start, so no message is missed
+// observer (broker.Opts.Tap) set before the listeners start, so no message is missed
 // after a restart.
 func embedded(t testing.TB, ws bool) *testBroker {
 	t.Helper()
-	tb := &testBroker{name: "embedded", user: testUser, pass: testPass, rec: newRecorder()}
+	tb := &testBroker{name: "embedded", user: testUser, pass: testPass, rec: mqtttest.NewRecorder()}
 	addr := freeport.Addr(t)
 	wsAddr := ""
 	if ws {
 		wsAddr = freeport.Addr(t)
 	}
-	var b *Broker
+	var b *broker.Broker
 	tb.start = func(t testing.TB) {
 		t.Helper()
 		var err error
-		b, err = StartBroker(BrokerOpts{Addr: addr, WSAddr: wsAddr, Username: testUser, Password: testPass, Logger: quiet,
-			Discovery: "homeassistant", loginBackoff: time.Millisecond, loginBackoffMax: 10 * time.Millisecond, bcryptCost: 4,
-			onServe: func(s *mochi.Server) error {
-				return s.Subscribe("tridboard/#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
-					tb.rec.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
-				})
+		b, err = broker.Start(broker.Opts{Addr: addr, WSAddr: wsAddr, Username: testUser, Password: testPass, Logger: mqtttest.Quiet,
+			Discovery: "homeassistant", LoginBackoff: time.Millisecond, LoginBackoffMax: 10 * time.Millisecond, BcryptCost: 4,
+			Tap: func(topic string, payload []byte, retained bool) {
+				if strings.HasPrefix(topic, "tridboard/") {
+					tb.rec.Add(mqtttest.Rec{Topic: topic, Payload: string(payload), Retained: retained})
+				}
 			}})
 		if err != nil {
 			t.Fatal(err)
@@ -220,7 +68,7 @@ func embedded(t testing.TB, ws bool) *testBroker {
 type mosqOpts struct {
 	users map[string]string // password_file entries; none means anonymous
 	ws    bool
-	tls   *tlsFiles
+	tls   *mqtttest.TLSFiles
 }
 
 // mosquitto starts Mosquitto (internal/mosquittotest) on a free loopback
@@ -231,10 +79,10 @@ func mosquitto(t testing.TB, mo mosqOpts) *testBroker {
 	bo := mosquittotest.DefaultOpts()
 	bo.Users, bo.WebSockets = mo.users, mo.ws
 	if mo.tls != nil {
-		bo.TLS = &mosquittotest.TLS{CAFile: mo.tls.ca, CertFile: mo.tls.serverCert, KeyFile: mo.tls.serverKey}
+		bo.TLS = &mosquittotest.TLS{CAFile: mo.tls.CA, CertFile: mo.tls.ServerCert, KeyFile: mo.tls.ServerKey}
 	}
 	b := mosquittotest.StartWith(t, bo)
-	tb := &testBroker{name: "mosquitto", rec: newRecorder(), url: b.URL, wsURL: b.WSURL,
+	tb := &testBroker{name: "mosquitto", rec: mqtttest.NewRecorder(), url: b.URL, wsURL: b.WSURL,
 		start: func(t testing.TB) { b.Start(t) }, stop: func(testing.TB) { b.Stop() }}
 	for u, p := range mo.users {
 		tb.user, tb.pass = u, p
@@ -249,52 +97,16 @@ func mosquitto(t testing.TB, mo mosqOpts) *testBroker {
 		SetAutoReconnect(true).SetMaxReconnectInterval(200 * time.Millisecond).SetConnectRetry(true).
 		SetConnectRetryInterval(50 * time.Millisecond).
 		SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
-			tb.rec.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
+			tb.rec.Add(mqtttest.Rec{Topic: m.Topic(), Payload: string(m.Payload()), Retained: m.Retained()})
 		})
 	if mo.tls != nil {
-		o.SetTLSConfig(mo.tls.clientConfig(t))
+		o.SetTLSConfig(clientTLS(t, mo.tls))
 	}
 	cli := paho.NewClient(o)
-	waitToken(t, cli.Connect(), "recorder connect")
-	waitToken(t, cli.Subscribe("tridboard/#", 1, nil), "recorder subscribe")
+	mqtttest.WaitToken(t, cli.Connect(), "recorder connect")
+	mqtttest.WaitToken(t, cli.Subscribe("tridboard/#", 1, nil), "recorder subscribe")
 	t.Cleanup(func() { cli.Disconnect(0) })
 	return tb
-}
-
-func waitToken(t testing.TB, tok paho.Token, what string) {
-	t.Helper()
-	if !tok.WaitTimeout(10 * time.Second) {
-		t.Fatalf("%s: timed out", what)
-	}
-	if err := tok.Error(); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-// subscriber connects a fresh clean-session client subscribed to filter.
-func subscriber(t testing.TB, url, user, pass, filter string) *recorder {
-	t.Helper()
-	r := newRecorder()
-	o := paho.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("sub-%d", time.Now().UnixNano())).
-		SetUsername(user).SetPassword(pass).SetAutoReconnect(false)
-	cli := paho.NewClient(o)
-	waitToken(t, cli.Connect(), "subscriber connect to "+url)
-	waitToken(t, cli.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
-		r.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
-	}), "subscribe "+filter)
-	t.Cleanup(func() { cli.Disconnect(0) })
-	return r
-}
-
-// publisher connects a client that publishes commands.
-func publisher(t testing.TB, url, user, pass string) paho.Client {
-	t.Helper()
-	o := paho.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("pub-%d", time.Now().UnixNano())).
-		SetUsername(user).SetPassword(pass).SetAutoReconnect(false)
-	cli := paho.NewClient(o)
-	waitToken(t, cli.Connect(), "publisher connect")
-	t.Cleanup(func() { cli.Disconnect(0) })
-	return cli
 }
 
 // testOpts are client options for tb, fast to reconnect.
@@ -306,7 +118,7 @@ func testOpts(tb *testBroker, dir string) Opts {
 	o.RetryMin, o.RetryMax = 20*time.Millisecond, 200*time.Millisecond
 	o.AckTimeout = 2 * time.Second
 	o.ConnectTimeout = 2 * time.Second
-	o.Logger = quiet
+	o.Logger = mqtttest.Quiet
 	o.Version = "test"
 	return o
 }
@@ -386,28 +198,4 @@ func (p *proxy) cut() {
 		c.Close()
 	}
 	p.conns = nil
-}
-
-// A failure shows a flood of messages as its count and its ends: 2,800
-// messages make eight lines, not 2,800.
-func TestSummaryShowsTheEnds(t *testing.T) {
-	var msgs []rec
-	for i := range 2800 {
-		msgs = append(msgs, rec{topic: "t", payload: fmt.Sprintf(`{"transaction":%d}`, i), retained: i == 0})
-	}
-	got := summary(msgs)
-	want := `2800 messages (1 retained)
-  {"transaction":0} retained=true
-  {"transaction":1} retained=false
-  {"transaction":2} retained=false
-  ... 2794 more ...
-  {"transaction":2797} retained=false
-  {"transaction":2798} retained=false
-  {"transaction":2799} retained=false`
-	if got != want {
-		t.Errorf("summary of 2,800 messages:\n%s\nwant\n%s", got, want)
-	}
-	if got, want := summary(msgs[:2]), "2 messages (1 retained)\n  {\"transaction\":0} retained=true\n  {\"transaction\":1} retained=false"; got != want {
-		t.Errorf("summary of 2 messages:\n%s\nwant\n%s", got, want)
-	}
 }

@@ -3,26 +3,15 @@ package mqtt
 import (
 	"bytes"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tridboard/tridboard/protocol"
 )
-
-func testMove(game string, seq int) protocol.Move {
-	return protocol.Move{
-		Seq:      seq,
-		Game:     game,
-		Move:     fmt.Sprintf("e%dW-e%dW", seq, seq+1),
-		SAN:      fmt.Sprintf("e%d", seq+1),
-		Position: fmt.Sprintf("pos-%s-%d", game, seq),
-		Time:     time.Date(2025, 1, 2, 3, 4, seq%60, 0, time.UTC),
-	}
-}
 
 func seqs(ms []protocol.Move) []string {
 	var s []string
@@ -48,7 +37,7 @@ func TestOutboxEnqueueAckReopen(t *testing.T) {
 		seq     int
 		wantErr string
 	}
-	enq := func(g string, s int) op { m := testMove(g, s); return op{enqueue: &m} }
+	enq := func(g string, s int) op { m := mqtttest.Move(g, s); return op{enqueue: &m} }
 	ack := func(g string, s int) op { return op{game: g, seq: s} }
 	tests := []struct {
 		name    string
@@ -102,7 +91,7 @@ func TestOutboxEnqueueAckReopen(t *testing.T) {
 				t.Fatalf("after reopen: pending %v, want %v", seqs(got), tt.pending)
 			}
 			for _, m := range got {
-				if want := testMove(m.Game, m.Seq); !reflect.DeepEqual(m, want) {
+				if want := mqtttest.Move(m.Game, m.Seq); !reflect.DeepEqual(m, want) {
 					t.Fatalf("after reopen: %+v, want %+v", m, want)
 				}
 			}
@@ -130,7 +119,7 @@ func TestOutboxCorruptTail(t *testing.T) {
 			var offs []int
 			for s := 1; s <= 3; s++ {
 				offs = append(offs, int(o.size))
-				if err := o.Enqueue(testMove("a", s)); err != nil {
+				if err := o.Enqueue(mqtttest.Move("a", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -167,7 +156,7 @@ func TestOutboxCorruptTail(t *testing.T) {
 			}
 			// The daemon enqueues its journal again: nothing is lost.
 			for s := 1; s <= 3; s++ {
-				if err := o.Enqueue(testMove("a", s)); err != nil {
+				if err := o.Enqueue(mqtttest.Move("a", s)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -192,14 +181,14 @@ func TestOutboxCompaction(t *testing.T) {
 	o := mustOpen(t, dir)
 	o.compactBytes = 512
 	for s := 1; s <= 20; s++ {
-		if err := o.Enqueue(testMove("g1", s)); err != nil {
+		if err := o.Enqueue(mqtttest.Move("g1", s)); err != nil {
 			t.Fatal(err)
 		}
 		if err := o.Ack("g1", s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := o.Enqueue(testMove("g2", 1)); err != nil {
+	if err := o.Enqueue(mqtttest.Move("g2", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := o.Ack("g2", 1); err != nil {
@@ -219,14 +208,14 @@ func TestOutboxCompaction(t *testing.T) {
 	o = mustOpen(t, dir)
 	defer o.Close()
 	for s := 1; s <= 20; s++ {
-		if err := o.Enqueue(testMove("g1", s)); err != nil {
+		if err := o.Enqueue(mqtttest.Move("g1", s)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got := o.Pending(); len(got) != 0 {
 		t.Fatalf("re-enqueue after compaction: pending %v, want none", seqs(got))
 	}
-	if err := o.Enqueue(testMove("g1", 21)); err != nil {
+	if err := o.Enqueue(mqtttest.Move("g1", 21)); err != nil {
 		t.Fatal(err)
 	}
 	if got := seqs(o.Pending()); !reflect.DeepEqual(got, []string{"g1/21"}) {
@@ -239,7 +228,7 @@ func TestOutboxMarksBounded(t *testing.T) {
 	defer o.Close()
 	for g := 0; g < maxMarks+10; g++ {
 		game := fmt.Sprint("g", g)
-		if err := o.Enqueue(testMove(game, 1)); err != nil {
+		if err := o.Enqueue(mqtttest.Move(game, 1)); err != nil {
 			t.Fatal(err)
 		}
 		if err := o.Ack(game, 1); err != nil {
@@ -264,7 +253,7 @@ func TestHighestSeq(t *testing.T) {
 	}
 	o := mustOpen(t, dir)
 	o.compactBytes = 1 // compact at every ack that empties it
-	for _, m := range []protocol.Move{testMove("a", 1), testMove("a", 2), testMove("b", 1), testMove("a", 3)} {
+	for _, m := range []protocol.Move{mqtttest.Move("a", 1), mqtttest.Move("a", 2), mqtttest.Move("b", 1), mqtttest.Move("a", 3)} {
 		if err := o.Enqueue(m); err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +261,7 @@ func TestHighestSeq(t *testing.T) {
 	if err := o.Ack("a", 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := o.Enqueue(testMove("a", 5)); err != nil {
+	if err := o.Enqueue(mqtttest.Move("a", 5)); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(filepath.Join(dir, OutboxFile))

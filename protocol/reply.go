@@ -38,6 +38,19 @@ type Response struct {
 	Data        any             `json:"data,omitempty"`
 }
 
+// TransactionOf is a command's transaction, read without parsing the
+// command: a malformed payload gets a reply without one.
+func TransactionOf(payload []byte) json.RawMessage {
+	var tr struct {
+		Transaction json.RawMessage `json:"transaction"`
+	}
+	json.Unmarshal(payload, &tr)
+	if t := tr.Transaction; len(t) > 0 && t[0] != '"' && t[0] != '-' && (t[0] < '0' || t[0] > '9') {
+		return nil
+	}
+	return tr.Transaction
+}
+
 // Dispatch parses a command, checks its token when wantToken is not empty,
 // and calls h. Malformed, unknown and unauthorised commands never reach h.
 func Dispatch(ctx context.Context, h Handler, wantToken, name string, payload []byte) Response {

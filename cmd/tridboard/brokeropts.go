@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/mqtt"
 )
 
 // brokerOpts builds the embedded broker's options from the configuration:
@@ -14,15 +14,15 @@ import (
 // other accounts with their passwords read from their files or the
 // environment, the daemon's topics and client id, the limits, and the
 // store in the state directory. cfg must have passed Validate.
-func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
+func brokerOpts(cfg *config.Config, log *slog.Logger) (broker.Opts, error) {
 	m := cfg.MQTT
-	o := mqtt.BrokerOpts{
+	o := broker.Opts{
 		Addr: m.Listen, WSAddr: m.WebSocket,
 		Username: m.Username, Password: m.Password,
 		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile,
 		Prefix: m.Prefix, BoardID: cfg.BoardID, Discovery: m.Discovery,
 		DaemonClientID: daemonClientID(cfg),
-		Limits: mqtt.BrokerLimits{
+		Limits: broker.Limits{
 			MaxPacketSize: m.Limits.MaxPacketSize, MaxSessions: m.Limits.MaxSessions,
 			MaxQueued: m.Limits.MaxQueued, MaxQueuedBytes: m.Limits.MaxQueuedBytes,
 			MaxRetained: m.Limits.MaxRetained, MaxRetainedBytes: m.Limits.MaxRetainedBytes,
@@ -40,9 +40,9 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (mqtt.BrokerOpts, error) {
 	for i, a := range m.Accounts {
 		pw, hash, err := a.Secret()
 		if err != nil {
-			return mqtt.BrokerOpts{}, fmt.Errorf("config: mqtt.accounts[%d] (%s): %w", i, a.Username, err)
+			return broker.Opts{}, fmt.Errorf("config: mqtt.accounts[%d] (%s): %w", i, a.Username, err)
 		}
-		o.Accounts = append(o.Accounts, mqtt.Account{Username: a.Username, Role: mqtt.Role(a.Role), Password: pw, Hash: hash})
+		o.Accounts = append(o.Accounts, broker.Account{Username: a.Username, Role: broker.Role(a.Role), Password: pw, Hash: hash})
 	}
 	return o, nil
 }

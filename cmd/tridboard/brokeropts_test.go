@@ -9,8 +9,8 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/config"
-	"github.com/tridboard/tridboard/mqtt"
 )
 
 // TestBrokerOptsFromConfig: the accounts of the configuration log in to
@@ -36,11 +36,11 @@ func TestBrokerOptsFromConfig(t *testing.T) {
 	}
 	if o.DaemonClientID != "tridboard-hall1" || o.BoardID != "hall1" || o.StorePath != filepath.Join(dir, "broker.db") ||
 		o.Limits.MaxPacketSize != 65536 || o.Limits.SessionExpiry != 24*time.Hour || len(o.Accounts) != 2 ||
-		o.Accounts[0] != (mqtt.Account{Username: "hall", Role: mqtt.RoleDisplay, Password: "hall-secret"}) ||
-		o.Accounts[1] != (mqtt.Account{Username: "referee", Role: mqtt.RoleController, Password: "referee-secret"}) {
+		o.Accounts[0] != (broker.Account{Username: "hall", Role: broker.RoleDisplay, Password: "hall-secret"}) ||
+		o.Accounts[1] != (broker.Account{Username: "referee", Role: broker.RoleController, Password: "referee-secret"}) {
 		t.Fatalf("options %+v", o)
 	}
-	b, err := mqtt.StartBroker(o)
+	b, err := broker.Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/internal/sdnotify"
@@ -62,7 +63,7 @@ type daemon struct {
 	bus    i2c.BusCloser
 	spi    spi.PortCloser
 	ledw   *leds.Writer
-	broker *mqtt.Broker
+	broker *broker.Broker
 	client *mqtt.Client
 	msink  *mqttsink.Sink
 	lock   *statelock.Lock

@@ -14,6 +14,7 @@ import (
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spireg"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
@@ -69,7 +70,7 @@ func (d *daemon) startBroker() error {
 	if err != nil {
 		return err
 	}
-	b, err := mqtt.StartBroker(bo)
+	b, err := broker.Start(bo)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return fmt.Errorf("MQTT broker: %s is in use (another tridboard, or Mosquitto): --listen ADDR (mqtt.listen) takes another port, --broker URL uses that broker instead", d.o.cfg.MQTT.Listen)
 	}

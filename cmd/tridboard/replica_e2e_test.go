@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
@@ -23,11 +24,11 @@ import (
 
 // hallNode is a broker on a port of its own (a cluster node, for a
 // view given several).
-func hallNode(t *testing.T, port int) *mqtt.Broker {
+func hallNode(t *testing.T, port int) *broker.Broker {
 	t.Helper()
-	bo := mqtt.DefaultBrokerOpts()
+	bo := broker.DefaultOpts()
 	bo.Addr, bo.BoardID = fmt.Sprintf("127.0.0.1:%d", port), ""
-	b, err := mqtt.StartBroker(bo)
+	b, err := broker.Start(bo)
 	if err != nil {
 		t.Fatal(err)
 	}

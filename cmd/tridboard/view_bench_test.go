@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
@@ -25,22 +26,22 @@ import (
 // hub, the SSE stream pushes it, and the board page draws it. Latency from
 // Enqueue to the page's drawing (the page's clock, same machine): p50, p99.
 func BenchmarkPublishToPage(b *testing.B) {
-	bo := mqtt.DefaultBrokerOpts()
+	bo := broker.DefaultOpts()
 	bo.Addr = "127.0.0.1:0"
-	broker, err := mqtt.StartBroker(bo)
+	embedded, err := broker.Start(bo)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer broker.Close()
+	defer embedded.Close()
 	o := mqtt.DefaultOpts()
-	o.Broker, o.BoardID, o.StateDir, o.Discovery = broker.URL(), "b1", b.TempDir(), ""
+	o.Broker, o.BoardID, o.StateDir, o.Discovery = embedded.URL(), "b1", b.TempDir(), ""
 	set, err := mqtt.New(o, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer set.Close(context.Background())
 	hub := web.NewHub(web.DefaultOpts())
-	v, err := newViewer(viewerOpts{Broker: broker.URL(), Prefix: "tridboard"}, hub, io.Discard)
+	v, err := newViewer(viewerOpts{Broker: embedded.URL(), Prefix: "tridboard"}, hub, io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}

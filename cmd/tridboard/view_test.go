@@ -14,6 +14,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
@@ -23,11 +24,11 @@ import (
 
 func embeddedBroker(t *testing.T) string {
 	t.Helper()
-	bo := mqtt.DefaultBrokerOpts()
+	bo := broker.DefaultOpts()
 	// A hall's broker: any board's retained state is kept (with a BoardID
 	// only that board's would be, as on a set's own embedded broker).
 	bo.Addr, bo.BoardID = "127.0.0.1:0", ""
-	b, err := mqtt.StartBroker(bo)
+	b, err := broker.Start(bo)
 	if err != nil {
 		t.Fatal(err)
 	}

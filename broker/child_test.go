@@ -1,9 +1,10 @@
-package mqtt
+package broker
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -14,7 +15,7 @@ import (
 	"time"
 )
 
-// childEnv, set to a JSON BrokerOpts, makes the test binary an embedded
+// childEnv, set to a JSON Opts, makes the test binary an embedded
 // broker in a process of its own, which a test can kill (SIGKILL) like a
 // daemon that crashed. It prints "ready" once it serves; on its standard
 // input, "queued <client>\n" prints the number of messages the broker holds
@@ -34,12 +35,12 @@ func TestMain(m *testing.M) {
 const childLogEnv, childNofileEnv = "TRIDBOARD_TEST_CHILD_LOG", "TRIDBOARD_TEST_CHILD_NOFILE"
 
 func childBroker(js string) int {
-	var o BrokerOpts
+	var o Opts
 	if err := json.Unmarshal([]byte(js), &o); err != nil {
 		fmt.Println("child:", err)
 		return 2
 	}
-	o.Logger = quiet
+	o.Logger = mqtttest.Quiet
 	if path := os.Getenv(childLogEnv); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -55,9 +56,9 @@ func childBroker(js string) int {
 			return 2
 		}
 	}
-	o.bcryptCost = 4
-	o.loginBackoff, o.loginBackoffMax = time.Millisecond, 10*time.Millisecond
-	b, err := StartBroker(o)
+	o.BcryptCost = 4
+	o.LoginBackoff, o.LoginBackoffMax = time.Millisecond, 10*time.Millisecond
+	b, err := Start(o)
 	if err != nil {
 		fmt.Println("child:", err)
 		return 2
@@ -90,7 +91,7 @@ type child struct {
 	out *bufio.Scanner
 }
 
-func startChild(t testing.TB, o BrokerOpts, env ...string) *child {
+func startChild(t testing.TB, o Opts, env ...string) *child {
 	t.Helper()
 	o.Logger = nil
 	js, err := json.Marshal(o)

@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"crypto/tls"
@@ -11,11 +11,12 @@ import (
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
 	"go.etcd.io/bbolt"
 )
 
-// BrokerOpts configures the embedded broker.
-type BrokerOpts struct {
+// Opts configures the embedded broker.
+type Opts struct {
 	// Addr is the TCP listener's address ("host:port"; port 0 picks one).
 	Addr string
 	// WSAddr is the websocket listener's address for browser displays
@@ -45,7 +46,7 @@ type BrokerOpts struct {
 	// may use; "" keeps none.
 	DaemonClientID string
 	// Limits bound what clients can make the broker hold.
-	Limits BrokerLimits
+	Limits Limits
 	// CommandRate is how many commands a second one client may publish
 	// on the board's set/ topics, in a burst of twice that; beyond it the
 	// broker answers busy itself (rateHook). 0: no limit.
@@ -57,21 +58,31 @@ type BrokerOpts struct {
 	// messages, so that a display with a persistent session (clean session
 	// off, QoS 1) misses nothing across a restart of the daemon.
 	StorePath string
+	// LoginBackoff and LoginBackoffMax are how long a wrong password from
+	// one address waits before its refusal, doubling from the first to the
+	// second (default 250 ms and 10 s).
+	LoginBackoff, LoginBackoffMax time.Duration
+	// BcryptCost is the cost of the hashes of passwords given in clear
+	// (default bcrypt.DefaultCost).
+	BcryptCost int
+	// Tap, when set, is called with every message the broker routes on
+	// the board's and discovery topics and beyond (not $SYS), from before
+	// the listeners start: an in-process observer that no client's
+	// reconnection or restart can make miss a message (tests record with
+	// it).
+	Tap func(topic string, payload []byte, retained bool) `json:"-"`
 
-	// For tests: onServe runs just before the listeners start; the login
-	// backoff and bcrypt cost default to 250ms..10s and bcrypt.DefaultCost.
-	onServe                       func(*mochi.Server) error
-	loginBackoff, loginBackoffMax time.Duration
-	bcryptCost                    int
-	store                         func(*storeHook)
-	guard                         func(*guard)
-	listen                        func(network, addr string) (net.Listener, error)
-	now                           func() time.Time // the command rate's clock
+	// For tests: onServe runs just before the listeners start.
+	onServe func(*mochi.Server) error
+	store   func(*storeHook)
+	guard   func(*guard)
+	listen  func(network, addr string) (net.Listener, error)
+	now     func() time.Time // the command rate's clock
 }
 
-// BrokerLimits bound the embedded broker's memory and store, so that no
+// Limits bound the embedded broker's memory and store, so that no
 // client can exhaust a Raspberry Pi. A zero field takes its default.
-type BrokerLimits struct {
+type Limits struct {
 	// MaxPacketSize is the largest MQTT packet accepted, in bytes (default
 	// 256 KiB); a client sending a larger one is disconnected before the
 	// broker reads it.
@@ -101,16 +112,16 @@ type BrokerLimits struct {
 	ConnectTimeout time.Duration
 }
 
-// DefaultBrokerLimits returns the defaults of BrokerLimits. With them the
+// DefaultLimits returns the defaults of Limits. With them the
 // store holds at most 64 sessions × 512 KiB + 1 MiB of messages.
-func DefaultBrokerLimits() BrokerLimits {
-	return BrokerLimits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxSessionsPerAccount: 16, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
+func DefaultLimits() Limits {
+	return Limits{MaxPacketSize: 256 << 10, MaxSessions: 64, MaxSessionsPerAccount: 16, MaxQueued: 1000, MaxQueuedBytes: 512 << 10,
 		MaxRetained: 64, MaxRetainedBytes: 1 << 20, SessionExpiry: 7 * 24 * time.Hour,
 		MaxConnections: 256, MaxConnectionsPerAddress: 64, ConnectTimeout: 5 * time.Second}
 }
 
-func (l BrokerLimits) withDefaults() BrokerLimits {
-	d := DefaultBrokerLimits()
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
 	set := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -132,16 +143,16 @@ func (l BrokerLimits) withDefaults() BrokerLimits {
 		l.ConnectTimeout = d.ConnectTimeout
 	}
 	// The delivery orders a resent queue in the low 15 bits of creation
-	// times (broker_deliver.go).
+	// times (deliver.go).
 	l.MaxQueued = min(l.MaxQueued, 0x7fff)
 	return l
 }
 
-// DefaultBrokerOpts returns TCP on 127.0.0.1:1883, no websockets, no
+// DefaultOpts returns TCP on 127.0.0.1:1883, no websockets, no
 // credentials, the default topics and limits.
-func DefaultBrokerOpts() BrokerOpts {
-	return BrokerOpts{Addr: "127.0.0.1:1883", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
-		Limits: DefaultBrokerLimits()}
+func DefaultOpts() Opts {
+	return Opts{Addr: "127.0.0.1:1883", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
+		Limits: DefaultLimits()}
 }
 
 // Broker is the embedded MQTT broker (mochi-mqtt).
@@ -157,9 +168,9 @@ type Broker struct {
 	closer sync.Once
 }
 
-// StartBroker starts the embedded broker. It refuses to listen beyond
+// Start starts the embedded broker. It refuses to listen beyond
 // loopback without a login.
-func StartBroker(opts BrokerOpts) (*Broker, error) {
+func Start(opts Opts) (*Broker, error) {
 	if opts.Addr == "" {
 		return nil, errors.New("mqtt: embedded broker: no TCP address")
 	}
@@ -207,7 +218,7 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 	// keeps a packet written while its writer has more queued in a buffer
 	// that only a later successful write flushes, and the store hook's
 	// delivery vetoes the writer's copies of queued messages
-	// (broker_deliver.go), which would leave the buffer unflushed.
+	// (deliver.go), which would leave the buffer unflushed.
 	srv := mochi.New(&mochi.Options{Logger: mochiLog(log), InlineClient: true, Capabilities: caps, ClientNetWriteBufferSize: 1})
 	auth, err := newAuthHook(srv, opts, log)
 	if err != nil {
@@ -272,6 +283,16 @@ func StartBroker(opts BrokerOpts) (*Broker, error) {
 		}
 		b.ws = ws.Address()
 	}
+	if opts.Tap != nil {
+		tap := opts.Tap
+		err := srv.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+			tap(pk.TopicName, pk.Payload, pk.FixedHeader.Retain)
+		})
+		if err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("mqtt: embedded broker: %w", err)
+		}
+	}
 	if opts.onServe != nil {
 		if err := opts.onServe(srv); err != nil {
 			srv.Close()
@@ -316,7 +337,7 @@ func (b *Broker) URL() string {
 func (b *Broker) LocalURL() string { return "tcp://" + b.local }
 
 // LocalLogin is the login of the daemon's own client when no daemon
-// account is configured (BrokerOpts.Username): a username and a random
+// account is configured (Opts.Username): a username and a random
 // password made at start, known to this process only. Without it, with no
 // login configured, a client counts as a controller. "", "" when a daemon
 // account is configured.
@@ -337,12 +358,31 @@ func (b *Broker) WSURL() string {
 	return "ws://" + b.ws + "/"
 }
 
-// Refused counts what the broker refused beyond its limits (BrokerLimits)
+// Refused counts what the broker refused beyond its limits (Limits)
 // since it started, each also logged with what to use instead: the
 // connections (answered "server unavailable"), and the messages published
 // retained but not kept (a display joining later misses them).
 func (b *Broker) Refused() (connections, retained int64) {
 	return b.guard.refused.Load(), b.auth.retainsDropped.Load()
+}
+
+// RetainQuietly stores payload as topic's retained message without
+// delivering it to anyone subscribed: what a cluster node that has just
+// loaded its store does, serving it only to later subscriptions. For the
+// tests of clients that must recover from such a node.
+func (b *Broker) RetainQuietly(topic string, payload []byte) {
+	b.srv.Topics.RetainMessage(packets.Packet{FixedHeader: packets.FixedHeader{Type: packets.Publish, Retain: true},
+		TopicName: topic, Payload: payload})
+}
+
+// Drop closes client id's connection as a failing network would, and
+// reports whether it was connected.
+func (b *Broker) Drop(id string) bool {
+	cl, ok := b.srv.Clients.Get(id)
+	if ok {
+		cl.Stop(errors.New("broker: connection dropped"))
+	}
+	return ok
 }
 
 // Close disconnects every client and stops the listeners.

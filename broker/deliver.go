@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
@@ -220,7 +220,7 @@ func (h *storeHook) normalize(cl *mochi.Client) {
 // createdStamp is the creation time OnPublish gives a publication: it only
 // orders mochi's resend (the broker's maximum message expiry is off), so it
 // counts from 0x8000 in the low 16 bits, after any queue normalize
-// renumbered (BrokerLimits caps MaxQueued below 0x8000). A publication with
+// renumbered (Limits caps MaxQueued below 0x8000). A publication with
 // a message expiry keeps its time.
 func (h *storeHook) createdStamp(pk packets.Packet) int64 {
 	if pk.Properties.MessageExpiryInterval != 0 {

@@ -1,8 +1,9 @@
-package mqtt
+package broker
 
 import (
 	"errors"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"io"
 	"log/slog"
 	"net"
@@ -37,12 +38,12 @@ func (l *failingListener) Accept() (net.Conn, error) {
 // guardBroker starts the embedded broker with limits, its log in logs, its
 // listener failing Accept fails times first, and the accept backoff's waits
 // recorded in waits (no real wait).
-func guardBroker(t *testing.T, limits BrokerLimits, fails int32) (*Broker, *logBuf, *[]time.Duration) {
+func guardBroker(t *testing.T, limits Limits, fails int32) (*Broker, *logBuf, *[]time.Duration) {
 	t.Helper()
 	logs := &logBuf{}
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
-	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+	b, err := Start(Opts{Addr: "127.0.0.1:0", Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		Prefix: "tridboard", BoardID: "board",
 		listen: func(network, addr string) (net.Listener, error) {
 			l, err := net.Listen(network, addr)
@@ -71,12 +72,12 @@ func guardBroker(t *testing.T, limits BrokerLimits, fails int32) (*Broker, *logB
 // in a row (descriptors exhausted) does not end the listener: it logs each
 // failure, backs off 5 ms, 10 ms ... up to 1 s, and serves the next client.
 func TestBrokerAcceptsAfterErrors(t *testing.T) {
-	b, logs, waits := guardBroker(t, BrokerLimits{}, 12)
-	r := subscriber(t, b.URL(), "", "", moveTopic) // connects only if the listener lives
+	b, logs, waits := guardBroker(t, Limits{}, 12)
+	r := mqtttest.Subscriber(t, b.URL(), "", "", moveTopic) // connects only if the listener lives
 	user, pass := b.LocalLogin()
-	pub := publisher(t, b.URL(), user, pass)
-	waitToken(t, pub.Publish(moveTopic, 1, false, "after the errors"), "publish")
-	r.waitCount(t, moveTopic, 1)
+	pub := mqtttest.Publisher(t, b.URL(), user, pass)
+	mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, "after the errors"), "publish")
+	r.WaitCount(t, moveTopic, 1)
 	want := []time.Duration{5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000, 1000}
 	for i := range want {
 		want[i] *= time.Millisecond
@@ -117,10 +118,10 @@ func rawDial(t *testing.T, from, addr string) net.Conn {
 // sends no CONNECT is closed after ConnectTimeout, logged, and its place
 // given back; one that sends CONNECT in time stays.
 func TestBrokerClosesSilentConnections(t *testing.T) {
-	b, logs, _ := guardBroker(t, BrokerLimits{ConnectTimeout: 300 * time.Millisecond}, 0)
+	b, logs, _ := guardBroker(t, Limits{ConnectTimeout: 300 * time.Millisecond}, 0)
 	addr := strings.TrimPrefix(b.URL(), "tcp://")
 	silent := rawDial(t, "127.0.0.1", addr)
-	r := subscriber(t, b.URL(), "", "", moveTopic)
+	r := mqtttest.Subscriber(t, b.URL(), "", "", moveTopic)
 	if !closedWithin(silent, 5*time.Second) {
 		t.Fatal("a connection that sent nothing is still open after 5 s, want closed after 300 ms")
 	}
@@ -135,9 +136,9 @@ func TestBrokerClosesSilentConnections(t *testing.T) {
 		}
 	}
 	user, pass := b.LocalLogin()
-	pub := publisher(t, b.URL(), user, pass)
-	waitToken(t, pub.Publish(moveTopic, 1, false, "still here"), "publish")
-	r.waitCount(t, moveTopic, 1) // the subscriber outlived the timeout
+	pub := mqtttest.Publisher(t, b.URL(), user, pass)
+	mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, "still here"), "publish")
+	r.WaitCount(t, moveTopic, 1) // the subscriber outlived the timeout
 }
 
 // TestBrokerConnectionCaps (issue 22, point 2): beyond 3 connections from
@@ -145,7 +146,7 @@ func TestBrokerClosesSilentConnections(t *testing.T) {
 // place given back is taken again. The daemon's own listener (LocalURL)
 // still lets its client in.
 func TestBrokerConnectionCaps(t *testing.T) {
-	b, logs, _ := guardBroker(t, BrokerLimits{MaxConnections: 5, MaxConnectionsPerAddress: 3}, 0)
+	b, logs, _ := guardBroker(t, Limits{MaxConnections: 5, MaxConnectionsPerAddress: 3}, 0)
 	addr := strings.TrimPrefix(b.URL(), "tcp://")
 	var first []net.Conn
 	for range 3 {
@@ -213,8 +214,8 @@ func TestBrokerConnectionFlood(t *testing.T) {
 			if tc.nofile != "" {
 				env = append(env, childNofileEnv+"="+tc.nofile)
 			}
-			br := startChild(t, BrokerOpts{Addr: addr, Username: testUser, Password: testPass, Prefix: "tridboard", BoardID: "board",
-				Limits: BrokerLimits{ConnectTimeout: tc.timeout}}, env...)
+			br := startChild(t, Opts{Addr: addr, Username: testUser, Password: testPass, Prefix: "tridboard", BoardID: "board",
+				Limits: Limits{ConnectTimeout: tc.timeout}}, env...)
 			pid := br.cmd.Process.Pid
 			before := rssKiB(t, pid)
 			start := time.Now()
@@ -248,7 +249,7 @@ func TestBrokerConnectionFlood(t *testing.T) {
 				t.Fatalf("a client after the flood: %v", err)
 			}
 			sent := time.Now()
-			waitToken(t, cli.Publish("tridboard/board/x", 1, false, "hello"), "publish after the flood")
+			mqtttest.WaitToken(t, cli.Publish("tridboard/board/x", 1, false, "hello"), "publish after the flood")
 			reply := time.Since(sent)
 			after := rssKiB(t, pid)
 			logs, _ := os.ReadFile(logPath)
@@ -275,8 +276,8 @@ func TestBrokerConnectionFlood(t *testing.T) {
 // client still gets in.
 func TestBrokerWebsocketGuarded(t *testing.T) {
 	logs := &logBuf{}
-	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board",
-		Limits: BrokerLimits{ConnectTimeout: 300 * time.Millisecond, MaxConnectionsPerAddress: 3},
+	b, err := Start(Opts{Addr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board",
+		Limits: Limits{ConnectTimeout: 300 * time.Millisecond, MaxConnectionsPerAddress: 3},
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -307,9 +308,9 @@ func TestBrokerWebsocketGuarded(t *testing.T) {
 	if c := rawDial(t, "127.0.0.2", wsAddr); !closedWithin(c, 5*time.Second) {
 		t.Fatal("a 4th websocket connection from 127.0.0.2 was kept, want closed (3 per address)")
 	}
-	r := subscriber(t, b.WSURL(), "", "", moveTopic)
+	r := mqtttest.Subscriber(t, b.WSURL(), "", "", moveTopic)
 	user, pass := b.LocalLogin()
-	pub := publisher(t, b.URL(), user, pass)
-	waitToken(t, pub.Publish(moveTopic, 1, false, "over websockets"), "publish")
-	r.waitCount(t, moveTopic, 1)
+	pub := mqtttest.Publisher(t, b.URL(), user, pass)
+	mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, "over websockets"), "publish")
+	r.WaitCount(t, moveTopic, 1)
 }

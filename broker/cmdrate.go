@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 )
 
 // rateHook limits, per client, the commands published on the board's
-// set/ topics (BrokerOpts.CommandRate): a token bucket of rate a second and
+// set/ topics (Opts.CommandRate): a token bucket of rate a second and
 // twice that in a burst. A command beyond it is acknowledged but not
 // delivered, and the broker answers it busy on the daemon's response topic,
 // so that one flooding client neither fills the daemon's queue for the
@@ -42,7 +42,7 @@ type bucket struct {
 	warned bool
 }
 
-func newRateHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) *rateHook {
+func newRateHook(srv *mochi.Server, o Opts, log *slog.Logger) *rateHook {
 	h := &rateHook{srv: srv, daemon: o.DaemonClientID, rate: o.CommandRate, burst: 2 * o.CommandRate,
 		now: o.now, log: log, buckets: map[string]*bucket{}}
 	if o.BoardID != "" {
@@ -78,7 +78,7 @@ func (h *rateHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packe
 	if !ok || h.take(cl.ID) {
 		return pk, nil
 	}
-	r := protocol.Response{Transaction: transactionOf(pk.Payload), Status: protocol.StatusBusy,
+	r := protocol.Response{Transaction: protocol.TransactionOf(pk.Payload), Status: protocol.StatusBusy,
 		Reason: fmt.Sprintf("busy: over %g commands a second from this client; send it again later", h.rate)}
 	b, _ := json.Marshal(r)
 	if err := h.srv.Publish(base+"response/"+name, b, false, 1); err != nil {

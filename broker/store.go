@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ import (
 //
 // It also delivers the QoS 1 and 2 messages queued for a client, every one
 // once per connection and in the order they were queued (see
-// broker_deliver.go): mochi v2.7.9 loses and reorders them for a display
+// deliver.go): mochi v2.7.9 loses and reorders them for a display
 // that reconnects often. And it works around a further fault of mochi:
 //
 //   - mochi keeps its own packet ids and the client's in one map: a SUBSCRIBE
@@ -57,7 +57,7 @@ type storeHook struct {
 	srv    *mochi.Server
 	db     *bbolt.DB
 	log    *slog.Logger
-	limits BrokerLimits
+	limits Limits
 
 	mu      sync.Mutex
 	next    uint64                       // the last queue order number given
@@ -153,7 +153,7 @@ func openStore(path string, log *slog.Logger) (*bbolt.DB, error) {
 	return nil, nil
 }
 
-func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l BrokerLimits) *storeHook {
+func newStoreHook(srv *mochi.Server, db *bbolt.DB, log *slog.Logger, l Limits) *storeHook {
 	return &storeHook{srv: srv, db: db, log: log, limits: l,
 		order: map[string]map[uint16]queued{}, size: map[string]int{},
 		alias: map[string]map[uint16]uint16{}, full: map[string]bool{}, pending: map[pendingID][]byte{},
@@ -399,7 +399,7 @@ func message2storage(pk packets.Packet) storage.Message {
 }
 
 // OnQosPublish numbers a message newly queued for cl, drops it when cl's
-// queue is full (BrokerLimits.MaxQueuedBytes; mochi bounds the count with
+// queue is full (Limits.MaxQueuedBytes; mochi bounds the count with
 // MaximumInflight), stores it for a persistent session and wakes cl's
 // delivery. mochi calls it again, with the same packet id, when it resends
 // the message. A message queued for a connection that a new one is taking

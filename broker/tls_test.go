@@ -1,6 +1,8 @@
-package mqtt
+package broker
 
 import (
+	"github.com/tridboard/tridboard/internal/mqtttest"
+	"github.com/tridboard/tridboard/mqtt"
 	"net"
 	"os/exec"
 	"strings"
@@ -16,14 +18,14 @@ import (
 // docs/mqtt.md tells), a plain connection is refused, and the daemon's own
 // client connects to LocalURL.
 func TestBrokerTLS(t *testing.T) {
-	f := makeTLS(t)
-	b, r, _ := rolesBroker(t, func(o *BrokerOpts) {
-		o.Addr, o.WSAddr, o.CertFile, o.KeyFile = "127.0.0.1:0", "127.0.0.1:0", f.serverCert, f.serverKey
+	f := mqtttest.MakeTLS(t)
+	b, r, _ := rolesBroker(t, func(o *Opts) {
+		o.Addr, o.WSAddr, o.CertFile, o.KeyFile = "127.0.0.1:0", "127.0.0.1:0", f.ServerCert, f.ServerKey
 	})
 	if !strings.HasPrefix(b.URL(), "ssl://127.0.0.1:") || !strings.HasPrefix(b.WSURL(), "wss://127.0.0.1:") || !strings.HasPrefix(b.LocalURL(), "tcp://127.0.0.1:") {
 		t.Fatalf("URLs %s %s %s", b.URL(), b.WSURL(), b.LocalURL())
 	}
-	caOnly, err := tlsConfig(Opts{Broker: "test", CAFile: f.ca})
+	caOnly, err := mqtt.ClientTLS(f.CA, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestBrokerTLS(t *testing.T) {
 		o := paho.NewClientOptions().AddBroker(url).SetClientID("tls-" + url[:3]).SetUsername(dispUser).SetPassword(dispPass).
 			SetTLSConfig(caOnly).SetAutoReconnect(false)
 		c := paho.NewClient(o)
-		waitToken(t, c.Connect(), "connect "+url)
+		mqtttest.WaitToken(t, c.Connect(), "connect "+url)
 		c.Disconnect(0)
 	}
 	plain := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + strings.TrimPrefix(b.URL(), "ssl://")).
@@ -43,13 +45,13 @@ func TestBrokerTLS(t *testing.T) {
 	tb := &testBroker{url: b.LocalURL(), user: testUser, pass: testPass}
 	c := newClient(t, testOpts(tb, t.TempDir()), nil)
 	waitConnected(t, c)
-	r.waitFor(t, "tridboard/board/availability", "online", func(m []rec) bool { return len(m) == 1 })
+	r.WaitFor(t, "tridboard/board/availability", "online", func(m []mqtttest.Rec) bool { return len(m) == 1 })
 
 	host, port, _ := net.SplitHostPort(strings.TrimPrefix(b.URL(), "ssl://"))
-	sub := exec.Command("mosquitto_sub", "-h", host, "-p", port, "--cafile", f.ca, "-u", dispUser, "-P", dispPass,
+	sub := exec.Command("mosquitto_sub", "-h", host, "-p", port, "--cafile", f.CA, "-u", dispUser, "-P", dispPass,
 		"-t", "tridboard/board/availability", "-C", "1", "-W", "10")
 	out, err := sub.CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != Online {
+	if err != nil || strings.TrimSpace(string(out)) != mqtt.Online {
 		t.Fatalf("mosquitto_sub --cafile: %v: %s", err, out)
 	}
 }

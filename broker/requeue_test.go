@@ -1,6 +1,7 @@
-package mqtt
+package broker
 
 import (
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"net"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 // the client was sent is left to its own acknowledgement.
 func TestQueuedMessageSurvivesTheClientsOwnID(t *testing.T) {
 	srv := mochi.New(&mochi.Options{InlineClient: true})
-	h := newStoreHook(srv, nil, quiet, DefaultBrokerLimits())
+	h := newStoreHook(srv, nil, mqtttest.Quiet, DefaultLimits())
 	server, client := net.Pipe()
 	defer server.Close()
 	defer client.Close()

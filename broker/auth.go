@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tridboard/tridboard/internal/backoff"
+	"github.com/tridboard/tridboard/protocol"
 	"log/slog"
 	"net"
 	"strings"
@@ -51,7 +52,7 @@ func ParseRole(s string) (Role, error) {
 type Account struct {
 	Username string
 	Role     Role
-	// Password is the password in clear; StartBroker hashes it and keeps
+	// Password is the password in clear; Start hashes it and keeps
 	// only the hash. Or Hash is an already hashed password: bcrypt
 	// ("$2a$...", "$2b$...", "$2y$...") or argon2id in the PHC format
 	// ("$argon2id$v=19$m=65536,t=3,p=2$<salt>$<hash>", unpadded base64).
@@ -131,7 +132,7 @@ type authHook struct {
 	board     string // <prefix>/<board>; "" = not known
 	node      string // the board's Home Assistant node id
 	discovery string // "" = none
-	limits    BrokerLimits
+	limits    Limits
 	// retainsDropped counts the retained messages beyond the limits
 	// (Broker.Refused).
 	retainsDropped atomic.Int64
@@ -145,26 +146,26 @@ type authHook struct {
 	away map[string]time.Time // persistent sessions' clients -> when they left
 }
 
-// localUser is the username of the login StartBroker makes for the
+// localUser is the username of the login Start makes for the
 // daemon's own client when no daemon account is configured.
 const localUser = "tridboard-daemon-local"
 
-func newAuthHook(srv *mochi.Server, o BrokerOpts, log *slog.Logger) (*authHook, error) {
+func newAuthHook(srv *mochi.Server, o Opts, log *slog.Logger) (*authHook, error) {
 	h := &authHook{srv: srv, log: log, accounts: map[string]account{}, daemonID: o.DaemonClientID,
 		discovery: o.Discovery, limits: o.Limits,
-		logins: newLoginLimiter(o.loginBackoff, o.loginBackoffMax, time.Now), sleep: time.Sleep, now: time.Now,
+		logins: newLoginLimiter(o.LoginBackoff, o.LoginBackoffMax, time.Now), sleep: time.Sleep, now: time.Now,
 		anonymous: o.Username == "" && len(o.Accounts) == 0, away: map[string]time.Time{}}
 	if o.BoardID != "" {
 		h.board = o.Prefix + "/" + o.BoardID
-		h.node = nodeID(o.BoardID)
+		h.node = protocol.HomeAssistantNode(o.BoardID)
 	}
 	all := o.Accounts
 	if o.Username != "" {
 		all = append([]Account{{Username: o.Username, Role: RoleDaemon, Password: o.Password}}, all...)
 	}
 	cost := bcrypt.DefaultCost
-	if o.bcryptCost != 0 {
-		cost = o.bcryptCost
+	if o.BcryptCost != 0 {
+		cost = o.BcryptCost
 	}
 	for i, a := range all {
 		where := fmt.Sprintf("account %d (%q)", i+1, a.Username)
@@ -412,7 +413,7 @@ func (h *authHook) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 
 // OnPublish keeps retained messages to the daemon's account on its own
 // topics: the daemon's own retained topics (own) always, outside the
-// budget; others within BrokerLimits' retained budget. Elsewhere, and
+// budget; others within Limits' retained budget. Elsewhere, and
 // beyond the budget, the retain flag is cleared, so the message is
 // delivered but not kept.
 func (h *authHook) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
@@ -459,7 +460,7 @@ func (h *authHook) own(topic string) bool {
 	if h.board == "" {
 		return false
 	}
-	if topic == h.board+"/"+TopicState || topic == h.board+"/"+TopicAvailability || topic == h.board+"/"+TopicKey {
+	if topic == h.board+"/"+topicState || topic == h.board+"/"+topicAvailability || topic == h.board+"/"+topicKey {
 		return true
 	}
 	rest, ok := strings.CutPrefix(topic, h.discovery+"/")
@@ -483,3 +484,8 @@ type loginLimiter = backoff.Limiter
 func newLoginLimiter(base, max time.Duration, now func() time.Time) *loginLimiter {
 	return backoff.New(base, max, now)
 }
+
+// The daemon's own retained topics under <prefix>/<board>/: the client's
+// mqtt.TopicState, TopicAvailability and TopicKey (TestOwnTopicsAreTheClients
+// keeps them equal; the broker does not import the client).
+const topicState, topicAvailability, topicKey = "state", "availability", "key"

@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"log/slog"
@@ -16,7 +16,7 @@ func TestBrokerLogsMochiBelowInfo(t *testing.T) {
 	}{{slog.LevelInfo, false}, {slog.LevelDebug, true}} {
 		var buf logBuf
 		log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: tc.level}))
-		b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Logger: log})
+		b, err := Start(Opts{Addr: "127.0.0.1:0", Logger: log})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,8 @@
-package mqtt
+package broker
 
 import (
 	"encoding/json"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -20,18 +21,18 @@ func TestStorePendingHandedOutOnce(t *testing.T) {
 		t.Run(map[bool]string{false: "not queued before the crash", true: "queued before the crash"}[queuedBefore], func(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "broker.db")
 			addr := freeport.Addr(t)
-			o := BrokerOpts{Addr: addr, StorePath: store, Logger: quiet, Prefix: "tridboard", BoardID: "board"}
-			b, err := StartBroker(o)
+			o := Opts{Addr: addr, StorePath: store, Logger: mqtttest.Quiet, Prefix: "tridboard", BoardID: "board"}
+			b, err := Start(o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := &pahoDisplay{id: "away", url: b.URL(), r: newRecorder()}
+			d := &pahoDisplay{id: "away", url: b.URL(), r: mqtttest.NewRecorder()}
 			d.connect(t)
 			d.disconnect(t)
 			user, pass := b.LocalLogin()
-			pub := publisher(t, b.URL(), user, pass)
+			pub := mqtttest.Publisher(t, b.URL(), user, pass)
 			if queuedBefore {
-				waitToken(t, pub.Publish(moveTopic, 1, false, "m1"), "publish")
+				mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, "m1"), "publish")
 				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 					if cl, ok := b.srv.Clients.Get("away"); ok && cl.State.Inflight.Len() == 1 {
 						break
@@ -52,7 +53,7 @@ func TestStorePendingHandedOutOnce(t *testing.T) {
 				return tx.Bucket(bucketPending).Put([]byte("\x00\x00\x00\x00\x00\x00\x00\x01"), v)
 			})
 			db.Close()
-			b, err = StartBroker(o)
+			b, err = Start(o)
 			if err != nil {
 				t.Fatal(err)
 			}

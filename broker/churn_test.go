@@ -1,8 +1,9 @@
-package mqtt
+package broker
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"math/rand"
 	"os"
 	"strconv"
@@ -90,14 +91,14 @@ func isDone(ch chan struct{}) bool {
 // seq above the last applied, drop the others. It returns how many moves
 // were applied, how many seqs never came, and how many came only after a
 // higher one (so were dropped).
-func applied(t *testing.T, got []rec, n int) (applied, lost, reordered int) {
+func applied(t *testing.T, got []mqtttest.Rec, n int) (applied, lost, reordered int) {
 	t.Helper()
 	seen := map[int]bool{}
 	last := 0
 	for _, r := range got {
 		var m protocol.Move
-		if err := json.Unmarshal([]byte(r.payload), &m); err != nil {
-			t.Fatalf("move %q: %v", r.payload, err)
+		if err := json.Unmarshal([]byte(r.Payload), &m); err != nil {
+			t.Fatalf("move %q: %v", r.Payload, err)
 		}
 		if !seen[m.Seq] && m.Seq < last {
 			reordered++
@@ -148,7 +149,7 @@ func TestChurningDisplay(t *testing.T) {
 				user, pass = testUser, testPass
 				restart = func(bool) {}
 			}
-			d := &mosqDisplay{id: "disp", addr: strings.TrimPrefix(tb.url, "tcp://"), user: user, pass: pass, r: newRecorder()}
+			d := &mosqDisplay{id: "disp", addr: strings.TrimPrefix(tb.url, "tcp://"), user: user, pass: pass, r: mqtttest.NewRecorder()}
 			o := testOpts(tb, t.TempDir())
 			o.ClientID = "tridboard-board"
 			c := newClient(t, o, nil)
@@ -158,7 +159,7 @@ func TestChurningDisplay(t *testing.T) {
 			ch := startChurn(t, d, churnSeed())
 			pace := rand.New(rand.NewSource(1))
 			for s := 1; s <= churnPlies; s++ {
-				if err := c.Enqueue(testMove("g1", s)); err != nil {
+				if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 					t.Fatal(err)
 				}
 				time.Sleep(30*time.Millisecond + time.Duration(pace.Int63n(int64(170*time.Millisecond))))
@@ -174,15 +175,15 @@ func TestChurningDisplay(t *testing.T) {
 					restart(s == 60)
 					c = newClient(t, o, nil)
 					for r := 1; r <= s; r++ {
-						if err := c.Enqueue(testMove("g1", r)); err != nil {
+						if err := c.Enqueue(mqtttest.Move("g1", r)); err != nil {
 							t.Fatal(err)
 						}
 					}
 				}
 			}
 			ch.end(t)
-			d.rec().waitSeq(t, churnPlies)
-			got := d.rec().on(moveTopic)
+			d.rec().WaitSeq(t, churnPlies)
+			got := d.rec().On(moveTopic)
 			a, lost, reordered := applied(t, got, churnPlies)
 			t.Logf("%s: %d reconnections (%d after a SIGKILL), %d messages: %d of %d moves applied, %d lost, %d out of order",
 				kind, ch.conns, ch.kills, len(got), a, churnPlies, lost, reordered)
@@ -190,7 +191,7 @@ func TestChurningDisplay(t *testing.T) {
 				var seqs []string
 				for _, r := range got {
 					var m protocol.Move
-					json.Unmarshal([]byte(r.payload), &m)
+					json.Unmarshal([]byte(r.Payload), &m)
 					seqs = append(seqs, strconv.Itoa(m.Seq))
 				}
 				t.Errorf("want every move once in order; got seqs %s", strings.Join(seqs, " "))

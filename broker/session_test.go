@@ -1,7 +1,8 @@
-package mqtt
+package broker
 
 import (
 	"bufio"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -22,27 +23,27 @@ const moveTopic, probeTopic = "tridboard/board/move", "tridboard/board/probe"
 type display interface {
 	connect(t *testing.T)
 	disconnect(t *testing.T)
-	rec() *recorder
+	rec() *mqtttest.Recorder
 }
 
 type pahoDisplay struct {
 	id, url, user, pass string
-	r                   *recorder
+	r                   *mqtttest.Recorder
 	cli                 paho.Client
 }
 
-func (d *pahoDisplay) rec() *recorder { return d.r }
+func (d *pahoDisplay) rec() *mqtttest.Recorder { return d.r }
 
 func (d *pahoDisplay) connect(t *testing.T) {
 	t.Helper()
 	o := paho.NewClientOptions().AddBroker(d.url).SetClientID(d.id).SetUsername(d.user).SetPassword(d.pass).
 		SetCleanSession(false).SetAutoReconnect(false).SetOrderMatters(true).
 		SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
-			d.r.add(rec{m.Topic(), string(m.Payload()), m.Retained()})
+			d.r.Add(mqtttest.Rec{Topic: m.Topic(), Payload: string(m.Payload()), Retained: m.Retained()})
 		})
 	d.cli = paho.NewClient(o)
-	waitToken(t, d.cli.Connect(), "display connect")
-	waitToken(t, d.cli.SubscribeMultiple(map[string]byte{moveTopic: 1, probeTopic: 0}, nil), "display subscribe")
+	mqtttest.WaitToken(t, d.cli.Connect(), "display connect")
+	mqtttest.WaitToken(t, d.cli.SubscribeMultiple(map[string]byte{moveTopic: 1, probeTopic: 0}, nil), "display subscribe")
 }
 
 func (d *pahoDisplay) disconnect(*testing.T) { d.cli.Disconnect(100) }
@@ -50,12 +51,12 @@ func (d *pahoDisplay) disconnect(*testing.T) { d.cli.Disconnect(100) }
 // mosqDisplay is mosquitto_sub -c -i ID -q 1.
 type mosqDisplay struct {
 	id, addr, user, pass string
-	r                    *recorder
+	r                    *mqtttest.Recorder
 	cmd                  *exec.Cmd
 	done                 chan struct{}
 }
 
-func (d *mosqDisplay) rec() *recorder { return d.r }
+func (d *mosqDisplay) rec() *mqtttest.Recorder { return d.r }
 
 func (d *mosqDisplay) connect(t *testing.T) {
 	t.Helper()
@@ -81,11 +82,11 @@ func (d *mosqDisplay) connect(t *testing.T) {
 		s := bufio.NewScanner(out)
 		for s.Scan() {
 			topic, payload, _ := strings.Cut(s.Text(), " ")
-			d.r.add(rec{topic, payload, false})
+			d.r.Add(mqtttest.Rec{Topic: topic, Payload: payload, Retained: false})
 		}
 		cmd.Wait() // stderr is complete once it returns
 		if msg := stderr.String(); msg != "" {
-			d.r.add(rec{"stderr", msg, false})
+			d.r.Add(mqtttest.Rec{Topic: "stderr", Payload: msg, Retained: false})
 		}
 	}()
 	done := d.done
@@ -102,8 +103,8 @@ func (d *mosqDisplay) disconnect(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("mosquitto_sub did not stop")
 	}
-	if e := d.r.on("stderr"); len(e) > 0 {
-		t.Fatalf("mosquitto_sub: %s", e[0].payload)
+	if e := d.r.On("stderr"); len(e) > 0 {
+		t.Fatalf("mosquitto_sub: %s", e[0].Payload)
 	}
 }
 
@@ -151,9 +152,9 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 	id := "hall-display-" + strings.ReplaceAll(kind, "_", "-")
 	var d display
 	if kind == "paho" {
-		d = &pahoDisplay{id: id, url: tb.url, user: user, pass: pass, r: newRecorder()}
+		d = &pahoDisplay{id: id, url: tb.url, user: user, pass: pass, r: mqtttest.NewRecorder()}
 	} else {
-		d = &mosqDisplay{id: id, addr: strings.TrimPrefix(tb.url, "tcp://"), user: user, pass: pass, r: newRecorder()}
+		d = &mosqDisplay{id: id, addr: strings.TrimPrefix(tb.url, "tcp://"), user: user, pass: pass, r: mqtttest.NewRecorder()}
 	}
 	o := testOpts(tb, t.TempDir())
 	o.ClientID = "tridboard-board"
@@ -162,7 +163,7 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 	play := func(from, to int) {
 		t.Helper()
 		for s := from; s <= to; s++ {
-			if err := c.Enqueue(testMove("g1", s)); err != nil {
+			if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -174,7 +175,7 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 	}
 	connectSubscribed(t, tb, d)
 	play(1, 3)
-	d.rec().waitSeq(t, 3)
+	d.rec().WaitSeq(t, 3)
 	d.disconnect(t)
 	play(4, 8)
 	if queued != nil {
@@ -186,10 +187,10 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 		queued(id, 7)
 	}
 	d.connect(t)
-	d.rec().waitSeq(t, 10)
+	d.rec().WaitSeq(t, 10)
 	play(11, 11) // a late duplicate of 4..10 would come before 11
-	got := d.rec().waitSeq(t, 11)
-	if dups := checkMoves(t, got, "g1", 11); dups != 0 {
+	got := d.rec().WaitSeq(t, 11)
+	if dups := mqtttest.CheckMoves(t, got, "g1", 11); dups != 0 {
 		t.Fatalf("%d duplicates, want every move once", dups)
 	}
 	d.disconnect(t)
@@ -200,8 +201,8 @@ func recipe(t *testing.T, tb *testBroker, kind, user, pass string, queued func(s
 func connectSubscribed(t *testing.T, tb *testBroker, d display) {
 	t.Helper()
 	d.connect(t)
-	probe := publisher(t, tb.url, tb.user, tb.pass)
-	for deadline := time.Now().Add(10 * time.Second); len(d.rec().on(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
+	probe := mqtttest.Publisher(t, tb.url, tb.user, tb.pass)
+	for deadline := time.Now().Add(10 * time.Second); len(d.rec().On(probeTopic)) == 0; time.Sleep(10 * time.Millisecond) {
 		probe.Publish(probeTopic, 0, false, "probe")
 		if time.Now().After(deadline) {
 			t.Fatal("the display never subscribed")
@@ -215,8 +216,8 @@ const displayUser, displayPass = "hall", "display-secret"
 
 // displayBrokerOpts is an embedded broker on addr with the daemon's and a
 // display's account and a store, as a hall's set runs it.
-func displayBrokerOpts(t *testing.T, addr string) BrokerOpts {
-	return BrokerOpts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+func displayBrokerOpts(t *testing.T, addr string) Opts {
+	return Opts{Addr: addr, Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
 		Prefix: "tridboard", BoardID: "board",
 		Accounts:  []Account{{Username: displayUser, Role: RoleDisplay, Password: displayPass}},
 		StorePath: filepath.Join(t.TempDir(), "broker.db")}

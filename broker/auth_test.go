@@ -1,10 +1,12 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
+	"github.com/tridboard/tridboard/mqtt"
 	"log/slog"
 	"net"
 	"strings"
@@ -43,24 +45,24 @@ func (l *logBuf) String() string {
 
 // rolesBroker starts an embedded broker with a daemon, a controller and a
 // display account, and records every message it routes.
-func rolesBroker(t *testing.T, edit func(*BrokerOpts)) (*Broker, *recorder, *logBuf) {
+func rolesBroker(t *testing.T, edit func(*Opts)) (*Broker, *mqtttest.Recorder, *logBuf) {
 	t.Helper()
-	r := newRecorder()
+	r := mqtttest.NewRecorder()
 	logs := &logBuf{}
-	o := BrokerOpts{Addr: "127.0.0.1:0", Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
-		Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant", bcryptCost: 4, loginBackoff: time.Millisecond, loginBackoffMax: 10 * time.Millisecond,
+	o := Opts{Addr: "127.0.0.1:0", Username: testUser, Password: testPass, DaemonClientID: "tridboard-board",
+		Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant", BcryptCost: 4, LoginBackoff: time.Millisecond, LoginBackoffMax: 10 * time.Millisecond,
 		Accounts: []Account{{Username: ctlUser, Role: RoleController, Password: ctlPass},
 			{Username: dispUser, Role: RoleDisplay, Password: dispPass}},
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		onServe: func(s *mochi.Server) error {
 			return s.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
-				r.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
+				r.Add(mqtttest.Rec{Topic: pk.TopicName, Payload: string(pk.Payload), Retained: pk.FixedHeader.Retain})
 			})
 		}}
 	if edit != nil {
 		edit(&o)
 	}
-	b, err := StartBroker(o)
+	b, err := Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func rolesBroker(t *testing.T, edit func(*BrokerOpts)) (*Broker, *recorder, *log
 func connectAs(t *testing.T, url, id, user, pass string) (paho.Client, error) {
 	t.Helper()
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetUsername(user).SetPassword(pass).
-		SetAutoReconnect(false).SetConnectTimeout(5 * time.Second).SetProtocolVersion(ProtocolVersion)
+		SetAutoReconnect(false).SetConnectTimeout(5 * time.Second).SetProtocolVersion(mqtt.ProtocolVersion)
 	c := paho.NewClient(o)
 	tok := c.Connect()
 	if !tok.WaitTimeout(10 * time.Second) {
@@ -114,13 +116,13 @@ func TestBrokerRoles(t *testing.T) {
 				t.Fatal(err)
 			}
 			payload := fmt.Sprintf("p%d", i)
-			waitToken(t, c.Publish(p.topic, 0, p.retain, payload), "publish")
+			mqtttest.WaitToken(t, c.Publish(p.topic, 0, p.retain, payload), "publish")
 			// The broker reads a client's packets in order: once this SUBACK
 			// is back, the publication has been routed.
-			waitToken(t, c.Subscribe(base+"barrier", 0, nil), "barrier")
+			mqtttest.WaitToken(t, c.Subscribe(base+"barrier", 0, nil), "barrier")
 			got := false
-			for _, m := range r.on(p.topic) {
-				got = got || m.payload == payload
+			for _, m := range r.On(p.topic) {
+				got = got || m.Payload == payload
 			}
 			if got != p.delivered {
 				t.Errorf("delivered %v, want %v", got, p.delivered)
@@ -152,7 +154,7 @@ func TestBrokerRoles(t *testing.T) {
 				t.Fatal(err)
 			}
 			tok := c.Subscribe(s.filter, 1, nil)
-			waitToken(t, tok, "subscribe")
+			mqtttest.WaitToken(t, tok, "subscribe")
 			code := tok.(*paho.SubscribeToken).Result()[s.filter]
 			if granted := code == 1; granted != s.granted {
 				t.Errorf("SUBACK code %#x, want granted=%v", code, s.granted)
@@ -171,15 +173,15 @@ func TestDaemonClientIDKept(t *testing.T) {
 	o.ClientID = "tridboard-board"
 	c := newClient(t, o, nil)
 	waitConnected(t, c)
-	r.waitFor(t, "tridboard/board/availability", "online", func(m []rec) bool { return len(m) == 1 })
+	r.WaitFor(t, "tridboard/board/availability", "online", func(m []mqtttest.Rec) bool { return len(m) == 1 })
 	if _, err := connectAs(t, b.URL(), "tridboard-board", dispUser, dispPass); err == nil || err.Error() != "identifier rejected" {
 		t.Fatalf("display with the daemon's id: %v, want identifier rejected", err)
 	}
 	// The daemon is still connected: its next state gets through, and no
 	// offline came before it.
 	c.PublishState(testState)
-	r.waitCount(t, "tridboard/board/state", 1)
-	if got := r.on("tridboard/board/availability"); len(got) != 1 || got[0].payload != Online {
+	r.WaitCount(t, "tridboard/board/state", 1)
+	if got := r.On("tridboard/board/availability"); len(got) != 1 || got[0].Payload != mqtt.Online {
 		t.Fatalf("availability after the attempt: %+v, want online only", got)
 	}
 	if !c.Stats().Connected {
@@ -190,7 +192,7 @@ func TestDaemonClientIDKept(t *testing.T) {
 	}
 
 	// A display's persistent session cannot be taken by the controller.
-	d := &pahoDisplay{id: "hall-1", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d := &pahoDisplay{id: "hall-1", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d.connect(t)
 	d.disconnect(t)
 	if _, err := connectAs(t, b.URL(), "hall-1", ctlUser, ctlPass); err == nil || err.Error() != "identifier rejected" {
@@ -218,7 +220,7 @@ func TestAccountsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Accounts: tt.acc, Logger: quiet, bcryptCost: 4})
+			b, err := Start(Opts{Addr: "127.0.0.1:0", Accounts: tt.acc, Logger: mqtttest.Quiet, BcryptCost: 4})
 			if err == nil {
 				b.Close()
 				t.Fatal("started")
@@ -244,7 +246,7 @@ func TestAccountHashes(t *testing.T) {
 	if err := CheckHash(ar); err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := rolesBroker(t, func(o *BrokerOpts) {
+	b, _, _ := rolesBroker(t, func(o *Opts) {
 		o.Accounts = []Account{{Username: "b", Role: RoleDisplay, Hash: bc}, {Username: "a", Role: RoleDisplay, Hash: ar}}
 	})
 	for i, c := range []struct {
@@ -262,7 +264,7 @@ func TestAccountHashes(t *testing.T) {
 // one address, logs each with user and address, and lets a client from
 // another address in meanwhile.
 func TestLoginBackoffBroker(t *testing.T) {
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) { o.loginBackoff, o.loginBackoffMax = 500*time.Millisecond, 10*time.Second })
+	b, _, logs := rolesBroker(t, func(o *Opts) { o.LoginBackoff, o.LoginBackoffMax = 500*time.Millisecond, 10*time.Second })
 	if _, err := connectAs(t, b.URL(), "m1", "mallory", "guess"); err == nil {
 		t.Fatal("unknown user let in")
 	}
@@ -278,7 +280,7 @@ func TestLoginBackoffBroker(t *testing.T) {
 	o := paho.NewClientOptions().AddBroker(b.URL()).SetClientID("other").SetUsername(dispUser).SetPassword(dispPass).
 		SetAutoReconnect(false).SetDialer(&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}})
 	other := paho.NewClient(o)
-	waitToken(t, other.Connect(), "login from another address")
+	mqtttest.WaitToken(t, other.Connect(), "login from another address")
 	defer other.Disconnect(0)
 	select {
 	case err := <-second:
@@ -306,12 +308,12 @@ func TestLoginBackoffBroker(t *testing.T) {
 // state, move, event or availability, retained or not, nor take the
 // daemon's client id. The daemon's own client logs in with LocalLogin.
 func TestLoopbackAnonymousIsController(t *testing.T) {
-	r := newRecorder()
-	b, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
-		DaemonClientID: "tridboard-board", Logger: quiet,
+	r := mqtttest.NewRecorder()
+	b, err := Start(Opts{Addr: "127.0.0.1:0", Prefix: "tridboard", BoardID: "board", Discovery: "homeassistant",
+		DaemonClientID: "tridboard-board", Logger: mqtttest.Quiet,
 		onServe: func(s *mochi.Server) error {
 			return s.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
-				r.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
+				r.Add(mqtttest.Rec{Topic: pk.TopicName, Payload: string(pk.Payload), Retained: pk.FixedHeader.Retain})
 			})
 		}})
 	if err != nil {
@@ -326,7 +328,7 @@ func TestLoopbackAnonymousIsController(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitToken(t, daemon.Publish("tridboard/board/state", 1, true, "the daemon's"), "daemon state")
+	mqtttest.WaitToken(t, daemon.Publish("tridboard/board/state", 1, true, "the daemon's"), "daemon state")
 	const base = "tridboard/board/"
 	for i, who := range []struct{ user, pass string }{{"", ""}, {"mallory", "x"}, {user, ""}} {
 		c, err := connectAs(t, b.URL(), fmt.Sprintf("local-%d", i), who.user, who.pass)
@@ -340,22 +342,22 @@ func TestLoopbackAnonymousIsController(t *testing.T) {
 			t.Fatalf("%q: %v", who.user, err)
 		}
 		for _, topic := range []string{"state", "move", "event", "availability"} {
-			waitToken(t, c.Publish(base+topic, 0, true, "forged"), "publish")
+			mqtttest.WaitToken(t, c.Publish(base+topic, 0, true, "forged"), "publish")
 		}
-		waitToken(t, c.Publish(base+"set/resync", 0, false, "{}"), "command")
-		waitToken(t, c.Subscribe(base+"barrier", 0, nil), "barrier") // the publications were routed
+		mqtttest.WaitToken(t, c.Publish(base+"set/resync", 0, false, "{}"), "command")
+		mqtttest.WaitToken(t, c.Subscribe(base+"barrier", 0, nil), "barrier") // the publications were routed
 		for _, topic := range []string{"state", "move", "event", "availability"} {
-			for _, m := range r.on(base + topic) {
-				if m.payload == "forged" {
+			for _, m := range r.On(base + topic) {
+				if m.Payload == "forged" {
 					t.Errorf("%q wrote %s", who.user, topic)
 				}
 			}
 		}
-		if len(r.on(base+"set/resync")) != i+1 {
+		if len(r.On(base+"set/resync")) != i+1 {
 			t.Errorf("%q: command not delivered", who.user)
 		}
 		tok := c.Subscribe(base+"#", 1, nil)
-		waitToken(t, tok, "subscribe")
+		mqtttest.WaitToken(t, tok, "subscribe")
 		if code := tok.(*paho.SubscribeToken).Result()[base+"#"]; code != 1 {
 			t.Errorf("%q: subscribe to the board refused (%#x)", who.user, code)
 		}

@@ -1,6 +1,6 @@
-//go:build race
+//go:build !race
 
-package mqtt
+package broker
 
 // raceEnabled: built with -race, which multiplies memory use.
-const raceEnabled = true
+const raceEnabled = false

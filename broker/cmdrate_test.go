@@ -1,9 +1,12 @@
-package mqtt
+package broker
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,30 +26,29 @@ func TestCommandRatePerClient(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	recd := newRecorder()
-	b, err := StartBroker(BrokerOpts{Addr: freeport.Addr(t), Username: testUser, Password: testPass, Logger: quiet,
+	recd := mqtttest.NewRecorder()
+	b, err := Start(Opts{Addr: freeport.Addr(t), Username: testUser, Password: testPass, Logger: mqtttest.Quiet,
 		Prefix: "tridboard", BoardID: "board", DaemonClientID: "tridboard-board", CommandRate: 5, now: clock,
-		bcryptCost: 4, onServe: func(s *mochi.Server) error {
+		BcryptCost: 4, onServe: func(s *mochi.Server) error {
 			return s.Subscribe("tridboard/#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
-				recd.add(rec{pk.TopicName, string(pk.Payload), pk.FixedHeader.Retain})
+				recd.Add(mqtttest.Rec{Topic: pk.TopicName, Payload: string(pk.Payload), Retained: pk.FixedHeader.Retain})
 			})
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	g := &gate{release: make(chan struct{})}
-	close(g.release)
+	g := &counter{}
 	o := testOpts(&testBroker{url: b.URL(), user: testUser, pass: testPass}, t.TempDir())
 	o.ClientID = "tridboard-board"
 	c := newClient(t, o, g)
 	waitConnected(t, c)
-	flood, other := publisher(t, b.URL(), testUser, testPass), publisher(t, b.URL(), testUser, testPass)
+	flood, other := mqtttest.Publisher(t, b.URL(), testUser, testPass), mqtttest.Publisher(t, b.URL(), testUser, testPass)
 	tr := 0
 	publish := func(p paho.Client, n int) {
 		for range n {
 			tr++
-			waitToken(t, p.Publish("tridboard/board/set/"+protocol.CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, tr)), "publish")
+			mqtttest.WaitToken(t, p.Publish("tridboard/board/set/"+protocol.CmdResync, 1, false, fmt.Sprintf(`{"transaction":%d}`, tr)), "publish")
 		}
 	}
 	publish(flood, 30) // 10 run, 20 busy
@@ -55,12 +57,12 @@ func TestCommandRatePerClient(t *testing.T) {
 	now = now.Add(time.Second) // 5 more for the flood
 	mu.Unlock()
 	publish(flood, 6) // 5 run, 1 busy
-	got := recd.waitCount(t, "tridboard/board/response/"+protocol.CmdResync, tr)
+	got := recd.WaitCount(t, "tridboard/board/response/"+protocol.CmdResync, tr)
 	status := map[string]int{}
 	seen := map[int]bool{}
 	for _, m := range got {
 		var r protocol.Response
-		if err := json.Unmarshal([]byte(m.payload), &r); err != nil {
+		if err := json.Unmarshal([]byte(m.Payload), &r); err != nil {
 			t.Fatal(err)
 		}
 		var n int
@@ -71,15 +73,21 @@ func TestCommandRatePerClient(t *testing.T) {
 		seen[n] = true
 		status[r.Status]++
 		if r.Status == protocol.StatusBusy && r.Reason != "busy: over 5 commands a second from this client; send it again later" {
-			t.Errorf("busy reply %s", m.payload)
+			t.Errorf("busy reply %s", m.Payload)
 		}
 	}
 	if status[protocol.StatusOK] != 18 || status[protocol.StatusBusy] != 21 || len(seen) != 39 {
 		t.Errorf("replies by status %v for %d commands, want 18 ok and 21 busy", status, len(seen))
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.ran) != 18 {
-		t.Errorf("the daemon ran %d commands, want 18", len(g.ran))
+	if n := g.ran.Load(); n != 18 {
+		t.Errorf("the daemon ran %d commands, want 18", n)
 	}
+}
+
+// counter is a daemon that counts the commands it runs.
+type counter struct{ ran atomic.Int64 }
+
+func (c *counter) Command(context.Context, protocol.Command) (any, error) {
+	c.ran.Add(1)
+	return nil, nil
 }

@@ -1,8 +1,9 @@
-package mqtt
+package broker
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/mqtttest"
 	"io"
 	"net"
 	"os"
@@ -88,7 +89,7 @@ func rssKiB(t *testing.T, pid int) int {
 func TestBrokerRefusesHugePublish(t *testing.T) {
 	addr := freeport.Addr(t)
 	store := filepath.Join(t.TempDir(), "broker.db")
-	br := startChild(t, BrokerOpts{Addr: addr, Username: testUser, Password: testPass, StorePath: store})
+	br := startChild(t, Opts{Addr: addr, Username: testUser, Password: testPass, StorePath: store})
 	for _, mb := range []int{16, 64} {
 		rawPublish(t, addr, testUser, testPass, "tridboard/board/state", mb<<20)
 	}
@@ -104,34 +105,34 @@ func TestBrokerRefusesHugePublish(t *testing.T) {
 	if st.Size() > 1<<20 {
 		t.Errorf("broker.db is %d bytes, want under 1 MiB", st.Size())
 	}
-	r := subscriber(t, "tcp://"+addr, testUser, testPass, "tridboard/board/state")
-	pub := publisher(t, "tcp://"+addr, testUser, testPass)
-	waitToken(t, pub.Publish("tridboard/board/state", 1, false, "small"), "publish after the huge ones")
-	if got := r.waitCount(t, "tridboard/board/state", 1); got[0].payload != "small" {
-		t.Fatalf("first state message %.40q, want the small one (nothing retained)", got[0].payload)
+	r := mqtttest.Subscriber(t, "tcp://"+addr, testUser, testPass, "tridboard/board/state")
+	pub := mqtttest.Publisher(t, "tcp://"+addr, testUser, testPass)
+	mqtttest.WaitToken(t, pub.Publish("tridboard/board/state", 1, false, "small"), "publish after the huge ones")
+	if got := r.WaitCount(t, "tridboard/board/state", 1); got[0].Payload != "small" {
+		t.Fatalf("first state message %.40q, want the small one (nothing retained)", got[0].Payload)
 	}
 }
 
 // TestBrokerLimits: the queue of an away session, the retained messages and
 // the number of persistent sessions are bounded.
 func TestBrokerLimits(t *testing.T) {
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+	b, _, logs := rolesBroker(t, func(o *Opts) {
 		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
-		o.Limits = BrokerLimits{MaxQueuedBytes: 1000, MaxRetained: 3, MaxSessions: 2}
+		o.Limits = Limits{MaxQueuedBytes: 1000, MaxRetained: 3, MaxSessions: 2}
 	})
-	d := &pahoDisplay{id: "away", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d := &pahoDisplay{id: "away", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d.connect(t)
 	d.disconnect(t)
-	pub := publisher(t, b.URL(), testUser, testPass)
+	pub := mqtttest.Publisher(t, b.URL(), testUser, testPass)
 	for i := range 20 {
-		waitToken(t, pub.Publish(moveTopic, 1, false, fmt.Sprintf("%0100d", i)), "publish")
+		mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, fmt.Sprintf("%0100d", i)), "publish")
 	}
 	cl, _ := b.srv.Clients.Get("away")
 	// The broker acknowledges a publication before it hands it to the
 	// sessions; it reads the publisher's next one only after that: the
 	// acknowledgement of one more (on a topic the away session does not
 	// follow) says the last one was handled.
-	waitToken(t, pub.Publish("tridboard/other/topic", 1, false, "x"), "publish")
+	mqtttest.WaitToken(t, pub.Publish("tridboard/other/topic", 1, false, "x"), "publish")
 	if n := cl.State.Inflight.Len(); n != 10 {
 		var what []string
 		for _, m := range cl.State.Inflight.GetAll(false) {
@@ -143,7 +144,7 @@ func TestBrokerLimits(t *testing.T) {
 		t.Errorf("log:\n%s", logs.String())
 	}
 	for _, topic := range []string{"a", "b", "c", "d", "e"} {
-		waitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
+		mqtttest.WaitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
 	}
 	n := 0
 	for topic := range b.srv.Topics.Retained.GetAll() {
@@ -154,9 +155,9 @@ func TestBrokerLimits(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d retained messages, want 3", n)
 	}
-	d2 := &pahoDisplay{id: "second", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d2 := &pahoDisplay{id: "second", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d2.connect(t)
-	d3 := &pahoDisplay{id: "third", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d3 := &pahoDisplay{id: "third", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d3.connect(t) // takes the place of "away", away the longest
 	if _, kept := b.srv.Clients.Get("away"); kept {
 		t.Error(`a third persistent session with MaxSessions 2: "away" still stored, want it expired`)
@@ -181,16 +182,16 @@ func TestBrokerLimits(t *testing.T) {
 // place of its own session away the longest (logged), or is refused when
 // all of them are connected; the other accounts keep their places.
 func TestBrokerSessionsPerAccount(t *testing.T) {
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+	b, _, logs := rolesBroker(t, func(o *Opts) {
 		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
-		o.Limits = BrokerLimits{MaxSessions: 4, MaxSessionsPerAccount: 2}
+		o.Limits = Limits{MaxSessions: 4, MaxSessionsPerAccount: 2}
 	})
-	ctl := &pahoDisplay{id: "controller", url: b.URL(), user: ctlUser, pass: ctlPass, r: newRecorder()}
+	ctl := &pahoDisplay{id: "controller", url: b.URL(), user: ctlUser, pass: ctlPass, r: mqtttest.NewRecorder()}
 	ctl.connect(t)
 	ctl.disconnect(t) // away before any display session: the oldest
 	var ds []*pahoDisplay
 	for _, id := range []string{"d1", "d2", "d3"} {
-		d := &pahoDisplay{id: id, url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+		d := &pahoDisplay{id: id, url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 		d.connect(t)
 		d.disconnect(t)
 		ds = append(ds, d)
@@ -215,7 +216,7 @@ func TestBrokerSessionsPerAccount(t *testing.T) {
 	if !strings.Contains(logs.String(), "2 persistent sessions of this account are connected (the limit)") {
 		t.Errorf("refusal not logged:\n%s", logs)
 	}
-	c2 := &pahoDisplay{id: "controller-2", url: b.URL(), user: ctlUser, pass: ctlPass, r: newRecorder()}
+	c2 := &pahoDisplay{id: "controller-2", url: b.URL(), user: ctlUser, pass: ctlPass, r: mqtttest.NewRecorder()}
 	c2.connect(t) // the display account could not take every place
 	if _, kept := b.srv.Clients.Get("controller"); !kept {
 		t.Error("the controller's first session expired, want kept (3 of 4 places used)")
@@ -228,19 +229,19 @@ func TestBrokerSessionsPerAccount(t *testing.T) {
 // too.
 func TestBrokerRetainedReserve(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "broker.db")
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+	b, _, logs := rolesBroker(t, func(o *Opts) {
 		o.StorePath = store
-		o.Limits = BrokerLimits{MaxRetained: 3, MaxRetainedBytes: 3000}
+		o.Limits = Limits{MaxRetained: 3, MaxRetainedBytes: 3000}
 	})
-	pub := publisher(t, b.URL(), testUser, testPass)
+	pub := mqtttest.Publisher(t, b.URL(), testUser, testPass)
 	for i := range 6 {
-		waitToken(t, pub.Publish(fmt.Sprintf("tridboard/board/junk%d", i), 1, true, strings.Repeat("j", 900)), "junk")
+		mqtttest.WaitToken(t, pub.Publish(fmt.Sprintf("tridboard/board/junk%d", i), 1, true, strings.Repeat("j", 900)), "junk")
 	}
 	own := []string{"tridboard/board/state", "tridboard/board/availability", "homeassistant/sensor/tridboard_board/board/config"}
 	for _, topic := range own {
-		waitToken(t, pub.Publish(topic, 1, true, strings.Repeat("s", 2000)), "own")
+		mqtttest.WaitToken(t, pub.Publish(topic, 1, true, strings.Repeat("s", 2000)), "own")
 	}
-	waitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
+	mqtttest.WaitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
 	kept := b.srv.Topics.Retained.GetAll()
 	junk := 0
 	for topic := range kept {
@@ -260,20 +261,20 @@ func TestBrokerRetainedReserve(t *testing.T) {
 		t.Errorf("junk beyond the budget not logged:\n%s", logs)
 	}
 	// Another board's discovery configs are not the daemon's own.
-	waitToken(t, pub.Publish("homeassistant/sensor/tridboard_other/board/config", 1, true, "x"), "other")
-	waitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
+	mqtttest.WaitToken(t, pub.Publish("homeassistant/sensor/tridboard_other/board/config", 1, true, "x"), "other")
+	mqtttest.WaitToken(t, pub.Subscribe("tridboard/board/barrier", 0, nil), "barrier")
 	if _, ok := b.srv.Topics.Retained.GetAll()["homeassistant/sensor/tridboard_other/board/config"]; ok {
 		t.Error("another board's discovery config retained beyond the budget")
 	}
 	b.Close()
-	b2, err := StartBroker(BrokerOpts{Addr: "127.0.0.1:0", StorePath: store, Logger: quiet, Prefix: "tridboard", BoardID: "board"})
+	b2, err := Start(Opts{Addr: "127.0.0.1:0", StorePath: store, Logger: mqtttest.Quiet, Prefix: "tridboard", BoardID: "board"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b2.Close()
-	r := subscriber(t, b2.URL(), "", "", "tridboard/board/state")
-	if got := r.waitCount(t, "tridboard/board/state", 1); got[0].payload != strings.Repeat("s", 2000) {
-		t.Errorf("after a restart the state is %.20q, want the daemon's", got[0].payload)
+	r := mqtttest.Subscriber(t, b2.URL(), "", "", "tridboard/board/state")
+	if got := r.WaitCount(t, "tridboard/board/state", 1); got[0].Payload != strings.Repeat("s", 2000) {
+		t.Errorf("after a restart the state is %.20q, want the daemon's", got[0].Payload)
 	}
 }
 
@@ -283,7 +284,7 @@ func TestBrokerRetainedReserve(t *testing.T) {
 func TestBrokerStoreDiskFull(t *testing.T) {
 	var full atomic.Bool // read by the broker's goroutines
 	full.Store(true)
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
+	b, _, logs := rolesBroker(t, func(o *Opts) {
 		o.StorePath = filepath.Join(t.TempDir(), "broker.db")
 		o.store = func(h *storeHook) {
 			h.failWrites = func() error {
@@ -294,17 +295,17 @@ func TestBrokerStoreDiskFull(t *testing.T) {
 			}
 		}
 	})
-	d := &pahoDisplay{id: "full", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	d := &pahoDisplay{id: "full", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d.connect(t)
-	pub := publisher(t, b.URL(), testUser, testPass)
-	waitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":1}`), "publish")
-	d.r.waitCount(t, moveTopic, 1)
+	pub := mqtttest.Publisher(t, b.URL(), testUser, testPass)
+	mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":1}`), "publish")
+	d.r.WaitCount(t, moveTopic, 1)
 	d.disconnect(t)
-	waitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":2}`), "publish")
+	mqtttest.WaitToken(t, pub.Publish(moveTopic, 1, false, `{"seq":2}`), "publish")
 	d.connect(t)
-	got := d.r.waitCount(t, moveTopic, 2)
-	if got[1].payload != `{"seq":2}` {
-		t.Fatalf("after the away time: %s", got[1].payload)
+	got := d.r.WaitCount(t, moveTopic, 2)
+	if got[1].Payload != `{"seq":2}` {
+		t.Fatalf("after the away time: %s", got[1].Payload)
 	}
 	if n := strings.Count(logs.String(), "store write failed"); n != 1 {
 		t.Errorf("%d store failures logged, want 1:\n%s", n, logs.String())
@@ -320,8 +321,8 @@ func TestBrokerStoreDamaged(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "broker.db")
 	os.WriteFile(store, bytes.Repeat([]byte("not bbolt"), 1000), 0o600)
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) { o.StorePath = store })
-	d := &pahoDisplay{id: "d", url: b.URL(), user: dispUser, pass: dispPass, r: newRecorder()}
+	b, _, logs := rolesBroker(t, func(o *Opts) { o.StorePath = store })
+	d := &pahoDisplay{id: "d", url: b.URL(), user: dispUser, pass: dispPass, r: mqtttest.NewRecorder()}
 	d.connect(t)
 	d.disconnect(t)
 	aside, _ := filepath.Glob(store + ".corrupt-*")
@@ -336,8 +337,8 @@ func TestBrokerStoreDamaged(t *testing.T) {
 // kept; each is logged as an error saying what a hall needs instead, and
 // counted (Broker.Refused).
 func TestBrokerRefusesLoudly(t *testing.T) {
-	b, _, logs := rolesBroker(t, func(o *BrokerOpts) {
-		o.Limits = BrokerLimits{MaxConnectionsPerAddress: 2, MaxRetained: 3}
+	b, _, logs := rolesBroker(t, func(o *Opts) {
+		o.Limits = Limits{MaxConnectionsPerAddress: 2, MaxRetained: 3}
 	})
 	for i := range 2 {
 		if _, err := connectAs(t, b.URL(), fmt.Sprintf("display-%d", i), dispUser, dispPass); err != nil {
@@ -365,10 +366,10 @@ func TestBrokerRefusesLoudly(t *testing.T) {
 	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "a hall needs Mosquitto or a NATS cluster (docs/hall.md)") {
 		t.Errorf("log:\n%s", logs.String())
 	}
-	b2, _, logs2 := rolesBroker(t, func(o *BrokerOpts) { o.Limits = BrokerLimits{MaxRetained: 3} })
-	pub := publisher(t, b2.URL(), testUser, testPass)
+	b2, _, logs2 := rolesBroker(t, func(o *Opts) { o.Limits = Limits{MaxRetained: 3} })
+	pub := mqtttest.Publisher(t, b2.URL(), testUser, testPass)
 	for _, topic := range []string{"a", "b", "c", "d"} {
-		waitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
+		mqtttest.WaitToken(t, pub.Publish("tridboard/board/"+topic, 1, true, "r"), "retain")
 	}
 	if c, r := b2.Refused(); c != 0 || r != 1 {
 		t.Errorf("refused %d connections, %d retained; want 0, 1", c, r)

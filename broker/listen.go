@@ -1,4 +1,4 @@
-package mqtt
+package broker
 
 import (
 	"crypto/tls"
@@ -18,14 +18,14 @@ import (
 )
 
 // guard is the embedded broker's door: it counts the connections in all
-// and per address, refuses those beyond BrokerLimits, gives each
+// and per address, refuses those beyond Limits, gives each
 // connection ConnectTimeout to send its CONNECT, and keeps accepting after
 // an error. mochi v2.7.9's TCP listener returns for good on any Accept
 // error (with the descriptors exhausted, new clients then hung forever,
 // nothing logged), and keeps a connection that never sends CONNECT for
 // ever (5,000 of them held 70 s, about 20 KB each).
 type guard struct {
-	limits BrokerLimits
+	limits Limits
 	log    *slog.Logger
 	sleep  func(time.Duration) // the accept backoff's wait (time.Sleep)
 
@@ -38,14 +38,14 @@ type guard struct {
 
 // beyondLimits is what a refusal beyond the embedded broker's limits
 // tells its user.
-const beyondLimits = "the embedded broker serves one set and its displays (BrokerLimits: 64 connections from one address, " +
+const beyondLimits = "the embedded broker serves one set and its displays (Limits: 64 connections from one address, " +
 	"256 in all, 64 retained messages): a hall needs Mosquitto or a NATS cluster (docs/hall.md)"
 
 // connackUnavailable is an MQTT 3.1.1 CONNACK refusing the connection:
 // server unavailable.
 var connackUnavailable = []byte{0x20, 0x02, 0x00, 0x03}
 
-func newGuard(l BrokerLimits, log *slog.Logger) *guard {
+func newGuard(l Limits, log *slog.Logger) *guard {
 	return &guard{limits: l, log: log, sleep: time.Sleep, per: map[string]int{}}
 }
 
