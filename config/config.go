@@ -12,10 +12,12 @@
 // A section a package owns is that package's Opts, with their yaml names,
 // defaults (DefaultOpts) and checks (Validate, reporting
 // internal/setting.Problems): Config composes them (Recognition, LEDs,
-// Sensors.Opts, HTTP.HubOpts) and the daemon hands them on as they are.
+// Sensors.Opts, HTTP.HubOpts, Clock.ClockOpts, Lesson) and the daemon
+// hands them on as they are.
 // Their time.Duration settings are read as "5ms" or "1.5s"; a value that
 // is not a duration is reported by Validate with its key and line, as the
-// sections config declares itself report theirs (Duration).
+// sections config declares itself report theirs (Duration); so is a
+// clock.Control setting (a time control, "180+2") that is not one.
 package config
 
 import (
@@ -42,6 +44,7 @@ import (
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
+	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/web"
 )
 
@@ -67,13 +70,14 @@ type Config struct {
 	Buttons     Buttons        `yaml:"buttons"`
 	Clock       ClockSettings  `yaml:"clock"`
 	HTTP        HTTP           `yaml:"http"`
-	Lesson      Lesson         `yaml:"lesson"`
+	Lesson      table.HintOpts `yaml:"lesson"`
 	Game        Game           `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
 	// badDurations are the time.Duration settings of the file that are
-	// not durations (they keep their defaults): Validate reports them.
+	// not durations, and the time controls that are not time controls
+	// (they keep their defaults): Validate reports them.
 	badDurations []keyError
 }
 
@@ -283,18 +287,13 @@ func DefaultButtons(placements bool) Buttons {
 func (b Buttons) None() bool { return b == Buttons{} }
 
 // ClockSettings are the configuration file's clock section: the chess
-// clock of new games and its displays (docs/mqtt.md, "Clock").
+// clock of new games (table.ClockOpts: time_control, the default time
+// control of new games as PGN's TimeControl tag writes it, "" no clock, a
+// new_game command may give its own; low, the low-time warning, 0 never;
+// penalty, given to the opponent of a player whose move on the set no
+// legal move explains, 0 none) and its displays (docs/mqtt.md, "Clock").
 type ClockSettings struct {
-	// TimeControl is the default time control of new games, as PGN's
-	// TimeControl tag writes it ("180+2", "300d3", "40/5400+30:1800+30");
-	// "" is no clock. A new_game command may give its own.
-	TimeControl string `yaml:"time_control"`
-	// Low is the low-time warning threshold; 0 never warns.
-	Low Duration `yaml:"low"`
-	// Penalty is the time given to the opponent of a player whose move on
-	// the set no legal move explains; 0 (the default) gives none, FIDE's
-	// blitz penalty is 1m.
-	Penalty Duration `yaml:"penalty"`
+	table.ClockOpts `yaml:",inline"`
 	// Displays are the two HT16K33 7-segment backpacks showing each side's
 	// time; nil: none.
 	Displays *ClockDisplays `yaml:"displays"`
@@ -324,11 +323,8 @@ func (d *ClockDisplays) defaults() {
 	}
 }
 
-// TimeControl is the default time control, parsed (checked by Parse).
-func (c *Config) TimeControl() clock.Control {
-	ctl, _ := clock.Parse(c.Clock.TimeControl)
-	return ctl
-}
+// TimeControl is the default time control of new games.
+func (c *Config) TimeControl() clock.Control { return c.Clock.Default }
 
 // Default returns the configuration of the reference board.
 func Default() *Config {
@@ -343,9 +339,9 @@ func Default() *Config {
 		LEDs:        leds.DefaultOpts(),
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  ClockSettings{Low: Dur(clock.DefaultLow)},
+		Clock:  ClockSettings{ClockOpts: table.DefaultClockOpts()},
 		HTTP:   defaultHTTP(),
-		Lesson: DefaultLesson(),
+		Lesson: table.DefaultHintOpts(),
 		Game:   Game{Play: string(game.PlayCasual)},
 	}
 }
@@ -504,7 +500,7 @@ func (c *Config) decode(name string, data []byte) error {
 		return nil
 	}
 	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField(),
-		yaml.CustomUnmarshaler(decodeDuration)); err != nil {
+		yaml.CustomUnmarshaler(decodeDuration), yaml.CustomUnmarshaler(decodeControl)); err != nil {
 		return yamlProblem(name, file, err)
 	}
 	c.name, c.src, c.badDurations = name, file, badDurations
@@ -645,8 +641,9 @@ func (c *Config) check() []keyError {
 		}
 		seen[b] = key
 	}
-	errs = append(errs, c.checkClock(between)...)
-	errs = append(errs, c.checkLesson()...)
+	errs = c.section(errs, "clock", c.Clock.Validate())
+	errs = append(errs, c.checkDisplays()...)
+	errs = c.section(errs, "lesson", c.Lesson.Validate())
 	return errs
 }
 
@@ -666,26 +663,22 @@ func (c *Config) section(errs []keyError, key string, err error) []keyError {
 	return errs
 }
 
-// checkClock validates the clock section.
-func (c *Config) checkClock(between func(string, Duration, time.Duration, time.Duration)) []keyError {
-	var errs []keyError
-	if _, err := clock.Parse(c.Clock.TimeControl); err != nil {
-		errs = append(errs, keyError{"clock.time_control", strings.TrimPrefix(err.Error(), "clock: ")})
+// checkDisplays validates the clock's displays.
+func (c *Config) checkDisplays() []keyError {
+	d := c.Clock.Displays
+	if d == nil {
+		return nil
 	}
-	between("clock.low", c.Clock.Low, 0, time.Hour)
-	between("clock.penalty", c.Clock.Penalty, 0, time.Hour)
-	if d := c.Clock.Displays; d != nil {
-		d.defaults()
-		switch {
-		case d.White < 0x70 || d.White > 0x77 || d.Black < 0x70 || d.Black > 0x77:
-			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("addresses %#x and %#x: want 0x70 to 0x77", d.White, d.Black)})
-		case d.White == d.Black:
-			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("white and black both at %#x", d.White)})
-		case *d.Dimming > 15:
-			errs = append(errs, keyError{"clock.displays.dimming", fmt.Sprintf("%d: want 0 to 15", *d.Dimming)})
-		}
+	d.defaults()
+	switch {
+	case d.White < 0x70 || d.White > 0x77 || d.Black < 0x70 || d.Black > 0x77:
+		return []keyError{{"clock.displays", fmt.Sprintf("addresses %#x and %#x: want 0x70 to 0x77", d.White, d.Black)}}
+	case d.White == d.Black:
+		return []keyError{{"clock.displays", fmt.Sprintf("white and black both at %#x", d.White)}}
+	case *d.Dimming > 15:
+		return []keyError{{"clock.displays.dimming", fmt.Sprintf("%d: want 0 to 15", *d.Dimming)}}
 	}
-	return errs
+	return nil
 }
 
 // Wiring is the sensor wiring the configuration describes, validated

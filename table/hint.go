@@ -9,6 +9,7 @@ import (
 	"github.com/tridboard/tridboard/engine"
 	"github.com/tridboard/tridboard/explain"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 )
@@ -40,32 +41,66 @@ func (Hint) command()      {}
 func (Teach) Name() string { return "teach" }
 func (Teach) command()     {}
 
-// HintOpts tune hints and the lessons' defaults.
+// HintOpts tune hints and the lessons' defaults. They are the
+// configuration file's "lesson" section (the yaml names; those tagged "-"
+// are not settings), checked by Validate.
 type HintOpts struct {
-	// Limit is the number of hints each side (by rules.Color) may have in
-	// a game whose teacher set none (0: none; negative: no limit).
-	Limit [2]int
+	// Limit is the number of hints each side may have in a game whose
+	// teacher set none (0: none; -1: no limit).
+	Limit Sides[int] `yaml:"hints"`
 	// Nodes bounds the engine's search for a hint.
-	Nodes int64
+	Nodes int64 `yaml:"-"`
 	// Locked starts the table with the teacher's lock on.
-	Locked bool
+	Locked bool `yaml:"lock"`
 	// Assist is each side's assistance in a game that does not choose it
-	// (NewGame.Assist); "" is game.AssistFull.
-	Assist [2]game.Assist
+	// (NewGame.Assist): full (targets, hints, explanations), explain
+	// (explanations only) or none; "" is game.AssistFull.
+	Assist Sides[game.Assist] `yaml:"assist"`
+}
+
+// Sides is a setting of each side, written {white: ..., black: ...}.
+type Sides[T any] struct {
+	White T `yaml:"white"`
+	Black T `yaml:"black"`
+}
+
+// Of is side's setting.
+func (s Sides[T]) Of(side rules.Color) T {
+	if side == rules.Black {
+		return s.Black
+	}
+	return s.White
 }
 
 // DefaultHintOpts: three hints a side, searched within 30,000 nodes, full
 // assistance for both sides.
 func DefaultHintOpts() HintOpts {
-	return HintOpts{Limit: [2]int{3, 3}, Nodes: 30_000, Assist: [2]game.Assist{game.AssistFull, game.AssistFull}}
+	return HintOpts{Limit: Sides[int]{3, 3}, Nodes: 30_000, Assist: Sides[game.Assist]{game.AssistFull, game.AssistFull}}
+}
+
+// Validate checks the settings of the configuration file: each side's
+// hints -1 (no limit) to game.MaxHintLimit, its assistance full, explain
+// or none. Its error is setting.Problems, keyed by the yaml names.
+func (o *HintOpts) Validate() error {
+	var ps setting.Problems
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		name := side.String()
+		if n := o.Limit.Of(side); n < -1 || n > game.MaxHintLimit {
+			ps.Add("hints."+name, "%d: want -1 (no limit) to %d", n, game.MaxHintLimit)
+		}
+		if a := o.Assist.Of(side); a != game.AssistFull && a != game.AssistExplain && a != game.AssistNone {
+			ps.Add("assist."+name, "%q: want full, explain or none", a)
+		}
+	}
+	return ps.Err("table: lesson")
 }
 
 // teaching is the settings of a game that has none journaled: o's.
 func (o *HintOpts) teaching() game.Teaching {
 	t := game.Teaching{Locked: o.Locked}
-	for side := range 2 {
-		t.Limit[side] = max(-1, min(o.Limit[side], game.MaxHintLimit))
-		t.Assist[side] = o.Assist[side]
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		t.Limit[side] = max(-1, min(o.Limit.Of(side), game.MaxHintLimit))
+		t.Assist[side] = o.Assist.Of(side)
 		if t.Assist[side] == "" {
 			t.Assist[side] = game.AssistFull
 		}

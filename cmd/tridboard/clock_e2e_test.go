@@ -9,6 +9,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
@@ -38,7 +39,7 @@ func (w *clockWatch) snapshot() ([]protocol.State, []protocol.Move) {
 func TestEndToEndClock(t *testing.T) {
 	t.Parallel()
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
-		cfg.Clock.TimeControl = "180+2"
+		cfg.Clock.Default = clock.MustParse("180+2")
 		cfg.Clock.Displays = &config.ClockDisplays{} // the simulated backpacks, at their defaults
 		// A set without clock buttons: settling completes the moves.
 		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sensors.ReferenceWiring()

@@ -167,11 +167,9 @@ func (d *daemon) open() error {
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
 	topts.Buttons = buttons(cfg.Buttons)
-	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
+	topts.Clock = cfg.Clock.ClockOpts
 	topts.Play = game.Play(cfg.Game.Play)
-	l := cfg.Lesson
-	topts.Hints.Limit, topts.Hints.Locked = [2]int{l.Hints.White, l.Hints.Black}, l.Lock
-	topts.Hints.Assist = [2]game.Assist{game.Assist(l.Assist.White), game.Assist(l.Assist.Black)}
+	topts.Hints = cfg.Lesson
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}
