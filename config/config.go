@@ -12,8 +12,11 @@
 // A section a package owns is that package's Opts, with their yaml names,
 // defaults (DefaultOpts) and checks (Validate, reporting
 // internal/setting.Problems): Config composes them (Recognition, LEDs,
-// Sensors.Opts, HTTP.HubOpts, Clock.ClockOpts, Lesson) and the daemon
-// hands them on as they are.
+// Sensors.Opts, HTTP.HubOpts, and the table's: Buttons, Clock.ClockOpts,
+// Lesson, Game) and the daemon hands them on as they are. The i2c section
+// has no owner: the bus is the command's to open (periph's host drivers)
+// and is shared by the sensors, the LEDs' HT16K33s and the clock's
+// displays, so config declares it (I2C) and the command reads it.
 // Their time.Duration settings are read as "5ms" or "1.5s"; a value that
 // is not a duration is reported by Validate with its key and line, as the
 // sections config declares itself report theirs (Duration); so is a
@@ -38,7 +41,6 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/recognize"
@@ -67,11 +69,12 @@ type Config struct {
 	Recognition recognize.Opts `yaml:"recognition"`
 	LEDs        leds.Opts      `yaml:"leds"`
 	MQTT        MQTT           `yaml:"mqtt"`
-	Buttons     Buttons        `yaml:"buttons"`
-	Clock       ClockSettings  `yaml:"clock"`
-	HTTP        HTTP           `yaml:"http"`
-	Lesson      table.HintOpts `yaml:"lesson"`
-	Game        Game           `yaml:"game"`
+	// Buttons is the set's push buttons (the table's button panel).
+	Buttons table.ButtonOpts `yaml:"buttons"`
+	Clock   ClockSettings    `yaml:"clock"`
+	HTTP    HTTP             `yaml:"http"`
+	Lesson  table.HintOpts   `yaml:"lesson"`
+	Game    table.GameOpts   `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
@@ -234,58 +237,6 @@ type Limits struct {
 	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
-// Buttons names the push buttons wired as cells (hardware.md: bit 15 of
-// 0x23..0x26, then an expander at 0x27). Each is the button's cell name,
-// "button:..." or "".
-type Buttons struct {
-	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
-	Queen  string `yaml:"queen"`
-	Rook   string `yaml:"rook"`
-	Bishop string `yaml:"bishop"`
-	Knight string `yaml:"knight"`
-	// NewGame starts a new game; TakeBack takes the last move back.
-	NewGame  string `yaml:"new_game"`
-	TakeBack string `yaml:"take_back"`
-	// ClockWhite and ClockBlack are the sides' chess clock buttons: a
-	// press starts the clock at the start of a game and completes the
-	// move of the side to move.
-	ClockWhite string `yaml:"clock_white"`
-	ClockBlack string `yaml:"clock_black"`
-	// Hint asks for a hint: the piece to move, then its target.
-	Hint string `yaml:"hint"`
-	// Pawn and King choose the piece of a placement where a pawn or a
-	// king may be the one placed (First Contact's introductions and king
-	// placements); Queen, Rook, Bishop and Knight choose the others.
-	Pawn string `yaml:"pawn"`
-	King string `yaml:"king"`
-}
-
-// ButtonNames are the keys of the buttons section, the names of what a
-// button does, in ButtonCells order.
-var ButtonNames = []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
-
-// roles are b's cells in ButtonNames order.
-func (b *Buttons) roles() []*string {
-	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
-}
-
-// DefaultButtons are the buttons of the simulated set when the
-// configuration gives none: each one of ButtonNames on the cell
-// "button:" + its name, pawn and king only on a set whose games place
-// pieces from off the set (placements: First Contact).
-func DefaultButtons(placements bool) Buttons {
-	var b Buttons
-	for i, r := range b.roles() {
-		if n := ButtonNames[i]; placements || n != "pawn" && n != "king" {
-			*r = sensors.ButtonPrefix + n
-		}
-	}
-	return b
-}
-
-// None reports whether no button is configured.
-func (b Buttons) None() bool { return b == Buttons{} }
-
 // ClockSettings are the configuration file's clock section: the chess
 // clock of new games (table.ClockOpts: time_control, the default time
 // control of new games as PGN's TimeControl tag writes it, "" no clock, a
@@ -342,18 +293,8 @@ func Default() *Config {
 		Clock:  ClockSettings{ClockOpts: table.DefaultClockOpts()},
 		HTTP:   defaultHTTP(),
 		Lesson: table.DefaultHintOpts(),
-		Game:   Game{Play: string(game.PlayCasual)},
+		Game:   table.DefaultGameOpts(),
 	}
-}
-
-// Game configures the games the set starts itself or is given without
-// saying (a new_game without "play").
-type Game struct {
-	// Play is how they are played: casual (the default: a change of mind
-	// and a take-back by hand are forgiven), tournament (touch-move, no
-	// take-back by hand, illegal moves counted as FIDE's laws say) or
-	// lesson (docs/game.md, "Plays").
-	Play string `yaml:"play"`
 }
 
 // HTTP configures the web displays the daemon serves (docs/web.md).
@@ -598,9 +539,7 @@ func (c *Config) check() []keyError {
 	errs = append(errs, c.badDurations...)
 	errs = c.section(errs, "sensors", c.Sensors.Validate())
 	errs = c.section(errs, "recognition", c.Recognition.Validate())
-	if _, err := game.ParsePlay(c.Game.Play); err != nil {
-		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
-	}
+	errs = c.section(errs, "game", c.Game.Validate())
 	errs = c.section(errs, "http", c.HTTP.Validate())
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
@@ -627,20 +566,7 @@ func (c *Config) check() []keyError {
 	}
 	errs = c.section(errs, "leds", c.LEDs.Validate())
 	errs = append(errs, c.checkMQTT()...)
-	seen := map[string]string{}
-	for i, r := range c.Buttons.roles() {
-		key, b := "buttons."+ButtonNames[i], *r
-		if b == "" {
-			continue
-		}
-		if !strings.HasPrefix(b, sensors.ButtonPrefix) {
-			bad(key, "%q: a button's cell name starts with %q", b, sensors.ButtonPrefix)
-		}
-		if o, dup := seen[b]; dup {
-			bad(key, "%q is also %s", b, o)
-		}
-		seen[b] = key
-	}
+	errs = c.section(errs, "buttons", c.Buttons.Validate())
 	errs = c.section(errs, "clock", c.Clock.Validate())
 	errs = append(errs, c.checkDisplays()...)
 	errs = c.section(errs, "lesson", c.Lesson.Validate())
@@ -694,7 +620,7 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	var w *sensors.Wiring
 	var short []string // the presets take names without the prefix
-	for _, b := range c.ButtonCells() {
+	for _, b := range c.Buttons.Cells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
 	preset := c.Sensors.Preset
@@ -734,25 +660,12 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	for _, b := range w.Buttons() {
 		wired[b] = true
 	}
-	for _, b := range c.ButtonCells() {
+	for _, b := range c.Buttons.Cells() {
 		if !wired[b] {
 			return nil, &keyError{"buttons", fmt.Sprintf("%q is not wired (no cell of sensors.wiring has that name)", b)}
 		}
 	}
 	return w, nil
-}
-
-// ButtonCells lists the configured buttons' cells, in the order of
-// ButtonNames: queen, rook, bishop, knight, new game, take back, clock
-// white, clock black, hint, pawn, king (empty ones left out).
-func (c *Config) ButtonCells() []string {
-	var out []string
-	for _, r := range c.Buttons.roles() {
-		if *r != "" {
-			out = append(out, *r)
-		}
-	}
-	return out
 }
 
 // LEDMapping is the LED mapping for the cells of the game system: the

@@ -54,9 +54,8 @@ type Opts struct {
 	Log *slog.Logger
 	// Clock configures the chess clock of games with a time control.
 	Clock ClockOpts
-	// Play is how a new game is played when its NewGame does not say
-	// (game.Play: casual, tournament, lesson); "" is casual.
-	Play game.Play
+	// Game is how a new game is played when its NewGame does not say.
+	Game GameOpts
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
@@ -69,7 +68,7 @@ type Opts struct {
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
 	return Opts{Sensors: sensors.DefaultOpts(), Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
-		Hints: DefaultHintOpts(), Clock: DefaultClockOpts()}
+		Hints: DefaultHintOpts(), Clock: DefaultClockOpts(), Game: DefaultGameOpts()}
 }
 
 // Health is the state of the table's hardware and outputs.
@@ -148,7 +147,7 @@ func New(o *Opts) (*Table, error) {
 	case opts.Wiring == nil:
 		return nil, errors.New("table: no wiring")
 	}
-	if _, err := game.ParsePlay(string(opts.Play)); err != nil {
+	if _, err := game.ParsePlay(string(opts.Game.Play)); err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
 	if opts.Now == nil {
@@ -183,7 +182,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	s, err := game.Open(t.o.StateDir, &gopts)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
-		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Play}, &gopts)
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Game.Play}, &gopts)
 		if err != nil {
 			return nil, err
 		}

@@ -125,7 +125,7 @@ func (d *daemon) open() error {
 	// of its wiring, unless the configuration names its own.
 	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
 	if simButtons {
-		cfg.Buttons = config.DefaultButtons(placesPieces(sys))
+		cfg.Buttons = table.AllButtons(placesPieces(sys))
 	}
 	wiring, werr := cfg.Wiring(sys.Cells())
 	now := time.Now
@@ -166,9 +166,9 @@ func (d *daemon) open() error {
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
-	topts.Buttons = buttons(cfg.Buttons)
+	topts.Buttons = cfg.Buttons.Meanings()
 	topts.Clock = cfg.Clock.ClockOpts
-	topts.Play = game.Play(cfg.Game.Play)
+	topts.Game = cfg.Game
 	topts.Hints = cfg.Lesson
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
