@@ -157,7 +157,7 @@ func New(o *Opts) (*Table, error) {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
+	t.hints = newHints(opts.Hints)
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -232,12 +232,7 @@ func (t *Table) start(sess *game.Session) error {
 		t.buttons.wire(sc.Buttons(), t.o.Buttons)
 	}
 	t.sys, t.sess = sys, sess
-	t.hints.shown = nil
-	tc, ok := sess.Teaching()
-	if !ok {
-		tc = t.o.Hints.teaching()
-	}
-	t.hints.teach = tc
+	t.hints.game(sess.Teaching())
 	t.lastMove, t.remoteFrom, t.remoteTo, t.unseen = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}, unseen{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()
