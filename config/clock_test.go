@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/table"
@@ -18,12 +19,16 @@ func TestClockSection(t *testing.T) {
 	}
 	d := c.Clock.Displays
 	if c.TimeControl().String() != "180+2" || c.Clock.Penalty != time.Minute || c.Clock.Low != 20*time.Second ||
-		d == nil || d.White != 0x74 || d.Black != 0x76 || *d.Dimming != 15 {
+		d == nil || d.White != 0x74 || d.Black != 0x76 || d.Dimming != 15 {
 		t.Errorf("clock section: %+v, displays %+v", c.Clock, d)
 	}
 	w, err := c.Wiring(st3d.CellNames())
 	if err != nil || strings.Join(w.Buttons(), " ") != "button:cw button:cb" {
 		t.Errorf("clock buttons wired: %v, %v", w.Buttons(), err)
+	}
+	c, err = Parse("t.yaml", []byte("clock:\n  displays: {dimming: 0}\n"))
+	if d := c.Clock.Displays; err != nil || d.White != 0x74 || d.Black != 0x75 || d.Dimming != 0 || d.Resetup != segment.DefaultOpts().Resetup {
+		t.Errorf("dimming 0: %+v, %v", d, err)
 	}
 	def := Default()
 	if def.Clock.Penalty != 0 || def.Clock.Displays != nil || !def.TimeControl().None() {
@@ -40,6 +45,8 @@ func TestClockRefused(t *testing.T) {
 		{"display address", "clock:\n  displays: {white: 0x20}\n", "clock.displays: addresses 0x20 and 0x75: want 0x70 to 0x77"},
 		{"same addresses", "clock:\n  displays: {white: 0x75}\n", "clock.displays: white and black both at 0x75"},
 		{"dimming", "clock:\n  displays: {dimming: 16}\n", "clock.displays.dimming: 16: want 0 to 15"},
+		{"addresses and dimming at once", "clock:\n  displays:\n    white: 0x20\n    dimming: 16\n",
+			"config t.yaml:3: clock.displays: addresses 0x20 and 0x75: want 0x70 to 0x77\nconfig t.yaml:4: clock.displays.dimming: 16: want 0 to 15"},
 		{"clock button name", "buttons:\n  clock_white: w\n", `buttons.clock_white: "w": a button's cell name starts with "button:"`},
 		{"clock button twice", "buttons:\n  clock_white: \"button:c\"\n  clock_black: \"button:c\"\n", `"button:c" is also buttons.clock_`},
 	} {

@@ -41,6 +41,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/recognize"
@@ -246,32 +247,30 @@ type Limits struct {
 type ClockSettings struct {
 	table.ClockOpts `yaml:",inline"`
 	// Displays are the two HT16K33 7-segment backpacks showing each side's
-	// time; nil: none.
-	Displays *ClockDisplays `yaml:"displays"`
+	// time (white and black, their addresses: default 0x74 and 0x75;
+	// dimming, the brightness 0..15: default 15); nil: none.
+	Displays *segment.Opts `yaml:"displays"`
 }
 
-// ClockDisplays are the clock's 7-segment displays, on the sensors' I2C bus.
-type ClockDisplays struct {
-	// White and Black are the backpacks' addresses, 0x70..0x77; default
-	// (absent or 0) 0x74 and 0x75.
-	White uint16 `yaml:"white"`
-	Black uint16 `yaml:"black"`
-	// Dimming is the brightness, 0..15; default (absent) 15.
-	Dimming *uint8 `yaml:"dimming"`
-}
-
-// defaults fills what is not given: 0x74, 0x75, full brightness.
-func (d *ClockDisplays) defaults() {
+// displayDefaults fills what the file does not give of the clock's
+// displays (segment.Opts): an address absent or 0 is the default, so is a
+// dimming absent (0 is the dimmest), and the resetup period.
+func (c *Config) displayDefaults(file *ast.File) {
+	d := c.Clock.Displays
+	if d == nil {
+		return
+	}
+	def := segment.DefaultOpts()
 	if d.White == 0 {
-		d.White = 0x74
+		d.White = def.White
 	}
 	if d.Black == 0 {
-		d.Black = 0x75
+		d.Black = def.Black
 	}
-	if d.Dimming == nil {
-		full := uint8(15)
-		d.Dimming = &full
+	if !hasKey(file, "clock.displays.dimming") {
+		d.Dimming = def.Dimming
 	}
+	d.Resetup = def.Resetup
 }
 
 // TimeControl is the default time control of new games.
@@ -445,6 +444,7 @@ func (c *Config) decode(name string, data []byte) error {
 		return yamlProblem(name, file, err)
 	}
 	c.name, c.src, c.badDurations = name, file, badDurations
+	c.displayDefaults(file)
 	return nil
 }
 
@@ -568,7 +568,9 @@ func (c *Config) check() []keyError {
 	errs = append(errs, c.checkMQTT()...)
 	errs = c.section(errs, "buttons", c.Buttons.Validate())
 	errs = c.section(errs, "clock", c.Clock.Validate())
-	errs = append(errs, c.checkDisplays()...)
+	if d := c.Clock.Displays; d != nil {
+		errs = c.section(errs, "clock.displays", d.Validate())
+	}
 	errs = c.section(errs, "lesson", c.Lesson.Validate())
 	return errs
 }
@@ -587,24 +589,6 @@ func (c *Config) section(errs []keyError, key string, err error) []keyError {
 		}
 	}
 	return errs
-}
-
-// checkDisplays validates the clock's displays.
-func (c *Config) checkDisplays() []keyError {
-	d := c.Clock.Displays
-	if d == nil {
-		return nil
-	}
-	d.defaults()
-	switch {
-	case d.White < 0x70 || d.White > 0x77 || d.Black < 0x70 || d.Black > 0x77:
-		return []keyError{{"clock.displays", fmt.Sprintf("addresses %#x and %#x: want 0x70 to 0x77", d.White, d.Black)}}
-	case d.White == d.Black:
-		return []keyError{{"clock.displays", fmt.Sprintf("white and black both at %#x", d.White)}}
-	case *d.Dimming > 15:
-		return []keyError{{"clock.displays.dimming", fmt.Sprintf("%d: want 0 to 15", *d.Dimming)}}
-	}
-	return nil
 }
 
 // Wiring is the sensor wiring the configuration describes, validated
