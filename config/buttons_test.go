@@ -6,6 +6,7 @@ import (
 
 	"github.com/tridboard/tridboard/rules/firstcontact"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/table"
 )
 
 // The pawn and king buttons (First Contact's placements, issue 29) are
@@ -16,7 +17,7 @@ func TestPawnAndKingButtons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(c.ButtonCells(), " "); got != "button:q button:p button:k" {
+	if got := strings.Join(c.Buttons.Cells(), " "); got != "button:q button:p button:k" {
 		t.Errorf("button cells %s", got)
 	}
 	w, err := c.Wiring(firstcontact.UpCellNames())
@@ -33,34 +34,19 @@ func TestPawnAndKingButtons(t *testing.T) {
 	}
 }
 
-// DefaultButtons: every button on the cell of its name, pawn and king only
-// for a set whose games place pieces; all of them wired by the reference
-// preset (four on bit 15 of 0x23..0x26, the rest at 0x27).
-func TestDefaultButtons(t *testing.T) {
+// table.AllButtons (the simulated set's buttons) are all wired by the
+// reference preset (four on bit 15 of 0x23..0x26, the rest at 0x27), and
+// pass the checks.
+func TestAllButtonsWired(t *testing.T) {
 	for _, placements := range []bool{false, true} {
 		c := Default()
-		c.Buttons = DefaultButtons(placements)
-		want := "queen rook bishop knight new_game take_back clock_white clock_black hint"
-		if placements {
-			want += " pawn king"
-		}
-		var got []string
-		for _, b := range c.ButtonCells() {
-			got = append(got, strings.TrimPrefix(b, "button:"))
-		}
-		if strings.Join(got, " ") != want {
-			t.Errorf("placements %v: %v, want %s", placements, got, want)
-		}
-		for i, r := range c.Buttons.roles() {
-			if *r != "" && *r != "button:"+ButtonNames[i] {
-				t.Errorf("%s on %s", ButtonNames[i], *r)
-			}
-		}
+		c.Buttons = table.AllButtons(placements)
 		if err := c.Validate(st3d.CellNames()); err != nil {
 			t.Errorf("placements %v: %v", placements, err)
 		}
-	}
-	if !(Buttons{}).None() || DefaultButtons(false).None() {
-		t.Error("None")
+		w, err := c.Wiring(st3d.CellNames())
+		if err != nil || strings.Join(w.Buttons(), " ") != strings.Join(c.Buttons.Cells(), " ") {
+			t.Errorf("placements %v: wired %v, %v", placements, w.Buttons(), err)
+		}
 	}
 }

@@ -12,10 +12,15 @@
 // A section a package owns is that package's Opts, with their yaml names,
 // defaults (DefaultOpts) and checks (Validate, reporting
 // internal/setting.Problems): Config composes them (Recognition, LEDs,
-// Sensors.Opts, HTTP.HubOpts) and the daemon hands them on as they are.
+// Sensors.Opts, HTTP.HubOpts, and the table's: Buttons, Clock.ClockOpts,
+// Lesson, Game) and the daemon hands them on as they are. The i2c section
+// has no owner: the bus is the command's to open (periph's host drivers)
+// and is shared by the sensors, the LEDs' HT16K33s and the clock's
+// displays, so config declares it (I2C) and the command reads it.
 // Their time.Duration settings are read as "5ms" or "1.5s"; a value that
 // is not a duration is reported by Validate with its key and line, as the
-// sections config declares itself report theirs (Duration).
+// sections config declares itself report theirs (Duration); so is a
+// clock.Control setting (a time control, "180+2") that is not one.
 package config
 
 import (
@@ -36,13 +41,14 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/tridboard/tridboard/clock"
-	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
+	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/web"
 )
 
@@ -65,16 +71,18 @@ type Config struct {
 	Recognition recognize.Opts `yaml:"recognition"`
 	LEDs        leds.Opts      `yaml:"leds"`
 	MQTT        MQTT           `yaml:"mqtt"`
-	Buttons     Buttons        `yaml:"buttons"`
-	Clock       ClockSettings  `yaml:"clock"`
-	HTTP        HTTP           `yaml:"http"`
-	Lesson      Lesson         `yaml:"lesson"`
-	Game        Game           `yaml:"game"`
+	// Buttons is the set's push buttons (the table's button panel).
+	Buttons table.ButtonOpts `yaml:"buttons"`
+	Clock   ClockSettings    `yaml:"clock"`
+	HTTP    HTTP             `yaml:"http"`
+	Lesson  table.HintOpts   `yaml:"lesson"`
+	Game    table.GameOpts   `yaml:"game"`
 
 	name string    // the file's name, for messages
 	src  *ast.File // the parsed file, for lines; nil for the defaults
 	// badDurations are the time.Duration settings of the file that are
-	// not durations (they keep their defaults): Validate reports them.
+	// not durations, and the time controls that are not time controls
+	// (they keep their defaults): Validate reports them.
 	badDurations []keyError
 }
 
@@ -231,105 +239,43 @@ type Limits struct {
 	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
-// Buttons names the push buttons wired as cells (hardware.md: bit 15 of
-// 0x23..0x26, then an expander at 0x27). Each is the button's cell name,
-// "button:..." or "".
-type Buttons struct {
-	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
-	Queen  string `yaml:"queen"`
-	Rook   string `yaml:"rook"`
-	Bishop string `yaml:"bishop"`
-	Knight string `yaml:"knight"`
-	// NewGame starts a new game; TakeBack takes the last move back.
-	NewGame  string `yaml:"new_game"`
-	TakeBack string `yaml:"take_back"`
-	// ClockWhite and ClockBlack are the sides' chess clock buttons: a
-	// press starts the clock at the start of a game and completes the
-	// move of the side to move.
-	ClockWhite string `yaml:"clock_white"`
-	ClockBlack string `yaml:"clock_black"`
-	// Hint asks for a hint: the piece to move, then its target.
-	Hint string `yaml:"hint"`
-	// Pawn and King choose the piece of a placement where a pawn or a
-	// king may be the one placed (First Contact's introductions and king
-	// placements); Queen, Rook, Bishop and Knight choose the others.
-	Pawn string `yaml:"pawn"`
-	King string `yaml:"king"`
-}
-
-// ButtonNames are the keys of the buttons section, the names of what a
-// button does, in ButtonCells order.
-var ButtonNames = []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
-
-// roles are b's cells in ButtonNames order.
-func (b *Buttons) roles() []*string {
-	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
-}
-
-// DefaultButtons are the buttons of the simulated set when the
-// configuration gives none: each one of ButtonNames on the cell
-// "button:" + its name, pawn and king only on a set whose games place
-// pieces from off the set (placements: First Contact).
-func DefaultButtons(placements bool) Buttons {
-	var b Buttons
-	for i, r := range b.roles() {
-		if n := ButtonNames[i]; placements || n != "pawn" && n != "king" {
-			*r = sensors.ButtonPrefix + n
-		}
-	}
-	return b
-}
-
-// None reports whether no button is configured.
-func (b Buttons) None() bool { return b == Buttons{} }
-
 // ClockSettings are the configuration file's clock section: the chess
-// clock of new games and its displays (docs/mqtt.md, "Clock").
+// clock of new games (table.ClockOpts: time_control, the default time
+// control of new games as PGN's TimeControl tag writes it, "" no clock, a
+// new_game command may give its own; low, the low-time warning, 0 never;
+// penalty, given to the opponent of a player whose move on the set no
+// legal move explains, 0 none) and its displays (docs/mqtt.md, "Clock").
 type ClockSettings struct {
-	// TimeControl is the default time control of new games, as PGN's
-	// TimeControl tag writes it ("180+2", "300d3", "40/5400+30:1800+30");
-	// "" is no clock. A new_game command may give its own.
-	TimeControl string `yaml:"time_control"`
-	// Low is the low-time warning threshold; 0 never warns.
-	Low Duration `yaml:"low"`
-	// Penalty is the time given to the opponent of a player whose move on
-	// the set no legal move explains; 0 (the default) gives none, FIDE's
-	// blitz penalty is 1m.
-	Penalty Duration `yaml:"penalty"`
+	table.ClockOpts `yaml:",inline"`
 	// Displays are the two HT16K33 7-segment backpacks showing each side's
-	// time; nil: none.
-	Displays *ClockDisplays `yaml:"displays"`
+	// time (white and black, their addresses: default 0x74 and 0x75;
+	// dimming, the brightness 0..15: default 15); nil: none.
+	Displays *segment.Opts `yaml:"displays"`
 }
 
-// ClockDisplays are the clock's 7-segment displays, on the sensors' I2C bus.
-type ClockDisplays struct {
-	// White and Black are the backpacks' addresses, 0x70..0x77; default
-	// (absent or 0) 0x74 and 0x75.
-	White uint16 `yaml:"white"`
-	Black uint16 `yaml:"black"`
-	// Dimming is the brightness, 0..15; default (absent) 15.
-	Dimming *uint8 `yaml:"dimming"`
-}
-
-// defaults fills what is not given: 0x74, 0x75, full brightness.
-func (d *ClockDisplays) defaults() {
+// displayDefaults fills what the file does not give of the clock's
+// displays (segment.Opts): an address absent or 0 is the default, so is a
+// dimming absent (0 is the dimmest), and the resetup period.
+func (c *Config) displayDefaults(file *ast.File) {
+	d := c.Clock.Displays
+	if d == nil {
+		return
+	}
+	def := segment.DefaultOpts()
 	if d.White == 0 {
-		d.White = 0x74
+		d.White = def.White
 	}
 	if d.Black == 0 {
-		d.Black = 0x75
+		d.Black = def.Black
 	}
-	if d.Dimming == nil {
-		full := uint8(15)
-		d.Dimming = &full
+	if !hasKey(file, "clock.displays.dimming") {
+		d.Dimming = def.Dimming
 	}
+	d.Resetup = def.Resetup
 }
 
-// TimeControl is the default time control, parsed (checked by Parse).
-func (c *Config) TimeControl() clock.Control {
-	ctl, _ := clock.Parse(c.Clock.TimeControl)
-	return ctl
-}
+// TimeControl is the default time control of new games.
+func (c *Config) TimeControl() clock.Control { return c.Clock.Default }
 
 // Default returns the configuration of the reference board.
 func Default() *Config {
@@ -344,21 +290,11 @@ func Default() *Config {
 		LEDs:        leds.DefaultOpts(),
 		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
 			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  ClockSettings{Low: Dur(clock.DefaultLow)},
+		Clock:  ClockSettings{ClockOpts: table.DefaultClockOpts()},
 		HTTP:   defaultHTTP(),
-		Lesson: DefaultLesson(),
-		Game:   Game{Play: string(game.PlayCasual)},
+		Lesson: table.DefaultHintOpts(),
+		Game:   table.DefaultGameOpts(),
 	}
-}
-
-// Game configures the games the set starts itself or is given without
-// saying (a new_game without "play").
-type Game struct {
-	// Play is how they are played: casual (the default: a change of mind
-	// and a take-back by hand are forgiven), tournament (touch-move, no
-	// take-back by hand, illegal moves counted as FIDE's laws say) or
-	// lesson (docs/game.md, "Plays").
-	Play string `yaml:"play"`
 }
 
 // HTTP configures the web displays the daemon serves (docs/web.md).
@@ -505,10 +441,11 @@ func (c *Config) decode(name string, data []byte) error {
 		return nil
 	}
 	if err := yaml.UnmarshalWithOptions(data, c, yaml.Strict(), yaml.DisallowUnknownField(),
-		yaml.CustomUnmarshaler(decodeDuration)); err != nil {
+		yaml.CustomUnmarshaler(decodeDuration), yaml.CustomUnmarshaler(decodeControl)); err != nil {
 		return yamlProblem(name, file, err)
 	}
 	c.name, c.src, c.badDurations = name, file, badDurations
+	c.displayDefaults(file)
 	return nil
 }
 
@@ -603,9 +540,7 @@ func (c *Config) check() []keyError {
 	errs = append(errs, c.badDurations...)
 	errs = c.section(errs, "sensors", c.Sensors.Validate())
 	errs = c.section(errs, "recognition", c.Recognition.Validate())
-	if _, err := game.ParsePlay(c.Game.Play); err != nil {
-		bad("game.play", "%q: want casual, tournament or lesson", c.Game.Play)
-	}
+	errs = c.section(errs, "game", c.Game.Validate())
 	errs = c.section(errs, "http", c.HTTP.Validate())
 	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
@@ -632,22 +567,12 @@ func (c *Config) check() []keyError {
 	}
 	errs = c.section(errs, "leds", c.LEDs.Validate())
 	errs = append(errs, c.checkMQTT()...)
-	seen := map[string]string{}
-	for i, r := range c.Buttons.roles() {
-		key, b := "buttons."+ButtonNames[i], *r
-		if b == "" {
-			continue
-		}
-		if !strings.HasPrefix(b, sensors.ButtonPrefix) {
-			bad(key, "%q: a button's cell name starts with %q", b, sensors.ButtonPrefix)
-		}
-		if o, dup := seen[b]; dup {
-			bad(key, "%q is also %s", b, o)
-		}
-		seen[b] = key
+	errs = c.section(errs, "buttons", c.Buttons.Validate())
+	errs = c.section(errs, "clock", c.Clock.Validate())
+	if d := c.Clock.Displays; d != nil {
+		errs = c.section(errs, "clock.displays", d.Validate())
 	}
-	errs = append(errs, c.checkClock(between)...)
-	errs = append(errs, c.checkLesson()...)
+	errs = c.section(errs, "lesson", c.Lesson.Validate())
 	return errs
 }
 
@@ -667,28 +592,6 @@ func (c *Config) section(errs []keyError, key string, err error) []keyError {
 	return errs
 }
 
-// checkClock validates the clock section.
-func (c *Config) checkClock(between func(string, Duration, time.Duration, time.Duration)) []keyError {
-	var errs []keyError
-	if _, err := clock.Parse(c.Clock.TimeControl); err != nil {
-		errs = append(errs, keyError{"clock.time_control", strings.TrimPrefix(err.Error(), "clock: ")})
-	}
-	between("clock.low", c.Clock.Low, 0, time.Hour)
-	between("clock.penalty", c.Clock.Penalty, 0, time.Hour)
-	if d := c.Clock.Displays; d != nil {
-		d.defaults()
-		switch {
-		case d.White < 0x70 || d.White > 0x77 || d.Black < 0x70 || d.Black > 0x77:
-			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("addresses %#x and %#x: want 0x70 to 0x77", d.White, d.Black)})
-		case d.White == d.Black:
-			errs = append(errs, keyError{"clock.displays", fmt.Sprintf("white and black both at %#x", d.White)})
-		case *d.Dimming > 15:
-			errs = append(errs, keyError{"clock.displays.dimming", fmt.Sprintf("%d: want 0 to 15", *d.Dimming)})
-		}
-	}
-	return errs
-}
-
 // Wiring is the sensor wiring the configuration describes, validated
 // against the system's cells (sensors.Wiring.ForCells).
 func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
@@ -702,7 +605,7 @@ func (c *Config) Wiring(cells []string) (*sensors.Wiring, error) {
 func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	var w *sensors.Wiring
 	var short []string // the presets take names without the prefix
-	for _, b := range c.ButtonCells() {
+	for _, b := range c.Buttons.Cells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
 	preset := c.Sensors.Preset
@@ -742,25 +645,12 @@ func (c *Config) wiring(cells []string) (*sensors.Wiring, *keyError) {
 	for _, b := range w.Buttons() {
 		wired[b] = true
 	}
-	for _, b := range c.ButtonCells() {
+	for _, b := range c.Buttons.Cells() {
 		if !wired[b] {
 			return nil, &keyError{"buttons", fmt.Sprintf("%q is not wired (no cell of sensors.wiring has that name)", b)}
 		}
 	}
 	return w, nil
-}
-
-// ButtonCells lists the configured buttons' cells, in the order of
-// ButtonNames: queen, rook, bishop, knight, new game, take back, clock
-// white, clock black, hint, pawn, king (empty ones left out).
-func (c *Config) ButtonCells() []string {
-	var out []string
-	for _, r := range c.Buttons.roles() {
-		if *r != "" {
-			out = append(out, *r)
-		}
-	}
-	return out
 }
 
 // LEDMapping is the LED mapping for the cells of the game system: the

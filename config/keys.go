@@ -12,12 +12,15 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/tridboard/tridboard/clock"
 )
 
 // unknownKeys walks a configuration file beside the Config type and reports
 // every key no setting has, each with its line and the nearest key that
 // exists: all of them at once, not the first. It also returns the values
-// of the time.Duration settings that are not durations, for Validate.
+// of the time.Duration settings that are not durations, and of the
+// clock.Control ones that are not time controls, for Validate.
 func unknownKeys(name string, file *ast.File) (Problems, []keyError) {
 	var ps Problems
 	var bad []keyError
@@ -44,6 +47,18 @@ func parseDuration(b []byte) (time.Duration, string, error) {
 func decodeDuration(d *time.Duration, b []byte) error {
 	if v, _, err := parseDuration(b); err == nil {
 		*d = v
+	}
+	return nil
+}
+
+var controlType = reflect.TypeOf(clock.Control{})
+
+// decodeControl decodes a time control setting ("180+2"); a value that is
+// not a time control leaves the default, and walkKeys reports it with its
+// key.
+func decodeControl(c *clock.Control, b []byte) error {
+	if v, err := clock.Parse(strings.Trim(strings.TrimSpace(string(b)), `"'`)); err == nil {
+		*c = v
 	}
 	return nil
 }
@@ -82,6 +97,13 @@ func walkKeys(name string, n ast.Node, t reflect.Type, path string, ps *Problems
 	if t == durationType {
 		if _, s, err := parseDuration([]byte(n.String())); err != nil {
 			*bad = append(*bad, keyError{path, fmt.Sprintf("%q is not a duration (such as 5ms or 1.5s)", s)})
+		}
+		return
+	}
+	if t == controlType {
+		s := strings.Trim(strings.TrimSpace(n.String()), `"'`)
+		if _, err := clock.Parse(s); err != nil {
+			*bad = append(*bad, keyError{path, strings.TrimPrefix(err.Error(), "clock: ")})
 		}
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/sensors"
@@ -33,6 +34,111 @@ const (
 type Button struct {
 	Kind  ButtonKind
 	Piece byte // ButtonPromote: 'Q', 'R', 'B', 'N', or for placements 'P', 'K'
+}
+
+// ButtonOpts name the push buttons wired as cells (hardware.md: bit 15 of
+// 0x23..0x26, then an expander at 0x27): each is the button's cell name,
+// "button:..." (sensors.ButtonPrefix), or "" for none. They are the
+// configuration file's "buttons" section (the yaml names), checked by
+// Validate; Meanings says what each does (Opts.Buttons).
+type ButtonOpts struct {
+	// Queen, Rook, Bishop and Knight choose the piece of a promotion.
+	Queen  string `yaml:"queen"`
+	Rook   string `yaml:"rook"`
+	Bishop string `yaml:"bishop"`
+	Knight string `yaml:"knight"`
+	// NewGame starts a new game; TakeBack takes the last move back.
+	NewGame  string `yaml:"new_game"`
+	TakeBack string `yaml:"take_back"`
+	// ClockWhite and ClockBlack are the sides' chess clock buttons: a
+	// press starts the clock at the start of a game and completes the
+	// move of the side to move.
+	ClockWhite string `yaml:"clock_white"`
+	ClockBlack string `yaml:"clock_black"`
+	// Hint asks for a hint: the piece to move, then its target.
+	Hint string `yaml:"hint"`
+	// Pawn and King choose the piece of a placement where a pawn or a
+	// king may be the one placed (First Contact's introductions and king
+	// placements); Queen, Rook, Bishop and Knight choose the others.
+	Pawn string `yaml:"pawn"`
+	King string `yaml:"king"`
+}
+
+// ButtonNames are the yaml names of ButtonOpts, the names of what a
+// button does, in Cells order.
+var ButtonNames = []string{"queen", "rook", "bishop", "knight", "new_game", "take_back", "clock_white", "clock_black", "hint", "pawn", "king"}
+
+// buttonMeanings are what the buttons of ButtonNames do, in its order.
+var buttonMeanings = []Button{{ButtonPromote, 'Q'}, {ButtonPromote, 'R'}, {ButtonPromote, 'B'}, {ButtonPromote, 'N'},
+	{Kind: ButtonNewGame}, {Kind: ButtonTakeBack}, {Kind: ButtonClockWhite}, {Kind: ButtonClockBlack}, {Kind: ButtonHint},
+	{ButtonPromote, 'P'}, {ButtonPromote, 'K'}}
+
+// roles are b's cells in ButtonNames order.
+func (b *ButtonOpts) roles() []*string {
+	return []*string{&b.Queen, &b.Rook, &b.Bishop, &b.Knight, &b.NewGame, &b.TakeBack, &b.ClockWhite, &b.ClockBlack, &b.Hint, &b.Pawn, &b.King}
+}
+
+// AllButtons are the buttons a set is built with (the simulated set's
+// when the configuration gives none): each one of ButtonNames on the cell
+// sensors.ButtonPrefix + its name, pawn and king only on a set whose games
+// place pieces from off the set (placements: First Contact).
+func AllButtons(placements bool) ButtonOpts {
+	var b ButtonOpts
+	for i, r := range b.roles() {
+		if n := ButtonNames[i]; placements || n != "pawn" && n != "king" {
+			*r = sensors.ButtonPrefix + n
+		}
+	}
+	return b
+}
+
+// None reports whether no button is configured.
+func (b ButtonOpts) None() bool { return b == ButtonOpts{} }
+
+// Cells lists the configured buttons' cells, in the order of ButtonNames:
+// queen, rook, bishop, knight, new game, take back, clock white, clock
+// black, hint, pawn, king (empty ones left out).
+func (b ButtonOpts) Cells() []string {
+	var out []string
+	for _, r := range b.roles() {
+		if *r != "" {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// Meanings says what each configured button does, by its cell name.
+func (b ButtonOpts) Meanings() map[string]Button {
+	m := map[string]Button{}
+	for i, r := range b.roles() {
+		if *r != "" {
+			m[*r] = buttonMeanings[i]
+		}
+	}
+	return m
+}
+
+// Validate checks the settings of the configuration file: each cell name
+// starts with sensors.ButtonPrefix, and no two buttons share one. Its
+// error is setting.Problems, keyed by the yaml names.
+func (b *ButtonOpts) Validate() error {
+	var ps setting.Problems
+	seen := map[string]string{}
+	for i, r := range b.roles() {
+		key, c := ButtonNames[i], *r
+		if c == "" {
+			continue
+		}
+		if !strings.HasPrefix(c, sensors.ButtonPrefix) {
+			ps.Add(key, "%q: a button's cell name starts with %q", c, sensors.ButtonPrefix)
+		}
+		if o, dup := seen[c]; dup {
+			ps.Add(key, "%q is also buttons.%s", c, o)
+		}
+		seen[c] = key
+	}
+	return ps.Err("table: buttons")
 }
 
 // buttonPanel is the table's state of the set's buttons: what each wired

@@ -3,10 +3,12 @@ package table
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -33,27 +35,45 @@ import (
 // Everything runs on the table's goroutine, in the table's injected time:
 // no timer, no goroutine.
 
-// ClockOpts configure the table's chess clock.
+// ClockOpts configure the table's chess clock. They are the configuration
+// file's "clock" section (the yaml names; those tagged "-" are not
+// settings, and displays belongs to the clock's 7-segment displays),
+// checked by Validate.
 type ClockOpts struct {
 	// Default is the time control of the game the table starts when the
-	// state directory has none, and of a NewGame with DefaultClock.
-	// The zero Control is no clock.
-	Default clock.Control
+	// state directory has none, and of a NewGame with DefaultClock, as
+	// PGN's TimeControl tag writes it ("180+2", "300d3",
+	// "40/5400+30:1800+30"; clock.Parse). The zero Control ("") is no
+	// clock.
+	Default clock.Control `yaml:"time_control"`
 	// Penalty is given to the opponent of a player whose move on the set
 	// no legal move explains (an Illegal event); 0 gives none. FIDE's
 	// blitz penalty is clock.DefaultPenalty.
-	Penalty time.Duration
+	Penalty time.Duration `yaml:"penalty"`
 	// Low is the low-time threshold (LowTime events, Snapshot.Clock.Low);
 	// 0 never warns. Low time leaves the settle windows as they are.
-	Low time.Duration
+	Low time.Duration `yaml:"low"`
 	// CannotMate decides a flag's result (clock.FlagResult); nil is
 	// clock.DefaultCannotMate.
-	CannotMate clock.CannotMate
+	CannotMate clock.CannotMate `yaml:"-"`
 }
 
 // DefaultClockOpts returns the defaults: no clock, no penalty, the clock
 // package's low-time threshold.
 func DefaultClockOpts() ClockOpts { return ClockOpts{Low: clock.DefaultLow} }
+
+// Validate checks the settings of the configuration file: a time control
+// clock.Control.Check accepts, low and penalty 0 to an hour. Its error is
+// setting.Problems, keyed by the yaml names.
+func (o *ClockOpts) Validate() error {
+	var ps setting.Problems
+	if err := o.Default.Check(); err != nil {
+		ps.Add("time_control", "%s", strings.TrimPrefix(err.Error(), "clock: "))
+	}
+	ps.Between("low", o.Low, 0, time.Hour)
+	ps.Between("penalty", o.Penalty, 0, time.Hour)
+	return ps.Err("table: clock")
+}
 
 // Clock actions of the AdjustClock command.
 type ClockAction uint8

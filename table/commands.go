@@ -27,7 +27,7 @@ type NewGame struct {
 	// Position is the start position string; "" is the system's start.
 	Position string
 	// Tags describe the game (players, event, round, its Play); Site
-	// defaults to the set's id, Play to the table's Opts.Play.
+	// defaults to the set's id, Play to the table's Opts.Game.Play.
 	Tags game.Tags
 	// TimeControl is the game's clock; the zero Control is none, or, with
 	// DefaultClock, the table's Opts.Clock.Default.

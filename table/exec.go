@@ -139,7 +139,7 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 		tags.Site = t.o.BoardID
 	}
 	if tags.Play == "" {
-		tags.Play = t.o.Play
+		tags.Play = t.o.Game.Play
 	}
 	if _, err := game.ParsePlay(string(tags.Play)); err != nil {
 		return Reply{}, fmt.Errorf("table: new game: %w", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tridboard/tridboard/engine"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/explain"
@@ -40,32 +41,66 @@ func (Hint) command()      {}
 func (Teach) Name() string { return "teach" }
 func (Teach) command()     {}
 
-// HintOpts tune hints and the lessons' defaults.
+// HintOpts tune hints and the lessons' defaults. They are the
+// configuration file's "lesson" section (the yaml names; those tagged "-"
+// are not settings), checked by Validate.
 type HintOpts struct {
-	// Limit is the number of hints each side (by rules.Color) may have in
-	// a game whose teacher set none (0: none; negative: no limit).
-	Limit [2]int
+	// Limit is the number of hints each side may have in a game whose
+	// teacher set none (0: none; -1: no limit).
+	Limit Sides[int] `yaml:"hints"`
 	// Nodes bounds the engine's search for a hint.
-	Nodes int64
+	Nodes int64 `yaml:"-"`
 	// Locked starts the table with the teacher's lock on.
-	Locked bool
+	Locked bool `yaml:"lock"`
 	// Assist is each side's assistance in a game that does not choose it
-	// (NewGame.Assist); "" is game.AssistFull.
-	Assist [2]game.Assist
+	// (NewGame.Assist): full (targets, hints, explanations), explain
+	// (explanations only) or none; "" is game.AssistFull.
+	Assist Sides[game.Assist] `yaml:"assist"`
+}
+
+// Sides is a setting of each side, written {white: ..., black: ...}.
+type Sides[T any] struct {
+	White T `yaml:"white"`
+	Black T `yaml:"black"`
+}
+
+// Of is side's setting.
+func (s Sides[T]) Of(side rules.Color) T {
+	if side == rules.Black {
+		return s.Black
+	}
+	return s.White
 }
 
 // DefaultHintOpts: three hints a side, searched within 30,000 nodes, full
 // assistance for both sides.
 func DefaultHintOpts() HintOpts {
-	return HintOpts{Limit: [2]int{3, 3}, Nodes: 30_000, Assist: [2]game.Assist{game.AssistFull, game.AssistFull}}
+	return HintOpts{Limit: Sides[int]{3, 3}, Nodes: 30_000, Assist: Sides[game.Assist]{game.AssistFull, game.AssistFull}}
+}
+
+// Validate checks the settings of the configuration file: each side's
+// hints -1 (no limit) to game.MaxHintLimit, its assistance full, explain
+// or none. Its error is setting.Problems, keyed by the yaml names.
+func (o *HintOpts) Validate() error {
+	var ps setting.Problems
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		name := side.String()
+		if n := o.Limit.Of(side); n < -1 || n > game.MaxHintLimit {
+			ps.Add("hints."+name, "%d: want -1 (no limit) to %d", n, game.MaxHintLimit)
+		}
+		if a := o.Assist.Of(side); a != game.AssistFull && a != game.AssistExplain && a != game.AssistNone {
+			ps.Add("assist."+name, "%q: want full, explain or none", a)
+		}
+	}
+	return ps.Err("table: lesson")
 }
 
 // teaching is the settings of a game that has none journaled: o's.
 func (o *HintOpts) teaching() game.Teaching {
 	t := game.Teaching{Locked: o.Locked}
-	for side := range 2 {
-		t.Limit[side] = max(-1, min(o.Limit[side], game.MaxHintLimit))
-		t.Assist[side] = o.Assist[side]
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		t.Limit[side] = max(-1, min(o.Limit.Of(side), game.MaxHintLimit))
+		t.Assist[side] = o.Assist.Of(side)
 		if t.Assist[side] == "" {
 			t.Assist[side] = game.AssistFull
 		}
@@ -93,39 +128,10 @@ var (
 	ErrHintStale   = errors.New("the game moved on while the hint was searched: ask again")
 )
 
-// hints is the table's hint state.
-type hints struct {
-	o     HintOpts
-	teach game.Teaching // the game's settings: journaled, or o's
-	key   string        // the position the shown hint is for
-	shown *HintShown
-	// search is the search in progress under Run (nil: none), and done
-	// where it reports.
-	search *hintSearch
-	done   chan hintFound
-}
-
-// hintSearch is a hint's search running on its own goroutine, and the
-// requests waiting for it (a button has none).
-type hintSearch struct {
-	key     string
-	cancel  context.CancelFunc
-	replies []chan cmdResult
-}
-
-// hintFound is what a hint's search found.
-type hintFound struct {
-	s   *hintSearch
-	pos rules.Position
-	res engine.Result
-	err error
-}
-
 // hintCheck sees whether a hint can be given now: it returns the position
 // to search, or the reply (the second stage of the hint shown) and true.
 func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
-	h := &t.hints
-	if h.teach.Locked {
+	if t.hints.teach.Locked {
 		return nil, Reply{}, true, ErrHintsLocked
 	}
 	if t.rec.Status().State != recognize.InSync {
@@ -135,21 +141,17 @@ func (t *Table) hintCheck(now time.Time) (rules.Position, Reply, bool, error) {
 		return nil, Reply{}, true, errors.New("the game is over")
 	}
 	pos := t.sess.Position()
-	if h.shown != nil && h.key == pos.Key() {
-		if h.shown.Stage == 1 {
-			h.shown.Stage = 2
-			t.emit(Event{Kind: HintGiven, At: now, Side: pos.Turn(), Detail: h.shown.Move})
-		}
-		return nil, Reply{Hint: t.currentHint()}, true, nil
+	search, second, err := t.hints.ask(pos, t.sess.HintsUsed())
+	if second {
+		t.emit(Event{Kind: HintGiven, At: now, Side: pos.Turn(), Detail: t.hints.shown.Move})
 	}
-	side := pos.Turn()
-	if a := h.teach.Assist[side]; !a.Hints() {
-		return nil, Reply{}, true, fmt.Errorf("%w (%s: assistance %s)", ErrNoAssist, side, a)
+	if search {
+		return pos, Reply{}, false, nil
 	}
-	if lim := h.teach.Limit[side]; lim >= 0 && t.sess.HintsUsed()[side] >= lim {
-		return nil, Reply{}, true, fmt.Errorf("%w (%d)", ErrNoHintsLeft, lim)
+	if err != nil {
+		return nil, Reply{}, true, err
 	}
-	return pos, Reply{}, false, nil
+	return nil, Reply{Hint: t.currentHint()}, true, nil
 }
 
 // hint carries out a Hint at once: the search runs on the caller's
@@ -180,44 +182,34 @@ func (t *Table) hintOpts() engine.Opts { return engine.Opts{Nodes: t.hints.o.Nod
 // answer. It answers at once when no search is needed.
 func (t *Table) hintStart(now time.Time, reply chan cmdResult) {
 	pos, r, done, err := t.hintCheck(now)
-	switch {
-	case done:
+	if done {
 		if reply != nil {
 			reply <- cmdResult{r, err}
 		}
 		return
-	case t.hints.search != nil && t.hints.search.key == pos.Key():
-	default:
-		var waiting []chan cmdResult
-		if old := t.hints.search; old != nil {
-			old.cancel()
-			waiting = old.replies // they asked for a hint in the game as it is now
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		s := &hintSearch{key: pos.Key(), cancel: cancel, replies: waiting}
-		t.hints.search = s
-		opts, done, slow := t.hintOpts(), t.hints.done, t.o.slowHint
+	}
+	s, ctx, started := t.hints.searching(pos.Key())
+	if started {
+		opts, out, slow := t.hintOpts(), t.hints.done, t.o.slowHint
 		go func() {
 			res, err := searchHint(ctx, pos, opts, slow)
 			select {
-			case done <- hintFound{s, pos, res, err}:
+			case out <- hintFound{s, pos, res, err}:
 			default: // sixteen searches superseded and not collected: Run has ended
 			}
 		}()
 	}
 	if reply != nil {
-		t.hints.search.replies = append(t.hints.search.replies, reply)
+		s.replies = append(s.replies, reply)
 	}
 }
 
 // hintFinish shows what a search under Run found, if the game is still
 // where it was, and answers the requests that waited for it.
 func (t *Table) hintFinish(now time.Time, f hintFound) {
-	f.s.cancel()
-	if t.hints.search != f.s {
+	if !t.hints.finished(f) {
 		return // superseded: the requests went to the newer search
 	}
-	t.hints.search = nil
 	var r Reply
 	var err error
 	if t.sess.Position().Key() != f.s.key {
@@ -237,67 +229,25 @@ func (t *Table) hintShow(now time.Time, pos rules.Position, res engine.Result, e
 	if err != nil {
 		return Reply{}, err
 	}
-	h := &t.hints
 	side := pos.Turn()
-	in := pos.Info(res.Move)
-	shown := &HintShown{Move: pos.Long(res.Move), Stage: 1}
-	names := t.sys.Cells()
-	if in.From != rules.NoCell {
-		shown.From.Add(in.From)
-		shown.Piece = names[in.From]
-	}
-	if in.To != rules.NoCell {
-		shown.To.Add(in.To)
-		shown.Target = names[in.To]
-	}
+	shown := found(pos, res.Move, t.sys.Cells())
 	// The journal counts the hint first: a restart does not give it back.
 	if err := t.sess.UseHint(side, now); err != nil {
 		return Reply{}, err
 	}
-	h.key, h.shown = pos.Key(), shown
+	t.hints.show(pos.Key(), shown)
 	t.log.Info("hint", "side", side, "move", shown.Move, "used", t.sess.HintsUsed()[side])
 	t.emit(Event{Kind: HintGiven, At: now, Side: side, Detail: shown.Move})
 	return Reply{Hint: t.currentHint()}, nil
 }
 
 // currentHint is the hint to show now, or nil once the position moved on.
-func (t *Table) currentHint() *HintShown {
-	h := &t.hints
-	if h.shown == nil || h.key != t.rec.Position().Key() {
-		return nil
-	}
-	c := *h.shown
-	if c.Stage == 1 {
-		c.To, c.Target = rules.CellSet{}, ""
-	}
-	return &c
-}
-
-// ErrNothingToTeach: a Teach that changes nothing.
-var ErrNothingToTeach = errors.New("table: teach: nothing to change: give the lock, a side's hint limit or a side's assistance")
+func (t *Table) currentHint() *HintShown { return t.hints.current(t.rec.Position().Key()) }
 
 func (t *Table) teach(now time.Time, c Teach) (Reply, error) {
-	next := t.hints.teach
-	changes := 0
-	if c.Lock != nil {
-		next.Locked = *c.Lock
-		changes++
-	}
-	for side := range 2 {
-		if c.Limit[side] != nil {
-			next.Limit[side] = *c.Limit[side]
-			changes++
-		}
-		if c.Assist[side] != "" {
-			next.Assist[side] = c.Assist[side]
-			changes++
-		}
-	}
-	if changes == 0 {
-		return Reply{}, ErrNothingToTeach
-	}
-	if err := next.Check(); err != nil {
-		return Reply{}, fmt.Errorf("table: teach: %w", err)
+	next, err := t.hints.next(c)
+	if err != nil {
+		return Reply{}, err
 	}
 	if err := t.sess.SetTeaching(next); err != nil {
 		return Reply{}, err
@@ -310,18 +260,11 @@ func (t *Table) teach(now time.Time, c Teach) (Reply, error) {
 
 // setTeaching makes tc the settings in force; a hint shown goes when they
 // no longer allow it.
-func (t *Table) setTeaching(tc game.Teaching) {
-	t.hints.teach = tc
-	if tc.Locked || !tc.Assist[t.rec.Position().Turn()].Hints() {
-		t.hints.shown = nil
-	}
-}
+func (t *Table) setTeaching(tc game.Teaching) { t.hints.set(tc, t.rec.Position().Turn()) }
 
 // explains reports whether the side to move in the expected position has
 // its illegal moves explained (its assistance).
-func (t *Table) explains() bool {
-	return t.hints.teach.Assist[t.rec.Position().Turn()].Explains()
-}
+func (t *Table) explains() bool { return t.hints.explains(t.rec.Position().Turn()) }
 
 // explainIllegal says why the set shows an illegal move, when one piece
 // went from one cell to another, or one board (or platform) from one pin

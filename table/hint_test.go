@@ -52,7 +52,7 @@ func TestHintInTwoStages(t *testing.T) {
 }
 
 func TestHintLimitAndTeachersLock(t *testing.T) {
-	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = [2]int{1, 1} })
+	r := newRig(t, func(o *table.Opts) { o.Hints.Limit = table.Sides[int]{White: 1, Black: 1} })
 	rep, err := r.tb.Exec(table.Hint{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/game"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -26,6 +27,31 @@ import (
 //     clock.penalty, or FIDE's: one minute in rapid and blitz, two in
 //     standard play), the second loses the game, or draws it when the
 //     opponent cannot mate.
+
+// GameOpts configure the games the table starts itself or is given
+// without saying (a NewGame without Play). They are the configuration
+// file's "game" section (the yaml names), checked by Validate.
+type GameOpts struct {
+	// Play is how they are played: casual (a change of mind and a
+	// take-back by hand are forgiven), tournament (touch-move, no
+	// take-back by hand, illegal moves counted as FIDE's laws say) or
+	// lesson (docs/game.md, "Plays"); "" is casual.
+	Play game.Play `yaml:"play"`
+}
+
+// DefaultGameOpts: casual games (a set on its own forgives).
+func DefaultGameOpts() GameOpts { return GameOpts{Play: game.PlayCasual} }
+
+// Validate checks the settings of the configuration file: play is
+// casual, tournament or lesson. Its error is setting.Problems, keyed by
+// the yaml names.
+func (o *GameOpts) Validate() error {
+	var ps setting.Problems
+	if _, err := game.ParsePlay(string(o.Play)); err != nil {
+		ps.Add("play", "%q: want casual, tournament or lesson", o.Play)
+	}
+	return ps.Err("table: game")
+}
 
 // play is the play of the table's game.
 func (t *Table) play() game.Play {

@@ -13,7 +13,7 @@ import (
 )
 
 // tournament makes the rig's games tournament games.
-func tournament(o *table.Opts) { o.Play = game.PlayTournament }
+func tournament(o *table.Opts) { o.Game.Play = game.PlayTournament }
 
 // A tournament game is touch-move (issue 33; the seeds' rules 4.7, FIDE
 // 4.7): the pawn released on b3W stands, going on to b4W is an illegal move
@@ -30,7 +30,7 @@ func TestPlayTouchMove(t *testing.T) {
 		{game.PlayLesson, []string{"b2W-b4W"}, recognize.InSync},
 	} {
 		t.Run(string(tc.play), func(t *testing.T) {
-			r := newRig(t, func(o *table.Opts) { o.Play = tc.play })
+			r := newRig(t, func(o *table.Opts) { o.Game.Play = tc.play })
 			r.act("lift b2W", "wait 100", "place b3W", "wait 700", "lift b3W", "wait 150", "place b4W")
 			r.run(3 * time.Second)
 			r.drain()
@@ -71,7 +71,7 @@ func TestPlayPenalty(t *testing.T) {
 		{game.PlayCasual, "180+2", time.Minute, time.Minute},
 		{game.PlayLesson, "5400+30", 0, 0},
 	} {
-		r := newClockRig(t, tc.control, func(o *table.Opts) { o.Play, o.Clock.Penalty = tc.play, tc.configured })
+		r := newClockRig(t, tc.control, func(o *table.Opts) { o.Game.Play, o.Clock.Penalty = tc.play, tc.configured })
 		if got := table.Penalty(r.tb); got != tc.want {
 			t.Errorf("%s %s, configured %v: penalty %v, want %v", tc.play, tc.control, tc.configured, got, tc.want)
 		}
@@ -89,7 +89,7 @@ func TestPlayTournamentHandTakeBack(t *testing.T) {
 	takeBack := []string{"lift b3W", "wait 120", "place b2W", "wait 2500"}
 	for _, play := range []game.Play{game.PlayTournament, game.PlayCasual} {
 		t.Run(string(play), func(t *testing.T) {
-			r := newClockRig(t, "180+2", clockButtons, func(o *table.Opts) { o.Play = play })
+			r := newClockRig(t, "180+2", clockButtons, func(o *table.Opts) { o.Game.Play = play })
 			r.act("tap knight", "wait 500") // Black starts White's clock
 			r.play("b2W-b3W")
 			r.act("wait 300", "tap queen", "wait 1500")
@@ -185,7 +185,7 @@ func TestPlaySecondIllegalMoveAgainstABareKing(t *testing.T) {
 func TestPlayClockPressWithoutAMove(t *testing.T) {
 	for _, play := range []game.Play{game.PlayTournament, game.PlayCasual} {
 		t.Run(string(play), func(t *testing.T) {
-			r := newClockRig(t, "180+2", clockButtons, func(o *table.Opts) { o.Play = play })
+			r := newClockRig(t, "180+2", clockButtons, func(o *table.Opts) { o.Game.Play = play })
 			r.act("tap knight", "wait 500") // Black starts White's clock
 			r.play("b2W-b3W")
 			r.act("wait 300", "tap queen", "wait 1500") // the press completes White's move

@@ -54,9 +54,8 @@ type Opts struct {
 	Log *slog.Logger
 	// Clock configures the chess clock of games with a time control.
 	Clock ClockOpts
-	// Play is how a new game is played when its NewGame does not say
-	// (game.Play: casual, tournament, lesson); "" is casual.
-	Play game.Play
+	// Game is how a new game is played when its NewGame does not say.
+	Game GameOpts
 
 	// slowJournal, when set (tests), runs before each journal write.
 	slowJournal func()
@@ -69,7 +68,7 @@ type Opts struct {
 // the real clock, 256 queued events a sink.
 func DefaultOpts() Opts {
 	return Opts{Sensors: sensors.DefaultOpts(), Recognize: recognize.DefaultOpts(), Now: time.Now, SinkQueue: 256,
-		Hints: DefaultHintOpts(), Clock: DefaultClockOpts()}
+		Hints: DefaultHintOpts(), Clock: DefaultClockOpts(), Game: DefaultGameOpts()}
 }
 
 // Health is the state of the table's hardware and outputs.
@@ -148,7 +147,7 @@ func New(o *Opts) (*Table, error) {
 	case opts.Wiring == nil:
 		return nil, errors.New("table: no wiring")
 	}
-	if _, err := game.ParsePlay(string(opts.Play)); err != nil {
+	if _, err := game.ParsePlay(string(opts.Game.Play)); err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
 	if opts.Now == nil {
@@ -158,7 +157,7 @@ func New(o *Opts) (*Table, error) {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
 	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
-	t.hints = hints{o: opts.Hints, done: make(chan hintFound, 16)}
+	t.hints = newHints(opts.Hints)
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -183,7 +182,7 @@ func (t *Table) openGame() (*game.Session, error) {
 	s, err := game.Open(t.o.StateDir, &gopts)
 	switch {
 	case errors.Is(err, game.ErrNoGame):
-		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Play}, &gopts)
+		s, err = game.New(t.o.StateDir, t.o.System, "", game.Tags{Site: t.o.BoardID, TimeControl: controlTag(t.o.Clock.Default), Play: t.o.Game.Play}, &gopts)
 		if err != nil {
 			return nil, err
 		}
@@ -233,12 +232,7 @@ func (t *Table) start(sess *game.Session) error {
 		t.buttons.wire(sc.Buttons(), t.o.Buttons)
 	}
 	t.sys, t.sess = sys, sess
-	t.hints.shown = nil
-	tc, ok := sess.Teaching()
-	if !ok {
-		tc = t.o.Hints.teaching()
-	}
-	t.hints.teach = tc
+	t.hints.game(sess.Teaching())
 	t.lastMove, t.remoteFrom, t.remoteTo, t.unseen = rules.CellSet{}, rules.CellSet{}, rules.CellSet{}, unseen{}
 	if moves := sess.Moves(); len(moves) > 0 {
 		t.lastMove = t.lastMoveCells()

@@ -23,6 +23,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 
 	"github.com/tridboard/tridboard/clock"
+	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/rules"
 )
 
@@ -35,17 +36,41 @@ const (
 	blink1Hz   = 2 << 1
 )
 
-// Opts are the options of New.
+// Opts are the options of New. They are the configuration file's
+// "clock.displays" section (the yaml names; those tagged "-" are not
+// settings), checked by Validate.
 type Opts struct {
 	// White and Black are the two backpacks' I²C addresses, 0x70..0x77,
 	// not the same.
-	White, Black uint16
+	White uint16 `yaml:"white"`
+	Black uint16 `yaml:"black"`
 	// Dimming is the brightness, 0 (1/16 duty) to 15 (full).
-	Dimming uint8
+	Dimming uint8 `yaml:"dimming"`
 	// Resetup makes Show set a chip up again (and rewrite its RAM) when its
 	// last setup is older, so that a backpack reset by a brown-out lights
 	// again; 0 never does.
-	Resetup time.Duration
+	Resetup time.Duration `yaml:"-"`
+}
+
+// Validate checks the options: both addresses 0x70 to 0x77 and not the
+// same, dimming 0 to 15, no negative resetup period. Its error is
+// setting.Problems, keyed by the yaml names ("" for the addresses, which
+// go together).
+func (o *Opts) Validate() error {
+	var ps setting.Problems
+	switch {
+	case o.White < 0x70 || o.White > 0x77 || o.Black < 0x70 || o.Black > 0x77:
+		ps.Add("", "addresses %#x and %#x: want 0x70 to 0x77", o.White, o.Black)
+	case o.White == o.Black:
+		ps.Add("", "white and black both at %#x", o.White)
+	}
+	if o.Dimming > 15 {
+		ps.Add("dimming", "%d: want 0 to 15", o.Dimming)
+	}
+	if o.Resetup < 0 {
+		ps.Add("resetup", "%v: want 0 (never) or more", o.Resetup)
+	}
+	return ps.Err("segment")
 }
 
 // DefaultOpts returns the defaults: White at 0x74 and Black at 0x75 (the
@@ -130,18 +155,8 @@ func New(bus i2c.Bus, opts *Opts) (*Display, error) {
 	if opts != nil {
 		o = *opts
 	}
-	for _, a := range []uint16{o.White, o.Black} {
-		if a < 0x70 || a > 0x77 {
-			return nil, fmt.Errorf("segment: address %#x outside 0x70..0x77", a)
-		}
-	}
-	switch {
-	case o.White == o.Black:
-		return nil, fmt.Errorf("segment: white and black both at %#x", o.White)
-	case o.Dimming > 15:
-		return nil, fmt.Errorf("segment: dimming %d beyond 15", o.Dimming)
-	case o.Resetup < 0:
-		return nil, fmt.Errorf("segment: negative resetup period %v", o.Resetup)
+	if err := o.Validate(); err != nil {
+		return nil, err
 	}
 	d := &Display{bus: bus, opts: o}
 	for i, a := range []uint16{o.White, o.Black} {

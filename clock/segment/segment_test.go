@@ -195,3 +195,33 @@ func TestShowAllocatesNothing(t *testing.T) {
 		t.Errorf("Show allocates %v times", n)
 	}
 }
+
+// TestOptsValidate: the defaults are valid; the clock.displays settings
+// are checked under their yaml keys, all at once, and New refuses the
+// same.
+func TestOptsValidate(t *testing.T) {
+	o := DefaultOpts()
+	if err := o.Validate(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func(*Opts)
+		want string
+	}{
+		{"address", func(o *Opts) { o.White = 0x20 }, "segment: addresses 0x20 and 0x75: want 0x70 to 0x77"},
+		{"same", func(o *Opts) { o.Black = 0x74 }, "segment: white and black both at 0x74"},
+		{"dimming and address", func(o *Opts) { o.Dimming, o.Black = 16, 0x78 },
+			"segment: addresses 0x74 and 0x78: want 0x70 to 0x77; dimming: 16: want 0 to 15"},
+		{"resetup", func(o *Opts) { o.Resetup = -time.Second }, "segment: resetup: -1s: want 0 (never) or more"},
+	} {
+		o := DefaultOpts()
+		tc.f(&o)
+		if err := o.Validate(); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
+		}
+		if _, err := New(sim.NewBus(""), &o); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: New: %v", tc.name, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/web/webtest"
 )
@@ -43,7 +44,7 @@ func TestBoardPageFollowsTheSet(t *testing.T) {
 // board.awaiting_press), and shows the move once the press completes it.
 func TestBoardPageAsksForTheClockPress(t *testing.T) {
 	t.Parallel()
-	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.Default = clock.MustParse("300+2") })
 	ctx := webtest.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(d.webURL+"boards/unit")); err != nil {
 		t.Fatal(err)

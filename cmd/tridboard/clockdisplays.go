@@ -17,11 +17,7 @@ func (d *daemon) openClockDisplays(now func() time.Time) {
 	if c == nil {
 		return
 	}
-	o := segment.DefaultOpts()
-	o.White, o.Black = c.White, c.Black
-	if c.Dimming != nil {
-		o.Dimming = *c.Dimming
-	}
+	o := *c
 	if d.board != nil {
 		for _, a := range []uint16{o.White, o.Black} {
 			if err := d.board.Bus.Attach(a, sim.NewHT16K33(a)); err != nil {

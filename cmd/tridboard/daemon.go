@@ -127,7 +127,7 @@ func (d *daemon) open() error {
 	// of its wiring, unless the configuration names its own.
 	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
 	if simButtons {
-		cfg.Buttons = config.DefaultButtons(placesPieces(sys))
+		cfg.Buttons = table.AllButtons(placesPieces(sys))
 	}
 	wiring, werr := cfg.Wiring(sys.Cells())
 	now := time.Now
@@ -168,12 +168,10 @@ func (d *daemon) open() error {
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
-	topts.Buttons = buttons(cfg.Buttons)
-	topts.Clock = table.ClockOpts{Default: cfg.TimeControl(), Penalty: cfg.Clock.Penalty.D(), Low: cfg.Clock.Low.D()}
-	topts.Play = game.Play(cfg.Game.Play)
-	l := cfg.Lesson
-	topts.Hints.Limit, topts.Hints.Locked = [2]int{l.Hints.White, l.Hints.Black}, l.Lock
-	topts.Hints.Assist = [2]game.Assist{game.Assist(l.Assist.White), game.Assist(l.Assist.Black)}
+	topts.Buttons = cfg.Buttons.Meanings()
+	topts.Clock = cfg.Clock.ClockOpts
+	topts.Game = cfg.Game
+	topts.Hints = cfg.Lesson
 	if d.o.out != nil {
 		topts.Sinks = append(topts.Sinks, printsink.New(d.o.out))
 	}

@@ -1,7 +1,7 @@
 package main
 
 // Pieces of the daemon's wiring: what a configuration error is, the
-// simulated set's clock, the buttons.
+// simulated set's clock, the buttons' cells.
 
 import (
 	"fmt"
@@ -14,7 +14,6 @@ import (
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sim"
-	"github.com/tridboard/tridboard/table"
 )
 
 // cannotSense explains a wiring refused for sys: when it is the wiring of
@@ -48,28 +47,11 @@ func followReal(c *sim.TimeSource) func() time.Time {
 	}
 }
 
-// buttons says what each configured button does.
-func buttons(b config.Buttons) map[string]table.Button {
-	m := map[string]table.Button{}
-	for name, btn := range map[string]table.Button{
-		b.Queen: {Kind: table.ButtonPromote, Piece: 'Q'}, b.Rook: {Kind: table.ButtonPromote, Piece: 'R'},
-		b.Bishop: {Kind: table.ButtonPromote, Piece: 'B'}, b.Knight: {Kind: table.ButtonPromote, Piece: 'N'},
-		b.NewGame: {Kind: table.ButtonNewGame}, b.TakeBack: {Kind: table.ButtonTakeBack},
-		b.Hint: {Kind: table.ButtonHint}, b.Pawn: {Kind: table.ButtonPromote, Piece: 'P'}, b.King: {Kind: table.ButtonPromote, Piece: 'K'},
-		b.ClockWhite: {Kind: table.ButtonClockWhite}, b.ClockBlack: {Kind: table.ButtonClockBlack},
-	} {
-		if name != "" {
-			m[name] = btn
-		}
-	}
-	return m
-}
-
 // shortButtons are the configured buttons' cells without
 // sensors.ButtonPrefix, as the wiring presets take them.
 func shortButtons(cfg *config.Config) []string {
 	var short []string
-	for _, b := range cfg.ButtonCells() {
+	for _, b := range cfg.Buttons.Cells() {
 		short = append(short, strings.TrimPrefix(b, sensors.ButtonPrefix))
 	}
 	return short

@@ -14,6 +14,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/mqtt"
@@ -473,7 +474,7 @@ func startClock(t *testing.T, d *daemon) {
 // the hand rests; its player's press completes it, and the LEDs light it
 // as the last move.
 func TestClockPressOnTheLEDs(t *testing.T) {
-	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.TimeControl = "300+2" })
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.Default = clock.MustParse("300+2") })
 	tap := func(b string) { t.Helper(); tapButton(t, d, b) }
 	startClock(t, d)
 	if err := d.board.Set.Move("b2W", "b3W"); err != nil {

@@ -95,7 +95,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
 	cfg.StateDir, cfg.BoardID, cfg.LogLevel = dir, "demo", *logLevel
 	cfg.Variant, cfg.Options = *variant, *options
-	cfg.Clock.TimeControl = control
+	// control is "" or checked by demoClock.
+	cfg.Clock.Default = clock.MustParse(control)
 	cfg.MQTT.Listen = "127.0.0.1:0" // a free port: never in the way of a running broker
 	cfg.HTTP.Listen = "127.0.0.1:8080"
 	if l, err := net.Listen("tcp", cfg.HTTP.Listen); err == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/internal/mosquittotest"
 	"github.com/tridboard/tridboard/web"
@@ -56,7 +57,7 @@ func TestDisplaysSessionWithRelay(t *testing.T) {
 	broker := mosquittotest.Start(t)
 	p := startSetWith(t, "hall-1", t.TempDir(), broker.URL, func(c *config.Config) {
 		c.MQTT.CommandToken = "s3cret"
-		c.Clock.TimeControl = "300+2"
+		c.Clock.Default = clock.MustParse("300+2")
 	})
 	base := p.d.webURL
 	body := `{"variant":"st3d","white":"Kirk, James T.","black":"Spock","event":"Federation Open","round":"1","time_control":"300+2","white_title":"GM"}`

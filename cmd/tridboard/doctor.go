@@ -82,14 +82,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if d := cfg.Clock.Displays; d != nil {
-		white, black := d.White, d.Black
-		if white == 0 {
-			white = 0x74
-		}
-		if black == 0 {
-			black = 0x75
-		}
-		o.Devices[white], o.Devices[black] = "White's clock display", "Black's clock display"
+		o.Devices[d.White], o.Devices[d.Black] = "White's clock display", "Black's clock display"
 	}
 	var bus i2c.Bus
 	title := ""

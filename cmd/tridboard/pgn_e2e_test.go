@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/st3d"
@@ -36,7 +37,7 @@ func getPGN(t *testing.T, base string) string {
 func TestEndToEndWebRecordIsTheExport(t *testing.T) {
 	t.Parallel()
 	d, c, topics := startInProcess(t, func(cfg *config.Config) {
-		cfg.Clock.TimeControl = "180+2"
+		cfg.Clock.Default = clock.MustParse("180+2")
 		// A set without clock buttons: settling completes the moves.
 		cfg.Sensors.Preset, cfg.Sensors.Wiring = "", sets.ReferenceWiring()
 	})

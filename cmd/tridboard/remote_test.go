@@ -17,6 +17,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/sim"
+	"github.com/tridboard/tridboard/table"
 )
 
 // inproc is a daemon running in this process, on a simulated set, that can
@@ -53,7 +54,7 @@ func newSet(t *testing.T, board, stateDir, broker string, edit func(*config.Conf
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	// A set without clock buttons: nobody presses a clock here, so a
 	// game's clock starts when the set shows its position and moves settle.
-	cfg.Buttons = config.DefaultButtons(false)
+	cfg.Buttons = table.AllButtons(false)
 	cfg.Buttons.ClockWhite, cfg.Buttons.ClockBlack = "", ""
 	if edit != nil {
 		edit(cfg)

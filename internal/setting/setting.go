@@ -18,7 +18,7 @@ import (
 // Problem is one bad value of a section.
 type Problem struct {
 	// Key is the setting's YAML key inside its section ("settle",
-	// "displays.dimming").
+	// "displays.dimming"), or "" for the section as a whole.
 	Key string
 	// Msg says what is wrong with the value and what is accepted ("10s:
 	// want 1ms to 5s").
@@ -26,13 +26,17 @@ type Problem struct {
 }
 
 // Problems are every bad value of a section; their Error is one
-// "key: msg" a problem, joined by "; ".
+// "key: msg" a problem (msg alone for the section's key ""), joined by
+// "; ".
 type Problems []Problem
 
 func (ps Problems) Error() string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = p.Key + ": " + p.Msg
+		parts[i] = p.Msg
+		if p.Key != "" {
+			parts[i] = p.Key + ": " + p.Msg
+		}
 	}
 	return strings.Join(parts, "; ")
 }
