@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,46 @@ func TestGofmt(t *testing.T) {
 	}
 	if files := strings.Fields(string(out)); len(files) > 0 {
 		t.Errorf("not gofmt'd (gofmt -w them): %v", files)
+	}
+}
+
+// TestDesignMapsEveryPackage: docs/design.md's map of the house names every
+// package of the module, in its table of packages (a row's first cell), and
+// nothing that is not one.
+func TestDesignMapsEveryPackage(t *testing.T) {
+	const mod = "github.com/tridboard/tridboard"
+	out, err := exec.Command("go", "list", "../...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	design, err := os.ReadFile("design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped := map[string]bool{}
+	for _, line := range strings.Split(string(design), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "|"), "|")
+		for _, name := range strings.Split(first, ",") {
+			mapped[strings.Trim(strings.TrimSpace(name), "`")] = true
+		}
+	}
+	pkgs := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, mod), "/")
+		if p == "" || p == "docs" {
+			continue // the module's root holds no package of its own; docs holds these tests
+		}
+		pkgs[p] = true
+		if !mapped[p] {
+			t.Errorf("package %s is not in docs/design.md's table of packages", p)
+		}
+	}
+	for p := range mapped {
+		if !pkgs[p] {
+			t.Errorf("docs/design.md's table names %s, which is no package", p)
+		}
 	}
 }
