@@ -106,12 +106,13 @@ board=tridboard
 
 # No login prompt on the serial console (systemd.mask=): systemd stops
 # printing its status lines, "Reached target" among them, while a getty
-# holds the console.
+# holds the console. Devices get 15 minutes to appear rather than 90 s:
+# on a loaded machine udev under emulation can take longer.
 boot() {
 	: >"$work/console.log"
 	qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -nographic \
 		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
-		-append "root=LABEL=RASPIROOT rw console=ttyAMA0 systemd.show_status=1 systemd.mask=serial-getty@ttyAMA0.service" \
+		-append "root=LABEL=RASPIROOT rw console=ttyAMA0 systemd.show_status=1 systemd.mask=serial-getty@ttyAMA0.service systemd.default_device_timeout_sec=900" \
 		-drive "file=$disk,if=virtio,format=raw" \
 		-netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:8080" -device virtio-net-pci,netdev=net0 \
 		-monitor "unix:$work/monitor.sock,server,nowait" \
