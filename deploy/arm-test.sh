@@ -7,6 +7,9 @@
 #
 # Without qemu it says so and stops with 0, except under CI (CI set), where
 # it fails: an ARM build that was not run proves nothing.
+#
+# Last, deploy/lint-test.sh builds the arm64 package and checks it with
+# lintian (about a minute).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -25,3 +28,4 @@ echo "arm-test: armv6 (qemu-arm-static)"
 GOARCH=arm GOARM=6 go test -short -timeout 20m -exec qemu-arm-static $pkgs
 echo "arm-test: arm64 (qemu-aarch64-static)"
 GOARCH=arm64 go test -short -timeout 20m -exec qemu-aarch64-static $pkgs
+deploy/lint-test.sh

@@ -32,6 +32,8 @@
 # Environment:
 #   ARCHS="armhf arm64"  the Debian architectures to build (armhf is the ARMv6 binary)
 #   SKIP_DEB=1           builds the binaries only
+#   DIST=dir             where to write them (default dist; deploy/lint-test.sh
+#                        builds into a temporary one)
 #   TRIDBOARD_MAINTAINER ("Name <address>") the package's Maintainer, by
 #                        default git's user.name and user.email: whoever
 #                        builds a package answers for it.
@@ -66,7 +68,8 @@ if ! printf '%s\n' "$debver" | grep -Eq '^[0-9]+\.[0-9]+'; then
 fi
 archs=${ARCHS:-armhf arm64}
 
-mkdir -p dist
+dist=${DIST:-dist}
+mkdir -p "$dist"
 ldflags="-s -w -X main.version=$version"
 
 echo "tridboard $version (package version $debver-1)"
@@ -82,7 +85,7 @@ for arch in $archs; do
 		exit 2
 		;;
 	esac
-	out=dist/tridboard-linux-$name
+	out=$dist/tridboard-linux-$name
 	echo "building $out (GOOS=linux GOARCH=$goarch${goarm:+ GOARM=$goarm})"
 	CGO_ENABLED=0 GOOS=linux GOARCH=$goarch GOARM=$goarm \
 		go build -buildvcs=auto -trimpath -ldflags "$ldflags" -o "$out" ./cmd/tridboard
@@ -127,10 +130,10 @@ changelog() {
 
 umask 022
 for arch in $archs; do
-	case "$arch" in armhf | armel) bin=dist/tridboard-linux-armv6 ;; *) bin=dist/tridboard-linux-$arch ;; esac
-	deb=dist/tridboard_$debver-1_$arch.deb
-	tree=dist/pkg-$arch
-	rm -rf "$tree" dist/tridboard_*_"$arch".deb
+	case "$arch" in armhf | armel) bin=$dist/tridboard-linux-armv6 ;; *) bin=$dist/tridboard-linux-$arch ;; esac
+	deb=$dist/tridboard_$debver-1_$arch.deb
+	tree=$dist/pkg-$arch
+	rm -rf "$tree" "$dist"/tridboard_*_"$arch".deb
 	echo "packaging $bin as $deb"
 	doc=$tree/usr/share/doc/tridboard
 	mkdir -p "$tree/DEBIAN" "$tree/usr/bin" "$tree/usr/lib/systemd/system" "$tree/etc/tridboard" "$doc/examples"

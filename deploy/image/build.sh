@@ -1,6 +1,6 @@
 #!/bin/sh
 # deploy/image/build.sh [--arch arm64|armel] [--deb PACKAGE.deb] [--out FILE.img]
-#                       [--hostname NAME] [--size MiB] [--token TOKEN] [--sim]
+#                       [--hostname NAME] [--size MiB] [--token TOKEN] [--sim] [--cache DIR]
 #
 # Builds an SD card image for a Raspberry Pi that boots into tridboard
 # (docs/deploy.md, "A card image"): Debian bookworm from Debian's own
@@ -30,6 +30,16 @@
 # which has no I2C bus). --deb defaults to the newest dist/tridboard_*_ARCH.deb
 # (deploy/build.sh makes it: ARCHS=arm64 deploy/build.sh).
 #
+# The time is bounded: Debian's packages are downloaded once into --cache
+# (by default dist/cache/bookworm-ARCH; later builds take them from there,
+# and only a changed package is fetched), and the kernel's initramfs is made
+# once, at the end, with a small configuration (rootfs/initramfs.conf: only
+# the modules a boot needs, klibc rather than busybox, zstd) instead of each
+# time a package asks for it with every module of the kernel: on a foreign
+# architecture mkinitramfs runs under qemu-user, where those runs took over
+# an hour. Everything runs at the lowest CPU priority (nice 19). Each step
+# prints its time.
+#
 # Needs: mmdebstrap, qemu-user-static with binfmt_misc (for a foreign
 # architecture), e2fsprogs, dosfstools, mtools, fdisk (sfdisk). Run as root,
 # or as a user with subordinate ids (mmdebstrap --mode=unshare).
@@ -43,6 +53,7 @@ host=tridboard
 size=
 sim=
 token=
+cache=
 mirror=${MIRROR:-http://deb.debian.org/debian}
 suite=bookworm
 
@@ -59,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--size) size=$2; shift ;;
 	--sim) sim=1 ;;
 	--token) token=$2; shift ;;
+	--cache) cache=$2; shift ;;
 	-h | --help) usage ;;
 	*) usage ;;
 	esac
@@ -96,6 +108,12 @@ fi
 }
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 out=${out:-$root/dist/tridboard-$arch.img}
+cache=${cache:-$root/dist/cache/$suite-$arch}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+# The lowest CPU priority for this script and all it starts: a build of
+# many minutes must not slow down the machine's other work.
+renice -n 19 -p $$ >/dev/null 2>&1 || true
 for tool in mmdebstrap mkfs.ext4 mkfs.vfat mcopy sfdisk; do
 	command -v "$tool" >/dev/null 2>&1 || {
 		echo "image/build.sh: $tool is missing: apt install mmdebstrap e2fsprogs dosfstools mtools fdisk" >&2
@@ -104,7 +122,8 @@ for tool in mmdebstrap mkfs.ext4 mkfs.vfat mcopy sfdisk; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tridboard-image.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# IMAGE_KEEP_WORK=1 keeps the work directory (the root file system) to look into.
+[ -n "${IMAGE_KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 start=$(date +%s)
 step() { echo "== $(($(date +%s) - start)) s: $*"; }
@@ -115,7 +134,7 @@ step() { echo "== $(($(date +%s) - start)) s: $*"; }
 # avahi for tridboard.local and the _tridboard._tcp announcement,
 # i2c-tools, and tridboard's dependency adduser. No SSH server, no cron,
 # no mail: the set needs none.
-pkgs=systemd-sysv,systemd-resolved,udev,kmod,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,avahi-daemon,libnss-mdns,i2c-tools,adduser,ca-certificates,systemd-timesyncd
+pkgs=systemd-sysv,systemd-resolved,udev,kmod,zstd,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,avahi-daemon,libnss-mdns,i2c-tools,adduser,ca-certificates,systemd-timesyncd
 
 step "mmdebstrap $suite $arch from $mirror"
 mode=unshare
@@ -123,10 +142,19 @@ mode=unshare
 # As root: mmdebstrap's mounts (/proc, /dev in the new root) in a private
 # mount namespace, never on the host's.
 [ $mode = root ] && set -- unshare --mount --propagation private
+# The package cache: in at the start (the essential packages' files are
+# kept for it: --skip=essential/unlink), out again before setup.sh empties
+# it. update-initramfs is diverted to a stand-in while the packages are
+# installed (the kernel's and the triggers' runs are skipped); setup.sh puts
+# it back and makes the initramfs once.
 "$@" mmdebstrap --mode=$mode --variant=minbase --architectures="$arch" \
 	--components="main non-free-firmware" --include="$pkgs" \
-	--setup-hook='mkdir -p "$1/boot/firmware"' \
-	--essential-hook='mkdir -p "$1/etc/default"; printf "ROOTPART=LABEL=RASPIROOT\nCONSOLES=\"ttyS1,115200 tty0\"\n" > "$1/etc/default/raspi-firmware"' \
+	--skip=essential/unlink,download/empty \
+	--setup-hook='mkdir -p "$1/boot/firmware" "$1/var/cache/apt/archives"' \
+	--setup-hook="sync-in '$cache' /var/cache/apt/archives/" \
+	--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --divert /usr/sbin/update-initramfs.tridboard --add /usr/sbin/update-initramfs && printf "#!/bin/sh\necho update-initramfs: deferred to the end of the image build\n" >"$1/usr/sbin/update-initramfs" && chmod 755 "$1/usr/sbin/update-initramfs"' \
+	--customize-hook="sync-out /var/cache/apt/archives '$cache'" \
+	--customize-hook='echo "== packages installed at $(date +%T)"' \
 	--customize-hook="copy-in '$deb' /tmp" \
 	--customize-hook="copy-in '$here/rootfs' /tmp" \
 	--customize-hook="chroot \"\$1\" sh /tmp/rootfs/setup.sh '$host' '$(basename "$deb")' '$sim' '$token'" \

@@ -32,6 +32,22 @@ fi
 # /etc/default/raspi-firmware-custom, which raspi-firmware appends).
 echo i2c-dev >/etc/modules-load.d/i2c-dev.conf
 install -m 0644 "$src/raspi-firmware-custom" /etc/default/raspi-firmware-custom
+# The kernel's command line: the root file system by its label, the
+# console on the Pi 3's and 4's serial port and the screen. (Written here,
+# after raspi-firmware is installed: a file there before would be a
+# conffile dpkg asks about, and the build has nobody to answer.)
+printf '\n# deploy/image/build.sh\nROOTPART=LABEL=RASPIROOT\nCONSOLES="ttyS1,115200 tty0"\n' >>/etc/default/raspi-firmware
+# The initramfs, made once here (build.sh deferred update-initramfs while
+# the packages were installed) with the image's small configuration.
+install -m 0644 "$src/initramfs.conf" /etc/initramfs-tools/conf.d/tridboard.conf
+install -m 0755 "$src/initramfs-hook" /etc/initramfs-tools/hooks/tridboard
+rm -f /usr/sbin/update-initramfs
+dpkg-divert --quiet --local --rename --remove /usr/sbin/update-initramfs
+for k in /boot/vmlinuz-*; do
+	t0=$(date +%s)
+	update-initramfs -c -k "${k#/boot/vmlinuz-}"
+	echo "== initramfs for ${k#/boot/vmlinuz-}: $(($(date +%s) - t0)) s, $(du -k "/boot/initrd.img-${k#/boot/vmlinuz-}" | cut -f1) KiB"
+done
 # Regenerate config.txt and cmdline.txt with it, and copy the kernel.
 hook=/etc/kernel/postinst.d/z50-raspi-firmware
 [ -x "$hook" ] || {
@@ -39,7 +55,7 @@ hook=/etc/kernel/postinst.d/z50-raspi-firmware
 	exit 1
 }
 for k in /boot/vmlinuz-*; do
-	"$hook" "${k#/boot/vmlinuz-}" "$k"
+	DEB_MAINT_PARAMS=configure "$hook" "${k#/boot/vmlinuz-}" "$k"
 done
 
 # A command token given to the build: the package keeps an existing one.
