@@ -258,7 +258,7 @@ func Start(opts Opts) (*Broker, error) {
 	if opts.guard != nil {
 		opts.guard(g)
 	}
-	tcp := &guardedTCP{id: "tcp", addr: opts.Addr, tls: tc, g: g, listen: opts.listen}
+	tcp := &guardedTCP{id: "tcp", addr: opts.Addr, tls: tc, g: g, listen: opts.listen, adm: admission{wg: &srv.Listeners.ClientsWg}}
 	if err := srv.AddListener(tcp); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp %s: %w", opts.Addr, err)
@@ -269,14 +269,14 @@ func Start(opts Opts) (*Broker, error) {
 	// connections on the others keeps it out.
 	own := opts.Limits
 	own.MaxConnections, own.MaxConnectionsPerAddress = localConnections, localConnections
-	local := &guardedTCP{id: "local", addr: "127.0.0.1:0", g: newGuard(own, log)}
+	local := &guardedTCP{id: "local", addr: "127.0.0.1:0", g: newGuard(own, log), adm: admission{wg: &srv.Listeners.ClientsWg}}
 	if err := srv.AddListener(local); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("mqtt: embedded broker: listen tcp 127.0.0.1:0: %w", err)
 	}
 	b.local = local.Address()
 	if opts.WSAddr != "" {
-		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc, g: g}
+		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc, g: g, adm: admission{wg: &srv.Listeners.ClientsWg}}
 		if err := srv.AddListener(ws); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", opts.WSAddr, err)

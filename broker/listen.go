@@ -156,6 +156,46 @@ func (c *guardedConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetDeadline(t)
 }
 
+// admission hands connections to mochi only until its listener closes,
+// and counts each in mochi's own WaitGroup (Listeners.ClientsWg) before
+// handing it over. mochi adds a connection to that group from inside the
+// connection's goroutine, which races with Close's Wait when the count is
+// zero (the race detector sees it); counted here first, under the lock
+// that Close takes, mochi's own count never starts from zero during Close,
+// and nothing is handed over once Close has begun.
+type admission struct {
+	mu      sync.Mutex
+	closing bool
+	wg      *sync.WaitGroup // mochi's Listeners.ClientsWg; nil counts nothing
+}
+
+// admit reports whether a new connection may go to mochi; if it may, it is
+// counted, and the caller calls done once mochi is through with it.
+func (a *admission) admit() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closing {
+		return false
+	}
+	if a.wg != nil {
+		a.wg.Add(1)
+	}
+	return true
+}
+
+func (a *admission) done() {
+	if a.wg != nil {
+		a.wg.Done()
+	}
+}
+
+// close admits nothing more.
+func (a *admission) close() {
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+}
+
 // guardedTCP is mochi's TCP listener on a guardedListener (with TLS when
 // configured), which logs why a connection ended before its CONNECT.
 type guardedTCP struct {
@@ -165,6 +205,7 @@ type guardedTCP struct {
 	l        *guardedListener
 	log      *slog.Logger
 	listen   func(network, addr string) (net.Listener, error) // net.Listen; tests wrap it
+	adm      admission
 }
 
 var _ listeners.Listener = (*guardedTCP)(nil)
@@ -203,12 +244,13 @@ func (t *guardedTCP) Serve(establish listeners.EstablishFn) {
 		if err != nil {
 			return // closed
 		}
-		if t.l.closed.Load() {
+		if t.l.closed.Load() || !t.adm.admit() {
 			c.Close() // accepted as the broker stops: mochi would wait for it
 			return
 		}
 		gc := guardedOf(c)
 		go func() {
+			defer t.adm.done()
 			err := establish(t.id, c)
 			switch {
 			case err == nil:
@@ -240,6 +282,7 @@ func guardedOf(c net.Conn) *guardedConn {
 // Close stops accepting, then closes the clients: mochi waits for every
 // client it has, so none may come in after.
 func (t *guardedTCP) Close(closeClients listeners.CloseFn) {
+	t.adm.close()
 	if t.l != nil {
 		t.l.Close()
 	}
@@ -257,6 +300,7 @@ type guardedWS struct {
 	l         *guardedListener
 	srv       *http.Server
 	establish listeners.EstablishFn
+	adm       admission
 }
 
 var _ listeners.Listener = (*guardedWS)(nil)
@@ -298,6 +342,10 @@ func (w *guardedWS) Init(*slog.Logger) error {
 				gc.connected.Store(false) // gorilla cleared the HTTP server's deadlines with SetDeadline
 			}
 			under.SetReadDeadline(time.Now().Add(w.g.limits.ConnectTimeout))
+			if !w.adm.admit() {
+				return // the broker is stopping
+			}
+			defer w.adm.done()
 			err = w.establish(w.id, &wsConn{Conn: under, ws: c})
 			if err != nil && gc != nil && !gc.connected.Load() && isTimeout(err) {
 				w.g.log.Warn("mqtt: embedded broker: closed a connection that sent no CONNECT in time",
@@ -322,6 +370,7 @@ func (w *guardedWS) Serve(establish listeners.EstablishFn) {
 
 // Close stops accepting, then closes the clients (see guardedTCP.Close).
 func (w *guardedWS) Close(closeClients listeners.CloseFn) {
+	w.adm.close()
 	if w.srv != nil {
 		w.l.closed.Store(true)
 		w.srv.Close()
