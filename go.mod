@@ -16,6 +16,7 @@ require (
 	periph.io/x/conn/v3 v3.7.3
 	periph.io/x/devices/v3 v3.7.1
 	periph.io/x/host/v3 v3.8.5
+	rsc.io/qr v0.2.0
 )
 
 require (
