@@ -1,11 +1,15 @@
 package setup
 
 import (
+	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/tridboard/tridboard/web/webtest"
 )
@@ -17,6 +21,9 @@ import (
 // written) and then sent, the spool file exactly what tridboard-wifi reads.
 func TestSetupPageOnAPhone(t *testing.T) {
 	o := testOpts(t)
+	// A name and a password with every character the WIFI: format escapes.
+	os.WriteFile(o.Hotspot, []byte("ssid=Café;Hall:2\npsk=p\\a,s\"s:w;d\n"), 0o640)
+	const uri = `WIFI:T:WPA;S:Café\;Hall\:2;P:p\\a\,s\"s\:w\;d;;`
 	url, _ := webtest.Serve(t, Handler(o), "")
 	ctx := webtest.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait),
@@ -24,7 +31,7 @@ func TestSetupPageOnAPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	webtest.WaitJS(t, ctx, "the token asked", `document.getElementById('ap-status').textContent.includes('type the token below')`)
-	if webtest.Eval[bool](t, ctx, `document.body.innerText.includes('9c41d2a07be6f318') || !!document.querySelector('#qr svg')`) {
+	if webtest.Eval[bool](t, ctx, `document.body.innerText.includes('s:w;d') || !!document.querySelector('#qr svg')`) {
 		t.Fatal("the access point's password is on the page before the token")
 	}
 	// Every field has its label, and text a phone does not zoom into (16 px or more).
@@ -40,10 +47,10 @@ func TestSetupPageOnAPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	webtest.WaitJS(t, ctx, "the access point shown", `!document.getElementById('ap-shown').hidden && !!document.querySelector('#qr svg')`)
-	if got := webtest.Eval[string](t, ctx, `document.getElementById('ap-ssid').textContent + ' ' + document.getElementById('ap-psk').textContent`); got != "tridboard-3f2a 9c41d2a07be6f318" {
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('ap-ssid').textContent + ' ' + document.getElementById('ap-psk').textContent`); got != `Café;Hall:2 p\a,s"s:w;d` {
 		t.Errorf("name and password shown: %q", got)
 	}
-	if got := webtest.Eval[string](t, ctx, `document.getElementById('qr').dataset.uri`); got != "WIFI:T:WPA;S:tridboard-3f2a;P:9c41d2a07be6f318;;" {
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('qr').dataset.uri`); got != uri {
 		t.Errorf("QR code of %q", got)
 	}
 	type rect struct{ Left, Top, Width, Height, Modules, Vw float64 }
@@ -53,6 +60,25 @@ func TestSetupPageOnAPhone(t *testing.T) {
 		r.Width, r.Height, r.Left, r.Top, r.Modules, r.Width/r.Modules, r.Vw)
 	if r.Width < 200 || r.Width != r.Height || r.Left < 0 || r.Left+r.Width > r.Vw {
 		t.Errorf("QR code %+v: want a square of 200 CSS px or more inside the screen", r)
+	}
+	// Read as a camera would: the code as Chromium drew it, decoded by
+	// ZXing (whose reader defined the WIFI: format), gives the URI back.
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#qr svg")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bmp, _ := gozxing.NewBinaryBitmapFromImage(img)
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("the QR code as drawn (%dx%d px) does not decode: %v", img.Bounds().Dx(), img.Bounds().Dy(), err)
+	}
+	t.Logf("the QR code as drawn, %dx%d device px, decodes to %q", img.Bounds().Dx(), img.Bounds().Dy(), res.GetText())
+	if res.GetText() != uri {
+		t.Errorf("decoded %q", res.GetText())
 	}
 	// A password too short: refused, said, nothing written.
 	spool := filepath.Join(o.SpoolDir, SpoolName)
