@@ -8,6 +8,7 @@ require (
 	github.com/eclipse/paho.mqtt.golang v1.5.1
 	github.com/goccy/go-yaml v1.19.2
 	github.com/gorilla/websocket v1.5.3
+	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/mochi-mqtt/server/v2 v2.7.9
 	github.com/nats-io/nats-server/v2 v2.15.3
 	go.etcd.io/bbolt v1.5.0
@@ -16,6 +17,7 @@ require (
 	periph.io/x/conn/v3 v3.7.3
 	periph.io/x/devices/v3 v3.7.1
 	periph.io/x/host/v3 v3.8.5
+	rsc.io/qr v0.2.0
 )
 
 require (
@@ -29,7 +31,9 @@ require (
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/rs/xid v1.4.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 )

@@ -28,6 +28,7 @@ func TestLayers(t *testing.T) {
 		{"table/websink", []string{"mqtt", "opponent"}},
 		{"broker", []string{"mqtt", "github.com/eclipse/paho.mqtt.golang"}},
 		{"mqtt", []string{"broker", "github.com/mochi-mqtt"}},
+		{"setup", []string{"protocol", "mqtt", "broker", "web", "table", "game", "leds", "sensors"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+tc.pkg).CombinedOutput()
 		if err != nil {

@@ -73,6 +73,9 @@ type Opts struct {
 	// restart the service).
 	Version       string
 	UpdatePending func() bool
+	// Setup, if set, serves /setup and below (the set's first boot from a
+	// phone: package setup).
+	Setup http.Handler
 }
 
 // DefaultServerOpts: no commands, a heartbeat after 15 s of silence, headers within
@@ -136,6 +139,10 @@ func New(hub *Hub, opts Opts) *Server {
 	s.mux.HandleFunc("GET /api/boards/{id}/games", s.apiGames)
 	s.mux.HandleFunc("GET /api/boards/{id}/games/{game}", s.apiGame)
 	s.mux.HandleFunc("GET /boards/{id}/games/{file}", s.gameFile)
+	if opts.Setup != nil {
+		s.mux.Handle("/setup", opts.Setup)
+		s.mux.Handle("/setup/", opts.Setup)
+	}
 	return s
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/setup"
 	"github.com/tridboard/tridboard/table"
 	"github.com/tridboard/tridboard/table/mqttsink"
 	"github.com/tridboard/tridboard/table/websink"
@@ -168,6 +169,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
+	so.Setup = setup.Handler(setupOpts(cfg.StateDir, cfg.MQTT.CommandToken))
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/setup"
 	"github.com/tridboard/tridboard/sim"
 )
 
@@ -143,22 +145,27 @@ var hotspotConf = "/etc/tridboard/hotspot.conf"
 // from the file at path; "" when there is none (not the card image, or a
 // user who may not read it).
 func hotspotLine(path string) string {
-	b, err := os.ReadFile(path)
+	h, err := setup.ReadHotspot(path)
 	if err != nil {
 		return ""
 	}
-	var ssid, psk string
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "ssid="); ok {
-			ssid = v
-		} else if v, ok := strings.CutPrefix(l, "psk="); ok {
-			psk = v
-		}
+	return fmt.Sprintf("info: with no known Wi-Fi the set opens its own: %q, password %s; its pages are then at http://192.168.4.1:8080/ (its QR code at /setup)", h.SSID, h.PSK)
+}
+
+// wifiPathUnit is the card image's unit that hands the venue's Wi-Fi,
+// spooled by the setup page, to tridboard-wifi (deploy/image/rootfs).
+var wifiPathUnit = "/etc/systemd/system/tridboard-wifi.path"
+
+// setupOpts are the setup page's options: the access point's file, and
+// the spool under the state directory where the card image's path unit
+// is installed (elsewhere nothing would read it, and the page refuses).
+func setupOpts(stateDir, token string) setup.Opts {
+	o := setup.DefaultOpts()
+	o.Hotspot, o.Token = hotspotConf, token
+	if _, err := os.Stat(wifiPathUnit); err == nil {
+		o.SpoolDir = filepath.Join(stateDir, "wifi")
 	}
-	if ssid == "" || psk == "" {
-		return ""
-	}
-	return fmt.Sprintf("info: with no known Wi-Fi the set opens its own: %q, password %s; its pages are then at http://192.168.4.1:8080/", ssid, psk)
+	return o
 }
 
 // ledAddrs lists the HT16K33 addresses of an LED mapping.

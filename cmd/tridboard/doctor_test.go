@@ -75,7 +75,7 @@ func TestDoctorSaysTheHotspot(t *testing.T) {
 	for _, tc := range []struct {
 		file, want string
 	}{
-		{"ssid=tridboard-ab12\npsk=0123456789abcdef\n", `info: with no known Wi-Fi the set opens its own: "tridboard-ab12", password 0123456789abcdef; its pages are then at http://192.168.4.1:8080/`},
+		{"ssid=tridboard-ab12\npsk=0123456789abcdef\n", `info: with no known Wi-Fi the set opens its own: "tridboard-ab12", password 0123456789abcdef; its pages are then at http://192.168.4.1:8080/ (its QR code at /setup)`},
 		{"ssid=tridboard-ab12\n", ""},
 		{"", ""},
 	} {

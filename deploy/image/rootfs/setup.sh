@@ -17,6 +17,10 @@ install -m 0644 "$src/10-wired.network" "$src/20-wireless.network" /etc/systemd/
 install -m 0644 "$src/tridboard-wifi.service" /etc/systemd/system/
 install -m 0755 "$src/tridboard-wifi" /usr/local/sbin/
 systemctl enable systemd-networkd.service systemd-resolved.service tridboard-wifi.service
+# ... or from the setup page, which the daemon spools into its state
+# directory for tridboard-wifi.path.
+install -m 0644 "$src/tridboard-wifi.path" "$src/tridboard-wifi-setup.service" /etc/systemd/system/
+systemctl enable tridboard-wifi.path
 systemctl disable wpa_supplicant.service 2>/dev/null || true
 ln -sf /run/systemd/resolve/stub-resolv.conf /etc/resolv.conf
 # With no Wi-Fi known, the set's own access point (for a phone).
