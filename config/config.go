@@ -44,6 +44,7 @@ import (
 	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
@@ -134,26 +135,18 @@ type Sensors struct {
 	Wiring *sensors.Wiring `yaml:"wiring"`
 }
 
-// MQTT configures publishing.
+// MQTT configures publishing: the client's settings (mqtt.Opts: broker,
+// an external broker's URL, empty runs the embedded broker; username and
+// password, TRIDBOARD_MQTT_PASSWORD overriding it; ca_file, cert_file,
+// key_file; prefix; discovery, the Home Assistant discovery prefix, ""
+// none; command_token, which must accompany every command when set,
+// TRIDBOARD_MQTT_COMMAND_TOKEN overriding it) and the embedded broker's.
 type MQTT struct {
-	// Broker is an external broker's URL; empty runs the embedded broker.
-	Broker string `yaml:"broker"`
+	mqtt.Opts `yaml:",inline"`
 	// Listen is the embedded broker's TCP address.
 	Listen string `yaml:"listen"`
 	// WebSocket is the embedded broker's websocket address ("" = none).
 	WebSocket string `yaml:"websocket"`
-	Username  string `yaml:"username"`
-	// Password; TRIDBOARD_MQTT_PASSWORD overrides it.
-	Password string `yaml:"password"`
-	CAFile   string `yaml:"ca_file"`
-	CertFile string `yaml:"cert_file"`
-	KeyFile  string `yaml:"key_file"`
-	Prefix   string `yaml:"prefix"`
-	// Discovery is the Home Assistant discovery prefix ("" = none).
-	Discovery string `yaml:"discovery"`
-	// CommandToken must accompany every command when set;
-	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
-	CommandToken string `yaml:"command_token"`
 	// RemoteGrace is how long the other set of a remote game may be
 	// offline, with its side to move, before its clock is paused.
 	RemoteGrace Duration `yaml:"remote_grace"`
@@ -288,13 +281,20 @@ func Default() *Config {
 		Sensors:     Sensors{Opts: sensors.DefaultOpts(), Preset: "reference"},
 		Recognition: recognize.DefaultOpts(),
 		LEDs:        leds.DefaultOpts(),
-		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
-			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  ClockSettings{ClockOpts: table.DefaultClockOpts()},
-		HTTP:   defaultHTTP(),
-		Lesson: table.DefaultHintOpts(),
-		Game:   table.DefaultGameOpts(),
+		MQTT:        defaultMQTT(),
+		Clock:       ClockSettings{ClockOpts: table.DefaultClockOpts()},
+		HTTP:        defaultHTTP(),
+		Lesson:      table.DefaultHintOpts(),
+		Game:        table.DefaultGameOpts(),
 	}
+}
+
+// defaultMQTT: the embedded broker on this machine, the client's defaults
+// (mqtt.DefaultOpts) with no external broker.
+func defaultMQTT() MQTT {
+	m := MQTT{Opts: mqtt.DefaultOpts(), Listen: "127.0.0.1:1883", RemoteGrace: Dur(10 * time.Second)}
+	m.Broker = ""
+	return m
 }
 
 // HTTP configures the web displays the daemon serves (docs/web.md).
@@ -566,6 +566,7 @@ func (c *Config) check() []keyError {
 		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
 	}
 	errs = c.section(errs, "leds", c.LEDs.Validate())
+	errs = c.section(errs, "mqtt", c.MQTT.Opts.Validate())
 	errs = append(errs, c.checkMQTT()...)
 	errs = c.section(errs, "buttons", c.Buttons.Validate())
 	errs = c.section(errs, "clock", c.Clock.Validate())

@@ -4,14 +4,13 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"strings"
 
 	"github.com/tridboard/tridboard/broker"
-	"github.com/tridboard/tridboard/mqtt"
 )
 
-// checkMQTT checks the mqtt section: the external broker's URL, or the
-// embedded broker's listeners, login, accounts, certificate and limits.
+// checkMQTT checks the mqtt section's embedded broker: its listeners,
+// accounts, certificate and limits (the client's settings are
+// mqtt.Opts.Validate's).
 func (c *Config) checkMQTT() []keyError {
 	var errs []keyError
 	bad := func(key, format string, args ...any) {
@@ -19,39 +18,6 @@ func (c *Config) checkMQTT() []keyError {
 	}
 	m := c.MQTT
 	embedded := m.Broker == ""
-	if !embedded {
-		if _, err := mqtt.ParseBrokers(m.Broker); err != nil {
-			bad("mqtt.broker", "%s", strings.TrimPrefix(err.Error(), "mqtt: broker "))
-		}
-	}
-	levels := func(key, v string, empty bool) {
-		switch {
-		case v == "" && !empty:
-			bad(key, "empty")
-		case strings.ContainsAny(v, "+#\x00"):
-			bad(key, "%q: holds a wildcard (+ #) or NUL", v)
-		case strings.HasPrefix(v, "$"):
-			bad(key, "%q: starts with '$', reserved for brokers", v)
-		case v != "" && (strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") || strings.Contains(v, "//")):
-			bad(key, "%q: has an empty level", v)
-		}
-	}
-	levels("mqtt.prefix", m.Prefix, false)
-	levels("mqtt.discovery", m.Discovery, true)
-	if (m.CertFile == "") != (m.KeyFile == "") {
-		bad("mqtt.cert_file", "cert_file and key_file go together")
-	} else if _, err := mqtt.ClientTLS("", m.CertFile, m.KeyFile); err != nil {
-		bad("mqtt.cert_file", "%v", err)
-	}
-	if _, err := mqtt.ClientTLS(m.CAFile, "", ""); err != nil {
-		bad("mqtt.ca_file", "%v", err)
-	}
-	if m.Username != "" && m.Password == "" {
-		bad("mqtt.username", "%q without a password: set mqtt.password or TRIDBOARD_MQTT_PASSWORD", m.Username)
-	}
-	if m.Username == "" && m.Password != "" {
-		bad("mqtt.username", "a password without a username: set mqtt.username")
-	}
 	if !embedded {
 		for key, set := range map[string]bool{"mqtt.tls": m.TLS != TLS{}, "mqtt.accounts": len(m.Accounts) > 0} {
 			if set {
