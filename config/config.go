@@ -40,6 +40,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/internal/setting"
@@ -159,8 +160,9 @@ type MQTT struct {
 	// Accounts are logins besides Username (the daemon's own), each with a
 	// role: display or controller (or daemon).
 	Accounts []Account `yaml:"accounts"`
-	// Limits bound what clients can make the broker hold.
-	Limits Limits `yaml:"limits"`
+	// Limits bound what clients can make the broker hold (broker.Limits,
+	// 0 = the default, see docs/mqtt.md).
+	Limits broker.Limits `yaml:"limits"`
 }
 
 // TLS is the embedded broker's certificate: PEM files.
@@ -211,25 +213,6 @@ func (a Account) Secret() (password, hash string, err error) {
 		return pw, "", nil
 	}
 	return "", a.PasswordHash, nil
-}
-
-// Limits bound the embedded broker (0 = the default, see docs/mqtt.md).
-type Limits struct {
-	MaxPacketSize    int      `yaml:"max_packet_size"`
-	MaxSessions      int      `yaml:"max_sessions"`
-	MaxQueued        int      `yaml:"max_queued"`
-	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
-	MaxRetained      int      `yaml:"max_retained"`
-	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
-	SessionExpiry    Duration `yaml:"session_expiry"`
-	// MaxSessionsPerAccount bounds one account's persistent sessions.
-	MaxSessionsPerAccount int `yaml:"max_sessions_per_account"`
-	// MaxConnections and MaxConnectionsPerAddress bound the open
-	// connections; ConnectTimeout is the time a connection has to send its
-	// CONNECT.
-	MaxConnections           int      `yaml:"max_connections"`
-	MaxConnectionsPerAddress int      `yaml:"max_connections_per_address"`
-	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
 // ClockSettings are the configuration file's clock section: the chess

@@ -9,8 +9,8 @@ import (
 )
 
 // checkMQTT checks the mqtt section's embedded broker: its listeners,
-// accounts, certificate and limits (the client's settings are
-// mqtt.Opts.Validate's).
+// accounts, certificate and limits (broker.Limits.Validate); the
+// client's settings are mqtt.Opts.Validate's.
 func (c *Config) checkMQTT() []keyError {
 	var errs []keyError
 	bad := func(key, format string, args ...any) {
@@ -74,30 +74,5 @@ func (c *Config) checkMQTT() []keyError {
 			bad(key, "%v", err)
 		}
 	}
-	l := m.Limits
-	for key, v := range map[string]int{"max_sessions": l.MaxSessions, "max_queued": l.MaxQueued,
-		"max_queued_bytes": l.MaxQueuedBytes, "max_retained": l.MaxRetained, "max_retained_bytes": l.MaxRetainedBytes,
-		"max_sessions_per_account": l.MaxSessionsPerAccount, "max_connections": l.MaxConnections,
-		"max_connections_per_address": l.MaxConnectionsPerAddress} {
-		if v < 0 {
-			bad("mqtt.limits."+key, "%d: want 0 (the default) or more", v)
-		}
-	}
-	if l.MaxQueued > 32767 {
-		bad("mqtt.limits.max_queued", "%d: want at most 32767", l.MaxQueued)
-	}
-	if d := l.ConnectTimeout; d.bad != "" {
-		bad("mqtt.limits.connect_timeout", "%q is not a duration (such as 5s)", d.bad)
-	} else if d.D() < 0 {
-		bad("mqtt.limits.connect_timeout", "%v: want 0 (the default, 5s) or more", d.D())
-	}
-	if v := l.MaxPacketSize; v != 0 && (v < 1024 || v > 268435455) {
-		bad("mqtt.limits.max_packet_size", "%d: want 1024 to 268435455 bytes (0: the default, 256 KiB)", v)
-	}
-	if d := l.SessionExpiry; d.bad != "" {
-		bad("mqtt.limits.session_expiry", "%q is not a duration (such as 24h)", d.bad)
-	} else if d.D() < 0 {
-		bad("mqtt.limits.session_expiry", "%v: want 0 (the default, 168h) or more", d.D())
-	}
-	return errs
+	return c.section(errs, "mqtt.limits", m.Limits.Validate())
 }

@@ -22,15 +22,7 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (broker.Opts, error) {
 		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile,
 		Prefix: m.Prefix, BoardID: cfg.BoardID, Discovery: m.Discovery,
 		DaemonClientID: daemonClientID(cfg),
-		Limits: broker.Limits{
-			MaxPacketSize: m.Limits.MaxPacketSize, MaxSessions: m.Limits.MaxSessions,
-			MaxQueued: m.Limits.MaxQueued, MaxQueuedBytes: m.Limits.MaxQueuedBytes,
-			MaxRetained: m.Limits.MaxRetained, MaxRetainedBytes: m.Limits.MaxRetainedBytes,
-			SessionExpiry:         m.Limits.SessionExpiry.D(),
-			MaxSessionsPerAccount: m.Limits.MaxSessionsPerAccount,
-			MaxConnections:        m.Limits.MaxConnections, MaxConnectionsPerAddress: m.Limits.MaxConnectionsPerAddress,
-			ConnectTimeout: m.Limits.ConnectTimeout.D(),
-		},
+		Limits:         m.Limits,
 		// A person presses a few buttons a second; a program that floods
 		// is answered busy by the broker beyond this (docs/mqtt.md).
 		CommandRate: commandRate,
