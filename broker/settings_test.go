@@ -1,6 +1,8 @@
 package broker
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -39,5 +41,60 @@ func TestLimitsValidate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAccountSecrets: a password from a file (its first line), from the
+// environment, or a hash.
+func TestAccountSecrets(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pw, []byte("from-file\r\nsecond line\n"), 0o600)
+	t.Setenv("TRIDBOARD_TEST_PW", "from-env")
+	for _, tt := range []struct {
+		a          AccountSetting
+		pass, hash string
+	}{
+		{AccountSetting{PasswordFile: pw}, "from-file", ""},
+		{AccountSetting{PasswordEnv: "TRIDBOARD_TEST_PW"}, "from-env", ""},
+		{AccountSetting{PasswordHash: "$2a$10$x"}, "", "$2a$10$x"},
+	} {
+		p, h, err := tt.a.Secret()
+		if err != nil || p != tt.pass || h != tt.hash {
+			t.Errorf("%+v: %q %q %v, want %q %q", tt.a, p, h, err, tt.pass, tt.hash)
+		}
+	}
+}
+
+// TestSettingsValidate: the certificate, the accounts and the limits, each
+// problem keyed by its yaml name inside the mqtt section, all at once.
+func TestSettingsValidate(t *testing.T) {
+	s := DefaultSettings()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	s.TLS.KeyFile = "k.pem"
+	s.Accounts = []AccountSetting{
+		{Username: "a", Role: "display", PasswordHash: "$2a$04$abcdefghijklmnopqrstuuJ0Ym3uHqXz4mSDLMNZ3gKQhvJxqZp0a"},
+		{Username: "a", Role: "admin", PasswordHash: "md5:x"},
+		{Role: "controller", PasswordEnv: "TRIDBOARD_TEST_UNSET_PW", PasswordFile: "pw"},
+	}
+	s.Limits.MaxQueued = -1
+	want := setting.Problems{
+		{Key: "tls", Msg: "cert_file and key_file go together"},
+		{Key: "accounts[1].username", Msg: `"a" is given twice`},
+		{Key: "accounts[1].role", Msg: `role "admin": want daemon, controller or display`},
+		{Key: "accounts[1]", Msg: "not a bcrypt ($2a$, $2b$, $2y$) or argon2id ($argon2id$) hash"},
+		{Key: "accounts[2].username", Msg: "missing"},
+		{Key: "accounts[2]", Msg: "give one of password_file, password_env, password_hash"},
+		{Key: "limits.max_queued", Msg: "-1: want 0 (the default) or more"},
+	}
+	got := setting.Of(s.Validate())
+	if len(got) != len(want) {
+		t.Fatalf("problems:\n%+v\nwant\n%+v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("problem %d = %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

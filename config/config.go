@@ -144,75 +144,15 @@ type Sensors struct {
 // TRIDBOARD_MQTT_COMMAND_TOKEN overriding it) and the embedded broker's.
 type MQTT struct {
 	mqtt.Opts `yaml:",inline"`
-	// Listen is the embedded broker's TCP address.
-	Listen string `yaml:"listen"`
-	// WebSocket is the embedded broker's websocket address ("" = none).
-	WebSocket string `yaml:"websocket"`
+	// Settings are the embedded broker's (broker.Settings: listen, its
+	// TCP address; websocket, its websocket address, "" none; tls, its
+	// listeners' certificate; accounts, logins besides username, the
+	// daemon's own, each with a role; limits, what clients can make it
+	// hold). They are for the embedded broker only.
+	broker.Settings `yaml:",inline"`
 	// RemoteGrace is how long the other set of a remote game may be
 	// offline, with its side to move, before its clock is paused.
 	RemoteGrace Duration `yaml:"remote_grace"`
-
-	// The embedded broker only:
-
-	// TLS gives its listeners a certificate (TCP becomes ssl://, the
-	// websocket wss://).
-	TLS TLS `yaml:"tls"`
-	// Accounts are logins besides Username (the daemon's own), each with a
-	// role: display or controller (or daemon).
-	Accounts []Account `yaml:"accounts"`
-	// Limits bound what clients can make the broker hold (broker.Limits,
-	// 0 = the default, see docs/mqtt.md).
-	Limits broker.Limits `yaml:"limits"`
-}
-
-// TLS is the embedded broker's certificate: PEM files.
-type TLS struct {
-	CertFile string `yaml:"cert_file"`
-	KeyFile  string `yaml:"key_file"`
-}
-
-// Account is a login of the embedded broker. Its password comes from
-// exactly one of: a file (its first line), an environment variable, or a
-// bcrypt or argon2id hash written in the configuration.
-type Account struct {
-	Username     string `yaml:"username"`
-	Role         string `yaml:"role"`
-	PasswordFile string `yaml:"password_file"`
-	PasswordEnv  string `yaml:"password_env"`
-	PasswordHash string `yaml:"password_hash"`
-}
-
-// Secret reads the account's password: (password, "") from a file or the
-// environment, or ("", hash) from password_hash.
-func (a Account) Secret() (password, hash string, err error) {
-	n := 0
-	for _, v := range []string{a.PasswordFile, a.PasswordEnv, a.PasswordHash} {
-		if v != "" {
-			n++
-		}
-	}
-	if n != 1 {
-		return "", "", fmt.Errorf("give one of password_file, password_env, password_hash")
-	}
-	switch {
-	case a.PasswordFile != "":
-		b, err := os.ReadFile(a.PasswordFile)
-		if err != nil {
-			return "", "", fmt.Errorf("password_file: %w", err)
-		}
-		pw, _, _ := strings.Cut(string(b), "\n")
-		if pw = strings.TrimRight(pw, "\r"); pw == "" {
-			return "", "", fmt.Errorf("password_file %s: empty first line", a.PasswordFile)
-		}
-		return pw, "", nil
-	case a.PasswordEnv != "":
-		pw := os.Getenv(a.PasswordEnv)
-		if pw == "" {
-			return "", "", fmt.Errorf("password_env: $%s is not set", a.PasswordEnv)
-		}
-		return pw, "", nil
-	}
-	return "", a.PasswordHash, nil
 }
 
 // ClockSettings are the configuration file's clock section: the chess
@@ -275,7 +215,7 @@ func Default() *Config {
 // defaultMQTT: the embedded broker on this machine, the client's defaults
 // (mqtt.DefaultOpts) with no external broker.
 func defaultMQTT() MQTT {
-	m := MQTT{Opts: mqtt.DefaultOpts(), Listen: "127.0.0.1:1883", RemoteGrace: Dur(10 * time.Second)}
+	m := MQTT{Opts: mqtt.DefaultOpts(), Settings: broker.DefaultSettings(), RemoteGrace: Dur(10 * time.Second)}
 	m.Broker = ""
 	return m
 }

@@ -1,16 +1,17 @@
 package config
 
 import (
-	"crypto/tls"
 	"fmt"
 	"net"
 
 	"github.com/tridboard/tridboard/broker"
 )
 
-// checkMQTT checks the mqtt section's embedded broker: its listeners,
-// accounts, certificate and limits (broker.Limits.Validate); the
-// client's settings are mqtt.Opts.Validate's.
+// checkMQTT checks the mqtt section's embedded broker: its listeners (a
+// host:port, beyond loopback only with a login), the accounts against the
+// daemon's username, and its own settings (broker.Settings.Validate:
+// certificate, accounts, limits); the client's settings are
+// mqtt.Opts.Validate's.
 func (c *Config) checkMQTT() []keyError {
 	var errs []keyError
 	bad := func(key, format string, args ...any) {
@@ -19,7 +20,7 @@ func (c *Config) checkMQTT() []keyError {
 	m := c.MQTT
 	embedded := m.Broker == ""
 	if !embedded {
-		for key, set := range map[string]bool{"mqtt.tls": m.TLS != TLS{}, "mqtt.accounts": len(m.Accounts) > 0} {
+		for key, set := range map[string]bool{"mqtt.tls": m.TLS != broker.TLSFiles{}, "mqtt.accounts": len(m.Accounts) > 0} {
 			if set {
 				bad(key, "for the embedded broker only, and mqtt.broker names an external one")
 			}
@@ -46,33 +47,10 @@ func (c *Config) checkMQTT() []keyError {
 	if m.WebSocket != "" {
 		listen("mqtt.websocket", m.WebSocket)
 	}
-	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
-		bad("mqtt.tls", "cert_file and key_file go together")
-	} else if m.TLS.CertFile != "" {
-		if _, err := tls.LoadX509KeyPair(m.TLS.CertFile, m.TLS.KeyFile); err != nil {
-			bad("mqtt.tls.cert_file", "%s: %v", m.TLS.CertFile, err)
-		}
-	}
-	seen := map[string]bool{m.Username: m.Username != ""}
 	for i, a := range m.Accounts {
-		key := fmt.Sprintf("mqtt.accounts[%d]", i)
-		switch {
-		case a.Username == "":
-			bad(key+".username", "missing")
-		case seen[a.Username]:
-			bad(key+".username", "%q is given twice (mqtt.username counts too)", a.Username)
-		}
-		seen[a.Username] = true
-		if _, err := broker.ParseRole(a.Role); err != nil {
-			bad(key+".role", "%v", err)
-		}
-		_, hash, err := a.Secret()
-		if err == nil && hash != "" {
-			err = broker.CheckHash(hash)
-		}
-		if err != nil {
-			bad(key, "%v", err)
+		if m.Username != "" && a.Username == m.Username {
+			bad(fmt.Sprintf("mqtt.accounts[%d].username", i), "%q is given twice (mqtt.username counts too)", a.Username)
 		}
 	}
-	return c.section(errs, "mqtt.limits", m.Limits.Validate())
+	return c.section(errs, "mqtt", m.Settings.Validate())
 }

@@ -118,27 +118,6 @@ func TestAliasesRefused(t *testing.T) {
 	}
 }
 
-// TestAccountSecrets: a password from a file (its first line), from the
-// environment, or a hash.
-func TestAccountSecrets(t *testing.T) {
-	pw := filepath.Join(t.TempDir(), "pw")
-	os.WriteFile(pw, []byte("from-file\r\nsecond line\n"), 0o600)
-	t.Setenv("TRIDBOARD_TEST_PW", "from-env")
-	for _, tt := range []struct {
-		a          Account
-		pass, hash string
-	}{
-		{Account{PasswordFile: pw}, "from-file", ""},
-		{Account{PasswordEnv: "TRIDBOARD_TEST_PW"}, "from-env", ""},
-		{Account{PasswordHash: "$2a$10$x"}, "", "$2a$10$x"},
-	} {
-		p, h, err := tt.a.Secret()
-		if err != nil || p != tt.pass || h != tt.hash {
-			t.Errorf("%+v: %q %q %v, want %q %q", tt.a, p, h, err, tt.pass, tt.hash)
-		}
-	}
-}
-
 // FuzzParse: no input makes decoding or validation panic, and whatever
 // Parse accepts, Validate with the st3d cells judges without panicking.
 func FuzzParse(f *testing.F) {

@@ -19,10 +19,9 @@ func brokerOpts(cfg *config.Config, log *slog.Logger) (broker.Opts, error) {
 	o := broker.Opts{
 		Addr: m.Listen, WSAddr: m.WebSocket,
 		Username: m.Username, Password: m.Password,
-		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile,
+		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile, Limits: m.Limits,
 		Prefix: m.Prefix, BoardID: cfg.BoardID, Discovery: m.Discovery,
 		DaemonClientID: daemonClientID(cfg),
-		Limits:         m.Limits,
 		// A person presses a few buttons a second; a program that floods
 		// is answered busy by the broker beyond this (docs/mqtt.md).
 		CommandRate: commandRate,
