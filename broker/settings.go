@@ -160,3 +160,22 @@ func (s *Settings) Validate() error {
 	}
 	return ps.Err("broker")
 }
+
+// Apply sets the broker's options that the settings give: Addr, WSAddr,
+// CertFile, KeyFile, Limits, and Accounts with their passwords read
+// (AccountSetting.Secret). Its error names the account
+// ("accounts[1] (hall): password_env: $HALL_PW is not set").
+func (s *Settings) Apply(o *Opts) error {
+	o.Addr, o.WSAddr = s.Listen, s.WebSocket
+	o.CertFile, o.KeyFile = s.TLS.CertFile, s.TLS.KeyFile
+	o.Limits = s.Limits
+	o.Accounts = nil
+	for i, a := range s.Accounts {
+		pw, hash, err := a.Secret()
+		if err != nil {
+			return fmt.Errorf("accounts[%d] (%s): %w", i, a.Username, err)
+		}
+		o.Accounts = append(o.Accounts, Account{Username: a.Username, Role: Role(a.Role), Password: pw, Hash: hash})
+	}
+	return nil
+}

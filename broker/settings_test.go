@@ -98,3 +98,30 @@ func TestSettingsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsApply: the settings become the broker's options, the
+// passwords read; an account whose password cannot be read is named.
+func TestSettingsApply(t *testing.T) {
+	t.Setenv("TRIDBOARD_TEST_HALL_PW", "hall-pw")
+	s := DefaultSettings()
+	s.WebSocket = "127.0.0.1:0"
+	s.TLS = TLSFiles{CertFile: "c.pem", KeyFile: "k.pem"}
+	s.Limits.MaxQueued = 10
+	s.Accounts = []AccountSetting{{Username: "hall", Role: "display", PasswordEnv: "TRIDBOARD_TEST_HALL_PW"},
+		{Username: "ctl", Role: "controller", PasswordHash: "$2a$04$x"}}
+	o := Opts{Prefix: "p"}
+	if err := s.Apply(&o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Addr != "127.0.0.1:1883" || o.WSAddr != "127.0.0.1:0" || o.CertFile != "c.pem" || o.KeyFile != "k.pem" ||
+		o.Limits.MaxQueued != 10 || o.Prefix != "p" || len(o.Accounts) != 2 ||
+		o.Accounts[0] != (Account{Username: "hall", Role: RoleDisplay, Password: "hall-pw"}) ||
+		o.Accounts[1] != (Account{Username: "ctl", Role: RoleController, Hash: "$2a$04$x"}) {
+		t.Fatalf("opts = %+v", o)
+	}
+	s.Accounts[0].PasswordEnv = "TRIDBOARD_TEST_UNSET_PW"
+	err := s.Apply(&o)
+	if want := "accounts[0] (hall): password_env: $TRIDBOARD_TEST_UNSET_PW is not set"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+}
