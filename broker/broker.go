@@ -82,34 +82,40 @@ type Opts struct {
 
 // Limits bound the embedded broker's memory and store, so that no
 // client can exhaust a Raspberry Pi. A zero field takes its default.
+// They are the configuration file's mqtt.limits, under their yaml names,
+// checked by Validate.
 type Limits struct {
 	// MaxPacketSize is the largest MQTT packet accepted, in bytes (default
 	// 256 KiB); a client sending a larger one is disconnected before the
 	// broker reads it.
-	MaxPacketSize int
+	MaxPacketSize int `yaml:"max_packet_size"`
 	// MaxSessions is how many persistent sessions are kept (default 64),
 	// and MaxSessionsPerAccount how many of one account (default 16; all
 	// clients without a login count as one account). A new one beyond
 	// either takes the place of the session (of that account, or of any)
 	// away the longest, which expires; it is refused when all are connected.
-	MaxSessions, MaxSessionsPerAccount int
+	MaxSessions           int `yaml:"max_sessions"`
+	MaxSessionsPerAccount int `yaml:"max_sessions_per_account"`
 	// MaxQueued and MaxQueuedBytes bound the QoS 1 messages waiting for one
 	// session, in count (default 1000) and payload bytes (default 512 KiB);
 	// beyond them new messages for that session are dropped.
-	MaxQueued, MaxQueuedBytes int
+	MaxQueued      int `yaml:"max_queued"`
+	MaxQueuedBytes int `yaml:"max_queued_bytes"`
 	// MaxRetained and MaxRetainedBytes bound the retained messages (default
 	// 64 and 1 MiB).
-	MaxRetained, MaxRetainedBytes int
+	MaxRetained      int `yaml:"max_retained"`
+	MaxRetainedBytes int `yaml:"max_retained_bytes"`
 	// SessionExpiry is how long a persistent session is kept after its
 	// client left (default 7 days).
-	SessionExpiry time.Duration
+	SessionExpiry time.Duration `yaml:"session_expiry"`
 	// MaxConnections and MaxConnectionsPerAddress bound the open TCP
 	// connections, in all (default 256) and from one address (default
 	// 64); a connection beyond them is closed at once, and logged.
-	MaxConnections, MaxConnectionsPerAddress int
+	MaxConnections           int `yaml:"max_connections"`
+	MaxConnectionsPerAddress int `yaml:"max_connections_per_address"`
 	// ConnectTimeout is how long a new connection has to send its CONNECT
 	// (default 5 s); then it is closed, and logged.
-	ConnectTimeout time.Duration
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
 }
 
 // DefaultLimits returns the defaults of Limits. With them the

@@ -17,6 +17,9 @@
 //     close a connection that sends no CONNECT in time, and survive Accept
 //     errors; a plain loopback listener of its own for the daemon's client.
 //   - log.go: mochi's log at the daemon's levels.
+//   - settings.go: the broker's part of the configuration file's mqtt
+//     section (Settings: listen, websocket, tls, accounts, limits; checked
+//     by Validate, made Opts by Apply).
 //
 // The MQTT client (package mqtt) and the broker import neither each other
 // nor each other's MQTT library (docs/layers_test.go). Why the broker is not

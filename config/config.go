@@ -40,10 +40,12 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/clock/segment"
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
+	"github.com/tridboard/tridboard/mqtt"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
@@ -134,109 +136,23 @@ type Sensors struct {
 	Wiring *sensors.Wiring `yaml:"wiring"`
 }
 
-// MQTT configures publishing.
+// MQTT configures publishing: the client's settings (mqtt.Opts: broker,
+// an external broker's URL, empty runs the embedded broker; username and
+// password, TRIDBOARD_MQTT_PASSWORD overriding it; ca_file, cert_file,
+// key_file; prefix; discovery, the Home Assistant discovery prefix, ""
+// none; command_token, which must accompany every command when set,
+// TRIDBOARD_MQTT_COMMAND_TOKEN overriding it) and the embedded broker's.
 type MQTT struct {
-	// Broker is an external broker's URL; empty runs the embedded broker.
-	Broker string `yaml:"broker"`
-	// Listen is the embedded broker's TCP address.
-	Listen string `yaml:"listen"`
-	// WebSocket is the embedded broker's websocket address ("" = none).
-	WebSocket string `yaml:"websocket"`
-	Username  string `yaml:"username"`
-	// Password; TRIDBOARD_MQTT_PASSWORD overrides it.
-	Password string `yaml:"password"`
-	CAFile   string `yaml:"ca_file"`
-	CertFile string `yaml:"cert_file"`
-	KeyFile  string `yaml:"key_file"`
-	Prefix   string `yaml:"prefix"`
-	// Discovery is the Home Assistant discovery prefix ("" = none).
-	Discovery string `yaml:"discovery"`
-	// CommandToken must accompany every command when set;
-	// TRIDBOARD_MQTT_COMMAND_TOKEN overrides it.
-	CommandToken string `yaml:"command_token"`
+	mqtt.Opts `yaml:",inline"`
+	// Settings are the embedded broker's (broker.Settings: listen, its
+	// TCP address; websocket, its websocket address, "" none; tls, its
+	// listeners' certificate; accounts, logins besides username, the
+	// daemon's own, each with a role; limits, what clients can make it
+	// hold). They are for the embedded broker only.
+	broker.Settings `yaml:",inline"`
 	// RemoteGrace is how long the other set of a remote game may be
 	// offline, with its side to move, before its clock is paused.
 	RemoteGrace Duration `yaml:"remote_grace"`
-
-	// The embedded broker only:
-
-	// TLS gives its listeners a certificate (TCP becomes ssl://, the
-	// websocket wss://).
-	TLS TLS `yaml:"tls"`
-	// Accounts are logins besides Username (the daemon's own), each with a
-	// role: display or controller (or daemon).
-	Accounts []Account `yaml:"accounts"`
-	// Limits bound what clients can make the broker hold.
-	Limits Limits `yaml:"limits"`
-}
-
-// TLS is the embedded broker's certificate: PEM files.
-type TLS struct {
-	CertFile string `yaml:"cert_file"`
-	KeyFile  string `yaml:"key_file"`
-}
-
-// Account is a login of the embedded broker. Its password comes from
-// exactly one of: a file (its first line), an environment variable, or a
-// bcrypt or argon2id hash written in the configuration.
-type Account struct {
-	Username     string `yaml:"username"`
-	Role         string `yaml:"role"`
-	PasswordFile string `yaml:"password_file"`
-	PasswordEnv  string `yaml:"password_env"`
-	PasswordHash string `yaml:"password_hash"`
-}
-
-// Secret reads the account's password: (password, "") from a file or the
-// environment, or ("", hash) from password_hash.
-func (a Account) Secret() (password, hash string, err error) {
-	n := 0
-	for _, v := range []string{a.PasswordFile, a.PasswordEnv, a.PasswordHash} {
-		if v != "" {
-			n++
-		}
-	}
-	if n != 1 {
-		return "", "", fmt.Errorf("give one of password_file, password_env, password_hash")
-	}
-	switch {
-	case a.PasswordFile != "":
-		b, err := os.ReadFile(a.PasswordFile)
-		if err != nil {
-			return "", "", fmt.Errorf("password_file: %w", err)
-		}
-		pw, _, _ := strings.Cut(string(b), "\n")
-		if pw = strings.TrimRight(pw, "\r"); pw == "" {
-			return "", "", fmt.Errorf("password_file %s: empty first line", a.PasswordFile)
-		}
-		return pw, "", nil
-	case a.PasswordEnv != "":
-		pw := os.Getenv(a.PasswordEnv)
-		if pw == "" {
-			return "", "", fmt.Errorf("password_env: $%s is not set", a.PasswordEnv)
-		}
-		return pw, "", nil
-	}
-	return "", a.PasswordHash, nil
-}
-
-// Limits bound the embedded broker (0 = the default, see docs/mqtt.md).
-type Limits struct {
-	MaxPacketSize    int      `yaml:"max_packet_size"`
-	MaxSessions      int      `yaml:"max_sessions"`
-	MaxQueued        int      `yaml:"max_queued"`
-	MaxQueuedBytes   int      `yaml:"max_queued_bytes"`
-	MaxRetained      int      `yaml:"max_retained"`
-	MaxRetainedBytes int      `yaml:"max_retained_bytes"`
-	SessionExpiry    Duration `yaml:"session_expiry"`
-	// MaxSessionsPerAccount bounds one account's persistent sessions.
-	MaxSessionsPerAccount int `yaml:"max_sessions_per_account"`
-	// MaxConnections and MaxConnectionsPerAddress bound the open
-	// connections; ConnectTimeout is the time a connection has to send its
-	// CONNECT.
-	MaxConnections           int      `yaml:"max_connections"`
-	MaxConnectionsPerAddress int      `yaml:"max_connections_per_address"`
-	ConnectTimeout           Duration `yaml:"connect_timeout"`
 }
 
 // ClockSettings are the configuration file's clock section: the chess
@@ -288,13 +204,20 @@ func Default() *Config {
 		Sensors:     Sensors{Opts: sensors.DefaultOpts(), Preset: "reference"},
 		Recognition: recognize.DefaultOpts(),
 		LEDs:        leds.DefaultOpts(),
-		MQTT: MQTT{Listen: "127.0.0.1:1883", Prefix: "tridboard", Discovery: "homeassistant",
-			RemoteGrace: Dur(10 * time.Second)},
-		Clock:  ClockSettings{ClockOpts: table.DefaultClockOpts()},
-		HTTP:   defaultHTTP(),
-		Lesson: table.DefaultHintOpts(),
-		Game:   table.DefaultGameOpts(),
+		MQTT:        defaultMQTT(),
+		Clock:       ClockSettings{ClockOpts: table.DefaultClockOpts()},
+		HTTP:        defaultHTTP(),
+		Lesson:      table.DefaultHintOpts(),
+		Game:        table.DefaultGameOpts(),
 	}
+}
+
+// defaultMQTT: the embedded broker on this machine, the client's defaults
+// (mqtt.DefaultOpts) with no external broker.
+func defaultMQTT() MQTT {
+	m := MQTT{Opts: mqtt.DefaultOpts(), Settings: broker.DefaultSettings(), RemoteGrace: Dur(10 * time.Second)}
+	m.Broker = ""
+	return m
 }
 
 // HTTP configures the web displays the daemon serves (docs/web.md).
@@ -566,6 +489,7 @@ func (c *Config) check() []keyError {
 		bad("sensors.preset", "%q: want one of %s", c.Sensors.Preset, presets)
 	}
 	errs = c.section(errs, "leds", c.LEDs.Validate())
+	errs = c.section(errs, "mqtt", c.MQTT.Opts.Validate())
 	errs = append(errs, c.checkMQTT()...)
 	errs = c.section(errs, "buttons", c.Buttons.Validate())
 	errs = c.section(errs, "clock", c.Clock.Validate())

@@ -179,3 +179,40 @@ func TestSectionOfAPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestMQTTSectionComposed: the mqtt section's keys, as users write them,
+// land in the client's settings (mqtt.Opts) and the embedded broker's
+// (broker.Settings), the defaults kept where the file says nothing.
+func TestMQTTSectionComposed(t *testing.T) {
+	c, err := Decode("t.yaml", []byte(`mqtt:
+  listen: 0.0.0.0:1884
+  websocket: 127.0.0.1:9001
+  username: board
+  password: pw
+  prefix: hall/sets
+  command_token: tok
+  remote_grace: 30s
+  tls: {cert_file: c.pem, key_file: k.pem}
+  accounts:
+    - {username: wall, role: display, password_env: WALL_PW}
+  limits:
+    max_queued: 100
+    session_expiry: 24h
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.MQTT
+	if m.Broker != "" || m.Username != "board" || m.Password != "pw" || m.Prefix != "hall/sets" ||
+		m.Discovery != "homeassistant" || m.CommandToken != "tok" || m.RemoteGrace.D() != 30*time.Second {
+		t.Errorf("client settings: %+v", m.Opts)
+	}
+	if m.Listen != "0.0.0.0:1884" || m.WebSocket != "127.0.0.1:9001" || m.TLS.CertFile != "c.pem" || m.TLS.KeyFile != "k.pem" ||
+		len(m.Accounts) != 1 || m.Accounts[0].Username != "wall" || m.Accounts[0].PasswordEnv != "WALL_PW" ||
+		m.Limits.MaxQueued != 100 || m.Limits.SessionExpiry != 24*time.Hour || m.Limits.MaxSessions != 0 {
+		t.Errorf("broker settings: %+v", m.Settings)
+	}
+	if d := Default().MQTT; d.Broker != "" || d.Listen != "127.0.0.1:1883" || d.Prefix != "tridboard" {
+		t.Errorf("defaults: broker %q listen %q prefix %q", d.Broker, d.Listen, d.Prefix)
+	}
+}

@@ -1,17 +1,17 @@
 package config
 
 import (
-	"crypto/tls"
 	"fmt"
 	"net"
-	"strings"
 
 	"github.com/tridboard/tridboard/broker"
-	"github.com/tridboard/tridboard/mqtt"
 )
 
-// checkMQTT checks the mqtt section: the external broker's URL, or the
-// embedded broker's listeners, login, accounts, certificate and limits.
+// checkMQTT checks the mqtt section's embedded broker: its listeners (a
+// host:port, beyond loopback only with a login), the accounts against the
+// daemon's username, and its own settings (broker.Settings.Validate:
+// certificate, accounts, limits); the client's settings are
+// mqtt.Opts.Validate's.
 func (c *Config) checkMQTT() []keyError {
 	var errs []keyError
 	bad := func(key, format string, args ...any) {
@@ -20,40 +20,7 @@ func (c *Config) checkMQTT() []keyError {
 	m := c.MQTT
 	embedded := m.Broker == ""
 	if !embedded {
-		if _, err := mqtt.ParseBrokers(m.Broker); err != nil {
-			bad("mqtt.broker", "%s", strings.TrimPrefix(err.Error(), "mqtt: broker "))
-		}
-	}
-	levels := func(key, v string, empty bool) {
-		switch {
-		case v == "" && !empty:
-			bad(key, "empty")
-		case strings.ContainsAny(v, "+#\x00"):
-			bad(key, "%q: holds a wildcard (+ #) or NUL", v)
-		case strings.HasPrefix(v, "$"):
-			bad(key, "%q: starts with '$', reserved for brokers", v)
-		case v != "" && (strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") || strings.Contains(v, "//")):
-			bad(key, "%q: has an empty level", v)
-		}
-	}
-	levels("mqtt.prefix", m.Prefix, false)
-	levels("mqtt.discovery", m.Discovery, true)
-	if (m.CertFile == "") != (m.KeyFile == "") {
-		bad("mqtt.cert_file", "cert_file and key_file go together")
-	} else if _, err := mqtt.ClientTLS("", m.CertFile, m.KeyFile); err != nil {
-		bad("mqtt.cert_file", "%v", err)
-	}
-	if _, err := mqtt.ClientTLS(m.CAFile, "", ""); err != nil {
-		bad("mqtt.ca_file", "%v", err)
-	}
-	if m.Username != "" && m.Password == "" {
-		bad("mqtt.username", "%q without a password: set mqtt.password or TRIDBOARD_MQTT_PASSWORD", m.Username)
-	}
-	if m.Username == "" && m.Password != "" {
-		bad("mqtt.username", "a password without a username: set mqtt.username")
-	}
-	if !embedded {
-		for key, set := range map[string]bool{"mqtt.tls": m.TLS != TLS{}, "mqtt.accounts": len(m.Accounts) > 0} {
+		for key, set := range map[string]bool{"mqtt.tls": m.TLS != broker.TLSFiles{}, "mqtt.accounts": len(m.Accounts) > 0} {
 			if set {
 				bad(key, "for the embedded broker only, and mqtt.broker names an external one")
 			}
@@ -80,58 +47,10 @@ func (c *Config) checkMQTT() []keyError {
 	if m.WebSocket != "" {
 		listen("mqtt.websocket", m.WebSocket)
 	}
-	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
-		bad("mqtt.tls", "cert_file and key_file go together")
-	} else if m.TLS.CertFile != "" {
-		if _, err := tls.LoadX509KeyPair(m.TLS.CertFile, m.TLS.KeyFile); err != nil {
-			bad("mqtt.tls.cert_file", "%s: %v", m.TLS.CertFile, err)
-		}
-	}
-	seen := map[string]bool{m.Username: m.Username != ""}
 	for i, a := range m.Accounts {
-		key := fmt.Sprintf("mqtt.accounts[%d]", i)
-		switch {
-		case a.Username == "":
-			bad(key+".username", "missing")
-		case seen[a.Username]:
-			bad(key+".username", "%q is given twice (mqtt.username counts too)", a.Username)
-		}
-		seen[a.Username] = true
-		if _, err := broker.ParseRole(a.Role); err != nil {
-			bad(key+".role", "%v", err)
-		}
-		_, hash, err := a.Secret()
-		if err == nil && hash != "" {
-			err = broker.CheckHash(hash)
-		}
-		if err != nil {
-			bad(key, "%v", err)
+		if m.Username != "" && a.Username == m.Username {
+			bad(fmt.Sprintf("mqtt.accounts[%d].username", i), "%q is given twice (mqtt.username counts too)", a.Username)
 		}
 	}
-	l := m.Limits
-	for key, v := range map[string]int{"max_sessions": l.MaxSessions, "max_queued": l.MaxQueued,
-		"max_queued_bytes": l.MaxQueuedBytes, "max_retained": l.MaxRetained, "max_retained_bytes": l.MaxRetainedBytes,
-		"max_sessions_per_account": l.MaxSessionsPerAccount, "max_connections": l.MaxConnections,
-		"max_connections_per_address": l.MaxConnectionsPerAddress} {
-		if v < 0 {
-			bad("mqtt.limits."+key, "%d: want 0 (the default) or more", v)
-		}
-	}
-	if l.MaxQueued > 32767 {
-		bad("mqtt.limits.max_queued", "%d: want at most 32767", l.MaxQueued)
-	}
-	if d := l.ConnectTimeout; d.bad != "" {
-		bad("mqtt.limits.connect_timeout", "%q is not a duration (such as 5s)", d.bad)
-	} else if d.D() < 0 {
-		bad("mqtt.limits.connect_timeout", "%v: want 0 (the default, 5s) or more", d.D())
-	}
-	if v := l.MaxPacketSize; v != 0 && (v < 1024 || v > 268435455) {
-		bad("mqtt.limits.max_packet_size", "%d: want 1024 to 268435455 bytes (0: the default, 256 KiB)", v)
-	}
-	if d := l.SessionExpiry; d.bad != "" {
-		bad("mqtt.limits.session_expiry", "%q is not a duration (such as 24h)", d.bad)
-	} else if d.D() < 0 {
-		bad("mqtt.limits.session_expiry", "%v: want 0 (the default, 168h) or more", d.D())
-	}
-	return errs
+	return c.section(errs, "mqtt", m.Settings.Validate())
 }

@@ -55,7 +55,7 @@ func TestValidateRefuses(t *testing.T) {
 		{"negative limit", "mqtt:\n  limits:\n    max_sessions: -1\n", `config t.yaml:3: mqtt.limits.max_sessions: -1: want 0 (the default) or more`},
 		{"negative connection limit", "mqtt:\n  limits:\n    max_connections_per_address: -1\n", `config t.yaml:3: mqtt.limits.max_connections_per_address: -1: want 0 (the default) or more`},
 		{"queue beyond the resend order", "mqtt:\n  limits:\n    max_queued: 40000\n", `config t.yaml:3: mqtt.limits.max_queued: 40000: want at most 32767`},
-		{"connect timeout", "mqtt:\n  limits:\n    connect_timeout: soon\n", `config t.yaml:3: mqtt.limits.connect_timeout: "soon" is not a duration (such as 5s)`},
+		{"connect timeout", "mqtt:\n  limits:\n    connect_timeout: soon\n", `config t.yaml:3: mqtt.limits.connect_timeout: "soon" is not a duration (such as 5ms or 1.5s)`},
 		{"wiring", "sensors:\n  preset: \"\"\n  wiring:\n    expanders:\n      - {address: 0x20, mode: direct, cells: [{cell: a1W, bit: 0}, {cell: b1W, bit: 0}]}\n", "config t.yaml:4: sensors.wiring: sensors: expander 0x20: bit 0 wired twice: a1W and b1W"},
 		{"lesson hint limit", "lesson:\n  hints: {white: 3, black: -2}\n", "config t.yaml:2: lesson.hints.black: -2: want -1 (no limit) to 1000"},
 		{"lesson assistance", "lesson:\n  assist:\n    black: most\n", `config t.yaml:3: lesson.assist.black: "most": want full, explain or none`},
@@ -114,27 +114,6 @@ func TestAliasesRefused(t *testing.T) {
 		_, err := Parse("t.yaml", []byte(data))
 		if want := "config t.yaml:1: YAML anchors and aliases (& and *) are not accepted: write each value out"; err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %s", name, err, want)
-		}
-	}
-}
-
-// TestAccountSecrets: a password from a file (its first line), from the
-// environment, or a hash.
-func TestAccountSecrets(t *testing.T) {
-	pw := filepath.Join(t.TempDir(), "pw")
-	os.WriteFile(pw, []byte("from-file\r\nsecond line\n"), 0o600)
-	t.Setenv("TRIDBOARD_TEST_PW", "from-env")
-	for _, tt := range []struct {
-		a          Account
-		pass, hash string
-	}{
-		{Account{PasswordFile: pw}, "from-file", ""},
-		{Account{PasswordEnv: "TRIDBOARD_TEST_PW"}, "from-env", ""},
-		{Account{PasswordHash: "$2a$10$x"}, "", "$2a$10$x"},
-	} {
-		p, h, err := tt.a.Secret()
-		if err != nil || p != tt.pass || h != tt.hash {
-			t.Errorf("%+v: %q %q %v, want %q %q", tt.a, p, h, err, tt.pass, tt.hash)
 		}
 	}
 }

@@ -18,63 +18,69 @@ import (
 	"github.com/tridboard/tridboard/trust"
 )
 
-// Opts configures a Client.
+// Opts configures a Client. The settings of the configuration file's mqtt
+// section carry their YAML names (broker, username, password, ca_file,
+// cert_file, key_file, prefix, discovery, command_token) and are checked by
+// Validate; the daemon sets the rest (tagged "-").
 type Opts struct {
 	// Broker is the broker's URL: tcp://, ssl://, ws:// or wss:// (mqtt://,
 	// mqtts:// and tls:// are accepted too), or several separated by commas,
 	// the nodes of a cluster: the client connects to one (each set starting
 	// at another, spread by its board id) and on losing it moves to the
 	// next (ParseBrokers). Use Broker.URL() for the embedded broker.
-	Broker string
+	Broker string `yaml:"broker"`
 	// Username and Password authenticate with the broker.
-	Username, Password string
+	Username string `yaml:"username"`
+	Password string `yaml:"password"`
 	// CAFile is a PEM file of the CAs to trust for ssl:// and wss://;
 	// empty means the system's.
-	CAFile string
+	CAFile string `yaml:"ca_file"`
 	// CertFile and KeyFile are an optional PEM client certificate and key.
-	CertFile, KeyFile string
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
 
 	// ClientID is the MQTT client id; empty means "tridboard-<BoardID>".
-	ClientID string
+	ClientID string `yaml:"-"`
 	// Prefix is the first level(s) of every topic.
-	Prefix string
+	Prefix string `yaml:"prefix"`
 	// BoardID names this set: topics are <Prefix>/<BoardID>/...
-	BoardID string
+	BoardID string `yaml:"-"`
 	// StateDir holds the outbox (OutboxFile). Required.
-	StateDir string
+	StateDir string `yaml:"-"`
 	// CommandToken, if set, must be given as "token" in every command.
-	CommandToken string
+	CommandToken string `yaml:"command_token"`
 	// Discovery is the Home Assistant discovery prefix, or "" for none.
-	Discovery string
+	Discovery string `yaml:"discovery"`
 	// Version is the daemon's version, shown in Home Assistant.
-	Version string
+	Version string `yaml:"-"`
 	// Signer, when set, signs the state, the moves and the events
 	// (trust.Key.Seal: a "sig" field, last), and its public key is
 	// published retained on <base>/key for enrolment.
-	Signer *trust.Key
+	Signer *trust.Key `yaml:"-"`
 	// CommandAuth, when set, admits only commands signed by its senders
 	// (CommandAuth.Check); CommandToken is then not used.
-	CommandAuth *CommandAuth
+	CommandAuth *CommandAuth `yaml:"-"`
 
 	// KeepAlive is the MQTT keep-alive interval.
-	KeepAlive time.Duration
+	KeepAlive time.Duration `yaml:"-"`
 	// ConnectTimeout bounds one connection attempt.
-	ConnectTimeout time.Duration
+	ConnectTimeout time.Duration `yaml:"-"`
 	// RetryMin and RetryMax bound the delay between connection attempts,
 	// which doubles after every failure.
-	RetryMin, RetryMax time.Duration
+	RetryMin time.Duration `yaml:"-"`
+	RetryMax time.Duration `yaml:"-"`
 	// AckTimeout is how long a publication waits for its PUBACK before it
 	// is sent again.
-	AckTimeout time.Duration
+	AckTimeout time.Duration `yaml:"-"`
 	// EventBuffer is how many events wait for a connection; the oldest are
 	// dropped beyond it.
-	EventBuffer int
+	EventBuffer int `yaml:"-"`
 	// ClockGap is the shortest time between two changes of the game's
 	// clock by commands: a clock command that comes sooner waits for the
 	// rest of the gap, and the adds and sets queued meanwhile join it
 	// (commandloop.go), so that a flood journals at most one clock change
 	// per gap. 0 means the default, 200 ms; negative, no gap.
-	ClockGap time.Duration
+	ClockGap time.Duration `yaml:"-"`
 	// Now is the clock that stamps states and events given without a
 	// time; nil means time.Now. NewTimer makes a timer on that clock (a
 	// channel that receives once d has passed, and a function that stops
@@ -83,12 +89,12 @@ type Opts struct {
 	// nil means time.NewTimer. sim.TimeSource has both, for tests in simulated
 	// time. (paho's own keep-alive and connection timeouts stay on the
 	// real clock.)
-	Now      func() time.Time
-	NewTimer func(d time.Duration) (<-chan time.Time, func() bool)
+	Now      func() time.Time                                      `yaml:"-"`
+	NewTimer func(d time.Duration) (<-chan time.Time, func() bool) `yaml:"-"`
 
 	// Logger receives connection changes and failures; nil means
 	// slog.Default().
-	Logger *slog.Logger
+	Logger *slog.Logger `yaml:"-"`
 }
 
 // DefaultOpts returns the defaults: the embedded broker's default address,

@@ -10,39 +10,25 @@ import (
 )
 
 // brokerOpts builds the embedded broker's options from the configuration:
-// listeners, TLS, the daemon's account (mqtt.username and password) and the
-// other accounts with their passwords read from their files or the
-// environment, the daemon's topics and client id, the limits, and the
-// store in the state directory. cfg must have passed Validate.
+// its own settings (broker.Settings.Apply: listeners, TLS, the accounts
+// with their passwords, the limits), the daemon's account (mqtt.username
+// and password), the daemon's topics and client id, and the store in the
+// state directory. cfg must have passed Validate.
 func brokerOpts(cfg *config.Config, log *slog.Logger) (broker.Opts, error) {
 	m := cfg.MQTT
 	o := broker.Opts{
-		Addr: m.Listen, WSAddr: m.WebSocket,
 		Username: m.Username, Password: m.Password,
-		CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile,
 		Prefix: m.Prefix, BoardID: cfg.BoardID, Discovery: m.Discovery,
 		DaemonClientID: daemonClientID(cfg),
-		Limits: broker.Limits{
-			MaxPacketSize: m.Limits.MaxPacketSize, MaxSessions: m.Limits.MaxSessions,
-			MaxQueued: m.Limits.MaxQueued, MaxQueuedBytes: m.Limits.MaxQueuedBytes,
-			MaxRetained: m.Limits.MaxRetained, MaxRetainedBytes: m.Limits.MaxRetainedBytes,
-			SessionExpiry:         m.Limits.SessionExpiry.D(),
-			MaxSessionsPerAccount: m.Limits.MaxSessionsPerAccount,
-			MaxConnections:        m.Limits.MaxConnections, MaxConnectionsPerAddress: m.Limits.MaxConnectionsPerAddress,
-			ConnectTimeout: m.Limits.ConnectTimeout.D(),
-		},
 		// A person presses a few buttons a second; a program that floods
 		// is answered busy by the broker beyond this (docs/mqtt.md).
 		CommandRate: commandRate,
 		Logger:      log,
 		StorePath:   filepath.Join(cfg.StateDir, "broker.db"),
 	}
-	for i, a := range m.Accounts {
-		pw, hash, err := a.Secret()
-		if err != nil {
-			return broker.Opts{}, fmt.Errorf("config: mqtt.accounts[%d] (%s): %w", i, a.Username, err)
-		}
-		o.Accounts = append(o.Accounts, broker.Account{Username: a.Username, Role: broker.Role(a.Role), Password: pw, Hash: hash})
+	// The file's broker settings (broker.Settings) as they are.
+	if err := m.Settings.Apply(&o); err != nil {
+		return broker.Opts{}, fmt.Errorf("config: mqtt.%w", err)
 	}
 	return o, nil
 }

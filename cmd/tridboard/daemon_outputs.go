@@ -85,20 +85,18 @@ func (d *daemon) startBroker() error {
 
 func (d *daemon) openMQTT() error {
 	cfg := d.o.cfg.MQTT
-	opts := mqtt.DefaultOpts()
-	opts.Broker = cfg.Broker
+	// The file's client settings (mqtt.Opts) as they are; the daemon adds
+	// the broker it runs, the set's name and directory, and its version.
+	opts := cfg.Opts
 	if d.broker != nil {
 		// The daemon's own connection is a plain loopback one, TLS or not.
 		opts.Broker = d.broker.LocalURL()
 	}
-	opts.Username, opts.Password = cfg.Username, cfg.Password
 	if d.broker != nil && cfg.Username == "" {
 		// No daemon account: the embedded broker's login for its daemon.
 		opts.Username, opts.Password = d.broker.LocalLogin()
 	}
-	opts.CAFile, opts.CertFile, opts.KeyFile = cfg.CAFile, cfg.CertFile, cfg.KeyFile
-	opts.Prefix, opts.BoardID, opts.StateDir = cfg.Prefix, d.o.cfg.BoardID, d.o.cfg.StateDir
-	opts.Discovery, opts.CommandToken, opts.Version = cfg.Discovery, cfg.CommandToken, version
+	opts.BoardID, opts.StateDir, opts.Version = d.o.cfg.BoardID, d.o.cfg.StateDir, version
 	opts.Logger = d.log
 	st, err := loadTrust(d.o.cfg.StateDir, d.log)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,44 @@ http:
 	}
 	if got := d.tb.Snapshot().Moves; len(got) != 1 || got[0].Move != "b2W-b4N" {
 		t.Fatalf("moves %+v, want b2W-b4N kept", got)
+	}
+}
+
+// TestMQTTSectionReachesTheSet: the mqtt section's client settings
+// (mqtt.Opts: prefix, command_token) and broker settings (broker.Settings:
+// limits) as a file gives them reach the running set whole: the set
+// answers on the file's prefix, refuses a command without the file's
+// token, and obeys one with it.
+func TestMQTTSectionReachesTheSet(t *testing.T) {
+	file, err := config.Parse("set.yaml", []byte(`
+mqtt:
+  prefix: hall/sets
+  command_token: s3cret
+  limits:
+    max_queued: 200
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, c, topics := startInProcess(t, func(c *config.Config) {
+		c.MQTT.Opts, c.MQTT.Settings = file.MQTT.Opts, file.MQTT.Settings
+	})
+	if got := topics.Set("resign"); !strings.HasPrefix(got, "hall/sets/unit/") {
+		t.Fatalf("topic %s, want under hall/sets/unit/", got)
+	}
+	if r := sendCommand(t, c, topics, "resign", `{"side":"black"}`); r["status"] != "error" {
+		t.Fatalf("resign without the token: %v, want refused", r)
+	}
+	if snap := d.tb.Snapshot(); snap.Result != "*" {
+		t.Fatalf("a refused command ended the game: %s", snap.Result)
+	}
+	if r := sendCommand(t, c, topics, "resign", `{"side":"black","token":"s3cret"}`); r["status"] != "ok" {
+		t.Fatalf("resign with the token: %v", r)
+	}
+	if snap := d.tb.Snapshot(); snap.Result != "1-0" {
+		t.Errorf("after resigning: %q, want 1-0", snap.Result)
+	}
+	if bo, err := brokerOpts(d.o.cfg, d.log); err != nil || bo.Limits.MaxQueued != 200 || bo.Prefix != "hall/sets" {
+		t.Errorf("broker opts: limits %+v prefix %q err %v", bo.Limits, bo.Prefix, err)
 	}
 }
