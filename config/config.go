@@ -18,8 +18,7 @@
 // and is shared by the sensors, the LEDs' HT16K33s and the clock's
 // displays, so config declares it (I2C) and the command reads it.
 // Their time.Duration settings are read as "5ms" or "1.5s"; a value that
-// is not a duration is reported by Validate with its key and line, as the
-// sections config declares itself report theirs (Duration); so is a
+// is not a duration is reported by Validate with its key and line; so is a
 // clock.Control setting (a time control, "180+2") that is not one.
 package config
 
@@ -32,7 +31,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -46,6 +44,7 @@ import (
 	"github.com/tridboard/tridboard/internal/setting"
 	"github.com/tridboard/tridboard/leds"
 	"github.com/tridboard/tridboard/mqtt"
+	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/recognize"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
@@ -88,34 +87,6 @@ type Config struct {
 	badDurations []keyError
 }
 
-// Duration is a time.Duration written as "5ms" or "1.5s". A value that is
-// not a duration is kept and refused by the checks, which know its key and
-// line.
-type Duration struct {
-	d   time.Duration
-	bad string
-}
-
-// Dur makes a Duration.
-func Dur(d time.Duration) Duration { return Duration{d: d} }
-
-// UnmarshalYAML reads a duration string.
-func (d *Duration) UnmarshalYAML(b []byte) error {
-	v, s, err := parseDuration(b)
-	if err != nil {
-		*d = Duration{bad: s}
-		return nil
-	}
-	*d = Duration{d: v}
-	return nil
-}
-
-// MarshalYAML writes the duration as a string.
-func (d Duration) MarshalYAML() ([]byte, error) { return []byte(d.d.String()), nil }
-
-// D is the duration as a time.Duration.
-func (d Duration) D() time.Duration { return d.d }
-
 // I2C is the bus the expanders and the HT16K33 hang on.
 type I2C struct {
 	// Bus is the periph bus name ("" = the first, /dev/i2c-1 on a Pi).
@@ -150,9 +121,10 @@ type MQTT struct {
 	// daemon's own, each with a role; limits, what clients can make it
 	// hold). They are for the embedded broker only.
 	broker.Settings `yaml:",inline"`
-	// RemoteGrace is how long the other set of a remote game may be
-	// offline, with its side to move, before its clock is paused.
-	RemoteGrace Duration `yaml:"remote_grace"`
+	// RemoteSettings are remote play's (opponent.RemoteSettings:
+	// remote_grace, how long the other set of a remote game may be
+	// offline, with its side to move, before its clock is paused).
+	opponent.RemoteSettings `yaml:",inline"`
 }
 
 // ClockSettings are the configuration file's clock section: the chess
@@ -215,7 +187,7 @@ func Default() *Config {
 // defaultMQTT: the embedded broker on this machine, the client's defaults
 // (mqtt.DefaultOpts) with no external broker.
 func defaultMQTT() MQTT {
-	m := MQTT{Opts: mqtt.DefaultOpts(), Settings: broker.DefaultSettings(), RemoteGrace: Dur(10 * time.Second)}
+	m := MQTT{Opts: mqtt.DefaultOpts(), Settings: broker.DefaultSettings(), RemoteSettings: opponent.DefaultRemoteSettings()}
 	m.Broker = ""
 	return m
 }
@@ -453,19 +425,11 @@ func (c *Config) check() []keyError {
 	if c.I2C.SpeedHz < 10000 || c.I2C.SpeedHz > 3400000 {
 		bad("i2c.speed_hz", "%d: want 10000 to 3400000", c.I2C.SpeedHz)
 	}
-	between := func(key string, d Duration, lo, hi time.Duration) {
-		if d.bad != "" {
-			bad(key, "%q is not a duration (such as 5ms or 1.5s)", d.bad)
-		} else if d.D() < lo || d.D() > hi {
-			bad(key, "%v: want %v to %v", d.D(), lo, hi)
-		}
-	}
 	errs = append(errs, c.badDurations...)
 	errs = c.section(errs, "sensors", c.Sensors.Validate())
 	errs = c.section(errs, "recognition", c.Recognition.Validate())
 	errs = c.section(errs, "game", c.Game.Validate())
 	errs = c.section(errs, "http", c.HTTP.Validate())
-	between("mqtt.remote_grace", c.MQTT.RemoteGrace, time.Second, time.Hour)
 	if l := c.HTTP.Listen; l != "off" {
 		if _, _, err := net.SplitHostPort(l); err != nil {
 			bad("http.listen", "%q: want host:port, or off", l)
@@ -490,6 +454,7 @@ func (c *Config) check() []keyError {
 	}
 	errs = c.section(errs, "leds", c.LEDs.Validate())
 	errs = c.section(errs, "mqtt", c.MQTT.Opts.Validate())
+	errs = c.section(errs, "mqtt", c.MQTT.RemoteSettings.Validate())
 	errs = append(errs, c.checkMQTT()...)
 	errs = c.section(errs, "buttons", c.Buttons.Validate())
 	errs = c.section(errs, "clock", c.Clock.Validate())

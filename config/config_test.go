@@ -204,7 +204,7 @@ func TestMQTTSectionComposed(t *testing.T) {
 	}
 	m := c.MQTT
 	if m.Broker != "" || m.Username != "board" || m.Password != "pw" || m.Prefix != "hall/sets" ||
-		m.Discovery != "homeassistant" || m.CommandToken != "tok" || m.RemoteGrace.D() != 30*time.Second {
+		m.Discovery != "homeassistant" || m.CommandToken != "tok" || m.Grace != 30*time.Second {
 		t.Errorf("client settings: %+v", m.Opts)
 	}
 	if m.Listen != "0.0.0.0:1884" || m.WebSocket != "127.0.0.1:9001" || m.TLS.CertFile != "c.pem" || m.TLS.KeyFile != "k.pem" ||

@@ -29,6 +29,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"broker without host", "mqtt:\n  broker: tcp://\n", `config t.yaml:2: mqtt.broker: "tcp://": no host`},
 		{"NUL in the board id", "board_id: \"a\\0b\"\n", `config t.yaml:1: board_id: "a\x00b": want a non-empty name without / + # or NUL`},
 		{"settle 0s", "recognition:\n  settle: 0s\n", `config t.yaml:2: recognition.settle: 0s: want 1ms to 5s`},
+		{"remote grace under a second", "mqtt:\n  remote_grace: 500ms\n", `config t.yaml:2: mqtt.remote_grace: 500ms: want 1s to 1h0m0s`},
+		{"remote grace not a duration", "mqtt:\n  remote_grace: soon\n", `config t.yaml:2: mqtt.remote_grace: "soon" is not a duration (such as 5ms or 1.5s)`},
 		{"unknown play", "game:\n  play: blitz\n", `config t.yaml:2: game.play: "blitz": want casual, tournament or lesson`},
 		{"0.0.0.0 without a password", "mqtt:\n  listen: 0.0.0.0:1883\n", `config t.yaml:2: mqtt.listen: "0.0.0.0:1883" is reachable beyond loopback: set mqtt.username and a password, or accounts`},
 		{"websocket beyond loopback", "mqtt:\n  websocket: \":8080\"\n", `config t.yaml:2: mqtt.websocket: ":8080" is reachable beyond loopback: set mqtt.username and a password, or accounts`},

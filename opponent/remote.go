@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tridboard/tridboard/internal/setting"
 	"log/slog"
 	"strings"
 	"sync"
@@ -31,9 +32,10 @@ type RemoteOpts struct {
 	Log *slog.Logger
 	// CommandTimeout bounds one command to the table.
 	CommandTimeout time.Duration
-	// Grace is how long the other set may be offline, with its side to
-	// move, before its clock is paused (0: DefaultGrace).
-	Grace time.Duration
+	// RemoteSettings are the configuration file's: Grace, how long the
+	// other set may be offline, with its side to move, before its clock
+	// is paused (0: DefaultGrace).
+	RemoteSettings
 	// Now is the clock of the grace period (nil: time.Now); Tick wakes the
 	// Remote to look at it (nil: every 200 ms of real time).
 	Now  func() time.Time
@@ -48,6 +50,25 @@ type RemoteOpts struct {
 
 // DefaultGrace is RemoteOpts.Grace when none is given.
 const DefaultGrace = 10 * time.Second
+
+// RemoteSettings are remote play's settings in the configuration file
+// (the mqtt section's remote_grace), checked by Validate.
+type RemoteSettings struct {
+	// Grace is how long the other set may be offline, with its side to
+	// move, before its clock is paused.
+	Grace time.Duration `yaml:"remote_grace"`
+}
+
+// DefaultRemoteSettings: a grace of DefaultGrace.
+func DefaultRemoteSettings() RemoteSettings { return RemoteSettings{Grace: DefaultGrace} }
+
+// Validate checks the settings of the configuration file: remote_grace 1s
+// to 1h. Its error is setting.Problems, keyed by the yaml names.
+func (s *RemoteSettings) Validate() error {
+	var ps setting.Problems
+	ps.Between("remote_grace", s.Grace, time.Second, time.Hour)
+	return ps.Err("opponent")
+}
 
 // Remote plays the side of another set. The two sets pair their games
 // first: each publishes a retained record of its side of the game

@@ -81,7 +81,7 @@ type remoteRig struct {
 func newRemoteRig(t *testing.T) *remoteRig {
 	rig := &remoteRig{t: t, tb: &recTable{}, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	r, err := NewRemote(game.Opponent{Side: rules.Black, Set: "klingon"}, nil, rig.tb, RemoteOpts{Broker: "tcp://127.0.0.1:1",
-		Prefix: "tridboard", Local: "enterprise", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Grace: 10 * time.Second,
+		Prefix: "tridboard", Local: "enterprise", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), RemoteSettings: RemoteSettings{Grace: 10 * time.Second},
 		Now: func() time.Time { return rig.now }, Tick: make(chan time.Time)})
 	if err != nil {
 		t.Fatal(err)

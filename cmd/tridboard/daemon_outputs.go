@@ -117,7 +117,7 @@ func (d *daemon) openMQTT() error {
 	d.msink = mqttsink.New(c, &so)
 	d.tb.AddSink(d.msink)
 	ro := opponent.RemoteOpts{Broker: opts.Broker, Username: cfg.Username, Password: cfg.Password,
-		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, Grace: cfg.RemoteGrace.D(),
+		Prefix: cfg.Prefix, Local: d.o.cfg.BoardID, Log: d.log, RemoteSettings: cfg.RemoteSettings,
 		Checker: st.peers, Signer: st.key}
 	d.opp = opponent.NewManager(func(spec game.Opponent, snap *table.Snapshot) (opponent.Player, error) {
 		if spec.Set != "" {

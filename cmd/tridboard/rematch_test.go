@@ -26,7 +26,7 @@ type pairOfSets struct {
 
 func startPair(t *testing.T, grace time.Duration) *pairOfSets {
 	t.Helper()
-	edit := func(cfg *config.Config) { cfg.MQTT.RemoteGrace = config.Dur(grace) }
+	edit := func(cfg *config.Config) { cfg.MQTT.Grace = grace }
 	return startPairOn(t, mosquittotest.Start(t), edit)
 }
 
