@@ -275,14 +275,34 @@ func (t *Table) clockAddSink(q *queue, now time.Time) {
 // standing reports whether the set's last reading already shows pos, the
 // start position of a new game of sys, before the game replaces the
 // expected position: every cell read, a piece where pos has one and none
-// elsewhere. Nothing read yet, or a system of other cells (read by a new
-// scanner), is not standing.
-func (t *Table) standing(sys rules.System, pos rules.Position) bool {
-	if !t.observed || !slices.Equal(t.sys.Cells(), sys.Cells()) {
-		return false
+// elsewhere. A system of other cells (read by a new scanner) is not
+// standing. known is false when that cannot be told yet: nothing read, or
+// cells not yet settled (a new_game that comes as the daemon starts); the
+// first complete reading decides then (settle).
+func (t *Table) standing(sys rules.System, pos rules.Position) (standing, known bool) {
+	if !slices.Equal(t.sys.Cells(), sys.Cells()) {
+		return false, true
+	}
+	if !t.observed {
+		return false, false
 	}
 	snap := t.sc.Snapshot()
-	return snap.Unknown.Empty() && snap.Closed == pos.Occupancy()
+	if !snap.Unknown.Empty() {
+		return false, false
+	}
+	return snap.Closed == pos.Occupancy(), true
+}
+
+// settleStanding decides, at the first complete reading after a new game
+// whose set could not be read yet, whether it stood in the game's start
+// position: nobody can have set it up unseen, so a set that shows the
+// position at once stood in it.
+func (t *Table) settleStanding(closed, unknown rules.CellSet) {
+	if !t.ck.undecided || !unknown.Empty() {
+		return
+	}
+	t.ck.undecided = false
+	t.ck.waitMove = len(t.sess.Moves()) == 0 && closed == t.sess.Position().Occupancy()
 }
 
 func (t *Table) clockStart(at time.Time) {

@@ -112,7 +112,7 @@ func (t *Table) clockTick(now time.Time) {
 		// A new game's clock starts when the set first shows its position,
 		// unless clock buttons start it, or the set stood in it already
 		// (the first move starts it: clockMove, clockPlay).
-		if !t.ck.buttons && !t.ck.waitMove && t.rec.Status().State == recognize.InSync {
+		if !t.ck.buttons && !t.ck.waitMove && !t.ck.undecided && t.rec.Status().State == recognize.InSync {
 			t.clockStart(now)
 			t.emit(Event{Kind: ClockChanged, At: now, Side: t.rec.Position().Turn(), Detail: "started"})
 		}

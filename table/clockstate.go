@@ -23,6 +23,9 @@ type clockState struct {
 	// position (standing): the clock waits for White's first move (or a
 	// press, or the arbiter's resume), not for the set to show it.
 	waitMove bool
+	// undecided: the new game began before the set was read whole; its
+	// first complete reading decides waitMove (settleStanding).
+	undecided bool
 	// saved is when the clock was last kept beside the journal (clockSave).
 	saved time.Time
 	// offSync is when the set last left the expected position: where a

@@ -171,14 +171,14 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	// Read before the game replaces the expected position: the set may
 	// already stand in the new game's (its clock then waits for White's
 	// first move).
-	standing := t.standing(sys, s.Position())
+	standing, known := t.standing(sys, s.Position())
 	old := t.sess
 	if err := t.start(s); err != nil {
 		_ = s.Close()
 		t.sess = old
 		return Reply{}, err
 	}
-	t.ck.waitMove = standing
+	t.ck.waitMove, t.ck.undecided = standing, !known
 	if _, ok := s.Teaching(); !ok {
 		t.hints.teach = tc // not journaled (above): in force until a restart
 	}

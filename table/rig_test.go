@@ -145,6 +145,23 @@ func newRig(t testing.TB, edit ...func(*table.Opts)) *rig {
 	return r
 }
 
+// newRigUnread is newRig with its table built on the set as it expects,
+// and not a scan made yet: as the daemon is when it starts.
+func newRigUnread(t testing.TB, edit ...func(*table.Opts)) *rig {
+	t.Helper()
+	r := newRig(t, edit...)
+	_ = r.tb.Close()
+	r.opts.StateDir = t.TempDir()
+	tb, err := table.New(&r.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.tb = tb
+	t.Cleanup(func() { _ = tb.Close() })
+	r.setup()
+	return r
+}
+
 // open builds the table on the rig's set, and stands the set as it expects.
 func (r *rig) open() {
 	r.t.Helper()

@@ -32,6 +32,7 @@ func (t *Table) Tick() {
 // recognizer and its verdict, then the buttons pressed (a clock press
 // completes the move the reading shows).
 func (t *Table) observe(at time.Time, closed, unknown rules.CellSet, buttons uint64, gap time.Duration) {
+	t.settleStanding(closed, unknown)
 	evs := t.rec.ObserveGap(at, closed, unknown, gap)
 	if !t.observed {
 		t.observed = true
