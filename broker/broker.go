@@ -282,7 +282,9 @@ func Start(opts Opts) (*Broker, error) {
 	}
 	b.local = local.Address()
 	if opts.WSAddr != "" {
-		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc, g: g, adm: admission{wg: &srv.Listeners.ClientsWg}}
+		// A copy of its own: net/http's ServeTLS adds HTTP/2 to its
+		// server's config while the TCP listener's handshakes read theirs.
+		ws := &guardedWS{id: "ws", addr: opts.WSAddr, tls: tc.Clone(), g: g, adm: admission{wg: &srv.Listeners.ClientsWg}}
 		if err := srv.AddListener(ws); err != nil {
 			srv.Close()
 			return nil, fmt.Errorf("mqtt: embedded broker: listen websocket %s: %w", opts.WSAddr, err)
