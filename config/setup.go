@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 
@@ -116,6 +117,26 @@ func WriteSetup(stateDir string, s Setup) error {
 		return fmt.Errorf("config: setup: %w", err)
 	}
 	return nil
+}
+
+// setupMu serialises UpdateSetup's read-modify-writes in this process.
+var setupMu sync.Mutex
+
+// UpdateSetup reads <stateDir>/setup.yaml, lets change alter it and writes
+// it back (WriteSetup), one update at a time in this process: two pages
+// saving at once (the name, the wiring) both keep their values. An error
+// from change, or a changed Setup that Check refuses, writes nothing.
+func UpdateSetup(stateDir string, change func(*Setup) error) error {
+	setupMu.Lock()
+	defer setupMu.Unlock()
+	s, err := ReadSetup(stateDir)
+	if err != nil {
+		return err
+	}
+	if err := change(&s); err != nil {
+		return err
+	}
+	return WriteSetup(stateDir, s)
 }
 
 // ApplySetup reads <state_dir>/setup.yaml and puts its values over c's.

@@ -118,3 +118,27 @@ func TestSetupBadValueReportedUnderItsFile(t *testing.T) {
 		t.Errorf("problem %+v: want variant in %s", ps[0], filepath.Join(dir, SetupName))
 	}
 }
+
+func TestUpdateSetupKeepsTheOtherValues(t *testing.T) {
+	dir := t.TempDir()
+	if err := UpdateSetup(dir, func(s *Setup) error { s.BoardID = "hall-1"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := UpdateSetup(dir, func(s *Setup) error { s.Variant = "millennium"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := UpdateSetup(dir, func(s *Setup) error { s.BoardID = "bad/name"; return nil }); err == nil {
+		t.Fatal("a refused update was taken")
+	}
+	stop := errors.New("changed my mind")
+	if err := UpdateSetup(dir, func(s *Setup) error { s.BoardID = "other"; return stop }); !errors.Is(err, stop) {
+		t.Fatalf("UpdateSetup = %v, want the change's own error", err)
+	}
+	s, err := ReadSetup(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != (Setup{BoardID: "hall-1", Variant: "millennium"}) {
+		t.Errorf("setup.yaml holds %+v, want both updates and nothing of the refused ones", s)
+	}
+}
