@@ -5,7 +5,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/makiuchi-d/gozxing"
@@ -98,5 +101,82 @@ func TestSetupPageOnAPhone(t *testing.T) {
 	t.Logf("accepted: %q", webtest.Eval[string](t, ctx, `document.getElementById('result').textContent`))
 	if b, err := os.ReadFile(spool); err != nil || string(b) != "ssid=Hall; 2\npsk=short1234\ncountry=GB\n" {
 		t.Errorf("spool %q, %v", b, err)
+	}
+}
+
+// The name and rules on a phone: the running values shown, every field
+// labelled and readable, the rules' options offered for st3d only; a bad
+// name refused by the set and said, nothing saved; the token typed, a new
+// name, Millennium, then st3d with Peters' rule and Smith's setup saved,
+// and the page waits until the set is back under the new name.
+func TestNameAndRulesOnAPhone(t *testing.T) {
+	o := testOpts(t)
+	var mu sync.Mutex
+	cur := Current{Identity: Identity{"tridboard", "st3d", ""}, Game: "st3d", Moves: 7, InProgress: true}
+	var saved []Identity
+	o.Current = func() Current { mu.Lock(); defer mu.Unlock(); return cur }
+	o.Save = func(id Identity) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		saved = append(saved, id)
+		// The set restarts: back under the new name a moment later.
+		time.AfterFunc(1500*time.Millisecond, func() { mu.Lock(); cur.Identity = id; mu.Unlock() })
+		return "Saved. The set restarts as " + id.Name + " in a few seconds.", nil
+	}
+	url, _ := webtest.Serve(t, Handler(o), "")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait),
+		chromedp.Navigate(url+"/setup")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the name and rules shown", `!document.getElementById('set').hidden && document.getElementById('name').value === 'tridboard'`)
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('variant').selectedOptions[0].textContent`); got != "Star Trek 3D chess (st3d)" {
+		t.Errorf("rules shown %q", got)
+	}
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('gamenote').textContent`); !strings.Contains(got, "A game is in progress (7 moves, st3d): it goes on") {
+		t.Errorf("game note %q", got)
+	}
+	for _, id := range []string{"name", "variant", "setupopt", "token"} {
+		label := webtest.Eval[string](t, ctx, `(() => { const l = document.getElementById('`+id+`').labels; return l.length === 1 ? l[0].textContent : '' })()`)
+		px := webtest.Eval[float64](t, ctx, `parseFloat(getComputedStyle(document.getElementById('`+id+`')).fontSize)`)
+		if label == "" || px < 16 {
+			t.Errorf("field %s: label %q, font %.0f px", id, label, px)
+		}
+	}
+	if n := webtest.Eval[int](t, ctx, `document.querySelectorAll('#rules input').length`); n != 6 {
+		t.Errorf("%d rule options offered for st3d, want 6", n)
+	}
+	// Millennium has no options: none shown.
+	choose := func(v string) {
+		webtest.Eval[bool](t, ctx, `(() => { const s = document.getElementById('variant'); s.value = '`+v+`'; return s.dispatchEvent(new Event('change')) })()`)
+	}
+	choose("millennium")
+	if webtest.Eval[bool](t, ctx, `!document.getElementById('opts').hidden`) {
+		t.Error("options shown for Millennium")
+	}
+	// A name with a space: the set says why, nothing saved.
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#token", "tok-1"), chromedp.SetValue("#name", "Hall 2"),
+		chromedp.Click("#setform button")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the refusal", `document.getElementById('setresult').className === 'result error'`)
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('setresult').textContent`); !strings.Contains(got, `Not changed: the name "Hall 2" holds ' '`) {
+		t.Errorf("refusal %q", got)
+	}
+	// st3d with Peters' rule and Smith's setup, a good name, by touch.
+	choose("st3d")
+	webtest.Eval[string](t, ctx, `document.getElementById('name').value = ''`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#name", "club-7"), chromedp.Click("#opt-V-A1")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Eval[string](t, ctx, `document.getElementById('setupopt').value = 'V.P2'`)
+	if err := chromedp.Do(ctx, chromedp.Click("#setform button")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the set back", `document.getElementById('setresult').textContent === 'Saved: the set is back as club-7.'`)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := (Identity{"club-7", "st3d", "V.A1,V.P2"}); len(saved) != 1 || saved[0] != want {
+		t.Errorf("saved %+v, want %+v", saved, want)
 	}
 }

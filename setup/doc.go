@@ -4,6 +4,9 @@
 // (name, password, country), which it writes as a spool file for the
 // privileged tridboard-wifi script of the card image
 // (deploy/image/rootfs: tridboard-wifi.path runs it when the file
-// appears), the daemon itself running unprivileged. Everything is served
+// appears), the daemon itself running unprivileged; and the set's name
+// and the rules of its next games (Identity), which the daemon keeps in
+// its state directory's setup.yaml and applies by restarting in place
+// (Opts.Save). Everything is served
 // from the binary: a phone on the set's access point has no internet.
 package setup

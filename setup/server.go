@@ -35,6 +35,13 @@ type Opts struct {
 	// set's own screen. Elsewhere (the venue's network, Ethernet) the
 	// token is asked, the password being the access point's key.
 	Open []netip.Prefix
+	// Current is the set's name and rules system as it runs, and its
+	// game; nil: the page offers neither.
+	Current func() Current
+	// Save keeps id (checked by Identity.Check) and applies it, or says
+	// why not, having written nothing; its message tells the person what
+	// happens now. Nil (or no Token) refuses.
+	Save func(id Identity) (message string, err error)
 }
 
 // DefaultOpts: the card image's files, the access point's address
@@ -45,8 +52,9 @@ func DefaultOpts() Opts {
 }
 
 // Handler serves GET /setup (the page), GET /setup/hotspot (the access
-// point as JSON: ssid, psk, uri, svg) and POST /setup/wifi (the venue's
-// Wi-Fi, a JSON Venue).
+// point as JSON: ssid, psk, uri, svg), POST /setup/wifi (the venue's
+// Wi-Fi, a JSON Venue), GET /setup/set (the set's name and rules system,
+// Current, and the systems offered) and POST /setup/set (a JSON Identity).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /setup", func(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +64,8 @@ func Handler(o Opts) http.Handler {
 	})
 	m.HandleFunc("GET /setup/hotspot", o.hotspot)
 	m.HandleFunc("POST /setup/wifi", o.wifi)
+	m.HandleFunc("GET /setup/set", o.set)
+	m.HandleFunc("POST /setup/set", o.saveSet)
 	return m
 }
 
@@ -116,20 +126,30 @@ func (o Opts) hotspot(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, map[string]string{"ssid": h.SSID, "psk": h.PSK, "uri": h.URI(), "svg": svg})
 }
 
-func (o Opts) wifi(w http.ResponseWriter, r *http.Request) {
-	if o.Token == "" || o.SpoolDir == "" {
-		fail(w, http.StatusForbidden, "setting the Wi-Fi is off here (no command token configured, or not the card image)")
-		return
+// command admits a form's POST: on (else 403 with off), the token (else
+// 401), and its body, a JSON object of v's fields only, into v (else 400
+// naming fields). It answers the refusals itself.
+func (o Opts) command(w http.ResponseWriter, r *http.Request, on bool, off string, v any, fields string) bool {
+	if !on || o.Token == "" {
+		fail(w, http.StatusForbidden, off)
+		return false
 	}
 	if !o.authorised(r) {
 		fail(w, http.StatusUnauthorized, "missing or wrong command token")
-		return
+		return false
 	}
-	var v Venue
 	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		fail(w, http.StatusBadRequest, "malformed request: want a JSON object with ssid, psk, country")
+	if err := dec.Decode(v); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: want a JSON object with "+fields)
+		return false
+	}
+	return true
+}
+
+func (o Opts) wifi(w http.ResponseWriter, r *http.Request) {
+	var v Venue
+	if !o.command(w, r, o.SpoolDir != "", "setting the Wi-Fi is off here (no command token configured, or not the card image)", &v, "ssid, psk, country") {
 		return
 	}
 	v.Country = strings.ToUpper(strings.TrimSpace(v.Country))

@@ -30,6 +30,11 @@ type Opts struct {
 	// System is the rules of a new game when the state directory has none
 	// to resume. Required.
 	System rules.System
+	// NewGames, if set, is the rules of a new game that names none (a
+	// button's, a command's without a variant); nil: the current game's.
+	// The setup page sets it to the rules it chose, which a resumed game
+	// of other rules does not take.
+	NewGames rules.System
 	// Bus is the I2C bus of the sensors: periph's, or sim's. Required.
 	Bus i2c.Bus
 	// Wiring says which switch is which cell. Required; it decides which

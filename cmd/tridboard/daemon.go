@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -52,6 +53,12 @@ type daemonOpts struct {
 	// systemd, if set, is told when the daemon runs and stops, and fed
 	// its watchdog (systemd.go).
 	systemd *sdnotify.Notifier
+	// reread reads the configuration anew (the file, the environment,
+	// setup.yaml and the flags), unvalidated, for a restart in place (the
+	// setup page); nil: the page cannot set the name and rules. pinned
+	// are the keys the flags set, which the page cannot change.
+	reread func() (*config.Config, error)
+	pinned []string
 }
 
 // daemon wires the parts: the bus (or the simulated set), the LEDs, the
@@ -78,12 +85,16 @@ type daemon struct {
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
 	trust   setTrust // the set's key and whom it believes (keys.go)
+	// restart is closed, once, to end run for a restart in place
+	// (restartSoon, setup_apply.go).
+	restart     chan struct{}
+	restartOnce sync.Once
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
 // the error, which says what and where.
 func newDaemon(o daemonOpts) (*daemon, error) {
-	d := &daemon{o: o, log: o.log}
+	d := &daemon{o: o, log: o.log, restart: make(chan struct{})}
 	if err := d.open(); err != nil {
 		d.close(context.Background())
 		return nil, err
@@ -158,6 +169,7 @@ func (d *daemon) open() error {
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.NewGames = d.pageRules()
 	topts.Published = func(game string) int {
 		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
 		if err != nil {

@@ -167,7 +167,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
-	so.Setup = setup.Handler(setupOpts(cfg.StateDir, cfg.MQTT.CommandToken))
+	so.Setup = setup.Handler(d.setupPage())
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()

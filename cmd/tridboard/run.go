@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -68,9 +69,30 @@ func (f daemonFlags) check() error {
 // wiring against the cells of the configured system, except when a
 // simulated set with no wiring of its own is the system's own set (sim).
 func (f daemonFlags) load(sim bool) (*config.Config, error) {
+	c, err := f.read()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLoaded(c, sim); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// read reads the configuration (the file, the environment, the setup
+// page's setup.yaml) and applies the flags over it, unvalidated.
+func (f daemonFlags) read() (*config.Config, error) {
 	c, err := config.Read(*f.config)
 	if err != nil {
 		return nil, err
+	}
+	if *f.stateDir != "" && *f.stateDir != c.StateDir {
+		// The setup page's choices in the state directory the flag names
+		// (config.Read applied those of the file's); the flags win over them.
+		c.StateDir = *f.stateDir
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
 	}
 	for _, o := range []struct{ flag, dst *string }{
 		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
@@ -81,9 +103,30 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 			*o.dst = *o.flag
 		}
 	}
+	return c, nil
+}
+
+// pinned are the setup page's keys that flags set (they win over it).
+func (f daemonFlags) pinned() []string {
+	var keys []string
+	for _, o := range []struct {
+		flag *string
+		key  string
+	}{{f.boardID, "board_id"}, {f.variant, "variant"}, {f.options, "options"}} {
+		if *o.flag != "" {
+			keys = append(keys, o.key)
+		}
+	}
+	return keys
+}
+
+// checkLoaded validates a configuration read as config check does, the
+// wiring against the cells of the configured system, except when a
+// simulated set with no wiring of its own is the system's own set (sim).
+func checkLoaded(c *config.Config, sim bool) error {
 	sys, err := systems.Lookup(c.Variant, c.Options)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cells := sys.Cells()
 	if sim && c.Sensors.Wiring == nil && c.Sensors.Preset == config.Default().Sensors.Preset {
@@ -91,10 +134,7 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 			cells = nil // the simulated set will be the system's own (daemon.open)
 		}
 	}
-	if err := c.Validate(cells); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.Validate(cells)
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {
@@ -150,9 +190,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
-		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid())}
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), reread: df.read, pinned: df.pinned()}
 	if *simFlag {
+		// One reader of the hand's actions, on the daemon running now (the
+		// setup page restarts it in place).
+		var cur atomic.Pointer[daemon]
 		o.onReady = func(d *daemon) {
+			if cur.Swap(d) != nil {
+				return
+			}
 			go func() {
 				// A person starts once the set is in sync.
 				select {
@@ -160,15 +206,29 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 				case <-ctx.Done():
 					return
 				}
-				feedActions(ctx, os.Stdin, d, log)
+				feedActions(ctx, os.Stdin, cur.Load, log)
 			}()
 		}
 	}
 	return serve(ctx, o)
 }
 
-// serve runs a daemon until ctx ends and shuts it down.
+// serve runs a daemon until ctx ends and shuts it down. A daemon that
+// restarts (the setup page saved the set's name or rules: restartSoon)
+// is shut down the same way, its game journaled, and opened again on the
+// configuration read anew (reopen).
 func serve(ctx context.Context, o daemonOpts) int {
+	for {
+		code, again := serveOnce(ctx, o)
+		if !again || ctx.Err() != nil {
+			return code
+		}
+		o.held, o.cfg = nil, reopen(o)
+	}
+}
+
+// serveOnce runs one daemon until ctx ends or it restarts (again).
+func serveOnce(ctx context.Context, o daemonOpts) (code int, again bool) {
 	d, err := newDaemon(o)
 	if o.held != nil {
 		o.held.release(err == nil)
@@ -178,32 +238,62 @@ func serve(ctx context.Context, o daemonOpts) int {
 		// retries; 2 for one the configuration causes.
 		fmt.Fprintf(o.stderr, "tridboard: cannot start: %s\n", oneLine(err))
 		if errors.As(err, new(configError)) {
-			return exitConfig
+			return exitConfig, false
 		}
-		return exitFailure
+		return exitFailure, false
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
 	stopping := d.tellSystemd(ctx)
-	err = d.run(ctx)
-	o.log.Info("shutting down")
-	stopping()
+	rctx, stopRun := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-d.restart:
+			stopRun()
+		case <-rctx.Done():
+		}
+	}()
+	err = d.run(rctx)
+	stopRun()
+	select {
+	case <-d.restart:
+		again = ctx.Err() == nil
+	default:
+	}
+	if again {
+		o.log.Info("restarting with the setup page's choices")
+	} else {
+		o.log.Info("shutting down")
+	}
+	stopping(again)
 	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.close(cctx)
-	if err != nil {
+	if err != nil && !again {
 		o.log.Error("stopped", "err", err)
-		return exitFailure
+		return exitFailure, false
 	}
-	return exitOK
+	return exitOK, again
 }
 
 // feedActions reads simulator actions, one a line, and carries them out in
 // real time. A bad line is reported and skipped.
-func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) {
+func feedActions(ctx context.Context, r io.Reader, current func() *daemon, log *slog.Logger) {
 	sc := bufio.NewScanner(r)
 	n := 0
+	var last *daemon
 	for sc.Scan() {
 		n++
+		d := current()
+		if d != last {
+			// A daemon restarted in place: the hand waits for its set, as
+			// for the first.
+			select {
+			case <-d.tb.Synced():
+			case <-ctx.Done():
+				return
+			}
+			last = d
+		}
 		if strings.TrimSpace(sc.Text()) == "setup" {
 			// Stand the set in the expected position (after a new game).
 			standSet(d.board, d.tb.Snapshot().Expected)

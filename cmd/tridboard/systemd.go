@@ -12,12 +12,13 @@ import (
 // as long as the table's scan loop goes on: a scan loop that hangs (a bus
 // that locks up, a deadlock) misses the watchdog, and systemd kills the
 // daemon and starts it again (Restart=). The returned func ends the
-// feeding and says STOPPING=1. Without systemd (no $NOTIFY_SOCKET) it does
-// nothing.
-func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
+// feeding and says STOPPING=1, or RELOADING=1 when the daemon restarts in
+// place (the next start says READY=1 again). Without systemd (no
+// $NOTIFY_SOCKET) it does nothing.
+func (d *daemon) tellSystemd(ctx context.Context) (stopping func(restarting bool)) {
 	n := d.o.systemd
 	if n == nil {
-		return func() {}
+		return func(bool) {}
 	}
 	warn := func(err error) { d.log.Warn("systemd notification failed", "err", err) }
 	if err := n.Notify(sdnotify.Ready); err != nil {
@@ -45,10 +46,14 @@ func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
 	} else {
 		close(done)
 	}
-	return func() {
+	return func(restarting bool) {
 		cancel()
 		<-done
-		if err := n.Notify(sdnotify.Stopping); err != nil {
+		state := sdnotify.Stopping
+		if restarting {
+			state = "RELOADING=1"
+		}
+		if err := n.Notify(state); err != nil {
 			warn(err)
 		}
 	}
