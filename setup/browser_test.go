@@ -3,6 +3,7 @@ package setup
 import (
 	"bytes"
 	"image/png"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,36 @@ func TestNameAndRulesOnAPhone(t *testing.T) {
 	defer mu.Unlock()
 	if want := (Identity{"club-7", "st3d", "V.A1,V.P2"}); len(saved) != 1 || saved[0] != want {
 		t.Errorf("saved %+v, want %+v", saved, want)
+	}
+}
+
+// The first visitor, on the set's own Wi-Fi (here its screen, loopback):
+// the page hands the command token over, filled in, shows the access
+// point without asking, and makes a new token, shown and filled in.
+func TestFirstVisitorGetsTheTokenOnAPhone(t *testing.T) {
+	o := testOpts(t)
+	o.Open = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	o.Peers = o.Open
+	o.Current = func() Current { return Current{Identity: Identity{"tridboard", "st3d", ""}} }
+	o.Save = func(Identity) (string, error) { return "", nil }
+	o.Rotate = func() (string, error) { return "NEWTOKEN2345", nil }
+	url, _ := webtest.Serve(t, Handler(o), "127.0.0.1:0")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait),
+		chromedp.Navigate(url+"/setup")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the token handed over", `document.getElementById('token').value === 'tok-1' && !document.getElementById('tok-given').hidden`)
+	webtest.WaitJS(t, ctx, "the access point shown", `!document.getElementById('ap-shown').hidden`)
+	px := webtest.Eval[float64](t, ctx, `parseFloat(getComputedStyle(document.getElementById('tok-given')).fontSize)`)
+	if px < 15 {
+		t.Errorf("the token's note at %.0f px", px)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#rotate")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the new token", `document.getElementById('token').value === 'NEWTOKEN2345' && document.getElementById('token').type === 'text'`)
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('tokresult').textContent`); !strings.HasPrefix(got, "The new command token is NEWTOKEN2345: write it down") {
+		t.Errorf("said %q", got)
 	}
 }

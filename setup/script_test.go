@@ -55,3 +55,86 @@ func TestSpoolIsWhatTridboardWifiReads(t *testing.T) {
 		t.Errorf("systemctl was asked:\n%s", log)
 	}
 }
+
+// Each card flashed from one image its own command token: the token the
+// package made at the build is forgotten (setup.sh runs "tridboard-token
+// forget"), and the first boot of each card makes a new one (36 hex
+// digits, the file readable by root only), which later boots keep; a
+// token given to the build is not forgotten by a boot.
+func TestEachCardItsOwnToken(t *testing.T) {
+	script, err := filepath.Abs("../deploy/image/rootfs/tridboard-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(env string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("sh", append([]string{script}, args...)...)
+		cmd.Env = append(os.Environ(), "TRIDBOARD_ENV="+env)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tridboard-token %v: %v %s", args, err, out)
+		}
+	}
+	token := func(env string) string {
+		b, _ := os.ReadFile(env)
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "TRIDBOARD_MQTT_COMMAND_TOKEN="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	dir := t.TempDir()
+	image := filepath.Join(dir, "image.env")
+	const pkg = "TRIDBOARD_MQTT_PASSWORD=secret\nTRIDBOARD_MQTT_COMMAND_TOKEN=0123456789abcdef0123456789abcdef0123\n"
+	os.WriteFile(image, []byte(pkg), 0o600)
+	run(image, "forget")
+	if b, _ := os.ReadFile(image); string(b) != "TRIDBOARD_MQTT_PASSWORD=secret\n" {
+		t.Fatalf("the image's file after forget: %q", b)
+	}
+	var tokens []string
+	for _, card := range []string{"card-1.env", "card-2.env"} {
+		env := filepath.Join(dir, card)
+		b, _ := os.ReadFile(image)
+		os.WriteFile(env, b, 0o600) // flashed
+		run(env)                    // the first boot
+		tok := token(env)
+		if len(tok) != 36 || strings.Trim(tok, "0123456789abcdef") != "" {
+			t.Errorf("%s: token %q, want 36 hex digits", card, tok)
+		}
+		if fi, _ := os.Stat(env); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v", card, fi.Mode().Perm())
+		}
+		run(env) // the second boot keeps it
+		if token(env) != tok {
+			t.Errorf("%s: the second boot changed the token", card)
+		}
+		if b, _ := os.ReadFile(env); !strings.HasPrefix(string(b), "TRIDBOARD_MQTT_PASSWORD=secret\n") {
+			t.Errorf("%s: the other lines: %q", card, b)
+		}
+		tokens = append(tokens, tok)
+	}
+	if tokens[0] == tokens[1] {
+		t.Errorf("two cards share the token %s", tokens[0])
+	}
+	// A token given to the build: a boot keeps it.
+	given := filepath.Join(dir, "given.env")
+	os.WriteFile(given, []byte("TRIDBOARD_MQTT_COMMAND_TOKEN=from-the-build-0001\n"), 0o600)
+	run(given)
+	if token(given) != "from-the-build-0001" {
+		t.Errorf("the build's token became %q", token(given))
+	}
+	// No file at all (a package that made none): the boot makes it.
+	none := filepath.Join(dir, "none.env")
+	run(none)
+	if len(token(none)) != 36 {
+		t.Errorf("no file: token %q", token(none))
+	}
+	// setup.sh forgets the package's token after installing it, unless
+	// the build was given one, and enables the boot's unit.
+	b, _ := os.ReadFile("../deploy/image/rootfs/setup.sh")
+	s := string(b)
+	inst, forget := strings.Index(s, `apt-get install -y --no-install-recommends "/tmp/$deb"`), strings.Index(s, `[ -n "$token" ] || /usr/local/sbin/tridboard-token forget`)
+	if inst < 0 || forget < inst || !strings.Contains(s, "systemctl enable tridboard-token.service") {
+		t.Errorf("setup.sh: install at %d, forget at %d", inst, forget)
+	}
+}

@@ -35,6 +35,16 @@ type Opts struct {
 	// set's own screen. Elsewhere (the venue's network, Ethernet) the
 	// token is asked, the password being the access point's key.
 	Open []netip.Prefix
+	// Peers, if set, are the visitors' addresses Open admits: a visitor
+	// on the access point has one of its addresses (192.168.4.0/24), one
+	// on the set's screen a loopback one. A visitor from elsewhere who
+	// routes to 192.168.4.1 through the set's address on the venue's
+	// network (Linux takes a packet for any of its addresses on any
+	// interface) is not admitted.
+	Peers []netip.Prefix
+	// Rotate makes a new command token, keeps it and applies it, and
+	// returns it; nil offers none.
+	Rotate func() (string, error)
 	// Current is the set's name and rules system as it runs, and its
 	// game; nil: the page offers neither.
 	Current func() Current
@@ -47,14 +57,18 @@ type Opts struct {
 // DefaultOpts: the card image's files, the access point's address
 // (192.168.4.1, tridboard-hotspot) and loopback open.
 func DefaultOpts() Opts {
-	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", Open: []netip.Prefix{
-		netip.MustParsePrefix("192.168.4.1/32"), netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	return Opts{Hotspot: "/etc/tridboard/hotspot.conf",
+		Open:  append([]netip.Prefix{netip.MustParsePrefix("192.168.4.1/32")}, loopback...),
+		Peers: append([]netip.Prefix{netip.MustParsePrefix("192.168.4.0/24")}, loopback...)}
 }
 
 // Handler serves GET /setup (the page), GET /setup/hotspot (the access
 // point as JSON: ssid, psk, uri, svg), POST /setup/wifi (the venue's
 // Wi-Fi, a JSON Venue), GET /setup/set (the set's name and rules system,
-// Current, and the systems offered) and POST /setup/set (a JSON Identity).
+// Current, and the systems offered), POST /setup/set (a JSON Identity),
+// GET /setup/token (the command token, to a visitor on an Open address)
+// and POST /setup/token (a new command token, Rotate).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /setup", func(w http.ResponseWriter, r *http.Request) {
@@ -64,6 +78,8 @@ func Handler(o Opts) http.Handler {
 	})
 	m.HandleFunc("GET /setup/hotspot", o.hotspot)
 	m.HandleFunc("POST /setup/wifi", o.wifi)
+	m.HandleFunc("GET /setup/token", o.token)
+	m.HandleFunc("POST /setup/token", o.rotate)
 	m.HandleFunc("GET /setup/set", o.set)
 	m.HandleFunc("POST /setup/set", o.saveSet)
 	return m
@@ -86,18 +102,27 @@ func (o Opts) authorised(r *http.Request) bool {
 	return o.Token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(o.Token)) == 1
 }
 
-// open tells whether r reached the set on one of the Open addresses.
+// open tells whether r reached the set on one of the Open addresses,
+// from one of the Peers.
 func (o Opts) open(r *http.Request) bool {
 	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
 		return false
 	}
-	ap, err := netip.ParseAddrPort(a.String())
-	if err != nil {
+	local, err := netip.ParseAddrPort(a.String())
+	if err != nil || !within(o.Open, local.Addr()) {
 		return false
 	}
-	for _, p := range o.Open {
-		if p.Contains(ap.Addr().Unmap()) {
+	if len(o.Peers) == 0 {
+		return true
+	}
+	remote, err := netip.ParseAddrPort(r.RemoteAddr)
+	return err == nil && within(o.Peers, remote.Addr())
+}
+
+func within(ps []netip.Prefix, a netip.Addr) bool {
+	for _, p := range ps {
+		if p.Contains(a.Unmap()) {
 			return true
 		}
 	}

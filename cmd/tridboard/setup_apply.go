@@ -21,7 +21,7 @@ func (d *daemon) setupPage() setup.Opts {
 	o := setupOpts(d.o.cfg.StateDir, d.o.cfg.MQTT.CommandToken)
 	o.Current = d.setupCurrent
 	if d.o.reread != nil {
-		o.Save = d.saveSetup
+		o.Save, o.Rotate = d.saveSetup, d.rotateToken
 	}
 	return o
 }
@@ -103,6 +103,21 @@ func (d *daemon) pageRules() rules.System {
 		return nil
 	}
 	return sys
+}
+
+// rotateToken makes a new command token, keeps it in setup.yaml (over
+// the environment's and the file's) and restarts the daemon on it.
+func (d *daemon) rotateToken() (string, error) {
+	tok := setup.NewToken()
+	if err := config.UpdateSetup(d.o.cfg.StateDir, func(s *config.Setup) error {
+		s.CommandToken = tok
+		return nil
+	}); err != nil {
+		return "", err
+	}
+	d.log.Info("setup page: a new command token; restarting")
+	d.restartSoon()
+	return tok, nil
 }
 
 // restartSoon ends the daemon's run for a restart in place (serve).

@@ -27,7 +27,9 @@ import (
 // back in place (the same process) under the new name: the game in
 // progress goes on, its next moves on tridboard/club-7/move with the next
 // seqs of the same game; the next game is st3d+V.A1; setup.yaml holds
-// the choice, and the configuration file is untouched.
+// the choice, and the configuration file is untouched. Then the command
+// token: the page at the set hands it out, and makes a new one, which the
+// set obeys after its restart, the old one refused.
 func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
@@ -192,6 +194,34 @@ func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(cfgFile); string(b) != file {
 		t.Errorf("the configuration file changed:\n%s", b)
+	}
+
+	// The command token: handed to a visitor at the set (loopback, as its
+	// screen), and made anew: the old one then refused, the new one obeyed.
+	st, body = call("GET", "setup/token", "", "")
+	var tok struct{ Token string }
+	if json.Unmarshal([]byte(body), &tok); st != 200 || tok.Token != "tok-e2e" {
+		t.Fatalf("the token at the set: %d %s", st, body)
+	}
+	st, body = call("POST", "setup/token", "tok-e2e", "{}")
+	if json.Unmarshal([]byte(body), &tok); st != 200 || len(tok.Token) != 26 {
+		t.Fatalf("a new token: %d %s", st, body)
+	}
+	newGame := `{"variant":"st3d"}`
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if st, _ := call("POST", "boards/club-7/command/new_game", tok.Token, newGame); st == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new token is not obeyed within 60 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if st, body := call("POST", "boards/club-7/command/new_game", "tok-e2e", newGame); st != 401 {
+		t.Errorf("the old token after the new one: %d %s", st, body)
+	}
+	if s, _ := os.ReadFile(filepath.Join(state, "setup.yaml")); !strings.Contains(string(s), "command_token: "+tok.Token+"\n") || !strings.Contains(string(s), "board_id: club-7\n") {
+		t.Errorf("setup.yaml:\n%s", s)
 	}
 }
 
