@@ -42,6 +42,14 @@ type Opts struct {
 	// network (Linux takes a packet for any of its addresses on any
 	// interface) is not admitted.
 	Peers []netip.Prefix
+	// AP is the set's address on its access point (DefaultAP): requests
+	// to it are the Portal's, and the access point is up while the set
+	// holds it (APUp, if set, says so instead: for tests).
+	AP   netip.Addr
+	APUp func() bool
+	// SetUp tells whether the set is set up (its name chosen); until then
+	// the Portal leads phones on the access point to /setup. Nil: never.
+	SetUp func() bool
 	// Rotate makes a new command token, keeps it and applies it, and
 	// returns it; nil offers none.
 	Rotate func() (string, error)
@@ -58,13 +66,13 @@ type Opts struct {
 // (192.168.4.1, tridboard-hotspot) and loopback open.
 func DefaultOpts() Opts {
 	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
-	return Opts{Hotspot: "/etc/tridboard/hotspot.conf",
+	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", AP: DefaultAP,
 		Open:  append([]netip.Prefix{netip.MustParsePrefix("192.168.4.1/32")}, loopback...),
 		Peers: append([]netip.Prefix{netip.MustParsePrefix("192.168.4.0/24")}, loopback...)}
 }
 
 // Handler serves GET /setup (the page), GET /setup/hotspot (the access
-// point as JSON: ssid, psk, uri, svg), POST /setup/wifi (the venue's
+// point as JSON: ssid, psk, uri, svg, up), POST /setup/wifi (the venue's
 // Wi-Fi, a JSON Venue), GET /setup/set (the set's name and rules system,
 // Current, and the systems offered), POST /setup/set (a JSON Identity),
 // GET /setup/token (the command token, to a visitor on an Open address)
@@ -148,7 +156,7 @@ func (o Opts) hotspot(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	reply(w, http.StatusOK, map[string]string{"ssid": h.SSID, "psk": h.PSK, "uri": h.URI(), "svg": svg})
+	reply(w, http.StatusOK, map[string]any{"ssid": h.SSID, "psk": h.PSK, "uri": h.URI(), "svg": svg, "up": o.apUp()})
 }
 
 // command admits a form's POST: on (else 403 with off), the token (else

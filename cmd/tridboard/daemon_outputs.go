@@ -167,10 +167,12 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
-	so.Setup = setup.Handler(d.setupPage())
+	sp := d.setupPage()
+	so.Setup = setup.Handler(sp)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()
+	d.http.Handler = sp.Portal(d.http.Handler)
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)

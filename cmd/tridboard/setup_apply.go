@@ -20,6 +20,11 @@ import (
 func (d *daemon) setupPage() setup.Opts {
 	o := setupOpts(d.o.cfg.StateDir, d.o.cfg.MQTT.CommandToken)
 	o.Current = d.setupCurrent
+	o.SetUp = func() bool {
+		// Set up: its name chosen on the page.
+		s, err := config.ReadSetup(d.o.cfg.StateDir)
+		return err == nil && s.BoardID != ""
+	}
 	if d.o.reread != nil {
 		o.Save, o.Rotate = d.saveSetup, d.rotateToken
 	}
