@@ -212,3 +212,56 @@ func TestFirstVisitorGetsTheTokenOnAPhone(t *testing.T) {
 		t.Errorf("said %q", got)
 	}
 }
+
+// The venue's Wi-Fi chosen from what the set sees, on a phone: the list
+// strongest first, one line a network with its strength and security,
+// those the set cannot join greyed out with why; a tap fills the name
+// and moves to the password; the form then sends it.
+func TestVenueFromTheScanOnAPhone(t *testing.T) {
+	o := testOpts(t)
+	o.Scan = filepath.Join(t.TempDir(), "scan.txt")
+	b, _ := os.ReadFile("testdata/iw-scan.txt")
+	os.WriteFile(o.Scan, b, 0o644)
+	url, _ := webtest.Serve(t, Handler(o), "")
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait),
+		chromedp.Navigate(url+"/setup")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the networks", `!document.getElementById('nets').hidden`)
+	lines := webtest.Eval[[]string](t, ctx, `[...document.querySelectorAll('#netlist button')].map(b => (b.disabled ? '(off) ' : '') + b.textContent)`)
+	want := []string{
+		"ChessClub · strong (-48 dBm) · WPA2",
+		"Café de la Tour · strong (-52 dBm) · WPA2/WPA3",
+		`(off)  Lounge\5G · good (-60 dBm) · WPA3 only: not supported`,
+		"(off) Town Hall Staff · good (-70 dBm) · a login per person: not supported",
+		"Town Hall Guest · weak (-71 dBm) · open",
+		"OldRouter · weak (-80 dBm) · WPA2",
+		"Attic · very weak (-85 dBm) · WPA",
+		"(off) Basement · very weak (-88 dBm) · WEP: not supported",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the list:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	type box struct{ Height, Font, Width, Vw float64 }
+	bx := webtest.Eval[box](t, ctx, `(() => { const b = document.querySelector('#netlist button'), r = b.getBoundingClientRect();
+		return {Height: r.height, Font: parseFloat(getComputedStyle(b).fontSize), Width: r.width, Vw: innerWidth} })()`)
+	t.Logf("a network's line: %.0f px high, %.0f px text, %.0f of %.0f px wide", bx.Height, bx.Font, bx.Width, bx.Vw)
+	if bx.Height < 44 || bx.Font < 16 || bx.Width > bx.Vw {
+		t.Errorf("a network's line %+v: want a touch target of 44 px or more, 16 px text, inside the screen", bx)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#netlist li:nth-child(2) button`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := webtest.Eval[string](t, ctx, `document.getElementById('ssid').value + '|' + document.activeElement.id`); got != "Café de la Tour|psk" {
+		t.Errorf("after the tap: %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#psk", "echiquier"), chromedp.SendKeys("#country", "fr"), chromedp.SendKeys("#token", "tok-1"),
+		chromedp.Click("#wifi button")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the acceptance", `document.getElementById('result').className === 'ok'`)
+	if b, err := os.ReadFile(filepath.Join(o.SpoolDir, SpoolName)); err != nil || string(b) != "ssid=Café de la Tour\npsk=echiquier\ncountry=FR\n" {
+		t.Errorf("spool %q, %v", b, err)
+	}
+}

@@ -138,3 +138,52 @@ func TestEachCardItsOwnToken(t *testing.T) {
 		t.Errorf("setup.sh: install at %d, forget at %d", inst, forget)
 	}
 }
+
+// The image's tridboard-scan writes what iw prints where the daemon reads
+// it, whole (a temporary file renamed), readable by the daemon's user; a
+// scan that fails (the chip busy) or prints nothing keeps the last one.
+func TestTridboardScanFeedsTheForm(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	sample, _ := filepath.Abs("testdata/iw-scan.txt")
+	// iw: the sample for "dev wlan0 scan", or fails when told to.
+	os.WriteFile(filepath.Join(bin, "iw"), []byte("#!/bin/sh\n[ -e \"$(dirname \"$0\")/fail\" ] && exit 240\n[ \"$*\" = 'dev wlan0 scan' ] && cat '"+sample+"'\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "ip"), []byte("#!/bin/sh\n"), 0o755)
+	script, _ := filepath.Abs("../deploy/image/rootfs/tridboard-scan")
+	out := filepath.Join(dir, "scan.txt")
+	run := func() {
+		t.Helper()
+		cmd := exec.Command("sh", script)
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "TRIDBOARD_SCAN="+out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tridboard-scan: %v %s", err, b)
+		}
+	}
+	run()
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nws, err := ParseScan(f)
+	f.Close()
+	if err != nil || len(nws) != 8 || nws[0].SSID != "ChessClub" {
+		t.Fatalf("the daemon reads %+v, %v", nws, err)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	os.WriteFile(filepath.Join(bin, "fail"), nil, 0o644)
+	run()
+	if b, _ := os.ReadFile(out); len(b) == 0 {
+		t.Error("a failed scan lost the last one")
+	}
+	if _, err := os.Stat(out + ".new"); err == nil {
+		t.Error("a temporary file stays")
+	}
+	// tridboard-hotspot scans before it opens the access point.
+	hs, _ := os.ReadFile("../deploy/image/rootfs/tridboard-hotspot")
+	if i, j := strings.Index(string(hs), "tridboard-scan"), strings.Index(string(hs), "exec hostapd"); i < 0 || j < i {
+		t.Errorf("tridboard-hotspot: scan at %d, hostapd at %d", i, j)
+	}
+}

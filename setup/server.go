@@ -42,6 +42,9 @@ type Opts struct {
 	// network (Linux takes a packet for any of its addresses on any
 	// interface) is not admitted.
 	Peers []netip.Prefix
+	// Scan is the file of `iw dev wlan0 scan`'s output that the venue's
+	// form offers networks from (ScanName on the card image); "" none.
+	Scan string
 	// AP is the set's address on its access point (DefaultAP): requests
 	// to it are the Portal's, and the access point is up while the set
 	// holds it (APUp, if set, says so instead: for tests).
@@ -66,7 +69,7 @@ type Opts struct {
 // (192.168.4.1, tridboard-hotspot) and loopback open.
 func DefaultOpts() Opts {
 	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
-	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", AP: DefaultAP,
+	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", AP: DefaultAP, Scan: ScanName,
 		Open:  append([]netip.Prefix{netip.MustParsePrefix("192.168.4.1/32")}, loopback...),
 		Peers: append([]netip.Prefix{netip.MustParsePrefix("192.168.4.0/24")}, loopback...)}
 }
@@ -75,7 +78,8 @@ func DefaultOpts() Opts {
 // point as JSON: ssid, psk, uri, svg, up), POST /setup/wifi (the venue's
 // Wi-Fi, a JSON Venue), GET /setup/set (the set's name and rules system,
 // Current, and the systems offered), POST /setup/set (a JSON Identity),
-// GET /setup/token (the command token, to a visitor on an Open address)
+// GET /setup/networks (the Wi-Fi networks the set saw, Network), GET
+// /setup/token (the command token, to a visitor on an Open address)
 // and POST /setup/token (a new command token, Rotate).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
@@ -86,6 +90,7 @@ func Handler(o Opts) http.Handler {
 	})
 	m.HandleFunc("GET /setup/hotspot", o.hotspot)
 	m.HandleFunc("POST /setup/wifi", o.wifi)
+	m.HandleFunc("GET /setup/networks", o.networks)
 	m.HandleFunc("GET /setup/token", o.token)
 	m.HandleFunc("POST /setup/token", o.rotate)
 	m.HandleFunc("GET /setup/set", o.set)
