@@ -81,4 +81,3 @@ func (o Opts) Portal(next http.Handler) http.Handler {
 		http.Redirect(w, r, "http://"+net.JoinHostPort(o.AP.String(), port)+"/setup", http.StatusFound)
 	})
 }
-
