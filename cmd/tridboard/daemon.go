@@ -237,7 +237,14 @@ func (d *daemon) close(ctx context.Context) {
 	// closed them after their last event.
 	if d.http != nil {
 		d.wsink.Offline()
-		_ = d.http.Shutdown(ctx)
+		// The pages' event streams last as long as their connections:
+		// a moment for their last events, then closed (the pages
+		// reconnect), so that an open page neither holds the stop nor
+		// eats the MQTT client's time to say offline.
+		sctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		_ = d.http.Shutdown(sctx)
+		cancel()
+		_ = d.http.Close()
 		close(d.webStop)
 	} else if d.webLn != nil {
 		_ = d.webLn.Close() // taken, never served: the start failed

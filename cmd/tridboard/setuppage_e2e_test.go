@@ -40,11 +40,17 @@ func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 
 	var mu sync.Mutex
 	var got []string // topic seq move game
+	var avail string // hall-1's availability, last heard
 	opts := paho.NewClientOptions().AddBroker("tcp://" + listen).SetClientID("e2e-club").SetCleanSession(false).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(100 * time.Millisecond).SetMaxReconnectInterval(200 * time.Millisecond)
 	opts.SetOnConnectHandler(func(c paho.Client) {
 		// The embedded broker lets a guest read the set's own topics only:
 		// the old name's, then the new one's (once it runs under it).
+		c.Subscribe("tridboard/hall-1/availability", 1, func(_ paho.Client, msg paho.Message) {
+			mu.Lock()
+			avail = string(msg.Payload())
+			mu.Unlock()
+		})
 		for _, topic := range []string{"tridboard/hall-1/move", "tridboard/club-7/move"} {
 			c.Subscribe(topic, 1, func(_ paho.Client, msg paho.Message) {
 				var m protocol.Move
@@ -134,6 +140,19 @@ func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(state, "setup.yaml")); err == nil {
 		t.Fatal("setup.yaml written on a wrong token")
 	}
+	// A page open on the set: its event stream gets the set's last
+	// state (offline) and ends, so that the page reconnects to the set
+	// restarted (a stream left open would hold the old set's page).
+	streamEnd := make(chan string, 1)
+	res, err := http.Get(base + "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	go func() {
+		b, _ := io.ReadAll(res.Body)
+		streamEnd <- string(b)
+	}()
 	t0 := time.Now()
 	st, body := call("POST", "setup/set", "tok-e2e", choice)
 	if st != 200 || !strings.Contains(body, "restarts as club-7") || !strings.Contains(body, "the game in progress goes on (st3d)") {
@@ -151,6 +170,27 @@ func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("back as club-7 %v after the save", time.Since(t0).Round(time.Millisecond))
+	select {
+	case events := <-streamEnd:
+		if !strings.Contains(events, `"online":false`) {
+			t.Errorf("the page's stream ended without the set going offline:\n%.300s", events)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the page's event stream stays open across the restart")
+	}
+	// The old name's availability: offline.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		mu.Lock()
+		a := avail
+		mu.Unlock()
+		if a == "offline" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hall-1's availability %q, want offline", a)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	if c.Current.Variant != "st3d" || c.Current.Options != "V.A1" || c.Current.Game != "st3d" || c.Current.Moves != 3 || !c.Current.InProgress {
 		t.Errorf("after the restart the page shows %+v", c.Current)
 	}
