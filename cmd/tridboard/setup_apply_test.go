@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +102,37 @@ func TestSaveSetupNeedsTheWiringToSenseTheRules(t *testing.T) {
 	}
 	if _, err := d.saveSetup(setup.Identity{Name: "unit", Variant: "first-contact-up"}); err != nil {
 		t.Errorf("first-contact-up on the reference set: %v", err)
+	}
+}
+
+// The daemon's pages lead a phone on the access point to /setup until the
+// set is named on the page (setup.yaml's board_id), and not after; the
+// set's screen is never led there.
+func TestDaemonLeadsTheAccessPointToSetup(t *testing.T) {
+	state := t.TempDir()
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.StateDir = state })
+	get := func(url, local, remote string) (int, string) {
+		r := httptest.NewRequest("GET", url, nil)
+		r.RemoteAddr = remote
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort(local))))
+		w := httptest.NewRecorder()
+		d.http.Handler.ServeHTTP(w, r)
+		return w.Code, w.Header().Get("Location")
+	}
+	const probe = "http://connectivitycheck.gstatic.com/generate_204"
+	if st, loc := get(probe, "192.168.4.1:8080", "192.168.4.20:5000"); st != 302 || loc != "http://192.168.4.1:8080/setup" {
+		t.Errorf("a probe on the access point, not set up: %d %q", st, loc)
+	}
+	if st, loc := get("http://127.0.0.1:8080/", "127.0.0.1:8080", "127.0.0.1:5000"); st != 200 || loc != "" {
+		t.Errorf("the wall on the set's screen: %d %q", st, loc)
+	}
+	if err := config.UpdateSetup(state, func(s *config.Setup) error { s.BoardID = "club-7"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, loc := get(probe, "192.168.4.1:8080", "192.168.4.20:5000"); st == 302 {
+		t.Errorf("a probe on the access point, named: %d %q", st, loc)
+	}
+	if st, _ := get("http://192.168.4.1:8080/", "192.168.4.1:8080", "192.168.4.20:5000"); st != 200 {
+		t.Errorf("the wall on the access point, named: %d", st)
 	}
 }
