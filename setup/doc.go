@@ -7,6 +7,10 @@
 // appears), the daemon itself running unprivileged; and the set's name
 // and the rules of its next games (Identity), which the daemon keeps in
 // its state directory's setup.yaml and applies by restarting in place
-// (Opts.Save). Everything is served
+// (Opts.Save); the command token, handed to the set's first visitor on its
+// access point or at its screen and made anew (Opts.Rotate); the
+// networks the set saw (ParseScan of `iw dev wlan0 scan`); and, on the
+// access point until the set is named, phones led to the page as by a
+// captive portal (Opts.Portal). Everything is served
 // from the binary: a phone on the set's access point has no internet.
 package setup

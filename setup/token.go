@@ -10,17 +10,21 @@ import (
 // build (--token) all take.
 func NewToken() string { return rand.Text() }
 
-// token hands the command token to a visitor who reached the set on an
-// Open address: on its access point (who joined it with its password,
-// shown by the set itself) or at its own screen. That is the trust of the
-// set's first boot: who stands at the set may run it, as who holds its
-// pieces may. Elsewhere the set's owner gives it.
+// token hands the command token to the set's first visitor: on its
+// access point (who joined it with its password, which only the set
+// shows) until the set is named (SetUp), and at its own screen (loopback)
+// always. That is the trust of the set's first boot: who stands at the
+// set may run it, as who holds its pieces may. Once the set is named,
+// the access point's visitors (spectators too, where a club plays on it)
+// get it from the set's owner, as everyone elsewhere does.
 func (o Opts) token(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case o.Token == "":
 		fail(w, http.StatusNotFound, "this set has no command token: its pages only watch")
 	case !o.open(r):
 		fail(w, http.StatusUnauthorized, "the command token is shown on the set's own Wi-Fi or screen; here, ask the set's owner")
+	case o.onAP(r) && o.SetUp != nil && o.SetUp():
+		fail(w, http.StatusUnauthorized, "the command token is shown on the set's own Wi-Fi until the set is named; ask the set's owner")
 	default:
 		reply(w, http.StatusOK, map[string]any{"token": o.Token, "rotate": o.Rotate != nil})
 	}

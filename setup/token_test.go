@@ -1,7 +1,10 @@
 package setup
 
 import (
+	"context"
 	"errors"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
@@ -91,5 +94,33 @@ func TestRotateToken(t *testing.T) {
 	}
 	if a, b := NewToken(), NewToken(); len(a) != 26 || a == b || strings.Trim(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") != "" {
 		t.Errorf("NewToken: %q, %q", a, b)
+	}
+}
+
+// On the access point the token goes to the first visitors only: until
+// the set is named (SetUp); at the set's screen always.
+func TestTokenOnTheAccessPointUntilNamed(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		local, remote string
+		named         bool
+		want          int
+	}{
+		{"the access point, not named", "192.168.4.1:8080", "192.168.4.20:5000", false, 200},
+		{"the access point, named", "192.168.4.1:8080", "192.168.4.20:5000", true, 401},
+		{"the screen, named", "127.0.0.1:8080", "127.0.0.1:5000", true, 200},
+		{"the venue's network, not named", "10.0.0.7:8080", "10.0.0.50:5000", false, 401},
+	} {
+		o := DefaultOpts()
+		o.Token = "tok-1"
+		o.SetUp = func() bool { return c.named }
+		r := httptest.NewRequest("GET", "http://x/setup/token", nil)
+		r.RemoteAddr = c.remote
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort(c.local))))
+		w := httptest.NewRecorder()
+		Handler(o).ServeHTTP(w, r)
+		if w.Code != c.want || (w.Code == 200) != strings.Contains(w.Body.String(), `"token":"tok-1"`) {
+			t.Errorf("%s: %d %s, want %d", c.name, w.Code, w.Body, c.want)
+		}
 	}
 }
