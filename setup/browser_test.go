@@ -2,6 +2,7 @@ package setup
 
 import (
 	"bytes"
+	"context"
 	"image/png"
 	"net/netip"
 	"os"
@@ -103,6 +104,7 @@ func TestSetupPageOnAPhone(t *testing.T) {
 	if b, err := os.ReadFile(spool); err != nil || string(b) != "ssid=Hall; 2\npsk=short1234\ncountry=GB\n" {
 		t.Errorf("spool %q, %v", b, err)
 	}
+	noErrors(t, ctx)
 }
 
 // The name and rules on a phone: the running values shown, every field
@@ -180,6 +182,7 @@ func TestNameAndRulesOnAPhone(t *testing.T) {
 	if want := (Identity{"club-7", "st3d", "V.A1,V.P2"}); len(saved) != 1 || saved[0] != want {
 		t.Errorf("saved %+v, want %+v", saved, want)
 	}
+	noErrors(t, ctx)
 }
 
 // The first visitor, on the set's own Wi-Fi (here its screen, loopback):
@@ -211,6 +214,7 @@ func TestFirstVisitorGetsTheTokenOnAPhone(t *testing.T) {
 	if got := webtest.Eval[string](t, ctx, `document.getElementById('tokresult').textContent`); !strings.HasPrefix(got, "The new command token is NEWTOKEN2345: write it down") {
 		t.Errorf("said %q", got)
 	}
+	noErrors(t, ctx)
 }
 
 // The venue's Wi-Fi chosen from what the set sees, on a phone: the list
@@ -263,5 +267,14 @@ func TestVenueFromTheScanOnAPhone(t *testing.T) {
 	webtest.WaitJS(t, ctx, "the acceptance", `document.getElementById('result').className === 'ok'`)
 	if b, err := os.ReadFile(filepath.Join(o.SpoolDir, SpoolName)); err != nil || string(b) != "ssid=Café de la Tour\npsk=echiquier\ncountry=FR\n" {
 		t.Errorf("spool %q, %v", b, err)
+	}
+	noErrors(t, ctx)
+}
+
+// noErrors fails t on a script error in the page.
+func noErrors(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if errs := webtest.Eval[[]string](t, ctx, "window.__errors"); len(errs) > 0 {
+		t.Errorf("errors in the page: %q", errs)
 	}
 }
