@@ -32,16 +32,19 @@ func (o Opts) apUp() bool {
 	return false
 }
 
-// onAP tells whether r came over the access point: to its address, from
-// one of the Peers.
-func (o Opts) onAP(r *http.Request) bool {
+// toAP tells whether r came to the access point's address.
+func (o Opts) toAP(r *http.Request) bool {
 	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || !o.AP.IsValid() {
 		return false
 	}
 	local, err := netip.ParseAddrPort(a.String())
-	return err == nil && local.Addr().Unmap() == o.AP && o.open(r)
+	return err == nil && local.Addr().Unmap() == o.AP
 }
+
+// onAP tells whether r came over the access point: to its address, from
+// one of the Peers.
+func (o Opts) onAP(r *http.Request) bool { return o.toAP(r) && o.open(r) }
 
 // Portal leads a phone on the set's access point to the setup page while
 // the set is not set up (SetUp false), as a captive portal does: a phone
@@ -54,11 +57,16 @@ func (o Opts) onAP(r *http.Request) bool {
 // redirection most of all, opens its target in a sign-in window. So a
 // request on the access point for another host is redirected to
 // http://<access point>:<port>/setup, and the set's own / too. Everything
-// else, and every request once the set is set up or not over the access
-// point (the venue's network, the set's screen), goes to next unchanged.
+// else, and every request once the set is set up or not to the access
+// point's address (the venue's network, the set's screen), goes to next
+// unchanged. On the card image the probes reach the pages through the
+// access point's DNS and port 80 (deploy/image/rootfs/tridboard-portal).
 func (o Opts) Portal(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o.SetUp == nil || !o.onAP(r) || o.SetUp() {
+		// To the access point's address from anywhere: a redirection
+		// gives nothing away, and the phones' probes come through the
+		// set's relay of port 80 (tridboard-portal).
+		if o.SetUp == nil || !o.toAP(r) || o.SetUp() {
 			next.ServeHTTP(w, r)
 			return
 		}

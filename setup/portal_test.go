@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// The captive portal: on the access point, while the set is not set up,
-// the phones' probes and the set's own / are redirected to the setup
-// page; the set's other pages, the set once set up, and requests that
-// did not come over the access point (its screen, the venue's network)
-// pass unchanged.
+// The captive portal: to the access point's address, while the set is not
+// set up, the phones' probes (directly, or through the set's relay of its
+// port 80) and the set's own / are redirected to the setup page; the set's
+// other pages, the set once set up, and requests to its other addresses
+// (its screen, the venue's network) pass unchanged. A redirection gives
+// nothing away: a visitor routed there from the venue is redirected too.
 func TestPortal(t *testing.T) {
 	const setupURL = "http://192.168.4.1:8080/setup"
 	for _, c := range []struct {
@@ -37,7 +38,9 @@ func TestPortal(t *testing.T) {
 		{"set up: the wall", true, "192.168.4.1:8080", "192.168.4.23:40112", "http://192.168.4.1:8080/", ""},
 		{"the venue's network", false, "10.0.0.7:8080", "10.0.0.50:40112", "http://10.0.0.7:8080/", ""},
 		{"the set's screen", false, "127.0.0.1:8080", "127.0.0.1:40112", "http://127.0.0.1:8080/", ""},
-		{"routed to the access point's address from the venue", false, "192.168.4.1:8080", "10.0.0.50:40112", "http://captive.apple.com/hotspot-detect.html", ""},
+		{"through the set's relay of port 80", false, "192.168.4.1:8080", "192.168.4.1:51000", "http://captive.apple.com/hotspot-detect.html", setupURL},
+		{"routed to the access point's address from the venue", false, "192.168.4.1:8080", "10.0.0.50:40112", "http://captive.apple.com/hotspot-detect.html", setupURL},
+		{"routed, the setup page", false, "192.168.4.1:8080", "10.0.0.50:40112", "http://192.168.4.1:8080/setup", ""},
 	} {
 		o := DefaultOpts()
 		o.SetUp = func() bool { return c.setUp }

@@ -187,3 +187,68 @@ func TestTridboardScanFeedsTheForm(t *testing.T) {
 		t.Errorf("tridboard-hotspot: scan at %d, hostapd at %d", i, j)
 	}
 }
+
+// The image's tridboard-portal: started with the access point, the
+// phones' probe names resolve to the set (a marked block of the hosts
+// file, which systemd-resolved answers from on the access point's
+// address) and its port 80 is relayed to the pages; started twice, one
+// block; stopped, the hosts file is as it was, byte for byte.
+func TestTridboardPortalStartsAndStops(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "systemctl"), []byte("#!/bin/sh\necho \"$*\" >>\"$(dirname \"$0\")/systemctl.log\"\n"), 0o755)
+	script, _ := filepath.Abs("../deploy/image/rootfs/tridboard-portal")
+	hosts := filepath.Join(dir, "hosts")
+	const before = "127.0.0.1\tlocalhost\n127.0.1.1\ttridboard\n::1\t\tlocalhost ip6-localhost ip6-loopback\n"
+	os.WriteFile(hosts, []byte(before), 0o644)
+	resolved := filepath.Join(dir, "resolved.conf.d")
+	run := func(arg string) {
+		t.Helper()
+		cmd := exec.Command("sh", script, arg)
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "TRIDBOARD_HOSTS="+hosts, "TRIDBOARD_RESOLVED_DIR="+resolved)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tridboard-portal %s: %v %s", arg, err, out)
+		}
+	}
+	run("start")
+	run("start")
+	b, _ := os.ReadFile(hosts)
+	if !strings.HasPrefix(string(b), before) || strings.Count(string(b), "(begin)") != 1 {
+		t.Fatalf("hosts after start:\n%s", b)
+	}
+	for _, name := range []string{"connectivitycheck.gstatic.com", "captive.apple.com", "www.msftconnecttest.com", "detectportal.firefox.com"} {
+		if !strings.Contains(string(b), "\n192.168.4.1\t") || !strings.Contains(string(b), name) {
+			t.Errorf("hosts lacks %s:\n%s", name, b)
+		}
+	}
+	if d, _ := os.ReadFile(filepath.Join(resolved, "tridboard-portal.conf")); string(d) != "[Resolve]\nDNSStubListenerExtra=192.168.4.1\n" {
+		t.Errorf("resolved's drop-in %q", d)
+	}
+	run("stop")
+	if b, _ := os.ReadFile(hosts); string(b) != before {
+		t.Errorf("hosts after stop:\n%q\nwant\n%q", b, before)
+	}
+	if _, err := os.Stat(filepath.Join(resolved, "tridboard-portal.conf")); err == nil {
+		t.Error("resolved's drop-in stays")
+	}
+	log, _ := os.ReadFile(filepath.Join(bin, "systemctl.log"))
+	if want := "try-restart systemd-resolved.service\nstart tridboard-portal.socket\n"; !strings.HasPrefix(string(log), want) ||
+		!strings.HasSuffix(string(log), "stop tridboard-portal.socket tridboard-portal.service\ntry-restart systemd-resolved.service\n") {
+		t.Errorf("systemctl was asked:\n%s", log)
+	}
+	// The access point's DHCP names the set as the phones' DNS, and
+	// tridboard-hotspot starts and stops the portal with it.
+	hs, _ := os.ReadFile("../deploy/image/rootfs/tridboard-hotspot")
+	for _, s := range []string{"EmitDNS=yes\nDNS=192.168.4.1\n", "tridboard-portal start", "tridboard-portal stop"} {
+		if !strings.Contains(string(hs), s) {
+			t.Errorf("tridboard-hotspot lacks %q", s)
+		}
+	}
+	// The relay's target is the pages' address on the access point, where
+	// the daemon trusts nothing of a visitor at the set's own address.
+	svc, _ := os.ReadFile("../deploy/image/rootfs/tridboard-portal.service")
+	if !strings.Contains(string(svc), "systemd-socket-proxyd 192.168.4.1:8080\n") {
+		t.Errorf("tridboard-portal.service:\n%s", svc)
+	}
+}

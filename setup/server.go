@@ -130,7 +130,9 @@ func (o Opts) open(r *http.Request) bool {
 		return true
 	}
 	remote, err := netip.ParseAddrPort(r.RemoteAddr)
-	return err == nil && within(o.Peers, remote.Addr())
+	// The access point's own address as the visitor's is the set's relay
+	// of its port 80 (tridboard-portal), which hides who is behind it.
+	return err == nil && within(o.Peers, remote.Addr()) && !(o.AP.IsValid() && remote.Addr().Unmap() == o.AP)
 }
 
 func within(ps []netip.Prefix, a netip.Addr) bool {

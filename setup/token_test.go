@@ -110,6 +110,8 @@ func TestTokenOnTheAccessPointUntilNamed(t *testing.T) {
 		{"the access point, named", "192.168.4.1:8080", "192.168.4.20:5000", true, 401},
 		{"the screen, named", "127.0.0.1:8080", "127.0.0.1:5000", true, 200},
 		{"the venue's network, not named", "10.0.0.7:8080", "10.0.0.50:5000", false, 401},
+		{"through the set's relay of port 80, not named", "192.168.4.1:8080", "192.168.4.1:5000", false, 401},
+		{"routed from the venue, not named", "192.168.4.1:8080", "10.0.0.50:5000", false, 401},
 	} {
 		o := DefaultOpts()
 		o.Token = "tok-1"

@@ -25,8 +25,8 @@ systemctl disable wpa_supplicant.service 2>/dev/null || true
 ln -sf /run/systemd/resolve/stub-resolv.conf /etc/resolv.conf
 # With no Wi-Fi known, the set's own access point (for a phone).
 if command -v hostapd >/dev/null; then
-	install -m 0755 "$src/tridboard-hotspot" "$src/tridboard-scan" /usr/local/sbin/
-	install -m 0644 "$src/tridboard-hotspot.service" /etc/systemd/system/
+	install -m 0755 "$src/tridboard-hotspot" "$src/tridboard-scan" "$src/tridboard-portal" /usr/local/sbin/
+	install -m 0644 "$src/tridboard-hotspot.service" "$src/tridboard-portal.socket" "$src/tridboard-portal.service" /etc/systemd/system/
 	systemctl disable hostapd.service 2>/dev/null || true
 	systemctl mask hostapd.service
 	systemctl enable tridboard-hotspot.service
