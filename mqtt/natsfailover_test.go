@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -18,6 +19,14 @@ import (
 	"github.com/tridboard/tridboard/internal/mqtttest"
 	"github.com/tridboard/tridboard/internal/natstest"
 	"github.com/tridboard/tridboard/protocol"
+)
+
+var (
+	nfSets     = flag.Int("nf.sets", 30, "BenchmarkNATSFailover: sets")
+	nfInterval = flag.Duration("nf.interval", time.Second, "BenchmarkNATSFailover: time between two moves of a set")
+	nfWarm     = flag.Duration("nf.warm", 3*time.Second, "BenchmarkNATSFailover: time before the kill")
+	nfAfter    = flag.Duration("nf.after", 12*time.Second, "BenchmarkNATSFailover: time after the kill")
+	nfTimeline = flag.Bool("nf.timeline", false, "BenchmarkNATSFailover: log the slowest move of each second")
 )
 
 // failoverRun is a hall in small on a 3-node NATS cluster: sets, each
@@ -235,6 +244,39 @@ func (r *failoverRun) gaps(arrived map[string]time.Time) []time.Duration {
 	return out
 }
 
+// timeline says, for each second of enqueueing from the kill on (and the
+// two before), how many moves were made and the slowest one's delay.
+func (r *failoverRun) timeline(arrived map[string]time.Time) string {
+	type sec struct {
+		n   int
+		max time.Duration
+	}
+	secs := map[int]*sec{}
+	for k, at := range r.sent {
+		d := at.Sub(r.killedAt)
+		i := int(d / time.Second)
+		if d < 0 {
+			i-- // -0.5 s is in second -1
+		}
+		if secs[i] == nil {
+			secs[i] = &sec{}
+		}
+		secs[i].n++
+		d = time.Hour // never arrived
+		if got, ok := arrived[k]; ok {
+			d = got.Sub(at)
+		}
+		secs[i].max = max(secs[i].max, d)
+	}
+	var b strings.Builder
+	for i := -2; i < int(r.after/time.Second); i++ {
+		if s := secs[i]; s != nil {
+			fmt.Fprintf(&b, "%+ds: %d moves, slowest %v; ", i, s.n, s.max.Round(time.Millisecond))
+		}
+	}
+	return b.String()
+}
+
 func pct(d []time.Duration, p int) time.Duration {
 	if len(d) == 0 {
 		return 0
@@ -291,14 +333,21 @@ var failoverVictims = []struct {
 // the QoS 1 messages' stream, or one leading none.
 //
 //	go test ./mqtt -run - -bench NATSFailover -benchtime 1x
+//
+// At a hall's size and pace, with the slowest move of each second logged:
+//
+//	go test ./mqtt -run - -bench NATSFailover -benchtime 1x -nf.sets 500 -nf.interval 10s -nf.warm 25s -nf.after 40s -nf.timeline
 func BenchmarkNATSFailover(b *testing.B) {
 	for _, v := range failoverVictims {
 		b.Run(v.name, func(b *testing.B) {
 			for range b.N {
-				r := &failoverRun{sets: 30, interval: time.Second, warm: 3 * time.Second, after: 12 * time.Second,
+				r := &failoverRun{sets: *nfSets, interval: *nfInterval, warm: *nfWarm, after: *nfAfter,
 					victim: v.pick, victimName: v.name}
 				r.run(b)
 				b.Log(r)
+				if *nfTimeline {
+					b.Log(r.timeline(r.arrived0))
+				}
 				g := r.gaps(r.arrived0)
 				all0, _ := r.latencies(r.arrived0)
 				all1, _ := r.latencies(r.arrived1)
