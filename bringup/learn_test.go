@@ -1,8 +1,11 @@
 package bringup
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,7 +22,25 @@ import (
 
 // learnOn learns the wiring of b, a simulated set whose builder follows
 // the LEDs (lit through the real HT16K33 driver on the simulated bus).
-func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Finding, []string) {
+func learnOn(t *testing.T, b *sim.Board, cells []string, edit ...func(*LearnOpts)) (*sensors.Wiring, []Finding, []string) {
+	t.Helper()
+	o, lamp, shows := learnOpts(t, b, cells)
+	for _, e := range edit {
+		e(&o)
+	}
+	w, fs, err := Learn(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lamp.Errors > 0 {
+		t.Errorf("%d LED writes failed", lamp.Errors)
+	}
+	return w, fs, *shows
+}
+
+// learnOpts are the options learnOn learns with, its lamp, and the cells
+// shown ("learn b2W") as they are.
+func learnOpts(t *testing.T, b *sim.Board, cells []string) (LearnOpts, *Lamp, *[]string) {
 	t.Helper()
 	b.Set.SetUp(rules.CellSet{})
 	m, err := leds.Preset(leds.PresetHT16K33, cells)
@@ -41,10 +62,10 @@ func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Fin
 	stays := Sockets(b.Set.System())
 	u := sim.NewBuilder(b, index, stays)
 	lamp := NewLamp(d, layout, cells)
-	var shows []string
 	o := DefaultLearnOpts()
 	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, LearnOrder(b.Set.System())
 	o.Stays = func(c string) bool { return stays[c] }
+	shows := []string{}
 	o.Show = func(cell, pass string) {
 		lamp.Light(cell)
 		if cell != "" {
@@ -52,14 +73,7 @@ func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Fin
 		}
 	}
 	o.Now, o.Wait = b.Clock.Now, u.Wait
-	w, fs, err := Learn(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lamp.Errors > 0 {
-		t.Errorf("%d LED writes failed", lamp.Errors)
-	}
-	return w, fs, shows
+	return o, lamp, &shows
 }
 
 // byCell is a wiring as cell -> "expander slot", to compare two wirings
@@ -161,7 +175,28 @@ func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
 		}
 	}
 	b.Expanders[0].SetPins(b.Set.Pins(e))
-	got, fs, _ := learnOn(t, b, st3d.System.Cells())
+	// Found hears each finding as it is made: both before the check pass
+	// lights its first cell.
+	var heard []string
+	var shown *[]string
+	got, fs, _ := learnOn(t, b, st3d.System.Cells(), func(o *LearnOpts) {
+		show := o.Show
+		var n []string
+		shown = &n
+		o.Show = func(cell, pass string) { n = append(n, pass); show(cell, pass) }
+		o.Found = func(f Finding) { heard = append(heard, fmt.Sprintf("%s (%d shown)", f.Text, len(n))) }
+	})
+	firstCheck := slices.Index(*shown, "check")
+	if len(heard) != 2 {
+		t.Fatalf("Found heard %d findings: %q", len(heard), heard)
+	}
+	for _, h := range heard {
+		var n int
+		fmt.Sscanf(h[strings.LastIndex(h, "(")+1:], "%d", &n)
+		if n > firstCheck {
+			t.Errorf("heard %q after the check began (at show %d)", h, firstCheck)
+		}
+	}
 	var ps []string
 	for _, f := range fs {
 		if f.Problem {
@@ -190,5 +225,37 @@ func TestLearnNeedsAnEmptySet(t *testing.T) {
 	o.Wait = func(d time.Duration) { b.Clock.Advance(d) }
 	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") {
 		t.Fatalf("learning on the start position: %v", err)
+	}
+}
+
+// Cancelled (the setup page's cancel), learning stops at its next reading
+// with the context's error, and the LEDs go out.
+func TestLearnStopsWhenCancelled(t *testing.T) {
+	b, err := sim.ForSystem(st3d.System, sets.ReferenceWiring())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, shows := learnOpts(t, b, st3d.System.Cells())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	show := o.Show
+	o.Show = func(cell, pass string) {
+		show(cell, pass)
+		if len(*shows) == 3 {
+			cancel() // while the third cell is lit
+		}
+	}
+	o.Ctx = ctx
+	w, _, err := Learn(o)
+	if !errors.Is(err, context.Canceled) || w != nil {
+		t.Fatalf("Learn cancelled = %v, %v; want context.Canceled and no wiring", w, err)
+	}
+	if len(*shows) != 3 {
+		t.Errorf("%d cells shown after the cancel at the third: %q", len(*shows), *shows)
+	}
+	for i := 0; i < 128; i++ {
+		if b.LEDs.LED(i) {
+			t.Fatalf("LED %d still lit after the cancel", i)
+		}
 	}
 }
