@@ -72,14 +72,25 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range []struct{ flag, dst *string }{
-		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
-		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
-		{f.http, &c.HTTP.Listen},
-	} {
-		if *o.flag != "" {
-			*o.dst = *o.flag
+	flags := func() {
+		for _, o := range []struct{ flag, dst *string }{
+			{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
+			{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
+			{f.http, &c.HTTP.Listen},
+		} {
+			if *o.flag != "" {
+				*o.dst = *o.flag
+			}
 		}
+	}
+	flags()
+	if *f.stateDir != "" {
+		// Read applied the configured state directory's setup.yaml: the
+		// one given is where the setup page writes. The flags still win.
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
+		flags()
 	}
 	sys, err := systems.Lookup(c.Variant, c.Options)
 	if err != nil {
@@ -126,6 +137,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"king (the choice of a piece placed). Blank lines and # comments are ignored.\n"+
 			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
+	scramble := fs.Uint64("scramble", 0, "with --sim, solder the simulated set's switches to random pins (this `seed`): a wiring to learn from /setup/wiring")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
@@ -150,7 +162,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
-		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid())}
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), scramble: *scramble}
 	if *simFlag {
 		o.onReady = func(d *daemon) {
 			go func() {
@@ -193,6 +205,10 @@ func serve(ctx context.Context, o daemonOpts) int {
 	if err != nil {
 		o.log.Error("stopped", "err", err)
 		return exitFailure
+	}
+	if d.restarting.Load() {
+		o.log.Info("exiting to be restarted with the setup page's changes", "status", exitRestart)
+		return exitRestart
 	}
 	return exitOK
 }
