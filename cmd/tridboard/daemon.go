@@ -89,6 +89,8 @@ type daemon struct {
 	// learns the wiring with them (learnpage.go).
 	wiring    *sensors.Wiring
 	ledDriver leds.Driver
+	// learnShown, if set (tests), runs as each cell is lit.
+	learnShown func(cell, pass string)
 	// stop ends run; restarting says that it was to start again with
 	// what the setup page saved (exitRestart).
 	stop       context.CancelFunc

@@ -109,6 +109,9 @@ func (d *daemon) learnRun(ctx context.Context, p *setup.Progress) (setup.Result,
 			where = "the pin " + cell
 		}
 		p.Lit(cell, where, pass, stays[cell])
+		if d.learnShown != nil {
+			d.learnShown(cell, pass)
+		}
 	}
 	o.Found = func(f bringup.Finding) { p.Found(setup.Finding{Problem: f.Problem, Text: f.Text}) }
 	p.Begin(2 * len(o.Cells))
@@ -122,6 +125,14 @@ func (d *daemon) learnRun(ctx context.Context, p *setup.Progress) (setup.Result,
 		}
 		u := sim.NewBuilder(d.board, index, stays)
 		o.Now, o.Wait = d.board.Clock.Now, u.Wait
+		// The builder runs the set's clock ahead of the real time the
+		// daemon follows (followReal), which would stand still until the
+		// real time caught up: put it back before the table resumes.
+		defer func() {
+			if real := time.Now(); d.board.Clock.Now().After(real) {
+				d.board.Clock.Set(real)
+			}
+		}()
 	}
 	w, findings, err := bringup.Learn(o)
 	if err != nil {

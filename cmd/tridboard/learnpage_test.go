@@ -1,0 +1,131 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tridboard/tridboard/bringup"
+	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/setup"
+	"github.com/tridboard/tridboard/sim"
+)
+
+// waitPage polls the wiring's status until ok accepts it.
+func waitPage(t *testing.T, url, what string, ok func(setup.LearnStatus) bool) setup.LearnStatus {
+	t.Helper()
+	var st setup.LearnStatus
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if code := pageCall(t, "GET", url+"/status", "", "", &st); code == 200 && ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no status with %s: last %+v", what, st)
+		}
+	}
+}
+
+// Learning from the page during a game: refused until confirmed; then
+// the table is paused (a new game over MQTT refused, the game and its
+// journal kept), the LEDs light the cell the page names and only it, as
+// wiring learn does; cancelled, the table resumes on the same game and
+// reads the set again; learned and discarded, nothing is written.
+func TestLearnPageDuringAGame(t *testing.T) {
+	d, c, topics := startInProcess(t, func(c *config.Config) { c.MQTT.CommandToken = "tok-3" })
+	pos := handMove(t, d, st3d.Start(), "b2W-b3W", sim.PlainStyle)
+	for deadline := time.Now().Add(30 * time.Second); len(d.tb.Snapshot().Moves) != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the move was not recognised")
+		}
+	}
+	url := d.webURL + "setup/wiring"
+	var r map[string]any
+	if code := pageCall(t, "POST", url+"/start", "tok-3", "", &r); code != 409 || r["confirm"] != true ||
+		!strings.Contains(r["reason"].(string), "a game is in progress: game ") {
+		t.Fatalf("start during a game: %d %v", code, r)
+	}
+
+	// Confirmed: held at the fifth cell lit.
+	held, release := make(chan string), make(chan struct{})
+	n := 0
+	d.learnShown = func(cell, pass string) {
+		if n++; n == 5 {
+			held <- cell
+			<-release
+		}
+	}
+	if code := pageCall(t, "POST", url+"/start", "tok-3", `{"confirm": true}`, &r); code != 202 {
+		t.Fatalf("confirmed start: %d %v", code, r)
+	}
+	var cell string
+	select {
+	case cell = <-held:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no fifth cell lit within 60 s")
+	}
+	st := waitPage(t, url, "the fifth cell", func(s setup.LearnStatus) bool { return s.Done == 5 })
+	if st.State != setup.StateLearning || st.Cell != cell || st.Where == "" || st.Pass != "learn" || st.Total != 2*len(bringup.LearnOrder(st3d.System)) {
+		t.Errorf("status at the fifth cell (%s): %+v", cell, st)
+	}
+	if lit := litNow(d.board); !slices.Equal(lit, []string{cell}) {
+		t.Errorf("LEDs lit %v, want %s alone", lit, cell)
+	}
+	if !d.tb.Health().Paused {
+		t.Error("the table scans while the wiring is learned")
+	}
+	if r := sendCommand(t, c, topics, "new_game", `{"variant":"st3d","token":"tok-3"}`); r["status"] != "error" || !strings.Contains(r["reason"].(string), "paused") {
+		t.Errorf("a new game while learning: %v", r)
+	}
+	// Cancelled from the page.
+	cancelled := make(chan int)
+	go func() { cancelled <- pageCall(t, "POST", url+"/cancel", "tok-3", "", nil) }()
+	close(release)
+	if code := <-cancelled; code != 200 {
+		t.Fatalf("cancel: %d", code)
+	}
+	st = waitPage(t, url, "idle after the cancel", func(s setup.LearnStatus) bool { return s.State == setup.StateIdle })
+	if st.Message != "cancelled: nothing was saved" {
+		t.Errorf("after the cancel: %+v", st)
+	}
+	if d.tb.Health().Paused {
+		t.Fatal("the table is still paused after the cancel")
+	}
+	// The same game goes on once its pieces are back.
+	s := d.tb.Snapshot()
+	if len(s.Moves) != 1 || s.Moves[0].Move != "b2W-b3W" {
+		t.Fatalf("after learning the game has %v", s.Moves)
+	}
+	d.board.Set.SetUp(pos.Occupancy())
+	for deadline := time.Now().Add(30 * time.Second); d.tb.Snapshot().Status.State.String() != "in sync"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not in sync again: %s", d.tb.Snapshot().Status.State)
+		}
+	}
+	handMove(t, d, pos, "c7B-c6B", sim.PlainStyle)
+	for deadline := time.Now().Add(30 * time.Second); len(d.tb.Snapshot().Moves) != 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a move after learning was not recognised")
+		}
+	}
+
+	// Learned whole, then discarded: setup.yaml is not written.
+	d.learnShown = nil
+	if code := pageCall(t, "POST", url+"/start", "tok-3", `{"confirm": true}`, &r); code != 202 {
+		t.Fatalf("start again: %d %v", code, r)
+	}
+	st = waitPage(t, url, "a result", func(s setup.LearnStatus) bool { return s.State != setup.StateLearning })
+	if st.State != setup.StateDone || st.Result.Problems != 0 || st.Result.Learned != len(st3d.System.Cells()) {
+		t.Fatalf("learned: %+v", st)
+	}
+	if code := pageCall(t, "POST", url+"/discard", "tok-3", "", &r); code != 200 {
+		t.Fatalf("discard: %d %v", code, r)
+	}
+	if s, err := config.ReadSetup(d.o.cfg.StateDir); err != nil || s.Wiring != nil {
+		t.Errorf("after a discard setup.yaml has %+v, %v", s, err)
+	}
+	if d.tb.Health().Paused || len(d.tb.Snapshot().Moves) != 2 {
+		t.Errorf("after the discard: paused %v, %d moves", d.tb.Health().Paused, len(d.tb.Snapshot().Moves))
+	}
+}
