@@ -104,9 +104,12 @@ func (d *daemon) learnRun(ctx context.Context, p *setup.Progress) (setup.Result,
 	o.Stays = func(c string) bool { return stays[c] }
 	o.Show = func(cell, pass string) {
 		lamp.Light(cell)
-		where := words[cell]
+		where := words[cell] // "b2 White", "a1 attack board QL1"
 		if stays[cell] {
-			where = "the pin " + cell
+			if where == "" {
+				where = cell
+			}
+			where = "the pin of " + where // "the pin of attack board QL1"
 		}
 		p.Lit(cell, where, pass, stays[cell])
 		if d.learnShown != nil {
