@@ -180,8 +180,9 @@ func Learn(o LearnOpts) (*sensors.Wiring, []Finding, error) {
 			}
 		}()
 	}
-	// The set empty (but for boards that stay): the baseline.
-	base, settled, err := l.waitFor(func(rules.CellSet) bool { return true })
+	// The set empty: the baseline. A builder who started learning with
+	// pieces on the set (from the setup page) has Timeout to take them off.
+	base, settled, err := l.waitFor(func(c rules.CellSet) bool { return c.Empty() })
 	if err != nil {
 		return nil, nil, err
 	}

@@ -216,15 +216,53 @@ func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
 	}
 }
 
-// A set with a piece on it is refused before anything is learned.
+// A set still not empty after Timeout is refused before anything is
+// learned, nothing lit.
 func TestLearnNeedsAnEmptySet(t *testing.T) {
 	b := sets.NewReference()
 	o := DefaultLearnOpts()
 	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, st3d.System.Cells()
-	o.Show, o.Now = func(string, string) {}, b.Clock.Now
+	lit := 0
+	o.Show, o.Now = func(c, _ string) {
+		if c != "" {
+			lit++
+		}
+	}, b.Clock.Now
 	o.Wait = func(d time.Duration) { b.Clock.Advance(d) }
-	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") {
-		t.Fatalf("learning on the start position: %v", err)
+	start := b.Clock.Now()
+	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") || lit != 0 {
+		t.Fatalf("learning on the start position: %v, %d cells lit", err, lit)
+	}
+	if waited := b.Clock.Now().Sub(start); waited < o.Timeout {
+		t.Errorf("refused after %s, before the timeout of %s", waited, o.Timeout)
+	}
+}
+
+// A builder who starts learning with the pieces on (from the setup page)
+// takes them off within Timeout: learning then goes on as on an empty set.
+func TestLearnWaitsForTheSetToBeEmptied(t *testing.T) {
+	b, err := sim.ForSystem(st3d.System, sets.ReferenceWiring())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, _ := learnOpts(t, b, st3d.System.Cells())
+	b.Set.Start() // the pieces on, as after a game
+	wait := o.Wait
+	start := b.Clock.Now()
+	emptied := false
+	o.Wait = func(d time.Duration) {
+		if !emptied && b.Clock.Now().Sub(start) > 20*time.Second {
+			b.Set.SetUp(rules.CellSet{}) // 20 s on, all taken off
+			emptied = true
+		}
+		wait(d)
+	}
+	w, fs, err := Learn(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Problem || !reflect.DeepEqual(byCell(w), byCell(b.Wiring)) {
+		t.Errorf("findings %v; learned the reference wiring: %v", fs, reflect.DeepEqual(byCell(w), byCell(b.Wiring)))
 	}
 }
 
