@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/tridboard/tridboard/bringup"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules/st3d"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/setup"
 	"github.com/tridboard/tridboard/sim"
 )
@@ -127,5 +129,53 @@ func TestLearnPageDuringAGame(t *testing.T) {
 	}
 	if d.tb.Health().Paused || len(d.tb.Snapshot().Moves) != 2 {
 		t.Errorf("after the discard: paused %v, %d moves", d.tb.Health().Paused, len(d.tb.Snapshot().Moves))
+	}
+}
+
+// A learned wiring the set could not start with (a cell not learned) is
+// not saved: the page says why, setup.yaml is not written, the daemon
+// does not restart.
+func TestLearnSaveRefusesAWiringTheSetCannotStartWith(t *testing.T) {
+	d, _, _ := startInProcess(t)
+	w := d.wiring.Clone()
+	e := &w.Expanders[0]
+	lost := e.Cells[0].Cell
+	e.Cells = e.Cells[1:]
+	msg, err := d.learnSave(setup.Result{Wiring: w})
+	if err == nil || !strings.HasPrefix(err.Error(), "not saved, the set could not start with it: ") || !strings.Contains(err.Error(), lost) {
+		t.Fatalf("save of a wiring without %s: %q, %v", lost, msg, err)
+	}
+	if s, err := config.ReadSetup(d.o.cfg.StateDir); err != nil || s.Wiring != nil {
+		t.Errorf("setup.yaml after a refused save: %+v, %v", s, err)
+	}
+	if d.restarting.Load() {
+		t.Error("the daemon restarts after a refused save")
+	}
+}
+
+// Buttons are not learned: those of the wiring the set had are kept, on
+// their expanders (one added when the learned wiring left it out).
+func TestWithButtonsKeepsTheButtons(t *testing.T) {
+	mux := &sensors.MuxPort{Address: 0x70, Channel: 2}
+	old := &sensors.Wiring{Expanders: []sensors.Expander{
+		{Address: 0x20, Mode: sensors.Direct, Cells: []sensors.Wire{{Cell: "a1W", Bit: 0}, {Cell: "button:clock_white", Bit: 15}}},
+		{Address: 0x21, Mux: mux, Mode: sensors.Direct, Cells: []sensors.Wire{{Cell: "button:hint", Bit: 3}}},
+	}}
+	learned := &sensors.Wiring{Expanders: []sensors.Expander{
+		{Address: 0x20, Mode: sensors.Direct, Cells: []sensors.Wire{{Cell: "b1W", Bit: 0}}},
+	}}
+	got := withButtons(learned, old)
+	want := []string{"0x20 b1W 0", "0x20 button:clock_white 15", "0x21 (mux 0x70 channel 2) button:hint 3"}
+	var have []string
+	for _, e := range got.Expanders {
+		for _, c := range e.Cells {
+			have = append(have, fmt.Sprintf("%s %s %d", e.Name(), c.Cell, c.Bit))
+		}
+	}
+	if !slices.Equal(have, want) {
+		t.Errorf("with buttons: %q, want %q", have, want)
+	}
+	if len(learned.Expanders[0].Cells) != 1 {
+		t.Error("withButtons changed the learned wiring")
 	}
 }
