@@ -69,7 +69,7 @@ var _ leds.Driver = ledFrames{}
 func (d *daemon) learnRun(ctx context.Context, p *setup.Progress) (setup.Result, error) {
 	snap := d.tb.Snapshot()
 	sys := snap.System
-	if snap.Clock != nil && snap.Clock.Running != "" {
+	if snap.Clock != nil && snap.Clock.Running != "" && !snap.Clock.Paused {
 		// The players are not playing while the set is emptied.
 		if _, err := d.tb.Do(ctx, table.AdjustClock{Action: table.ClockPause}); err != nil {
 			d.log.Warn("learning the wiring: the clock was not paused", "err", err)

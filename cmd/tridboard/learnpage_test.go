@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tridboard/tridboard/bringup"
+	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
@@ -177,5 +178,28 @@ func TestWithButtonsKeepsTheButtons(t *testing.T) {
 	}
 	if len(learned.Expanders[0].Cells) != 1 {
 		t.Error("withButtons changed the learned wiring")
+	}
+}
+
+// A game on the clock: learning pauses the running clock first (the
+// players are not playing while the set is emptied), and it stays paused
+// for the arbiter or the players to resume.
+func TestLearnPagePausesTheClock(t *testing.T) {
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.Clock.Default = clock.MustParse("300+2") })
+	startClock(t, d)
+	url := d.webURL + "setup/wiring"
+	var r map[string]any
+	if code := pageCall(t, "POST", url+"/start", "", "", &r); code != 202 {
+		t.Fatalf("start: %d %v", code, r)
+	}
+	st := waitPage(t, url, "a result", func(s setup.LearnStatus) bool { return s.State != setup.StateLearning })
+	if st.State != setup.StateDone {
+		t.Fatalf("learned: %+v", st)
+	}
+	if c := d.tb.Snapshot().Clock; c == nil || c.Running != "white" || !c.Paused {
+		t.Errorf("the clock after learning: %+v, want paused", c)
+	}
+	if code := pageCall(t, "POST", url+"/discard", "", "", &r); code != 200 {
+		t.Fatalf("discard: %d %v", code, r)
 	}
 }
