@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/tridboard/tridboard/bringup"
 	"github.com/tridboard/tridboard/clock"
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/internal/sdnotify"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/setup"
@@ -201,5 +203,34 @@ func TestLearnPagePausesTheClock(t *testing.T) {
 	}
 	if code := pageCall(t, "POST", url+"/discard", "", "", &r); code != 200 {
 		t.Fatalf("discard: %d %v", code, r)
+	}
+}
+
+// Under systemd's watchdog, a table paused for learning the wiring still
+// counts as alive: WATCHDOG=1 goes on while it does not scan.
+func TestWatchdogFedWhileTheTableIsPaused(t *testing.T) {
+	d, read, cancel, done := underSystemd(t)
+	ctx := context.Background()
+	if got := read(); got != sdnotify.Ready {
+		t.Fatalf("first notification %q", got)
+	}
+	if err := d.tb.Pause(ctx); err != nil {
+		t.Fatal(err)
+	}
+	scans := d.tb.Health().Scans
+	for i := 0; i < 4; i++ { // 4 of 100 ms: two intervals at least with no scan
+		if got := read(); got != sdnotify.Watchdog {
+			t.Fatalf("notification %d while paused: %q, want %q", i+1, got, sdnotify.Watchdog)
+		}
+	}
+	if got := d.tb.Health().Scans; got != scans {
+		t.Errorf("%d scans while paused", got-scans)
+	}
+	if err := d.tb.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("daemon exit %d", code)
 	}
 }
