@@ -85,6 +85,11 @@ func TestEndToEndLearnTheWiringFromThePage(t *testing.T) {
 	if code := pageCall(t, "POST", base+"/start", "tok-7", "", &reply); code != 202 {
 		t.Fatalf("start: %d %v", code, reply)
 	}
+	// A second phone's start: refused, whether the first is still learning
+	// or its result waits.
+	if code := pageCall(t, "POST", base+"/start", "tok-7", "", &reply); code != 409 {
+		t.Errorf("a second start: %d %v", code, reply)
+	}
 	// The page's view as it polls: the cells lit, where, the count.
 	start := time.Now()
 	seen, maxDone, cells := map[string]string{}, 0, len(st3d.System.Cells())
