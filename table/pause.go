@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // ErrPaused: the table is paused (Pause): it neither scans nor takes
@@ -18,7 +19,9 @@ type pauseReq struct {
 // Pause stops Run's scanning and its commands (they fail with ErrPaused)
 // until Resume, so that another reader may have the bus and the LEDs (the
 // wiring being learned). The game, its journal and its sinks stay as they
-// are. It returns once Run's goroutine has paused: no scan runs after it.
+// are. It returns once Run's goroutine has paused, the journal's moves
+// applied and the sinks' events handled (5 s at most): no scan runs and no
+// event reaches a sink after it.
 func (t *Table) Pause(ctx context.Context) error { return t.setPaused(ctx, true) }
 
 // Resume scans again after Pause, from a fresh reading of the set, and
@@ -51,6 +54,12 @@ func (t *Table) pause(req pauseReq) {
 	}
 	t.paused.Store(req.on)
 	if req.on {
+		// The moves on their way to the journal applied, and every event
+		// so far handled by the sinks: nothing the table said before the
+		// pause reaches the LEDs after it.
+		if !t.Drain(5 * time.Second) {
+			t.log.Warn("paused with an output still busy")
+		}
 		t.log.Info("table paused: the wiring is being learned")
 		return
 	}

@@ -214,8 +214,11 @@ func TestWatchdogFedWhileTheTableIsPaused(t *testing.T) {
 	if got := read(); got != sdnotify.Ready {
 		t.Fatalf("first notification %q", got)
 	}
-	if err := d.tb.Pause(ctx); err != nil {
-		t.Fatal(err)
+	// onReady comes just before the table's Run: Pause refuses until then.
+	for deadline := time.Now().Add(30 * time.Second); d.tb.Pause(ctx) != nil; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the table never paused")
+		}
 	}
 	scans := d.tb.Health().Scans
 	for i := 0; i < 4; i++ { // 4 of 100 ms: two intervals at least with no scan
