@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
@@ -235,5 +236,38 @@ func TestWatchdogFedWhileTheTableIsPaused(t *testing.T) {
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Errorf("daemon exit %d", code)
+	}
+}
+
+// run --state-dir DIR reads DIR's setup.yaml (where the page saved the
+// wiring and the name); flags still win over it.
+func TestRunReadsTheSetupOfTheStateDirGiven(t *testing.T) {
+	dir := t.TempDir()
+	w, err := config.Default().Wiring(st3d.System.Cells())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := config.UpdateSetup(dir, func(s *config.Setup) error { s.BoardID, s.Wiring = "from-page", w; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		board string
+	}{
+		{[]string{"--state-dir", dir}, "from-page"},
+		{[]string{"--state-dir", dir, "--board-id", "from-flag"}, "from-flag"},
+	} {
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
+		df := addDaemonFlags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		c, err := df.load(true)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if c.BoardID != tc.board || c.Sensors.Wiring == nil || c.Sensors.Preset != "" {
+			t.Errorf("%v: board %q, wiring %v, preset %q; want %q and the page's wiring", tc.args, c.BoardID, c.Sensors.Wiring != nil, c.Sensors.Preset, tc.board)
+		}
 	}
 }

@@ -72,25 +72,26 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := func() {
-		for _, o := range []struct{ flag, dst *string }{
-			{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
-			{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
-			{f.http, &c.HTTP.Listen},
-		} {
+	for _, o := range []struct{ flag, dst *string }{
+		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
+		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
+		{f.http, &c.HTTP.Listen},
+	} {
+		if *o.flag != "" {
+			*o.dst = *o.flag
+		}
+	}
+	if *f.stateDir != "" {
+		// Read applied the configured state directory's setup.yaml: the
+		// setup page writes into the one given. The flags still win.
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
+		for _, o := range []struct{ flag, dst *string }{{f.boardID, &c.BoardID}, {f.variant, &c.Variant}, {f.options, &c.Options}} {
 			if *o.flag != "" {
 				*o.dst = *o.flag
 			}
 		}
-	}
-	flags()
-	if *f.stateDir != "" {
-		// Read applied the configured state directory's setup.yaml: the
-		// one given is where the setup page writes. The flags still win.
-		if err := c.ApplySetup(); err != nil {
-			return nil, err
-		}
-		flags()
 	}
 	sys, err := systems.Lookup(c.Variant, c.Options)
 	if err != nil {
