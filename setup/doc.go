@@ -4,6 +4,10 @@
 // (name, password, country), which it writes as a spool file for the
 // privileged tridboard-wifi script of the card image
 // (deploy/image/rootfs: tridboard-wifi.path runs it when the file
-// appears), the daemon itself running unprivileged. Everything is served
-// from the binary: a phone on the set's access point has no internet.
+// appears), the daemon itself running unprivileged. /setup/wiring learns
+// the set's wiring with the LEDs' help (Wiring: one session at a time,
+// its progress, cancel, the result saved or discarded), the daemon
+// supplying the learning itself (Learn), this package touching no
+// hardware. Everything is served from the binary: a phone on the set's
+// access point has no internet.
 package setup

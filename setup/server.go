@@ -35,6 +35,9 @@ type Opts struct {
 	// set's own screen. Elsewhere (the venue's network, Ethernet) the
 	// token is asked, the password being the access point's key.
 	Open []netip.Prefix
+	// Wiring, if set, learns the set's wiring from /setup/wiring
+	// (wiring.go); nil: that page says the set cannot.
+	Wiring *Wiring
 }
 
 // DefaultOpts: the card image's files, the access point's address
@@ -45,8 +48,8 @@ func DefaultOpts() Opts {
 }
 
 // Handler serves GET /setup (the page), GET /setup/hotspot (the access
-// point as JSON: ssid, psk, uri, svg) and POST /setup/wifi (the venue's
-// Wi-Fi, a JSON Venue).
+// point as JSON: ssid, psk, uri, svg), POST /setup/wifi (the venue's
+// Wi-Fi, a JSON Venue) and /setup/wiring (learning the wiring: wiring.go).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /setup", func(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +59,7 @@ func Handler(o Opts) http.Handler {
 	})
 	m.HandleFunc("GET /setup/hotspot", o.hotspot)
 	m.HandleFunc("POST /setup/wifi", o.wifi)
+	o.wiringRoutes(m)
 	return m
 }
 

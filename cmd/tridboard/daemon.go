@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -24,6 +25,7 @@ import (
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
@@ -52,6 +54,11 @@ type daemonOpts struct {
 	// systemd, if set, is told when the daemon runs and stops, and fed
 	// its watchdog (systemd.go).
 	systemd *sdnotify.Notifier
+	// scramble, with sim, solders the simulated set's switches to random
+	// pins (this seed, sim.Scramble of the system's own set), whatever
+	// the configured wiring: a set whose wiring is to be learned
+	// (/setup/wiring, learnpage.go).
+	scramble uint64
 }
 
 // daemon wires the parts: the bus (or the simulated set), the LEDs, the
@@ -78,6 +85,16 @@ type daemon struct {
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
 	trust   setTrust // the set's key and whom it believes (keys.go)
+	// The wiring the table reads, and the LEDs' driver: the setup page
+	// learns the wiring with them (learnpage.go).
+	wiring    *sensors.Wiring
+	ledDriver leds.Driver
+	// learnShown, if set (tests), runs as each cell is lit.
+	learnShown func(cell, pass string)
+	// stop ends run; restarting says that it was to start again with
+	// what the setup page saved (exitRestart).
+	stop       context.CancelFunc
+	restarting atomic.Bool
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
@@ -125,7 +142,7 @@ func (d *daemon) open() error {
 	// The simulated set has the buttons a set is built with (the clock's,
 	// the choices, new game, take back, hint) on the free expander bits
 	// of its wiring, unless the configuration names its own.
-	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
+	simButtons := d.o.sim && d.o.scramble == 0 && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
 	if simButtons {
 		cfg.Buttons = table.AllButtons(placesPieces(sys))
 	}
@@ -135,6 +152,8 @@ func (d *daemon) open() error {
 		// The simulated set is the one the configuration names, or, when it
 		// names none that fits, the set the system is played on.
 		switch {
+		case werr == nil && d.o.scramble != 0:
+			d.board, err = scrambledSet(sys, d.o.scramble)
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
@@ -145,7 +164,10 @@ func (d *daemon) open() error {
 		if err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
-		wiring, d.bus = d.board.Wiring, d.board.Bus
+		if d.o.scramble == 0 {
+			wiring = d.board.Wiring
+		}
+		d.bus = d.board.Bus
 		now = followReal(d.board.Clock)
 	} else {
 		if werr != nil {
@@ -166,6 +188,7 @@ func (d *daemon) open() error {
 		return seq
 	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
+	d.wiring = wiring
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
 	topts.Buttons = cfg.Buttons.Meanings()
@@ -197,12 +220,20 @@ func (d *daemon) open() error {
 	return d.openMQTT()
 }
 
-// run runs the table until ctx ends.
+// run runs the table until ctx ends, or restart.
 func (d *daemon) run(ctx context.Context) error {
+	ctx, d.stop = context.WithCancel(ctx)
+	defer d.stop()
 	if d.o.onReady != nil {
 		d.o.onReady(d)
 	}
 	return d.tb.Run(ctx)
+}
+
+// restart ends run, for the daemon to exit with exitRestart.
+func (d *daemon) restart() {
+	d.restarting.Store(true)
+	d.stop()
 }
 
 // close shuts down in order: the table (journal durable, last state to the

@@ -54,6 +54,7 @@ func (d *daemon) openLEDs(sys rules.System) error {
 		d.log.Error("LEDs off", "err", err)
 		return nil
 	}
+	d.ledDriver = drv
 	wo := leds.DefaultWriterOpts()
 	wo.Style = m.StyleOf()
 	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
@@ -167,7 +168,9 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
-	so.Setup = setup.Handler(setupOpts(cfg.StateDir, cfg.MQTT.CommandToken))
+	seto := setupOpts(cfg.StateDir, cfg.MQTT.CommandToken)
+	seto.Wiring = d.learnPage()
+	so.Setup = setup.Handler(seto)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()

@@ -81,6 +81,18 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 			*o.dst = *o.flag
 		}
 	}
+	if *f.stateDir != "" {
+		// Read applied the configured state directory's setup.yaml: the
+		// setup page writes into the one given. The flags still win.
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
+		for _, o := range []struct{ flag, dst *string }{{f.boardID, &c.BoardID}, {f.variant, &c.Variant}, {f.options, &c.Options}} {
+			if *o.flag != "" {
+				*o.dst = *o.flag
+			}
+		}
+	}
 	sys, err := systems.Lookup(c.Variant, c.Options)
 	if err != nil {
 		return nil, err
@@ -126,6 +138,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"king (the choice of a piece placed). Blank lines and # comments are ignored.\n"+
 			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
+	scramble := fs.Uint64("scramble", 0, "with --sim, solder the simulated set's switches to random pins (this `seed`): a wiring to learn from /setup/wiring")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
@@ -150,7 +163,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
-		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid())}
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), scramble: *scramble}
 	if *simFlag {
 		o.onReady = func(d *daemon) {
 			go func() {
@@ -193,6 +206,10 @@ func serve(ctx context.Context, o daemonOpts) int {
 	if err != nil {
 		o.log.Error("stopped", "err", err)
 		return exitFailure
+	}
+	if d.restarting.Load() {
+		o.log.Info("exiting to be restarted with the setup page's changes", "status", exitRestart)
+		return exitRestart
 	}
 	return exitOK
 }
