@@ -140,8 +140,12 @@ func UpdateSetup(stateDir string, change func(*Setup) error) error {
 }
 
 // ApplySetup reads <state_dir>/setup.yaml and puts its values over c's.
-// Validate then reports a bad value under the setup file's name.
+// Validate then reports a bad value under the setup file's name. A state
+// directory the daemon could not use is left to Validate to report.
 func (c *Config) ApplySetup() error {
+	if checkStateDir(c.StateDir) != "" {
+		return nil
+	}
 	s, err := ReadSetup(c.StateDir)
 	if err != nil {
 		return err

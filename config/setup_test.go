@@ -142,3 +142,22 @@ func TestUpdateSetupKeepsTheOtherValues(t *testing.T) {
 		t.Errorf("setup.yaml holds %+v, want both updates and nothing of the refused ones", s)
 	}
 }
+
+func TestSetupOfAStateDirThatCannotBeUsedLeftToValidate(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte("state_dir: "+file+"/state\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(path)
+	if err != nil {
+		t.Fatalf("Read = %v, want the state directory left to Validate", err)
+	}
+	if err := c.Validate(nil); err == nil || !strings.Contains(err.Error(), "state_dir") {
+		t.Errorf("Validate = %v, want the state directory refused", err)
+	}
+}

@@ -63,6 +63,9 @@ type Opts struct {
 	// why not, having written nothing; its message tells the person what
 	// happens now. Nil (or no Token) refuses.
 	Save func(id Identity) (message string, err error)
+	// Wiring, if set, learns the set's wiring from /setup/wiring
+	// (wiring.go); nil: that page says the set cannot.
+	Wiring *Wiring
 }
 
 // DefaultOpts: the card image's files, the access point's address
@@ -80,7 +83,8 @@ func DefaultOpts() Opts {
 // Current, and the systems offered), POST /setup/set (a JSON Identity),
 // GET /setup/networks (the Wi-Fi networks the set saw, Network), GET
 // /setup/token (the command token, to a visitor on an Open address)
-// and POST /setup/token (a new command token, Rotate).
+// POST /setup/token (a new command token, Rotate) and /setup/wiring
+// (learning the wiring: wiring.go).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /setup", func(w http.ResponseWriter, r *http.Request) {
@@ -95,6 +99,7 @@ func Handler(o Opts) http.Handler {
 	m.HandleFunc("POST /setup/token", o.rotate)
 	m.HandleFunc("GET /setup/set", o.set)
 	m.HandleFunc("POST /setup/set", o.saveSet)
+	o.wiringRoutes(m)
 	return m
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
@@ -59,6 +60,11 @@ type daemonOpts struct {
 	// are the keys the flags set, which the page cannot change.
 	reread func() (*config.Config, error)
 	pinned []string
+	// scramble, with sim, solders the simulated set's switches to random
+	// pins (this seed, sim.Scramble of the system's own set), whatever
+	// the configured wiring: a set whose wiring is to be learned
+	// (/setup/wiring, learnpage.go).
+	scramble uint64
 }
 
 // daemon wires the parts: the bus (or the simulated set), the LEDs, the
@@ -85,16 +91,22 @@ type daemon struct {
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
 	trust   setTrust // the set's key and whom it believes (keys.go)
-	// restart is closed, once, to end run for a restart in place
-	// (restartSoon, setup_apply.go).
-	restart     chan struct{}
+	// The wiring the table reads, and the LEDs' driver: the setup page
+	// learns the wiring with them (learnpage.go).
+	wiring    *sensors.Wiring
+	ledDriver leds.Driver
+	// learnShown, if set (tests), runs as each cell is lit.
+	learnShown func(cell, pass string)
+	// restarts is closed, once, to end run for a restart in place with
+	// what the setup page saved (restart, setup_apply.go).
+	restarts    chan struct{}
 	restartOnce sync.Once
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
 // the error, which says what and where.
 func newDaemon(o daemonOpts) (*daemon, error) {
-	d := &daemon{o: o, log: o.log, restart: make(chan struct{})}
+	d := &daemon{o: o, log: o.log, restarts: make(chan struct{})}
 	if err := d.open(); err != nil {
 		d.close(context.Background())
 		return nil, err
@@ -136,7 +148,7 @@ func (d *daemon) open() error {
 	// The simulated set has the buttons a set is built with (the clock's,
 	// the choices, new game, take back, hint) on the free expander bits
 	// of its wiring, unless the configuration names its own.
-	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
+	simButtons := d.o.sim && d.o.scramble == 0 && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
 	if simButtons {
 		cfg.Buttons = table.AllButtons(placesPieces(sys))
 	}
@@ -146,6 +158,8 @@ func (d *daemon) open() error {
 		// The simulated set is the one the configuration names, or, when it
 		// names none that fits, the set the system is played on.
 		switch {
+		case werr == nil && d.o.scramble != 0:
+			d.board, err = scrambledSet(sys, d.o.scramble)
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
@@ -156,7 +170,10 @@ func (d *daemon) open() error {
 		if err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
-		wiring, d.bus = d.board.Wiring, d.board.Bus
+		if d.o.scramble == 0 {
+			wiring = d.board.Wiring
+		}
+		d.bus = d.board.Bus
 		now = followReal(d.board.Clock)
 	} else {
 		if werr != nil {
@@ -178,6 +195,7 @@ func (d *daemon) open() error {
 		return seq
 	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
+	d.wiring = wiring
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
 	topts.Buttons = cfg.Buttons.Meanings()
@@ -209,12 +227,27 @@ func (d *daemon) open() error {
 	return d.openMQTT()
 }
 
-// run runs the table until ctx ends.
+// run runs the table until ctx ends, or restart.
 func (d *daemon) run(ctx context.Context) error {
 	if d.o.onReady != nil {
 		d.o.onReady(d)
 	}
 	return d.tb.Run(ctx)
+}
+
+// restart ends run for a restart in place with what the setup page saved
+// (serve): the daemon closes as on SIGTERM (the game journaled) and opens
+// again on the configuration read anew, in the same process.
+func (d *daemon) restart() { d.restartOnce.Do(func() { close(d.restarts) }) }
+
+// restarting tells whether restart was asked.
+func (d *daemon) restarting() bool {
+	select {
+	case <-d.restarts:
+		return true
+	default:
+		return false
+	}
 }
 
 // close shuts down in order: the table (journal durable, last state to the

@@ -54,6 +54,7 @@ func (d *daemon) openLEDs(sys rules.System) error {
 		d.log.Error("LEDs off", "err", err)
 		return nil
 	}
+	d.ledDriver = drv
 	wo := leds.DefaultWriterOpts()
 	wo.Style = m.StyleOf()
 	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
@@ -168,6 +169,7 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
 	sp := d.setupPage()
+	sp.Wiring = d.learnPage()
 	so.Setup = setup.Handler(sp)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"

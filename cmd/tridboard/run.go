@@ -86,14 +86,6 @@ func (f daemonFlags) read() (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if *f.stateDir != "" && *f.stateDir != c.StateDir {
-		// The setup page's choices in the state directory the flag names
-		// (config.Read applied those of the file's); the flags win over them.
-		c.StateDir = *f.stateDir
-		if err := c.ApplySetup(); err != nil {
-			return nil, err
-		}
-	}
 	for _, o := range []struct{ flag, dst *string }{
 		{f.stateDir, &c.StateDir}, {f.boardID, &c.BoardID}, {f.listen, &c.MQTT.Listen},
 		{f.broker, &c.MQTT.Broker}, {f.logLevel, &c.LogLevel}, {f.variant, &c.Variant}, {f.options, &c.Options},
@@ -101,6 +93,18 @@ func (f daemonFlags) read() (*config.Config, error) {
 	} {
 		if *o.flag != "" {
 			*o.dst = *o.flag
+		}
+	}
+	if *f.stateDir != "" {
+		// Read applied the configured state directory's setup.yaml: the
+		// setup page writes into the one given. The flags still win.
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
+		for _, o := range []struct{ flag, dst *string }{{f.boardID, &c.BoardID}, {f.variant, &c.Variant}, {f.options, &c.Options}} {
+			if *o.flag != "" {
+				*o.dst = *o.flag
+			}
 		}
 	}
 	return c, nil
@@ -166,6 +170,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"king (the choice of a piece placed). Blank lines and # comments are ignored.\n"+
 			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
+	scramble := fs.Uint64("scramble", 0, "with --sim, solder the simulated set's switches to random pins (this `seed`): a wiring to learn from /setup/wiring")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
@@ -190,23 +195,35 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
-		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), reread: df.read, pinned: df.pinned()}
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), reread: df.read, pinned: df.pinned(), scramble: *scramble}
 	if *simFlag {
 		// One reader of the hand's actions, on the daemon running now (the
 		// setup page restarts it in place).
 		var cur atomic.Pointer[daemon]
+		changed := make(chan struct{}, 1)
 		o.onReady = func(d *daemon) {
-			if cur.Swap(d) != nil {
+			first := cur.Swap(d) == nil
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+			if !first {
 				return
 			}
 			go func() {
-				// A person starts once the set is in sync.
-				select {
-				case <-d.tb.Synced():
-				case <-ctx.Done():
-					return
+				// A person starts once the set is in sync: the set running
+				// now (one whose wiring is learned never is, until the
+				// daemon restarts with it).
+				for {
+					select {
+					case <-cur.Load().tb.Synced():
+						feedActions(ctx, os.Stdin, cur.Load, log)
+						return
+					case <-changed:
+					case <-ctx.Done():
+						return
+					}
 				}
-				feedActions(ctx, os.Stdin, cur.Load, log)
 			}()
 		}
 	}
@@ -214,7 +231,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // serve runs a daemon until ctx ends and shuts it down. A daemon that
-// restarts (the setup page saved the set's name or rules: restartSoon)
+// restarts (the setup page saved the set's name, rules, wiring or token:
+// daemon.restart)
 // is shut down the same way, its game journaled, and opened again on the
 // configuration read anew (reopen).
 func serve(ctx context.Context, o daemonOpts) int {
@@ -247,18 +265,14 @@ func serveOnce(ctx context.Context, o daemonOpts) (code int, again bool) {
 	rctx, stopRun := context.WithCancel(ctx)
 	go func() {
 		select {
-		case <-d.restart:
+		case <-d.restarts:
 			stopRun()
 		case <-rctx.Done():
 		}
 	}()
 	err = d.run(rctx)
 	stopRun()
-	select {
-	case <-d.restart:
-		again = ctx.Err() == nil
-	default:
-	}
+	again = d.restarting() && ctx.Err() == nil
 	if again {
 		o.log.Info("restarting with the setup page's choices")
 	} else {

@@ -80,7 +80,7 @@ func (d *daemon) saveSetup(id setup.Identity) (string, error) {
 		return "", err
 	}
 	d.log.Info("setup page: name and rules saved; restarting", "board", id.Name, "variant", id.Variant, "options", id.Options)
-	d.restartSoon()
+	d.restart()
 	msg := fmt.Sprintf("Saved. The set restarts as %s in a few seconds (its pages at http://%s.local:8080/ once it is on the venue's network)", id.Name, id.Name)
 	if cur := d.setupCurrent(); cur.InProgress {
 		msg += fmt.Sprintf("; the game in progress goes on (%s)", cur.Game)
@@ -121,12 +121,9 @@ func (d *daemon) rotateToken() (string, error) {
 		return "", err
 	}
 	d.log.Info("setup page: a new command token; restarting")
-	d.restartSoon()
+	d.restart()
 	return tok, nil
 }
-
-// restartSoon ends the daemon's run for a restart in place (serve).
-func (d *daemon) restartSoon() { d.restartOnce.Do(func() { close(d.restart) }) }
 
 // reopen is the configuration a restart in place opens: read anew, or,
 // if it now fails (the file edited meanwhile), the one running, which

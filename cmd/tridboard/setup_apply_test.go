@@ -46,14 +46,9 @@ func TestSaveSetupChecksTheWholeConfiguration(t *testing.T) {
 			}
 			cfg, _ := read()
 			d := &daemon{o: daemonOpts{cfg: cfg, sim: c.sim, reread: read, pinned: c.pinned},
-				log: slog.New(slog.NewTextHandler(io.Discard, nil)), restart: make(chan struct{})}
+				log: slog.New(slog.NewTextHandler(io.Discard, nil)), restarts: make(chan struct{})}
 			msg, err := d.saveSetup(c.id)
-			restarted := false
-			select {
-			case <-d.restart:
-				restarted = true
-			default:
-			}
+			restarted := d.restarting()
 			b, rerr := os.ReadFile(filepath.Join(state, config.SetupName))
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {

@@ -30,8 +30,11 @@ func (d *daemon) tellSystemd(ctx context.Context) (stopping func(restarting bool
 		tick := time.NewTicker(n.Interval / 2)
 		var last uint64
 		scanning := func() bool {
-			s := d.tb.Health().Scans
-			ok := s != last
+			h := d.tb.Health()
+			s := h.Scans
+			// Paused, the setup page learns the wiring: the loop stands
+			// still on purpose.
+			ok := s != last || h.Paused
 			last = s
 			if !ok {
 				d.log.Error("the scan loop stands still: systemd's watchdog will restart the daemon", "scans", s)

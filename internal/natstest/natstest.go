@@ -262,3 +262,35 @@ func (c *Cluster) ClientStats(i int, part string) []string {
 	}
 	return out
 }
+
+// The streams in which nats-server keeps MQTT: the sessions (read and
+// written by every CONNECT), the QoS 1 messages (stored before the PUBACK)
+// and the retained messages.
+const (
+	SessionStream  = "$MQTT_sess"
+	MessageStream  = "$MQTT_msgs"
+	RetainedStream = "$MQTT_rmsgs"
+)
+
+// StreamLeader returns the node (from 0) that leads stream of the MQTT
+// clients' account now, or -1 when no running node does (an election
+// under way).
+func (c *Cluster) StreamLeader(stream string) int {
+	for i, nd := range c.nodes {
+		if nd.srv != nil && nd.srv.JetStreamIsStreamLeader(server.DEFAULT_GLOBAL_ACCOUNT, stream) {
+			return i
+		}
+	}
+	return -1
+}
+
+// MetaLeader returns the node (from 0) that leads JetStream's meta group,
+// or -1.
+func (c *Cluster) MetaLeader() int {
+	for i, nd := range c.nodes {
+		if nd.srv != nil && nd.srv.JetStreamIsLeader() {
+			return i
+		}
+	}
+	return -1
+}
