@@ -11,9 +11,11 @@ import (
 	"slices"
 
 	"github.com/tridboard/tridboard/config"
+	"github.com/tridboard/tridboard/game"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/setup"
+	"github.com/tridboard/tridboard/table"
 )
 
 // setupPage are the setup page's options for this daemon.
@@ -80,6 +82,7 @@ func (d *daemon) saveSetup(id setup.Identity) (string, error) {
 		return "", err
 	}
 	d.log.Info("setup page: name and rules saved; restarting", "board", id.Name, "variant", id.Variant, "options", id.Options)
+	d.freshGameOf(id)
 	d.restart()
 	msg := fmt.Sprintf("Saved. The set restarts as %s in a few seconds (its pages at http://%s.local:8080/ once it is on the venue's network)", id.Name, id.Name)
 	if cur := d.setupCurrent(); cur.InProgress {
@@ -108,6 +111,25 @@ func (d *daemon) pageRules() rules.System {
 		return nil
 	}
 	return sys
+}
+
+// freshGameOf replaces a game not begun (no move, no result) of other
+// rules by a new one of id's, so that a set named and given its rules at
+// its first boot is ready for them; a game with moves is kept. A set that
+// cannot start it (the simulated set is the old rules' own) keeps its
+// game, the rules waiting for the next one.
+func (d *daemon) freshGameOf(id setup.Identity) {
+	sys, err := systems.Lookup(id.Variant, id.Options)
+	if err != nil || d.tb == nil {
+		return
+	}
+	s := d.tb.Snapshot()
+	if len(s.Moves) > 0 || s.Result != rules.NoResult || s.System.Name() == sys.Name() {
+		return
+	}
+	if _, err := d.tb.Exec(table.NewGame{System: sys, DefaultClock: true, Tags: game.Tags{Site: id.Name}}); err != nil {
+		d.log.Info("setup page: the game not begun stays; the rules chosen are for the next one", "err", err)
+	}
 }
 
 // rotateToken makes a new command token, keeps it in setup.yaml (over

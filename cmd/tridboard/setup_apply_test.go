@@ -98,6 +98,11 @@ func TestSaveSetupNeedsTheWiringToSenseTheRules(t *testing.T) {
 	if _, err := d.saveSetup(setup.Identity{Name: "unit", Variant: "first-contact-up"}); err != nil {
 		t.Errorf("first-contact-up on the reference set: %v", err)
 	}
+	// The game had no move: the set is ready for the rules chosen (the
+	// journal's current game is theirs, which the restart resumes).
+	if sys := resumedSystem(state); sys == nil || sys.Name() != "first-contact-up" {
+		t.Errorf("the game after the save: %v", sys)
+	}
 }
 
 // The daemon's pages lead a phone on the access point to /setup until the

@@ -12,12 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/internal/freeport"
 	"github.com/tridboard/tridboard/protocol"
 	"github.com/tridboard/tridboard/rules/st3d"
 	"github.com/tridboard/tridboard/sets"
+	"github.com/tridboard/tridboard/web/webtest"
 )
 
 // Issue 37, the set's name and rules chosen on the setup page, as a club
@@ -266,3 +269,49 @@ func TestSetupPageRenamesTheSetMidGame(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Issue 37, the first visitor as a person on a phone, on the set's own
+// screen's address (loopback, open as the access point is): the page of
+// `run --sim` hands over the command token, shows the set's name; the
+// person names it club-9, chooses Millennium (the simulated set is the
+// rules' own) and saves; the page waits and says the set is back under
+// the new name, which the set's pages then carry.
+func TestFirstVisitorNamesTheSetOnAPhone(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	listen, web := freeport.Addr(t), freeport.Addr(t)
+	cfgFile := filepath.Join(t.TempDir(), "tridboard.yaml")
+	os.WriteFile(cfgFile, []byte("board_id: tridboard\nmqtt:\n  command_token: tok-first\n"), 0o600)
+	startDaemon(t, state, listen, "--board-id=", "--config", cfgFile, "--http", web)
+	base := "http://" + web + "/"
+	ctx := webtest.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait),
+		chromedp.Navigate(base+"setup")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the token handed over and the name shown",
+		`document.getElementById('token').value === 'tok-first' && document.getElementById('name').value === 'tridboard'`)
+	webtest.Eval[string](t, ctx, `document.getElementById('name').value = ''`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#name", "club-9")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Eval[bool](t, ctx, `(() => { const s = document.getElementById('variant'); s.value = 'millennium'; return s.dispatchEvent(new Event('change')) })()`)
+	if err := chromedp.Do(ctx, chromedp.Click("#setform button")); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the set back under its new name", `document.getElementById('setresult').textContent === 'Saved: the set is back as club-9.'`)
+	if errs := webtest.Eval[[]string](t, ctx, "window.__errors"); len(errs) > 0 {
+		t.Errorf("errors in the page: %q", errs)
+	}
+	res, err := http.Get(base + "api/boards/club-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("/api/boards/club-9: %d", res.StatusCode)
+	}
+	if s, err := config.ReadSetup(state); err != nil || s.BoardID != "club-9" || s.Variant != "millennium" {
+		t.Errorf("setup.yaml %+v, %v", s, err)
+	}
+}
