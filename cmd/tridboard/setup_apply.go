@@ -7,8 +7,10 @@ package main
 // journaled and resumed, under the new name, in its own system.
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
@@ -127,7 +129,9 @@ func (d *daemon) freshGameOf(id setup.Identity) {
 	if len(s.Moves) > 0 || s.Result != rules.NoResult || s.System.Name() == sys.Name() {
 		return
 	}
-	if _, err := d.tb.Exec(table.NewGame{System: sys, DefaultClock: true, Tags: game.Tags{Site: id.Name}}); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := d.tb.Do(ctx, table.NewGame{System: sys, DefaultClock: true, Tags: game.Tags{Site: id.Name}}); err != nil {
 		d.log.Info("setup page: the game not begun stays; the rules chosen are for the next one", "err", err)
 	}
 }
