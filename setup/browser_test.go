@@ -105,6 +105,11 @@ func TestSetupPageOnAPhone(t *testing.T) {
 		t.Errorf("spool %q, %v", b, err)
 	}
 	noErrors(t, ctx)
+	// The wiring is learned on a page of its own, a tap away.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#wiringlink a"))); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitJS(t, ctx, "the wiring page", `location.pathname === '/setup/wiring' && document.querySelector('h1').textContent === 'Learn the wiring'`)
 }
 
 // The name and rules on a phone: the running values shown, every field
