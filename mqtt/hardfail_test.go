@@ -113,3 +113,34 @@ func TestSetOnFrozenNodeMovesOn(t *testing.T) {
 		})
 	}
 }
+
+// A node that is only slow (its PUBACKs late, everything it was sent
+// delivered in the end) costs a duplicate, never a lost or reordered
+// move: the node of a set stalls for longer than SuspectAfter while the
+// set has five moves to send, then goes on and delivers what it held.
+// Every move reaches a display on another node, none after a later one,
+// and nothing stays in the outbox.
+func TestSetOnSlowNodeOnlyDuplicates(t *testing.T) {
+	c := natstest.StartFreezable(t, 3)
+	s := newSetOnNode(t, c, 0, "sl")
+	s.move(1)
+	s.waitFor("move 1", 30*time.Second, s.arrived(1))
+	s.waitFor("the standby", 30*time.Second, func() bool { return s.set.Stats().Standby })
+	c.Freeze(0)
+	for seq := 2; seq <= 6; seq++ {
+		s.move(seq)
+	}
+	// The stall: a simulated slow node, not a wait for a result.
+	time.Sleep(DefaultOpts().SuspectAfter + 500*time.Millisecond)
+	c.Thaw(0)
+	s.waitFor("moves 2-6", 30*time.Second, s.arrived(6))
+	s.waitFor("every move acknowledged", 30*time.Second, func() bool { return s.set.Stats().PendingMoves == 0 })
+	for seq := 7; seq <= 8; seq++ {
+		s.move(seq)
+	}
+	s.waitFor("moves 7-8", 30*time.Second, s.arrived(8))
+	s.checkArrived(8)
+	if s.overdue.Load() == 0 {
+		t.Error("the set never sent a move on its standby too: the node was not slow enough to test anything")
+	}
+}

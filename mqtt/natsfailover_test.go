@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -441,6 +443,23 @@ type setOnNode struct {
 	node  int
 	set   *Client
 	watch *natsSubscriber
+	// overdue counts the moves the set sent on its other connection too
+	// (Opts.SuspectAfter).
+	overdue atomic.Int32
+}
+
+// overdueCounter is a logger's handler that counts the client's "move not
+// acknowledged yet" warnings and drops everything.
+type overdueCounter struct{ n *atomic.Int32 }
+
+func (h overdueCounter) Enabled(context.Context, slog.Level) bool { return true }
+func (h overdueCounter) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h overdueCounter) WithGroup(string) slog.Handler            { return h }
+func (h overdueCounter) Handle(_ context.Context, r slog.Record) error {
+	if strings.HasPrefix(r.Message, "mqtt: move not acknowledged yet") {
+		h.n.Add(1)
+	}
+	return nil
 }
 
 // newSetOnNode starts a set on node (its client id, from name, chosen so
@@ -457,7 +476,7 @@ func newSetOnNode(t *testing.T, c *natstest.Cluster, node int, name string) *set
 	s.watch = newNATSSubscriber(t, c.MQTT((node+1)%3), 0, name+"-display")
 	o := DefaultOpts()
 	o.Broker, o.Prefix, o.BoardID, o.ClientID = c.Brokers(), "nf", "b1", s.id
-	o.StateDir, o.Discovery, o.Logger = t.TempDir(), "", mqtttest.Quiet
+	o.StateDir, o.Discovery, o.Logger = t.TempDir(), "", slog.New(overdueCounter{&s.overdue})
 	s.set = newClient(t, o, nil)
 	waitConnected(t, s.set)
 	return s
