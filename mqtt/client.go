@@ -65,7 +65,12 @@ type Opts struct {
 	// (CommandAuth.Check); CommandToken is then not used.
 	CommandAuth *CommandAuth `yaml:"-"`
 
-	// KeepAlive is the MQTT keep-alive interval.
+	// KeepAlive is the MQTT keep-alive interval: after so long without a
+	// packet from the broker the client pings it, and a ping not answered
+	// within ConnectTimeout loses the connection. 15 s by default, so that
+	// a connection on which nothing is published (a standby, or a set
+	// that waits for a command) to a node that died hard is noticed within
+	// 25 s; a move notices sooner (SuspectAfter).
 	KeepAlive time.Duration `yaml:"-"`
 	// ConnectTimeout bounds one connection attempt.
 	ConnectTimeout time.Duration `yaml:"-"`
@@ -83,8 +88,8 @@ type Opts struct {
 	// it first, drops the first connection as dead and reconnects it
 	// elsewhere: a node that dies hard (a power cut, a pulled cable, a
 	// frozen process) sends no TCP reset, and paho would notice only at
-	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: 30 to
-	// 40 s). A slow but live node costs a duplicate (consumers drop it by
+	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: up to
+	// 25 s). A slow but live node costs a duplicate (consumers drop it by
 	// seq) and a reconnection, never a lost or reordered move: the next
 	// move goes out only once this one is acknowledged. 0 means the
 	// default, 2 s; negative, never (a move then waits AckTimeout, and is
@@ -124,7 +129,7 @@ func DefaultOpts() Opts {
 		Prefix:         "tridboard",
 		BoardID:        "board",
 		Discovery:      "homeassistant",
-		KeepAlive:      30 * time.Second,
+		KeepAlive:      15 * time.Second,
 		ConnectTimeout: 10 * time.Second,
 		RetryMin:       500 * time.Millisecond,
 		RetryMax:       30 * time.Second,

@@ -10,7 +10,10 @@ import (
 	"github.com/tridboard/tridboard/internal/natstest"
 )
 
-var nfSuspect = flag.Duration("nf.suspect", 0, "BenchmarkNATSHardFailure: the sets' Opts.SuspectAfter (0: the default; negative: never, as before it existed)")
+var (
+	nfSuspect   = flag.Duration("nf.suspect", 0, "BenchmarkNATSHardFailure: the sets' Opts.SuspectAfter (0: the default; negative: never, as before it existed)")
+	nfKeepAlive = flag.Duration("nf.keepalive", 0, "BenchmarkNATSHardFailure: the sets' Opts.KeepAlive (0: the default; 30s before SuspectAfter)")
+)
 
 // hardDeath ends node i as how says: "" kills it (its clients' connections
 // are reset at once), "frozen" freezes it for its clients (a stopped
@@ -38,7 +41,7 @@ func hardDeath(c *natstest.Cluster, i int, how string) {
 // clients, or frozen and killed (a power cut). Before Opts.SuspectAfter
 // (-nf.suspect -1ns) a set noticed only at paho's ping timeout:
 //
-//	go test ./mqtt -run - -bench NATSHardFailure -benchtime 1x -nf.after 50s -nf.suspect -1ns
+//	go test ./mqtt -run - -bench NATSHardFailure -benchtime 1x -nf.after 50s -nf.suspect -1ns -nf.keepalive 30s
 //	go test ./mqtt -run - -bench NATSHardFailure -benchtime 1x
 func BenchmarkNATSHardFailure(b *testing.B) {
 	noLeader := failoverVictims[2]

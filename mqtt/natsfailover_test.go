@@ -42,8 +42,9 @@ type failoverRun struct {
 	warm, after     time.Duration
 	victim          func(c *natstest.Cluster) int
 	victimName      string
-	hard            string // "": the node is killed; "frozen", "power-cut": hardDeath
-	suspectAfter    time.Duration
+	hard            string        // "": the node is killed; "frozen", "power-cut": hardDeath
+	suspectAfter    time.Duration // the sets' Opts.SuspectAfter and KeepAlive (0: the defaults)
+	keepAlive       time.Duration
 	leadersAtKill   string
 	killedSets      int
 	arrived0        map[string]time.Time // "board/seq" -> first arrival, QoS 0
@@ -132,7 +133,7 @@ func (r *failoverRun) run(tb testing.TB) {
 		o.Broker, o.Prefix, o.BoardID = c.Brokers(), "nf", "b"+strconv.Itoa(i+1)
 		o.ClientID = "nf-set-" + strconv.Itoa(i+1)
 		o.StateDir, o.Discovery, o.Logger = tb.TempDir(), "", mqtttest.Quiet
-		o.SuspectAfter = r.suspectAfter
+		o.SuspectAfter, o.KeepAlive = r.suspectAfter, r.keepAlive
 		if os.Getenv("NF_LOG") != "" {
 			o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil)).With("set", o.BoardID)
 		}
@@ -369,7 +370,7 @@ func BenchmarkNATSFailover(b *testing.B) {
 func benchFailover(b *testing.B, name string, victim func(c *natstest.Cluster) int, how string) {
 	for range b.N {
 		r := &failoverRun{sets: *nfSets, interval: *nfInterval, warm: *nfWarm, after: *nfAfter,
-			victim: victim, victimName: name, hard: how, suspectAfter: *nfSuspect}
+			victim: victim, victimName: name, hard: how, suspectAfter: *nfSuspect, keepAlive: *nfKeepAlive}
 		r.run(b)
 		b.Log(r)
 		if *nfTimeline {
