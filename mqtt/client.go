@@ -70,7 +70,8 @@ type Opts struct {
 	// within ConnectTimeout loses the connection. 15 s by default, so that
 	// a connection on which nothing is published (a standby, or a set
 	// that waits for a command) to a node that died hard is noticed within
-	// 25 s; a move notices sooner (SuspectAfter).
+	// about 30 s (paho checks every 5 s); a move notices sooner
+	// (SuspectAfter).
 	KeepAlive time.Duration `yaml:"-"`
 	// ConnectTimeout bounds one connection attempt.
 	ConnectTimeout time.Duration `yaml:"-"`
@@ -88,8 +89,8 @@ type Opts struct {
 	// it first, drops the first connection as dead and reconnects it
 	// elsewhere: a node that dies hard (a power cut, a pulled cable, a
 	// frozen process) sends no TCP reset, and paho would notice only at
-	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: up to
-	// 25 s). A slow but live node costs a duplicate (consumers drop it by
+	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: about
+	// 30 s). A slow but live node costs a duplicate (consumers drop it by
 	// seq) and a reconnection, never a lost or reordered move: the next
 	// move goes out only once this one is acknowledged. 0 means the
 	// default, 2 s; negative, never (a move then waits AckTimeout, and is
@@ -888,18 +889,18 @@ func (c *Client) publishMove(cn *conn, b []byte) (ok bool, err error) {
 	for first != nil || second != nil {
 		select {
 		case <-first:
-			if err := tok.Error(); err == nil {
+			err := tok.Error()
+			if err == nil {
 				return true, nil
-			} else {
-				errs, first = append(errs, err), nil
 			}
+			errs, first = append(errs, err), nil
 		case <-second:
-			if err := tok2.Error(); err == nil {
+			err := tok2.Error()
+			if err == nil {
 				c.drop(cn)
 				return true, nil
-			} else {
-				errs, second = append(errs, err), nil
 			}
+			errs, second = append(errs, err), nil
 		case <-fire:
 			return true, fmt.Errorf("no acknowledgement within %v on either connection", c.opts.AckTimeout)
 		case <-c.ctx.Done():

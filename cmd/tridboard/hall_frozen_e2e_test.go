@@ -23,7 +23,7 @@ import (
 // is go on. The sets send their next moves on their standby once a PUBACK
 // is overdue (mqtt.Opts.SuspectAfter), the view takes them from the node
 // it follows as a standby, so the view's spectators see every move within
-// seconds, not after the 30 to 40 s of paho's keep-alive; and when the
+// seconds, not after the 30 s and more of paho's keep-alive; and when the
 // node goes on, what it held (moves already shown) changes nothing: the
 // view shows each game once, in order.
 func TestHallFrozenNodeKeepsTheViewGoing(t *testing.T) {
