@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"encoding/json"
 	"flag"
 	"strconv"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tridboard/tridboard/internal/mqtttest"
 	"github.com/tridboard/tridboard/internal/natstest"
+	"github.com/tridboard/tridboard/protocol"
 )
 
 var (
@@ -71,8 +73,10 @@ func TestSetOnFrozenNodeMovesOn(t *testing.T) {
 				victim = 1
 			}
 			s := newSetOnNode(t, c, victim, "hf")
+			state := func(seq int) { s.set.PublishState(protocol.State{Game: "g", MoveNumber: seq}) }
 			for seq := 1; seq <= 3; seq++ {
 				s.move(seq)
+				state(seq)
 				s.waitFor("move "+strconv.Itoa(seq), 30*time.Second, s.arrived(seq))
 			}
 			s.waitFor("the standby", 30*time.Second, func() bool { return s.set.Stats().Standby })
@@ -81,11 +85,13 @@ func TestSetOnFrozenNodeMovesOn(t *testing.T) {
 			}
 			hardDeath(c, victim, how)
 			s.move(4)
+			state(4)
 			// SuspectAfter (2 s) and the standby's PUBACK; before, paho's
 			// ping timeout (30 s and more). 8 s is for a busy machine.
 			s.waitFor("move 4 after the node froze", 8*time.Second, s.arrived(4))
 			for seq := 5; seq <= 8; seq++ {
 				s.move(seq)
+				state(seq)
 			}
 			s.waitFor("moves 5-8", 30*time.Second, s.arrived(8))
 			s.waitFor("the set's own connection again, and a standby, neither on the frozen node", 60*time.Second, func() bool {
@@ -103,6 +109,19 @@ func TestSetOnFrozenNodeMovesOn(t *testing.T) {
 			}
 			s.waitFor("moves 9-10", 30*time.Second, s.arrived(10))
 			s.checkArrived(10)
+			// The retained state is the last one (after move 8, the set
+			// published none since), not one the frozen node held.
+			for i := range 3 {
+				if how == "power-cut" && i == victim {
+					continue
+				}
+				st := mqtttest.Subscriber(t, c.MQTT(i), "", "", "nf/b1/state")
+				recs := st.WaitFor(t, "nf/b1/state", "the set's retained state", func(r []mqtttest.Rec) bool { return len(r) > 0 })
+				var got protocol.State
+				if err := json.Unmarshal([]byte(recs[0].Payload), &got); err != nil || got.MoveNumber != 8 {
+					t.Errorf("node %d: retained state %s (%v), want the one after move 8", i, recs[0].Payload, err)
+				}
+			}
 			// The set is online, as it says (its old connection's last
 			// will was not published when the node went on).
 			avail := mqtttest.Subscriber(t, c.MQTT((victim+1)%3), "", "", "nf/b1/availability")
