@@ -54,6 +54,7 @@ type failoverRun struct {
 	killedAt        time.Time
 	reconnected     []time.Duration // kill -> connected again, each set on the killed node
 	backwards, lost int
+	overdue         atomic.Int32 // moves sent on a set's other connection too (Opts.SuspectAfter)
 }
 
 // leaders says which node leads the MQTT streams and the meta group.
@@ -132,7 +133,7 @@ func (r *failoverRun) run(tb testing.TB) {
 		o := DefaultOpts()
 		o.Broker, o.Prefix, o.BoardID = c.Brokers(), "nf", "b"+strconv.Itoa(i+1)
 		o.ClientID = "nf-set-" + strconv.Itoa(i+1)
-		o.StateDir, o.Discovery, o.Logger = tb.TempDir(), "", mqtttest.Quiet
+		o.StateDir, o.Discovery, o.Logger = tb.TempDir(), "", slog.New(overdueCounter{&r.overdue})
 		o.SuspectAfter, o.KeepAlive = r.suspectAfter, r.keepAlive
 		if os.Getenv("NF_LOG") != "" {
 			o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil)).With("set", o.BoardID)
@@ -311,12 +312,12 @@ func (r *failoverRun) String() string {
 	all0, k0 := r.latencies(r.arrived0)
 	all1, k1 := r.latencies(r.arrived1)
 	g0 := r.gaps(r.arrived0)
-	return fmt.Sprintf("killed node %s (leaders %s), %d of %d sets on it, %d moves, %d lost, %d backwards\n"+
+	return fmt.Sprintf("killed node %s (leaders %s), %d of %d sets on it, %d moves, %d lost, %d backwards, %d sent on the other connection too\n"+
 		"  reconnected: median %v, max %v\n"+
 		"  kill -> first move after it (QoS 0): median %v, max %v\n"+
 		"  QoS 0 subscriber: all p50 %v p99 %v max %v; killed sets' moves p50 %v max %v\n"+
 		"  QoS 1 subscriber: all p50 %v p99 %v max %v; killed sets' moves p50 %v max %v",
-		r.victimName, r.leadersAtKill, r.killedSets, r.sets, len(r.sent), r.lost, r.backwards,
+		r.victimName, r.leadersAtKill, r.killedSets, r.sets, len(r.sent), r.lost, r.backwards, r.overdue.Load(),
 		pct(r.reconnected, 50).Round(time.Millisecond), pct(r.reconnected, 100).Round(time.Millisecond),
 		pct(g0, 50).Round(time.Millisecond), pct(g0, 100).Round(time.Millisecond),
 		pct(all0, 50).Round(time.Millisecond), pct(all0, 99).Round(time.Millisecond), pct(all0, 100).Round(time.Millisecond),
@@ -387,6 +388,7 @@ func benchFailover(b *testing.B, name string, victim func(c *natstest.Cluster) i
 		b.ReportMetric(float64(pct(all1, 100).Milliseconds()), "qos1-max-ms")
 		b.ReportMetric(float64(r.lost), "lost")
 		b.ReportMetric(float64(r.backwards), "backwards")
+		b.ReportMetric(float64(r.overdue.Load()), "overdue")
 	}
 }
 
