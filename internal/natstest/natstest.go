@@ -3,7 +3,7 @@
 // loopback routes, each with JetStream (file storage in a temporary
 // directory) and an MQTT listener, so that a hall's sets and displays can be
 // tested against the broker a hall would run, a node killed and brought
-// back included.
+// back included, or frozen as its clients see it (StartFreezable).
 package natstest
 
 import (
