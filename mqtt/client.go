@@ -65,7 +65,13 @@ type Opts struct {
 	// (CommandAuth.Check); CommandToken is then not used.
 	CommandAuth *CommandAuth `yaml:"-"`
 
-	// KeepAlive is the MQTT keep-alive interval.
+	// KeepAlive is the MQTT keep-alive interval: after so long without a
+	// packet from the broker the client pings it, and a ping not answered
+	// within ConnectTimeout loses the connection. 15 s by default, so that
+	// a connection on which nothing is published (a standby, or a set
+	// that waits for a command) to a node that died hard is noticed within
+	// about 30 s (paho checks every 5 s); a move notices sooner
+	// (SuspectAfter).
 	KeepAlive time.Duration `yaml:"-"`
 	// ConnectTimeout bounds one connection attempt.
 	ConnectTimeout time.Duration `yaml:"-"`
@@ -76,6 +82,20 @@ type Opts struct {
 	// AckTimeout is how long a publication waits for its PUBACK before it
 	// is sent again.
 	AckTimeout time.Duration `yaml:"-"`
+	// SuspectAfter is how long a move may wait for its PUBACK on one
+	// connection before the client, given a cluster's nodes, sends it on
+	// its other connection too (the standby, or its own connection when
+	// the move went out on the standby), and, once that one acknowledges
+	// it first, drops the first connection as dead and reconnects it
+	// elsewhere: a node that dies hard (a power cut, a pulled cable, a
+	// frozen process) sends no TCP reset, and paho would notice only at
+	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: about
+	// 30 s). A slow but live node costs a duplicate (consumers drop it by
+	// seq) and a reconnection, never a lost or reordered move: the next
+	// move goes out only once this one is acknowledged. 0 means the
+	// default, 2 s; negative, never (a move then waits AckTimeout, and is
+	// sent again on the same connection).
+	SuspectAfter time.Duration `yaml:"-"`
 	// EventBuffer is how many events wait for a connection; the oldest are
 	// dropped beyond it.
 	EventBuffer int `yaml:"-"`
@@ -110,11 +130,12 @@ func DefaultOpts() Opts {
 		Prefix:         "tridboard",
 		BoardID:        "board",
 		Discovery:      "homeassistant",
-		KeepAlive:      30 * time.Second,
+		KeepAlive:      15 * time.Second,
 		ConnectTimeout: 10 * time.Second,
 		RetryMin:       500 * time.Millisecond,
 		RetryMax:       30 * time.Second,
 		AckTimeout:     10 * time.Second,
+		SuspectAfter:   2 * time.Second,
 		EventBuffer:    64,
 		ClockGap:       200 * time.Millisecond,
 		Now:            time.Now,
@@ -186,9 +207,17 @@ type Client struct {
 
 // conn is one connection to the broker.
 type conn struct {
-	cli  paho.Client
-	down chan struct{} // closed when the connection is lost
-	node int           // the node it is on (index in Client.brokers)
+	cli     paho.Client
+	down    chan struct{} // closed when the connection is lost
+	lose    func()        // closes down, once
+	node    int           // the node it is on (index in Client.brokers)
+	suspect atomic.Bool   // dropped as dead (Opts.SuspectAfter)
+}
+
+// loser returns a function that closes down the first time it is called.
+func loser(down chan struct{}) func() {
+	var once sync.Once
+	return func() { once.Do(func() { close(down) }) }
 }
 
 // StandbySuffix ends the client id of a client's standby connection.
@@ -229,6 +258,9 @@ func New(opts Opts, h protocol.Handler) (*Client, error) {
 	}
 	if opts.EventBuffer <= 0 {
 		opts.EventBuffer = d.EventBuffer
+	}
+	if opts.SuspectAfter == 0 {
+		opts.SuspectAfter = d.SuspectAfter
 	}
 	if opts.ClockGap == 0 {
 		opts.ClockGap = d.ClockGap
@@ -518,8 +550,7 @@ func (c *Client) nodeOf(u *url.URL) int {
 // every node, from c.next, with the last will) or of its standby (one
 // node, no last will). attempted receives the node paho tries, as it tries
 // it.
-func (c *Client) pahoOpts(down chan struct{}, standby bool, node int, attempted *atomic.Int32) *paho.ClientOptions {
-	var once sync.Once
+func (c *Client) pahoOpts(lose func(), standby bool, node int, attempted *atomic.Int32) *paho.ClientOptions {
 	o := paho.NewClientOptions()
 	id, what := c.opts.ClientID, "connection"
 	if standby {
@@ -554,7 +585,7 @@ func (c *Client) pahoOpts(down chan struct{}, standby bool, node int, attempted 
 		SetWriteTimeout(c.opts.AckTimeout).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			c.log.Warn("mqtt: "+what+" lost", "err", err)
-			once.Do(func() { close(down) })
+			lose()
 		})
 	if c.tls != nil {
 		o.SetTLSConfig(c.tls)
@@ -597,8 +628,9 @@ func (c *Client) connectLoop() {
 	var lastLogged string
 	for c.ctx.Err() == nil {
 		down := make(chan struct{})
+		lose := loser(down)
 		var attempted atomic.Int32
-		cli := paho.NewClient(c.pahoOpts(down, false, 0, &attempted))
+		cli := paho.NewClient(c.pahoOpts(lose, false, 0, &attempted))
 		err := c.connect(cli)
 		if err != nil {
 			cli.Disconnect(0)
@@ -620,7 +652,7 @@ func (c *Client) connectLoop() {
 		c.log.Info("mqtt: connected")
 		lastLogged = ""
 		delay = c.opts.RetryMin
-		cn := &conn{cli: cli, down: down, node: max(0, int(attempted.Load()))}
+		cn := &conn{cli: cli, down: down, lose: lose, node: max(0, int(attempted.Load()))}
 		c.next = cn.node
 		c.mu.Lock()
 		c.cur = cn
@@ -674,8 +706,9 @@ func (c *Client) standbyLoop() {
 		}
 		node := ((own-k)%n + n) % n
 		down := make(chan struct{})
+		lose := loser(down)
 		var attempted atomic.Int32
-		cli := paho.NewClient(c.pahoOpts(down, true, node, &attempted))
+		cli := paho.NewClient(c.pahoOpts(lose, true, node, &attempted))
 		ok, err := c.wait(cli.Connect(), c.opts.ConnectTimeout+time.Second)
 		if !ok {
 			cli.Disconnect(0)
@@ -695,7 +728,7 @@ func (c *Client) standbyLoop() {
 			continue
 		}
 		lastLogged, delay = "", c.opts.RetryMin
-		cn := &conn{cli: cli, down: down, node: node}
+		cn := &conn{cli: cli, down: down, lose: lose, node: node}
 		c.mu.Lock()
 		c.spare = cn
 		c.readyChanged()
@@ -723,6 +756,9 @@ func (c *Client) standbyLoop() {
 		c.mu.Unlock()
 		cli.Disconnect(0) // a publication in flight on it fails, and goes out again on the connection
 		k = 1
+		if cn.suspect.Load() {
+			k = k%(n-1) + 1 // its node froze: another first
+		}
 	}
 }
 
@@ -793,7 +829,7 @@ func (c *Client) outboxLoop() {
 			c.log.Error("mqtt: move: marshal", "game", m.Game, "seq", m.Seq, "err", err)
 			return
 		}
-		ok, err = c.wait(cn.cli.Publish(c.topics.Move(), 1, false, b), c.opts.AckTimeout)
+		ok, err = c.publishMove(cn, b)
 		if !ok {
 			return
 		}
@@ -815,6 +851,87 @@ func (c *Client) outboxLoop() {
 		c.moves++
 		c.mu.Unlock()
 	}
+}
+
+// publishMove publishes a move on cn and waits for its PUBACK, at most
+// AckTimeout. When the PUBACK is SuspectAfter late and the client has
+// another connection up, the move goes out on it too; whichever
+// acknowledges first acknowledges the move, and if it is the other, cn is
+// dropped as dead (suspect). Either way the move reached the broker before
+// the outbox sends the next one, so the order holds; a consumer drops the
+// duplicate by its seq.
+func (c *Client) publishMove(cn *conn, b []byte) (ok bool, err error) {
+	tok := cn.cli.Publish(c.topics.Move(), 1, false, b)
+	if c.opts.SuspectAfter < 0 || c.opts.SuspectAfter >= c.opts.AckTimeout {
+		return c.wait(tok, c.opts.AckTimeout)
+	}
+	fire, stop := c.opts.NewTimer(c.opts.SuspectAfter)
+	select {
+	case <-tok.Done():
+		stop()
+		return true, tok.Error()
+	case <-c.ctx.Done():
+		stop()
+		return false, ErrClosed
+	case <-fire:
+	}
+	other := c.other(cn)
+	if other == nil {
+		return c.wait(tok, c.opts.AckTimeout-c.opts.SuspectAfter)
+	}
+	c.log.Warn("mqtt: move not acknowledged yet; sending it on the other connection too",
+		"after", c.opts.SuspectAfter, "node", c.brokers[cn.node], "other", c.brokers[other.node])
+	tok2 := other.cli.Publish(c.topics.Move(), 1, false, b)
+	fire, stop = c.opts.NewTimer(c.opts.AckTimeout - c.opts.SuspectAfter)
+	defer stop()
+	first, second := tok.Done(), tok2.Done()
+	var errs []error
+	for first != nil || second != nil {
+		select {
+		case <-first:
+			err := tok.Error()
+			if err == nil {
+				return true, nil
+			}
+			errs, first = append(errs, err), nil
+		case <-second:
+			err := tok2.Error()
+			if err == nil {
+				c.drop(cn)
+				return true, nil
+			}
+			errs, second = append(errs, err), nil
+		case <-fire:
+			return true, fmt.Errorf("no acknowledgement within %v on either connection", c.opts.AckTimeout)
+		case <-c.ctx.Done():
+			return false, ErrClosed
+		}
+	}
+	return true, errors.Join(errs...)
+}
+
+// other returns the client's connection that is up other than cn, or nil.
+func (c *Client) other(cn *conn) *conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range []*conn{c.cur, c.spare} {
+		if o != nil && o != cn {
+			return o
+		}
+	}
+	return nil
+}
+
+// drop drops cn as dead (Opts.SuspectAfter): its loop sees it lost and
+// connects again, to another node first. The DISCONNECT is written (a
+// node that was only frozen reads it when it goes on, and publishes no
+// last will) but not waited for.
+func (c *Client) drop(cn *conn) {
+	c.log.Warn("mqtt: connection dropped: its node acknowledged nothing while the other connection did",
+		"node", c.brokers[cn.node])
+	cn.suspect.Store(true)
+	cn.lose()
+	go cn.cli.Disconnect(250)
 }
 
 // liveLoop publishes events and the latest state.

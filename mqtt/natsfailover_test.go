@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,6 +42,9 @@ type failoverRun struct {
 	warm, after     time.Duration
 	victim          func(c *natstest.Cluster) int
 	victimName      string
+	hard            string        // "": the node is killed; "frozen", "power-cut": hardDeath
+	suspectAfter    time.Duration // the sets' Opts.SuspectAfter and KeepAlive (0: the defaults)
+	keepAlive       time.Duration
 	leadersAtKill   string
 	killedSets      int
 	arrived0        map[string]time.Time // "board/seq" -> first arrival, QoS 0
@@ -49,6 +54,7 @@ type failoverRun struct {
 	killedAt        time.Time
 	reconnected     []time.Duration // kill -> connected again, each set on the killed node
 	backwards, lost int
+	overdue         atomic.Int32 // moves sent on a set's other connection too (Opts.SuspectAfter)
 }
 
 // leaders says which node leads the MQTT streams and the meta group.
@@ -110,7 +116,11 @@ func (s *natsSubscriber) arrivals() map[string]time.Time {
 
 func (r *failoverRun) run(tb testing.TB) {
 	tb.Helper()
-	c := natstest.Start(tb, 3)
+	start := natstest.Start
+	if r.hard != "" {
+		start = natstest.StartFreezable
+	}
+	c := start(tb, 3)
 	victim := r.victim(c)
 	r.leadersAtKill = leaders(c)
 	watch := (victim + 1) % 3
@@ -123,7 +133,8 @@ func (r *failoverRun) run(tb testing.TB) {
 		o := DefaultOpts()
 		o.Broker, o.Prefix, o.BoardID = c.Brokers(), "nf", "b"+strconv.Itoa(i+1)
 		o.ClientID = "nf-set-" + strconv.Itoa(i+1)
-		o.StateDir, o.Discovery, o.Logger = tb.TempDir(), "", mqtttest.Quiet
+		o.StateDir, o.Discovery, o.Logger = tb.TempDir(), "", slog.New(overdueCounter{&r.overdue})
+		o.SuspectAfter, o.KeepAlive = r.suspectAfter, r.keepAlive
 		if os.Getenv("NF_LOG") != "" {
 			o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil)).With("set", o.BoardID)
 		}
@@ -177,12 +188,24 @@ func (r *failoverRun) run(tb testing.TB) {
 	if os.Getenv("NF_LOG") != "" {
 		fmt.Fprintln(os.Stderr, time.Now().Format("15:04:05.000"), "KILL", victim)
 	}
-	c.Kill(victim)
+	hardDeath(c, victim, r.hard)
 	// How long each set of the killed node takes to be connected again.
+	// A set on a node that died hard still thinks itself connected until
+	// it drops the connection: it counts once on a surviving node.
 	pending := maps.Clone(r.onVictim)
 	for deadline := time.Now().Add(r.after); len(pending) > 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		moved := map[string]bool{}
+		if r.hard != "" {
+			for i := range 3 {
+				if i != victim {
+					for _, id := range c.Clients(i) {
+						moved[id] = true
+					}
+				}
+			}
+		}
 		for b := range pending {
-			if clients[b].Stats().Connected {
+			if clients[b].Stats().Connected && (r.hard == "" || moved["nf-set-"+strings.TrimPrefix(b, "b")]) {
 				r.reconnected = append(r.reconnected, time.Since(r.killedAt))
 				delete(pending, b)
 			}
@@ -289,12 +312,12 @@ func (r *failoverRun) String() string {
 	all0, k0 := r.latencies(r.arrived0)
 	all1, k1 := r.latencies(r.arrived1)
 	g0 := r.gaps(r.arrived0)
-	return fmt.Sprintf("killed node %s (leaders %s), %d of %d sets on it, %d moves, %d lost, %d backwards\n"+
+	return fmt.Sprintf("killed node %s (leaders %s), %d of %d sets on it, %d moves, %d lost, %d backwards, %d sent on the other connection too\n"+
 		"  reconnected: median %v, max %v\n"+
 		"  kill -> first move after it (QoS 0): median %v, max %v\n"+
 		"  QoS 0 subscriber: all p50 %v p99 %v max %v; killed sets' moves p50 %v max %v\n"+
 		"  QoS 1 subscriber: all p50 %v p99 %v max %v; killed sets' moves p50 %v max %v",
-		r.victimName, r.leadersAtKill, r.killedSets, r.sets, len(r.sent), r.lost, r.backwards,
+		r.victimName, r.leadersAtKill, r.killedSets, r.sets, len(r.sent), r.lost, r.backwards, r.overdue.Load(),
 		pct(r.reconnected, 50).Round(time.Millisecond), pct(r.reconnected, 100).Round(time.Millisecond),
 		pct(g0, 50).Round(time.Millisecond), pct(g0, 100).Round(time.Millisecond),
 		pct(all0, 50).Round(time.Millisecond), pct(all0, 99).Round(time.Millisecond), pct(all0, 100).Round(time.Millisecond),
@@ -339,27 +362,33 @@ var failoverVictims = []struct {
 //	go test ./mqtt -run - -bench NATSFailover -benchtime 1x -nf.sets 500 -nf.interval 10s -nf.warm 25s -nf.after 40s -nf.timeline
 func BenchmarkNATSFailover(b *testing.B) {
 	for _, v := range failoverVictims {
-		b.Run(v.name, func(b *testing.B) {
-			for range b.N {
-				r := &failoverRun{sets: *nfSets, interval: *nfInterval, warm: *nfWarm, after: *nfAfter,
-					victim: v.pick, victimName: v.name}
-				r.run(b)
-				b.Log(r)
-				if *nfTimeline {
-					b.Log(r.timeline(r.arrived0))
-				}
-				g := r.gaps(r.arrived0)
-				all0, _ := r.latencies(r.arrived0)
-				all1, _ := r.latencies(r.arrived1)
-				b.ReportMetric(float64(pct(g, 100).Milliseconds()), "gap-max-ms")
-				b.ReportMetric(float64(pct(all0, 99).Milliseconds()), "qos0-p99-ms")
-				b.ReportMetric(float64(pct(all0, 100).Milliseconds()), "qos0-max-ms")
-				b.ReportMetric(float64(pct(all1, 99).Milliseconds()), "qos1-p99-ms")
-				b.ReportMetric(float64(pct(all1, 100).Milliseconds()), "qos1-max-ms")
-				b.ReportMetric(float64(r.lost), "lost")
-				b.ReportMetric(float64(r.backwards), "backwards")
-			}
-		})
+		b.Run(v.name, func(b *testing.B) { benchFailover(b, v.name, v.pick, "") })
+	}
+}
+
+// benchFailover runs failoverRun b.N times, the node victim picks dying
+// as hardDeath's how says, and reports its figures.
+func benchFailover(b *testing.B, name string, victim func(c *natstest.Cluster) int, how string) {
+	for range b.N {
+		r := &failoverRun{sets: *nfSets, interval: *nfInterval, warm: *nfWarm, after: *nfAfter,
+			victim: victim, victimName: name, hard: how, suspectAfter: *nfSuspect, keepAlive: *nfKeepAlive}
+		r.run(b)
+		b.Log(r)
+		if *nfTimeline {
+			b.Log(r.timeline(r.arrived0))
+		}
+		g := r.gaps(r.arrived0)
+		all0, k0 := r.latencies(r.arrived0)
+		all1, _ := r.latencies(r.arrived1)
+		b.ReportMetric(float64(pct(g, 100).Milliseconds()), "gap-max-ms")
+		b.ReportMetric(float64(pct(k0, 100).Milliseconds()), "killed-sets-max-ms")
+		b.ReportMetric(float64(pct(all0, 99).Milliseconds()), "qos0-p99-ms")
+		b.ReportMetric(float64(pct(all0, 100).Milliseconds()), "qos0-max-ms")
+		b.ReportMetric(float64(pct(all1, 99).Milliseconds()), "qos1-p99-ms")
+		b.ReportMetric(float64(pct(all1, 100).Milliseconds()), "qos1-max-ms")
+		b.ReportMetric(float64(r.lost), "lost")
+		b.ReportMetric(float64(r.backwards), "backwards")
+		b.ReportMetric(float64(r.overdue.Load()), "overdue")
 	}
 }
 
@@ -379,82 +408,136 @@ func TestSetOnKilledNodeMovesOnAtOnce(t *testing.T) {
 			t.Fatal("no leader of the sessions' stream")
 		}
 	}
-	// A client id that puts the set on the leader's node first.
-	brokers, _ := ParseBrokers(c.Brokers())
-	id := ""
-	for i := 0; id == ""; i++ {
-		if cand := "ft-set-" + strconv.Itoa(i); spread(brokers, cand+"b1")[0] == c.MQTT(victim) {
-			id = cand
-		}
-	}
-	watch := newNATSSubscriber(t, c.MQTT((victim+1)%3), 0, "ft-display")
-	o := DefaultOpts()
-	o.Broker, o.Prefix, o.BoardID, o.ClientID = c.Brokers(), "nf", "b1", id
-	o.StateDir, o.Discovery, o.Logger = t.TempDir(), "", mqtttest.Quiet
-	set := newClient(t, o, nil)
-	waitConnected(t, set)
-	waitFor := func(what string, within time.Duration, ok func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(within); !ok(); time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within %v; stats %+v, leaders %s", what, within, set.Stats(), leaders(c))
-			}
-		}
-	}
-	arrived := func(seq int) func() bool {
-		return func() bool { _, ok := watch.arrivals()["b1/"+strconv.Itoa(seq)]; return ok }
-	}
-	move := func(seq int) {
-		t.Helper()
-		if err := set.Enqueue(mqtttest.Move("g", seq)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s := newSetOnNode(t, c, victim, "ft")
 	for seq := 1; seq <= 3; seq++ {
-		move(seq)
-		waitFor("move "+strconv.Itoa(seq), 30*time.Second, arrived(seq))
+		s.move(seq)
+		s.waitFor("move "+strconv.Itoa(seq), 30*time.Second, s.arrived(seq))
 	}
-	waitFor("the standby", 30*time.Second, func() bool { return set.Stats().Standby })
-	if !slices.Contains(c.Clients(victim), id) {
+	s.waitFor("the standby", 30*time.Second, func() bool { return s.set.Stats().Standby })
+	if own, _ := where(c, 3, s.id); own != victim {
 		t.Fatalf("the set is not on node %d (leading the sessions' stream): %v", victim, c.Clients(victim))
 	}
 	c.Kill(victim)
-	move(4)
+	s.move(4)
 	// Today's gap was the 5 s of the JetStream API timeout; the standby
 	// takes milliseconds (2 s is for a busy machine).
-	waitFor("move 4 after the node died", 2*time.Second, arrived(4))
+	s.waitFor("move 4 after the node died", 2*time.Second, s.arrived(4))
 	for seq := 5; seq <= 8; seq++ {
-		move(seq)
+		s.move(seq)
 	}
-	waitFor("moves 5-8", 30*time.Second, arrived(8))
+	s.waitFor("moves 5-8", 30*time.Second, s.arrived(8))
 	// Back on a connection of its own (on a surviving node), the standby
 	// on the other one.
-	where := func() (own, standby int) {
-		own, standby = -1, -1
-		for i := range 3 {
-			for _, cid := range c.Clients(i) {
-				switch cid {
-				case id:
-					own = i
-				case id + StandbySuffix:
-					standby = i
-				}
-			}
-		}
-		return own, standby
-	}
-	waitFor("the set's own connection again, and a standby on another node", 60*time.Second, func() bool {
-		st := set.Stats()
-		own, standby := where()
+	s.waitFor("the set's own connection again, and a standby on another node", 60*time.Second, func() bool {
+		st := s.set.Stats()
+		own, standby := where(c, 3, s.id)
 		return st.Connected && st.Standby && own >= 0 && standby >= 0 && own != standby
 	})
-	got := watch.arrivals()
-	for seq := 1; seq <= 8; seq++ {
-		if _, ok := got["b1/"+strconv.Itoa(seq)]; !ok {
-			t.Errorf("move %d never arrived", seq)
+	s.checkArrived(8)
+}
+
+// setOnNode is a set (board b1 under prefix nf) whose own connection is
+// on a given node of a 3-node cluster, and a QoS 0 display of its moves
+// on the next node.
+type setOnNode struct {
+	t     *testing.T
+	c     *natstest.Cluster
+	id    string // the set's client id
+	node  int
+	set   *Client
+	watch *natsSubscriber
+	// overdue counts the moves the set sent on its other connection too
+	// (Opts.SuspectAfter).
+	overdue atomic.Int32
+}
+
+// overdueCounter is a logger's handler that counts the client's "move not
+// acknowledged yet" warnings and drops everything.
+type overdueCounter struct{ n *atomic.Int32 }
+
+func (h overdueCounter) Enabled(context.Context, slog.Level) bool { return true }
+func (h overdueCounter) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h overdueCounter) WithGroup(string) slog.Handler            { return h }
+func (h overdueCounter) Handle(_ context.Context, r slog.Record) error {
+	if strings.HasPrefix(r.Message, "mqtt: move not acknowledged yet") {
+		h.n.Add(1)
+	}
+	return nil
+}
+
+// newSetOnNode starts a set on node (its client id, from name, chosen so
+// that it connects there first) and a display on the next node.
+func newSetOnNode(t *testing.T, c *natstest.Cluster, node int, name string) *setOnNode {
+	t.Helper()
+	brokers, _ := ParseBrokers(c.Brokers())
+	s := &setOnNode{t: t, c: c, node: node}
+	for i := 0; s.id == ""; i++ {
+		if cand := name + "-set-" + strconv.Itoa(i); spread(brokers, cand+"b1")[0] == c.MQTT(node) {
+			s.id = cand
 		}
 	}
-	if n := watch.wentBack(); n != 0 {
-		t.Errorf("%d moves arrived after a later one", n)
+	s.watch = newNATSSubscriber(t, c.MQTT((node+1)%3), 0, name+"-display")
+	o := DefaultOpts()
+	o.Broker, o.Prefix, o.BoardID, o.ClientID = c.Brokers(), "nf", "b1", s.id
+	o.StateDir, o.Discovery, o.Logger = t.TempDir(), "", slog.New(overdueCounter{&s.overdue})
+	s.set = newClient(t, o, nil)
+	waitConnected(t, s.set)
+	return s
+}
+
+// waitFor polls ok until within has passed, and fails the test then.
+func (s *setOnNode) waitFor(what string, within time.Duration, ok func() bool) {
+	s.t.Helper()
+	for deadline := time.Now().Add(within); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			own, standby := where(s.c, 3, s.id)
+			s.t.Fatalf("%s: not within %v; stats %+v, the set on node %d, its standby on %d (it started on %d); leaders %s",
+				what, within, s.set.Stats(), own, standby, s.node, leaders(s.c))
+		}
 	}
+}
+
+// arrived says whether move seq reached the display.
+func (s *setOnNode) arrived(seq int) func() bool {
+	return func() bool { _, ok := s.watch.arrivals()["b1/"+strconv.Itoa(seq)]; return ok }
+}
+
+// move enqueues move seq.
+func (s *setOnNode) move(seq int) {
+	s.t.Helper()
+	if err := s.set.Enqueue(mqtttest.Move("g", seq)); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// checkArrived checks that moves 1 to n reached the display, none after a
+// later one.
+func (s *setOnNode) checkArrived(n int) {
+	s.t.Helper()
+	got := s.watch.arrivals()
+	for seq := 1; seq <= n; seq++ {
+		if _, ok := got["b1/"+strconv.Itoa(seq)]; !ok {
+			s.t.Errorf("move %d never arrived", seq)
+		}
+	}
+	if n := s.watch.wentBack(); n != 0 {
+		s.t.Errorf("%d moves arrived after a later one", n)
+	}
+}
+
+// where returns the nodes on which the client id's connection and its
+// standby are (-1: none).
+func where(c *natstest.Cluster, n int, id string) (own, standby int) {
+	own, standby = -1, -1
+	for i := range n {
+		for _, cid := range c.Clients(i) {
+			switch cid {
+			case id:
+				own = i
+			case id + StandbySuffix:
+				standby = i
+			}
+		}
+	}
+	return own, standby
 }
