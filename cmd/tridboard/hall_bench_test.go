@@ -27,6 +27,7 @@ var (
 	hallBoardV   = flag.Int("hall.board-viewers", 200, "BenchmarkHall: spectators of single boards, spread over two views")
 	hallMoves    = flag.Int("hall.moves", 10, "BenchmarkHall: moves per set")
 	hallInterval = flag.Duration("hall.interval", 10*time.Second, "BenchmarkHall: time between two moves of a set")
+	hallOpening  = flag.Duration("hall.opening", 2*time.Minute, "BenchmarkHall: the hall opens before play (every set connected, every spectator showing every game) within this; 0: play as everything connects")
 )
 
 // The hall's views run as processes of their own (this test binary again,
@@ -95,6 +96,8 @@ func (v *hallView) stop(kill bool) {
 type hallSize struct {
 	sets, viewers, boardViewers, moves int
 	interval                           time.Duration
+	// opening, when set, opens the hall before play (loadOpts.Opening).
+	opening time.Duration
 }
 
 // runHallLoad runs a hall on a 3-node NATS cluster: the sets (each given the
@@ -122,8 +125,13 @@ func runHallLoad(tb testing.TB, size hallSize) (loadReport, float64) {
 	r, err := loadTest(context.Background(), loadOpts{Broker: c.Brokers(), CheckBroker: c.MQTT(2), Prefix: prefix, Variant: "st3d",
 		Boards: size.sets, Moves: size.moves, Interval: size.interval,
 		Duration: time.Duration(size.moves+5) * size.interval * 2, Drain: 90 * time.Second,
-		Views: []string{v1.url, v2.url}, Viewers: size.viewers, BoardViewers: size.boardViewers,
-		Halfway: func() { killed = time.Since(start); c.Kill(0); v2.stop(true) },
+		Views: []string{v1.url, v2.url}, Viewers: size.viewers, BoardViewers: size.boardViewers, Opening: size.opening,
+		Halfway: func() {
+			killed = time.Since(start)
+			fmt.Fprintln(os.Stderr, "KILL", time.Now().Format("15:04:05.000"), "sess", c.StreamLeader(natstest.SessionStream), "msgs", c.StreamLeader(natstest.MessageStream), "rmsgs", c.StreamLeader(natstest.RetainedStream), "meta", c.MetaLeader())
+			c.Kill(0)
+			v2.stop(true)
+		},
 		Report: func(r loadReport) {
 			if r.Behind > 0 {
 				diagnosis = hallDiagnosis(c, v1, r, probeA, probeB)
@@ -155,7 +163,7 @@ func runHallLoad(tb testing.TB, size hallSize) (loadReport, float64) {
 func BenchmarkHall(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r, perMove := runHallLoad(b, hallSize{sets: *hallSets, viewers: *hallViewers, boardViewers: *hallBoardV,
-			moves: *hallMoves, interval: *hallInterval})
+			moves: *hallMoves, interval: *hallInterval, opening: *hallOpening})
 		b.ReportMetric(float64(r.Lost), "lost")
 		b.ReportMetric(float64(r.Duplicated), "dup")
 		b.ReportMetric(float64(r.OutOfOrder), "ooo")
@@ -163,6 +171,7 @@ func BenchmarkHall(b *testing.B) {
 		b.ReportMetric(float64(r.P99.Milliseconds()), "p99-ms")
 		b.ReportMetric(float64(r.Viewers-r.Whole), "viewers-behind")
 		b.ReportMetric(float64(r.VP99.Milliseconds()), "view-p99-ms")
+		b.ReportMetric(float64(r.StayedP99.Milliseconds()), "stayed-p99-ms")
 		b.ReportMetric(perMove, "view-ns/move/spectator")
 	}
 }

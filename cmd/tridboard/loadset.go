@@ -59,12 +59,16 @@ func (s *loadSet) step(now time.Time) (bool, error) {
 	if err := s.cli.Enqueue(mv); err != nil {
 		return false, err
 	}
-	// The state as the daemon publishes it: from a table's snapshot, the
-	// board in sync.
-	s.cli.PublishState(protocol.StateOf(&table.Snapshot{Board: s.id, Game: s.game, System: s.sys, Start: s.sys.Start(),
-		Position: next, Expected: next, Moves: s.moves, Result: rules.NoResult, Time: now}))
+	s.publishState(next, now)
 	s.n++
 	return true, nil
+}
+
+// publishState publishes the game's state as the daemon does: from a
+// table's snapshot, the board in sync at p.
+func (s *loadSet) publishState(p rules.Position, now time.Time) {
+	s.cli.PublishState(protocol.StateOf(&table.Snapshot{Board: s.id, Game: s.game, System: s.sys, Start: s.sys.Start(),
+		Position: p, Expected: p, Moves: s.moves, Result: rules.NoResult, Time: now}))
 }
 
 // loadCheck is the subscriber's bookkeeping.

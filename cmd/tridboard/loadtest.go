@@ -48,6 +48,12 @@ type loadOpts struct {
 	CheckBroker string
 	// PerSet adds a line per set to the report.
 	PerSet bool
+	// Opening, when set, opens the hall before play, for at most this
+	// long: every set connected (and its standby up, given several
+	// brokers) and its game's start published, and every spectator showing
+	// every set's game. The latencies are then those of a hall that is
+	// open, not of a thousand connections made in the same second.
+	Opening time.Duration
 	// Halfway, if set, runs once when half the moves were sent (a node
 	// killed mid-run, in the hall benchmark).
 	Halfway func()
@@ -74,6 +80,10 @@ type loadReport struct {
 	// them; Reordered those a view sent older than it had sent itself.
 	Dropped          int
 	VP50, VP99, VMax time.Duration
+	// Stayed counts the spectators that kept their first view's stream
+	// (their view was not stopped), StayedP99 their p99.
+	Stayed    int
+	StayedP99 time.Duration
 	// BehindBoards are the sets some spectator ended without the last
 	// move of (sorted), to tell what failed.
 	BehindBoards []string
@@ -91,6 +101,9 @@ func (r loadReport) String() string {
 	if r.Viewers > 0 {
 		s += fmt.Sprintf("\n%d viewers: %d with every set's last move, %d boards behind, %d reordered, %d older from another view dropped; publish-to-view latency p50 %v, p99 %v, max %v",
 			r.Viewers, r.Whole, r.Behind, r.Reordered, r.Dropped, r.VP50.Round(time.Millisecond), r.VP99.Round(time.Millisecond), r.VMax.Round(time.Millisecond))
+		if r.Stayed < r.Viewers {
+			s += fmt.Sprintf("; the %d that kept their view: p99 %v", r.Stayed, r.StayedP99.Round(time.Millisecond))
+		}
 	}
 	for _, l := range r.Sets {
 		s += "\n" + l
@@ -182,6 +195,13 @@ func loadTest(ctx context.Context, o loadOpts) (loadReport, error) {
 		views.start(viewCtx, o.Views, o.Viewers, nil, &viewWG)
 		views.start(viewCtx, o.Views, o.BoardViewers, ids, &viewWG)
 		logf("loadtest: %d viewers of the wall, %d of single boards, on %s", o.Viewers, o.BoardViewers, strings.Join(o.Views, ", "))
+	}
+	if o.Opening > 0 {
+		took, err := openHall(ctx, o, sets, views)
+		if err != nil {
+			return loadReport{}, err
+		}
+		logf("loadtest: the hall opened in %v", took.Round(time.Millisecond))
 	}
 	var total atomic.Int64
 	var halfway sync.Once
@@ -284,4 +304,39 @@ report:
 		}
 	}
 	return r, playErr
+}
+
+// openHall connects every set (and its standby, given several brokers),
+// publishes its game's start, and waits until every spectator shows every
+// set's game, within o.Opening. It returns how long that took.
+func openHall(ctx context.Context, o loadOpts, sets []*loadSet, views *viewLoad) (time.Duration, error) {
+	start := time.Now()
+	octx, cancel := context.WithTimeout(ctx, o.Opening)
+	defer cancel()
+	cluster := strings.Contains(o.Broker, ",")
+	starts := map[string]string{}
+	for _, s := range sets {
+		if err := s.cli.WaitConnected(octx); err != nil {
+			return 0, fmt.Errorf("opening the hall: set %s: %w", s.id, err)
+		}
+		s.publishState(s.g.Position(), time.Now())
+		starts[s.id] = s.game + "/0"
+	}
+	for {
+		standbys := true
+		for _, s := range sets {
+			if cluster && !s.cli.Stats().Standby {
+				standbys = false
+				break
+			}
+		}
+		if standbys && (views == nil || views.caughtUp(starts)) {
+			return time.Since(start), nil
+		}
+		select {
+		case <-octx.Done():
+			return 0, fmt.Errorf("opening the hall: not every set connected, with its standby, and shown to every spectator within %v", o.Opening)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

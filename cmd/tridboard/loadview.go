@@ -38,6 +38,9 @@ type viewer1 struct {
 	// back counts the summaries a stream sent older than one it had sent
 	// before; dropped those older than the spectator had from another view.
 	back, dropped int
+	// streams counts the event streams it opened (more than one: it moved
+	// to another view).
+	streams int
 }
 
 func newViewLoad() *viewLoad { return &viewLoad{sent: map[string]time.Time{}} }
@@ -94,6 +97,9 @@ func (v *viewLoad) follow(ctx context.Context, client *http.Client, url string, 
 	if err != nil {
 		return
 	}
+	me.mu.Lock()
+	me.streams++
+	me.mu.Unlock()
 	resp, err := client.Do(req)
 	if err != nil {
 		return
@@ -190,12 +196,16 @@ func (v *viewLoad) report(final map[string]string, r *loadReport) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	r.Viewers = len(v.seen)
-	var lat []time.Duration
+	var lat, stayed []time.Duration
 	for _, me := range v.seen {
 		me.mu.Lock()
 		r.Reordered += me.back
 		r.Dropped += me.dropped
 		lat = append(lat, me.lat...)
+		if me.streams <= 1 {
+			r.Stayed++
+			stayed = append(stayed, me.lat...)
+		}
 		whole := true
 		for b, want := range final {
 			if me.board != "" && b != me.board {
@@ -218,6 +228,10 @@ func (v *viewLoad) report(final map[string]string, r *loadReport) {
 	if n := len(lat); n > 0 {
 		slices.Sort(lat)
 		r.VP50, r.VP99, r.VMax = lat[n/2], lat[min(n-1, n*99/100)], lat[n-1]
+	}
+	if n := len(stayed); n > 0 {
+		slices.Sort(stayed)
+		r.StayedP99 = stayed[min(n-1, n*99/100)]
 	}
 }
 
