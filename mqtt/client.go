@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"sync"
@@ -622,11 +623,33 @@ func (c *Client) pause(d time.Duration, down <-chan struct{}) bool {
 	return true
 }
 
+// reconnectSpread bounds the random wait before a connection lost while
+// the standby is up is made again, and before a lost standby is made
+// again while the connection is up: the moves go out on the one left, and
+// the sets of a node that died (a third of a hall) do not all connect to
+// the others in the same instant, each connection a session that the
+// cluster writes to JetStream (the hall's spectators waited seconds for
+// the moves of every set while a third of them reconnected at once).
+const reconnectSpread = 5 * time.Second
+
+// jitter returns a random wait in [0, reconnectSpread).
+func jitter() time.Duration { return rand.N(reconnectSpread) }
+
 func (c *Client) connectLoop() {
 	defer c.wg.Done()
 	delay := c.opts.RetryMin
 	var lastLogged string
+	lost := false
 	for c.ctx.Err() == nil {
+		if lost {
+			lost = false
+			c.mu.Lock()
+			spare := c.spare
+			c.mu.Unlock()
+			if spare != nil && !c.pause(jitter(), spare.down) {
+				return
+			}
+		}
 		down := make(chan struct{})
 		lose := loser(down)
 		var attempted atomic.Int32
@@ -678,6 +701,7 @@ func (c *Client) connectLoop() {
 		c.readyChanged()
 		c.mu.Unlock()
 		c.next++ // the node that was lost is tried last
+		lost = true
 	}
 }
 
@@ -758,6 +782,12 @@ func (c *Client) standbyLoop() {
 		k = 1
 		if cn.suspect.Load() {
 			k = k%(n-1) + 1 // its node froze: another first
+		}
+		c.mu.Lock()
+		cur := c.cur
+		c.mu.Unlock()
+		if cur != nil && !c.pause(jitter(), cur.down) {
+			return
 		}
 	}
 }
