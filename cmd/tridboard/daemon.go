@@ -14,6 +14,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/tridboard/tridboard/announce"
 	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
@@ -77,7 +78,8 @@ type daemon struct {
 	webLn   net.Listener  // taken first, served once the table runs
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
-	trust   setTrust // the set's key and whom it believes (keys.go)
+	trust   setTrust            // the set's key and whom it believes (keys.go)
+	mdns    *announce.Responder // the set's mDNS announcement (daemon_announce.go)
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
@@ -194,7 +196,11 @@ func (d *daemon) open() error {
 	if d.seg != nil {
 		d.tb.AddSink(d.seg)
 	}
-	return d.openMQTT()
+	if err := d.openMQTT(); err != nil {
+		return err
+	}
+	d.announce()
+	return nil
 }
 
 // run runs the table until ctx ends.
@@ -210,6 +216,11 @@ func (d *daemon) run(ctx context.Context) error {
 // bus closed. It closes only
 // what was opened.
 func (d *daemon) close(ctx context.Context) {
+	// Goodbye on the network first: browsers drop the set before its page
+	// goes.
+	if d.mdns != nil {
+		_ = d.mdns.Close()
+	}
 	if d.tb != nil {
 		if err := d.tb.Close(); err != nil {
 			d.log.Error("table close", "err", err)
