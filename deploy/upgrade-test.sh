@@ -54,7 +54,7 @@ for g in i2c spi gpio; do
 done
 check "a command token, mode 0600" sh -c 'grep -q "^TRIDBOARD_MQTT_COMMAND_TOKEN=[0-9a-f]\{36\}$" /etc/tridboard/tridboard.env && [ "$(stat -c %a /etc/tridboard/tridboard.env)" = 600 ]'
 check "the service enabled" test -L "$wants"
-check "the avahi announcement installed" grep -q "_tridboard._tcp" /etc/avahi/services/tridboard.service
+check "no avahi announcement (the daemon announces itself)" test ! -e /etc/avahi/services/tridboard.service
 
 # A set that played: a game journal, the outbox, keys, a local edit.
 install -d -o tridboard -g tridboard -m 0750 /var/lib/tridboard /var/lib/tridboard/games /var/lib/tridboard/keys

@@ -8,9 +8,12 @@
 #   1. systemd reaches multi-user.target;
 #   2. tridboard runs (on the simulated set: qemu has no I2C bus) and its
 #      page answers through a forwarded port (hostfwd 127.0.0.1:PORT -> 8080);
-#   3. a move played through the page's command (POST .../command/move with
+#   3. only what the set needs runs (the running services, from
+#      tridboard-boot-report.service on the console), nothing failed, and
+#      tridboard announced itself by mDNS;
+#   4. a move played through the page's command (POST .../command/move with
 #      the command token) is in the game;
-#   4. after a clean power-off (the power button, as a person would press
+#   5. after a clean power-off (the power button, as a person would press
 #      it) and a new boot, the game resumes with that move.
 # It prints the time of every step. Not part of `go test ./...`: it needs
 # mmdebstrap, qemu-system-arm and mtools, a package for arm64 in dist/
@@ -141,6 +144,23 @@ wait_for "${BOOT_TIMEOUT:-900}" "multi-user.target" reached
 step "systemd reached multi-user.target"
 wait_for 300 "the page" page
 step "the page answers at $url/boards/$board"
+
+# What runs in the guest (tridboard-boot-report.service, in --sim images,
+# prints it on the console once the boot has finished): only what the set
+# needs, nothing failed, and tridboard announced itself by mDNS.
+report() { grep -q "tridboard-boot-report: end" "$work/console.log"; }
+wait_for 600 "the boot report" report
+sed -n '/tridboard-boot-report: begin/,/tridboard-boot-report: end/p' "$work/console.log" | tr -d '\r' >"$work/report"
+sed 's/^/  /' "$work/report"
+needed="dbus getty@tty1 systemd-journald systemd-logind systemd-networkd systemd-resolved systemd-timesyncd systemd-udevd tridboard tridboard-hotspot wpa_supplicant@wlan0 tridboard-boot-report"
+extra=$(sed -n 's/^running: \([^ ]*\)\.service .*/\1/p' "$work/report" | while read -r u; do
+	case " $needed " in *" $u "*) ;; *) echo "$u" ;; esac
+done)
+[ -z "$extra" ] || fail "services running that the set does not need: $extra"
+grep -q '^running: tridboard.service ' "$work/report" || fail "tridboard.service is not running"
+! grep -q '^failed: ' "$work/report" || fail "failed units: $(grep '^failed: ' "$work/report" | tr '\n' ' ')"
+grep -q '^mdns: .*msg=announced' "$work/report" || fail "tridboard did not announce itself (mDNS)"
+step "only what the set needs runs ($(grep -c '^running: ' "$work/report") services), nothing failed, announced by mDNS"
 
 reply=$(curl -sS -m 30 -H "Authorization: Bearer $token" -d '{"move":"Nc3N"}' "$url/boards/$board/command/move") ||
 	fail "the move command: no answer"
