@@ -74,3 +74,37 @@ func TestDaemonAnnounceOff(t *testing.T) {
 		t.Fatalf("announced on %v with http.announce false", d.mdns.Interfaces())
 	}
 }
+
+// TestViewDiscoversTheSet: `tridboard view --discover` lists a running
+// set with its page, rules and version, as a person at the hall's laptop
+// would find the sets.
+func TestViewDiscoversTheSet(t *testing.T) {
+	board := fmt.Sprintf("discovered-%d", os.Getpid())
+	d, _, _ := startInProcess(t, func(c *config.Config) { c.BoardID = board })
+	if d.mdns == nil {
+		t.Fatal("the daemon did not announce itself")
+	}
+	port := d.webLn.Addr().(*net.TCPAddr).Port
+	want := fmt.Sprintf("%s\thttp://127.0.0.1:%d/boards/%s\trules=st3d\tversion=%s\n", board, port, board, version)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var out, errs strings.Builder
+		code := runView([]string{"--discover", "--interface", d.mdns.Interfaces()[0]}, &out, &errs)
+		if code == exitOK && strings.Contains(out.String(), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("view --discover: exit %d, %q%s; want a line %q", code, out.String(), errs.String(), want)
+		}
+	}
+}
+
+// TestViewDiscoverRefuses: an interface that does not exist is a usage
+// error, said in one line.
+func TestViewDiscoverRefuses(t *testing.T) {
+	var out, errs strings.Builder
+	code := runView([]string{"--discover", "--interface", "nosuch0"}, &out, &errs)
+	if code != exitUsage || !strings.HasPrefix(errs.String(), "tridboard view: --interface nosuch0: ") || strings.Count(errs.String(), "\n") != 1 {
+		t.Fatalf("exit %d, %q", code, errs.String())
+	}
+}
