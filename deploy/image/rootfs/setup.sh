@@ -83,8 +83,8 @@ if [ -n "$sim" ]; then
 fi
 
 # Nothing else running that the set does not need: no unattended apt runs,
-# no weekly file-system scrubbing.
-for t in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do
+# no weekly file-system scrubbing, no daily copy of dpkg's database.
+for t in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer dpkg-db-backup.timer; do
 	systemctl disable "$t" 2>/dev/null || true
 	systemctl mask "$t" 2>/dev/null || true
 done
