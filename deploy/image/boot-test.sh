@@ -171,7 +171,10 @@ wait_for() {
 		sleep 2
 	done
 }
-reached() { grep -q "Reached target.*Multi-User System" "$work/console.log"; }
+# The boot's end: systemd's "Reached target" line, or the boot report's
+# first line (it waits for the end of the boot; once it writes to the
+# console, systemd may print no more status lines).
+reached() { grep -q -e "Reached target.*Multi-User System" -e "tridboard-boot-report: begin" "$work/console.log"; }
 page() { curl -fsS -m 10 "$url/boards/$board" | grep -q '<html'; }
 game_has() { curl -fsS -m 10 "$url/api/boards/$board" | grep -q "$1"; }
 
