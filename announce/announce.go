@@ -230,6 +230,7 @@ func (r *Responder) scan() error {
 		seen[ifi.Index] = true
 		old := r.links[ifi.Index]
 		if old != nil && slices.EqualFunc(old.addrs, addrs, net.IP.Equal) {
+			old.ifi = ifi // renamed by udev (usb0 to enx...), its addresses the same
 			continue
 		}
 		if old == nil {
