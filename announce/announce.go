@@ -30,6 +30,10 @@ var group = &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353}
 // hostRE is a host name's label (RFC 1123).
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
 
+// listInterfaces lists the machine's interfaces (a test shows one coming
+// up).
+var listInterfaces = net.Interfaces
+
 // Opts say what the Responder announces and where.
 type Opts struct {
 	// Instance is the set's name in a browser's list: its board id.
@@ -211,7 +215,7 @@ func (r *Responder) watch() {
 // and announces on every new or readdressed one (twice: the second a
 // second later, from a goroutine).
 func (r *Responder) scan() error {
-	ifs, err := net.Interfaces()
+	ifs, err := listInterfaces()
 	if err != nil {
 		return fmt.Errorf("announce: interfaces: %w", err)
 	}

@@ -442,3 +442,45 @@ func TestBrowseCancelled(t *testing.T) {
 		t.Fatalf("a cancelled browse returned after %v, not at once", d)
 	}
 }
+
+// TestInterfaceComingUpIsAnnounced: an interface that comes up after the
+// start (the venue's Wi-Fi joined once the access point closed) is joined
+// and announced on at the next rescan, without a restart.
+func TestInterfaceComingUpIsAnnounced(t *testing.T) {
+	lo := loopback(t)
+	up := false
+	var mu sync.Mutex
+	listInterfaces = func() ([]net.Interface, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !up {
+			return nil, nil
+		}
+		return []net.Interface{*lo}, nil
+	}
+	// Put back after the responder's Close (cleanups run last first).
+	t.Cleanup(func() { listInterfaces = net.Interfaces })
+	clock := &fakeAfter{}
+	o := testOpts(clock)
+	p := listen(t, lo)
+	r := start(t, o)
+	if got := r.Interfaces(); len(got) != 0 {
+		t.Fatalf("answers on %v before any interface is up", got)
+	}
+	mu.Lock()
+	up = true
+	mu.Unlock()
+	clock.fire(t, o.Rescan)
+	inst := instanceName(o)
+	next(t, p, "the announcement on the new interface", func(m *dns.Msg) bool {
+		for _, rr := range of(m, inst) {
+			if srv, ok := rr.(*dns.SRV); ok && srv.Hdr.Ttl == 120 && srv.Port == 8080 {
+				return true
+			}
+		}
+		return false
+	})
+	if got := r.Interfaces(); !slices.Equal(got, []string{lo.Name}) {
+		t.Fatalf("answers on %v after the rescan, want %s", got, lo.Name)
+	}
+}
