@@ -1,6 +1,7 @@
 package bringup
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -32,6 +33,12 @@ type LearnOpts struct {
 	// Now and Wait are the clock.
 	Now  func() time.Time
 	Wait func(time.Duration)
+	// Found, if set, is told each finding as it is made (a page shows
+	// them as they come); Learn returns them all the same.
+	Found func(Finding)
+	// Ctx, if set, cancels: Learn stops at its next reading and returns
+	// its error (context.Canceled), the LEDs put out.
+	Ctx context.Context
 }
 
 // DefaultLearnOpts waits 300 ms for a reading to settle and a minute for
@@ -94,6 +101,9 @@ func newLearner(o LearnOpts) (*learner, error) {
 // every slot is known yet (the first readings settle); an expander that
 // still cannot be read after that is an error.
 func (l *learner) read() (rules.CellSet, bool, error) {
+	if l.o.Ctx != nil && l.o.Ctx.Err() != nil {
+		return rules.CellSet{}, false, fmt.Errorf("bringup: learning stopped: %w", l.o.Ctx.Err())
+	}
 	l.o.Wait(l.so.Period)
 	l.sc.Scan(l.o.Now())
 	s := l.sc.Snapshot()
@@ -156,9 +166,23 @@ func Learn(o LearnOpts) (*sensors.Wiring, []Finding, error) {
 	}
 	l.t0 = o.Now()
 	var out []Finding
-	bad := func(format string, a ...any) { out = append(out, Finding{true, fmt.Sprintf(format, a...)}) }
-	// The set empty (but for boards that stay): the baseline.
-	base, settled, err := l.waitFor(func(rules.CellSet) bool { return true })
+	bad := func(format string, a ...any) {
+		f := Finding{true, fmt.Sprintf(format, a...)}
+		out = append(out, f)
+		if o.Found != nil {
+			o.Found(f)
+		}
+	}
+	if o.Ctx != nil {
+		defer func() {
+			if o.Ctx.Err() != nil {
+				o.Show("", "")
+			}
+		}()
+	}
+	// The set empty: the baseline. A builder who started learning with
+	// pieces on the set (from the setup page) has Timeout to take them off.
+	base, settled, err := l.waitFor(func(c rules.CellSet) bool { return c.Empty() })
 	if err != nil {
 		return nil, nil, err
 	}

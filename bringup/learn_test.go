@@ -1,8 +1,11 @@
 package bringup
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,7 +22,25 @@ import (
 
 // learnOn learns the wiring of b, a simulated set whose builder follows
 // the LEDs (lit through the real HT16K33 driver on the simulated bus).
-func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Finding, []string) {
+func learnOn(t *testing.T, b *sim.Board, cells []string, edit ...func(*LearnOpts)) (*sensors.Wiring, []Finding, []string) {
+	t.Helper()
+	o, lamp, shows := learnOpts(t, b, cells)
+	for _, e := range edit {
+		e(&o)
+	}
+	w, fs, err := Learn(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lamp.Errors > 0 {
+		t.Errorf("%d LED writes failed", lamp.Errors)
+	}
+	return w, fs, *shows
+}
+
+// learnOpts are the options learnOn learns with, its lamp, and the cells
+// shown ("learn b2W") as they are.
+func learnOpts(t *testing.T, b *sim.Board, cells []string) (LearnOpts, *Lamp, *[]string) {
 	t.Helper()
 	b.Set.SetUp(rules.CellSet{})
 	m, err := leds.Preset(leds.PresetHT16K33, cells)
@@ -41,10 +62,10 @@ func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Fin
 	stays := Sockets(b.Set.System())
 	u := sim.NewBuilder(b, index, stays)
 	lamp := NewLamp(d, layout, cells)
-	var shows []string
 	o := DefaultLearnOpts()
 	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, LearnOrder(b.Set.System())
 	o.Stays = func(c string) bool { return stays[c] }
+	shows := []string{}
 	o.Show = func(cell, pass string) {
 		lamp.Light(cell)
 		if cell != "" {
@@ -52,14 +73,7 @@ func learnOn(t *testing.T, b *sim.Board, cells []string) (*sensors.Wiring, []Fin
 		}
 	}
 	o.Now, o.Wait = b.Clock.Now, u.Wait
-	w, fs, err := Learn(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lamp.Errors > 0 {
-		t.Errorf("%d LED writes failed", lamp.Errors)
-	}
-	return w, fs, shows
+	return o, lamp, &shows
 }
 
 // byCell is a wiring as cell -> "expander slot", to compare two wirings
@@ -161,7 +175,28 @@ func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
 		}
 	}
 	b.Expanders[0].SetPins(b.Set.Pins(e))
-	got, fs, _ := learnOn(t, b, st3d.System.Cells())
+	// Found hears each finding as it is made: both before the check pass
+	// lights its first cell.
+	var heard []string
+	var shown *[]string
+	got, fs, _ := learnOn(t, b, st3d.System.Cells(), func(o *LearnOpts) {
+		show := o.Show
+		var n []string
+		shown = &n
+		o.Show = func(cell, pass string) { n = append(n, pass); show(cell, pass) }
+		o.Found = func(f Finding) { heard = append(heard, fmt.Sprintf("%s (%d shown)", f.Text, len(n))) }
+	})
+	firstCheck := slices.Index(*shown, "check")
+	if len(heard) != 2 {
+		t.Fatalf("Found heard %d findings: %q", len(heard), heard)
+	}
+	for _, h := range heard {
+		var n int
+		fmt.Sscanf(h[strings.LastIndex(h, "(")+1:], "%d", &n)
+		if n > firstCheck {
+			t.Errorf("heard %q after the check began (at show %d)", h, firstCheck)
+		}
+	}
 	var ps []string
 	for _, f := range fs {
 		if f.Problem {
@@ -181,14 +216,84 @@ func TestLearnFindsSharedAndDeadInputs(t *testing.T) {
 	}
 }
 
-// A set with a piece on it is refused before anything is learned.
+// A set still not empty after Timeout is refused before anything is
+// learned, nothing lit.
 func TestLearnNeedsAnEmptySet(t *testing.T) {
 	b := sets.NewReference()
 	o := DefaultLearnOpts()
 	o.Bus, o.Expanders, o.Cells = b.Bus, b.Wiring.Expanders, st3d.System.Cells()
-	o.Show, o.Now = func(string, string) {}, b.Clock.Now
+	lit := 0
+	o.Show, o.Now = func(c, _ string) {
+		if c != "" {
+			lit++
+		}
+	}, b.Clock.Now
 	o.Wait = func(d time.Duration) { b.Clock.Advance(d) }
-	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") {
-		t.Fatalf("learning on the start position: %v", err)
+	start := b.Clock.Now()
+	if _, _, err := Learn(o); err == nil || !strings.Contains(err.Error(), "the set is not empty") || lit != 0 {
+		t.Fatalf("learning on the start position: %v, %d cells lit", err, lit)
+	}
+	if waited := b.Clock.Now().Sub(start); waited < o.Timeout {
+		t.Errorf("refused after %s, before the timeout of %s", waited, o.Timeout)
+	}
+}
+
+// A builder who starts learning with the pieces on (from the setup page)
+// takes them off within Timeout: learning then goes on as on an empty set.
+func TestLearnWaitsForTheSetToBeEmptied(t *testing.T) {
+	b, err := sim.ForSystem(st3d.System, sets.ReferenceWiring())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, _ := learnOpts(t, b, st3d.System.Cells())
+	b.Set.Start() // the pieces on, as after a game
+	wait := o.Wait
+	start := b.Clock.Now()
+	emptied := false
+	o.Wait = func(d time.Duration) {
+		if !emptied && b.Clock.Now().Sub(start) > 20*time.Second {
+			b.Set.SetUp(rules.CellSet{}) // 20 s on, all taken off
+			emptied = true
+		}
+		wait(d)
+	}
+	w, fs, err := Learn(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Problem || !reflect.DeepEqual(byCell(w), byCell(b.Wiring)) {
+		t.Errorf("findings %v; learned the reference wiring: %v", fs, reflect.DeepEqual(byCell(w), byCell(b.Wiring)))
+	}
+}
+
+// Cancelled (the setup page's cancel), learning stops at its next reading
+// with the context's error, and the LEDs go out.
+func TestLearnStopsWhenCancelled(t *testing.T) {
+	b, err := sim.ForSystem(st3d.System, sets.ReferenceWiring())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, shows := learnOpts(t, b, st3d.System.Cells())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	show := o.Show
+	o.Show = func(cell, pass string) {
+		show(cell, pass)
+		if len(*shows) == 3 {
+			cancel() // while the third cell is lit
+		}
+	}
+	o.Ctx = ctx
+	w, _, err := Learn(o)
+	if !errors.Is(err, context.Canceled) || w != nil {
+		t.Fatalf("Learn cancelled = %v, %v; want context.Canceled and no wiring", w, err)
+	}
+	if len(*shows) != 3 {
+		t.Errorf("%d cells shown after the cancel at the third: %q", len(*shows), *shows)
+	}
+	for i := 0; i < 128; i++ {
+		if b.LEDs.LED(i) {
+			t.Fatalf("LED %d still lit after the cancel", i)
+		}
 	}
 }

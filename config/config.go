@@ -85,6 +85,9 @@ type Config struct {
 	// not durations, and the time controls that are not time controls
 	// (they keep their defaults): Validate reports them.
 	badDurations []keyError
+	// fromSetup are the keys <state_dir>/setup.yaml gave (ApplySetup),
+	// with that file's path, for Validate's messages.
+	fromSetup map[string]string
 }
 
 // I2C is the bus the expanders and the HT16K33 hang on.
@@ -247,7 +250,8 @@ func DefaultStateDir() string {
 }
 
 // Read reads a configuration file over the defaults and applies the
-// secrets from the environment. It refuses only what cannot be decoded
+// secrets from the environment, then what the setup page chose
+// (<state_dir>/setup.yaml, ApplySetup). It refuses only what cannot be decoded
 // (syntax, unknown keys, wrong types, anchors and aliases); Validate checks
 // the values. An empty path gives the defaults.
 func Read(path string) (*Config, error) {
@@ -262,6 +266,9 @@ func Read(path string) (*Config, error) {
 		}
 	}
 	c.fromEnv()
+	if err := c.ApplySetup(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -399,6 +406,10 @@ func (c *Config) Validate(cells []string) error {
 	}
 	ps := make(Problems, len(errs))
 	for i, e := range errs {
+		if f, ok := c.fromSetup[e.key]; ok {
+			ps[i] = Problem{File: f, Key: e.key, Msg: e.msg}
+			continue
+		}
 		ps[i] = Problem{File: c.name, Line: lineOf(c.src, e.key), Key: e.key, Msg: e.msg}
 	}
 	return ps

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -27,7 +29,9 @@ type Opts struct {
 	// mqtts:// and tls:// are accepted too), or several separated by commas,
 	// the nodes of a cluster: the client connects to one (each set starting
 	// at another, spread by its board id) and on losing it moves to the
-	// next (ParseBrokers). Use Broker.URL() for the embedded broker.
+	// next (ParseBrokers); meanwhile it publishes on a standby connection
+	// it keeps to another node (Client). Use Broker.URL() for the embedded
+	// broker.
 	Broker string `yaml:"broker"`
 	// Username and Password authenticate with the broker.
 	Username string `yaml:"username"`
@@ -61,7 +65,13 @@ type Opts struct {
 	// (CommandAuth.Check); CommandToken is then not used.
 	CommandAuth *CommandAuth `yaml:"-"`
 
-	// KeepAlive is the MQTT keep-alive interval.
+	// KeepAlive is the MQTT keep-alive interval: after so long without a
+	// packet from the broker the client pings it, and a ping not answered
+	// within ConnectTimeout loses the connection. 15 s by default, so that
+	// a connection on which nothing is published (a standby, or a set
+	// that waits for a command) to a node that died hard is noticed within
+	// about 30 s (paho checks every 5 s); a move notices sooner
+	// (SuspectAfter).
 	KeepAlive time.Duration `yaml:"-"`
 	// ConnectTimeout bounds one connection attempt.
 	ConnectTimeout time.Duration `yaml:"-"`
@@ -72,6 +82,20 @@ type Opts struct {
 	// AckTimeout is how long a publication waits for its PUBACK before it
 	// is sent again.
 	AckTimeout time.Duration `yaml:"-"`
+	// SuspectAfter is how long a move may wait for its PUBACK on one
+	// connection before the client, given a cluster's nodes, sends it on
+	// its other connection too (the standby, or its own connection when
+	// the move went out on the standby), and, once that one acknowledges
+	// it first, drops the first connection as dead and reconnects it
+	// elsewhere: a node that dies hard (a power cut, a pulled cable, a
+	// frozen process) sends no TCP reset, and paho would notice only at
+	// its keep-alive's ping timeout (KeepAlive and ConnectTimeout: about
+	// 30 s). A slow but live node costs a duplicate (consumers drop it by
+	// seq) and a reconnection, never a lost or reordered move: the next
+	// move goes out only once this one is acknowledged. 0 means the
+	// default, 2 s; negative, never (a move then waits AckTimeout, and is
+	// sent again on the same connection).
+	SuspectAfter time.Duration `yaml:"-"`
 	// EventBuffer is how many events wait for a connection; the oldest are
 	// dropped beyond it.
 	EventBuffer int `yaml:"-"`
@@ -106,11 +130,12 @@ func DefaultOpts() Opts {
 		Prefix:         "tridboard",
 		BoardID:        "board",
 		Discovery:      "homeassistant",
-		KeepAlive:      30 * time.Second,
+		KeepAlive:      15 * time.Second,
 		ConnectTimeout: 10 * time.Second,
 		RetryMin:       500 * time.Millisecond,
 		RetryMax:       30 * time.Second,
 		AckTimeout:     10 * time.Second,
+		SuspectAfter:   2 * time.Second,
 		EventBuffer:    64,
 		ClockGap:       200 * time.Millisecond,
 		Now:            time.Now,
@@ -129,6 +154,21 @@ func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
 // availability "online" (with "offline" as its last will), the Home
 // Assistant discovery configs, the latest state (retained), events, and the
 // outbox's moves one at a time in order, and it answers commands.
+//
+// Given a cluster's nodes, it keeps a second connection, the standby, to
+// another node than its own: with its own client id (the set's and
+// StandbySuffix), no last will and no subscription, made once the first
+// connection is up and made again elsewhere whenever it is lost or the
+// connection moves onto its node. While the connection is down the moves,
+// the state, the events and the replies go out on the standby, at once: a
+// node that dies takes the connection with it, and connecting to another
+// node takes seconds on a cluster (nats-server reads and writes the
+// session in JetStream at every CONNECT, and a request sent while the
+// sessions' stream changes leader waits 5 s for nothing; docs/hall.md),
+// which the standby, connected long before, does not wait for. The
+// outbox publishes one move at a time on whichever connection is up, so
+// the order holds across the switch; a move that was in flight on the lost
+// connection is sent again (consumers drop it by seq).
 //
 // All methods are safe for concurrent use; none waits for the network
 // except WaitConnected and Close.
@@ -149,6 +189,10 @@ type Client struct {
 	mu       sync.Mutex
 	cur      *conn         // the connection while it is up, else nil
 	up       chan struct{} // closed while connected
+	spare    *conn         // the standby connection while it is up, else nil
+	ready    chan struct{} // closed while cur or spare is up
+	node     int           // the node (index in brokers) of cur, or of the last connection; -1 before the first
+	moved    chan struct{} // receives a value when cur connects (standbyLoop)
 	lastErr  error
 	state    []byte // latest state payload
 	stateGen int    // bumped by PublishState
@@ -163,9 +207,21 @@ type Client struct {
 
 // conn is one connection to the broker.
 type conn struct {
-	cli  paho.Client
-	down chan struct{} // closed when the connection is lost
+	cli     paho.Client
+	down    chan struct{} // closed when the connection is lost
+	lose    func()        // closes down, once
+	node    int           // the node it is on (index in Client.brokers)
+	suspect atomic.Bool   // dropped as dead (Opts.SuspectAfter)
 }
+
+// loser returns a function that closes down the first time it is called.
+func loser(down chan struct{}) func() {
+	var once sync.Once
+	return func() { once.Do(func() { close(down) }) }
+}
+
+// StandbySuffix ends the client id of a client's standby connection.
+const StandbySuffix = "-standby"
 
 // New checks opts, opens the outbox in opts.StateDir and starts connecting
 // to opts.Broker in the background. Commands go to h; a nil h means the
@@ -203,6 +259,9 @@ func New(opts Opts, h protocol.Handler) (*Client, error) {
 	if opts.EventBuffer <= 0 {
 		opts.EventBuffer = d.EventBuffer
 	}
+	if opts.SuspectAfter == 0 {
+		opts.SuspectAfter = d.SuspectAfter
+	}
 	if opts.ClockGap == 0 {
 		opts.ClockGap = d.ClockGap
 	}
@@ -239,6 +298,9 @@ func New(opts Opts, h protocol.Handler) (*Client, error) {
 		tls:     tc,
 		log:     log.With("broker", opts.Broker),
 		up:      make(chan struct{}),
+		ready:   make(chan struct{}),
+		node:    -1,
+		moved:   make(chan struct{}, 1),
 		live:    make(chan struct{}, 1),
 		cmds:    make(chan paho.Message, commandQueue),
 	}
@@ -247,6 +309,10 @@ func New(opts Opts, h protocol.Handler) (*Client, error) {
 	go c.connectLoop()
 	go c.outboxLoop()
 	go c.liveLoop()
+	if len(c.brokers) > 1 {
+		c.wg.Add(1)
+		go c.standbyLoop()
+	}
 	if h != nil {
 		c.wg.Add(1)
 		go c.commandLoop()
@@ -395,6 +461,7 @@ func (c *Client) wake() {
 // Stats describes the client's progress.
 type Stats struct {
 	Connected     bool
+	Standby       bool  // the standby connection to another node is up
 	PendingMoves  int   // in the outbox, not acknowledged by the broker
 	MovesAcked    int   // acknowledged by the broker since New
 	EventsDropped int   // dropped because the event buffer was full
@@ -406,7 +473,7 @@ func (c *Client) Stats() Stats {
 	n := len(c.outbox.Pending())
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Stats{c.cur != nil, n, c.moves, c.dropped, c.lastErr}
+	return Stats{c.cur != nil, c.spare != nil, n, c.moves, c.dropped, c.lastErr}
 }
 
 // WaitConnected waits until the client is connected. When ctx ends first it
@@ -431,34 +498,79 @@ func (c *Client) WaitConnected(ctx context.Context) error {
 	}
 }
 
-// connection returns the current connection, waiting for one; nil when
-// the client closes.
+// connection returns the connection to publish on, waiting for one: the
+// client's own while it is up, else the standby; nil when the client
+// closes.
 func (c *Client) connection() *conn {
 	for {
 		c.mu.Lock()
-		cur, up := c.cur, c.up
+		cur, spare, ready := c.cur, c.spare, c.ready
 		c.mu.Unlock()
 		if cur != nil {
 			return cur
 		}
+		if spare != nil {
+			return spare
+		}
 		select {
-		case <-up:
+		case <-ready:
 		case <-c.ctx.Done():
 			return nil
 		}
 	}
 }
 
-func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
-	var once sync.Once
+// readyChanged closes c.ready when cur or spare is up, and makes it anew
+// when neither is. c.mu is held.
+func (c *Client) readyChanged() {
+	up := c.cur != nil || c.spare != nil
+	select {
+	case <-c.ready:
+		if !up {
+			c.ready = make(chan struct{})
+		}
+	default:
+		if up {
+			close(c.ready)
+		}
+	}
+}
+
+// nodeOf returns the index in c.brokers of the node at u, or -1.
+func (c *Client) nodeOf(u *url.URL) int {
+	for i, b := range c.brokers {
+		if bu, err := url.Parse(b); err == nil && bu.Host == u.Host {
+			return i
+		}
+	}
+	return -1
+}
+
+// pahoOpts returns the options of the client's connection (standby false:
+// every node, from c.next, with the last will) or of its standby (one
+// node, no last will). attempted receives the node paho tries, as it tries
+// it.
+func (c *Client) pahoOpts(lose func(), standby bool, node int, attempted *atomic.Int32) *paho.ClientOptions {
 	o := paho.NewClientOptions()
-	// paho tries the nodes in turn; after a lost or failed connection the
-	// next one is tried first, so a dead node costs one timeout at most.
-	for i := range c.brokers {
-		o.AddBroker(c.brokers[(c.next+i)%len(c.brokers)])
+	id, what := c.opts.ClientID, "connection"
+	if standby {
+		o.AddBroker(c.brokers[node])
+		id, what = id+StandbySuffix, "standby connection"
+	} else {
+		// paho tries the nodes in turn; after a lost or failed connection
+		// the next one is tried first, so a dead node costs one timeout at
+		// most.
+		for i := range c.brokers {
+			o.AddBroker(c.brokers[(c.next+i)%len(c.brokers)])
+		}
+		o.SetWill(c.topics.Availability(), Offline, 1, true)
 	}
 	o = o.
-		SetClientID(c.opts.ClientID).
+		SetConnectionAttemptHandler(func(u *url.URL, tc *tls.Config) *tls.Config {
+			attempted.Store(int32(c.nodeOf(u)))
+			return tc
+		}).
+		SetClientID(id).
 		SetUsername(c.opts.Username).
 		SetPassword(c.opts.Password).
 		SetCleanSession(true).
@@ -471,10 +583,9 @@ func (c *Client) pahoOpts(down chan struct{}) *paho.ClientOptions {
 		SetPingTimeout(c.opts.ConnectTimeout).
 		SetConnectTimeout(c.opts.ConnectTimeout).
 		SetWriteTimeout(c.opts.AckTimeout).
-		SetWill(c.topics.Availability(), Offline, 1, true).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
-			c.log.Warn("mqtt: connection lost", "err", err)
-			once.Do(func() { close(down) })
+			c.log.Warn("mqtt: "+what+" lost", "err", err)
+			lose()
 		})
 	if c.tls != nil {
 		o.SetTLSConfig(c.tls)
@@ -517,7 +628,9 @@ func (c *Client) connectLoop() {
 	var lastLogged string
 	for c.ctx.Err() == nil {
 		down := make(chan struct{})
-		cli := paho.NewClient(c.pahoOpts(down))
+		lose := loser(down)
+		var attempted atomic.Int32
+		cli := paho.NewClient(c.pahoOpts(lose, false, 0, &attempted))
 		err := c.connect(cli)
 		if err != nil {
 			cli.Disconnect(0)
@@ -539,14 +652,21 @@ func (c *Client) connectLoop() {
 		c.log.Info("mqtt: connected")
 		lastLogged = ""
 		delay = c.opts.RetryMin
-		cn := &conn{cli: cli, down: down}
+		cn := &conn{cli: cli, down: down, lose: lose, node: max(0, int(attempted.Load()))}
+		c.next = cn.node
 		c.mu.Lock()
 		c.cur = cn
+		c.node = cn.node
 		c.lastErr = nil
 		c.statePub = 0 // publish the state again: the broker may have lost it
 		close(c.up)
+		c.readyChanged()
 		c.mu.Unlock()
 		c.wake()
+		select {
+		case c.moved <- struct{}{}:
+		default:
+		}
 		select {
 		case <-down:
 		case <-c.ctx.Done():
@@ -555,8 +675,90 @@ func (c *Client) connectLoop() {
 		c.mu.Lock()
 		c.cur = nil
 		c.up = make(chan struct{})
+		c.readyChanged()
 		c.mu.Unlock()
 		c.next++ // the node that was lost is tried last
+	}
+}
+
+// standbyLoop keeps the standby connection (Client) on another node than
+// the client's own connection: the node before it in the client's order
+// (the one its connection tries last), else the others in turn. It waits
+// for the first connection, and makes the standby again elsewhere when it
+// is lost or the connection moves onto its node.
+func (c *Client) standbyLoop() {
+	defer c.wg.Done()
+	n := len(c.brokers)
+	delay := c.opts.RetryMin
+	k := 1 // the standby's node is the k-th before the connection's
+	var lastLogged string
+	for {
+		c.mu.Lock()
+		own := c.node
+		c.mu.Unlock()
+		if own < 0 {
+			select {
+			case <-c.moved:
+				continue
+			case <-c.ctx.Done():
+				return
+			}
+		}
+		node := ((own-k)%n + n) % n
+		down := make(chan struct{})
+		lose := loser(down)
+		var attempted atomic.Int32
+		cli := paho.NewClient(c.pahoOpts(lose, true, node, &attempted))
+		ok, err := c.wait(cli.Connect(), c.opts.ConnectTimeout+time.Second)
+		if !ok {
+			cli.Disconnect(0)
+			return
+		}
+		if err != nil {
+			cli.Disconnect(0)
+			if msg := fmt.Sprintf("mqtt: broker %s: standby: connect: %v", c.brokers[node], refusal(err)); msg != lastLogged {
+				c.log.Warn("mqtt: cannot connect the standby; retrying", "err", msg)
+				lastLogged = msg
+			}
+			k = k%(n-1) + 1
+			if !c.pause(delay, nil) {
+				return
+			}
+			delay = min(2*delay, c.opts.RetryMax)
+			continue
+		}
+		lastLogged, delay = "", c.opts.RetryMin
+		cn := &conn{cli: cli, down: down, lose: lose, node: node}
+		c.mu.Lock()
+		c.spare = cn
+		c.readyChanged()
+		c.mu.Unlock()
+		c.wake()
+	up:
+		for {
+			select {
+			case <-down:
+				break up
+			case <-c.ctx.Done():
+				return // Close disconnects c.spare.
+			case <-c.moved:
+				c.mu.Lock()
+				same := c.cur != nil && c.node == node
+				c.mu.Unlock()
+				if same {
+					break up
+				}
+			}
+		}
+		c.mu.Lock()
+		c.spare = nil
+		c.readyChanged()
+		c.mu.Unlock()
+		cli.Disconnect(0) // a publication in flight on it fails, and goes out again on the connection
+		k = 1
+		if cn.suspect.Load() {
+			k = k%(n-1) + 1 // its node froze: another first
+		}
 	}
 }
 
@@ -627,7 +829,7 @@ func (c *Client) outboxLoop() {
 			c.log.Error("mqtt: move: marshal", "game", m.Game, "seq", m.Seq, "err", err)
 			return
 		}
-		ok, err = c.wait(cn.cli.Publish(c.topics.Move(), 1, false, b), c.opts.AckTimeout)
+		ok, err = c.publishMove(cn, b)
 		if !ok {
 			return
 		}
@@ -649,6 +851,87 @@ func (c *Client) outboxLoop() {
 		c.moves++
 		c.mu.Unlock()
 	}
+}
+
+// publishMove publishes a move on cn and waits for its PUBACK, at most
+// AckTimeout. When the PUBACK is SuspectAfter late and the client has
+// another connection up, the move goes out on it too; whichever
+// acknowledges first acknowledges the move, and if it is the other, cn is
+// dropped as dead (suspect). Either way the move reached the broker before
+// the outbox sends the next one, so the order holds; a consumer drops the
+// duplicate by its seq.
+func (c *Client) publishMove(cn *conn, b []byte) (ok bool, err error) {
+	tok := cn.cli.Publish(c.topics.Move(), 1, false, b)
+	if c.opts.SuspectAfter < 0 || c.opts.SuspectAfter >= c.opts.AckTimeout {
+		return c.wait(tok, c.opts.AckTimeout)
+	}
+	fire, stop := c.opts.NewTimer(c.opts.SuspectAfter)
+	select {
+	case <-tok.Done():
+		stop()
+		return true, tok.Error()
+	case <-c.ctx.Done():
+		stop()
+		return false, ErrClosed
+	case <-fire:
+	}
+	other := c.other(cn)
+	if other == nil {
+		return c.wait(tok, c.opts.AckTimeout-c.opts.SuspectAfter)
+	}
+	c.log.Warn("mqtt: move not acknowledged yet; sending it on the other connection too",
+		"after", c.opts.SuspectAfter, "node", c.brokers[cn.node], "other", c.brokers[other.node])
+	tok2 := other.cli.Publish(c.topics.Move(), 1, false, b)
+	fire, stop = c.opts.NewTimer(c.opts.AckTimeout - c.opts.SuspectAfter)
+	defer stop()
+	first, second := tok.Done(), tok2.Done()
+	var errs []error
+	for first != nil || second != nil {
+		select {
+		case <-first:
+			err := tok.Error()
+			if err == nil {
+				return true, nil
+			}
+			errs, first = append(errs, err), nil
+		case <-second:
+			err := tok2.Error()
+			if err == nil {
+				c.drop(cn)
+				return true, nil
+			}
+			errs, second = append(errs, err), nil
+		case <-fire:
+			return true, fmt.Errorf("no acknowledgement within %v on either connection", c.opts.AckTimeout)
+		case <-c.ctx.Done():
+			return false, ErrClosed
+		}
+	}
+	return true, errors.Join(errs...)
+}
+
+// other returns the client's connection that is up other than cn, or nil.
+func (c *Client) other(cn *conn) *conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range []*conn{c.cur, c.spare} {
+		if o != nil && o != cn {
+			return o
+		}
+	}
+	return nil
+}
+
+// drop drops cn as dead (Opts.SuspectAfter): its loop sees it lost and
+// connects again, to another node first. The DISCONNECT is written (a
+// node that was only frozen reads it when it goes on, and publishes no
+// last will) but not waited for.
+func (c *Client) drop(cn *conn) {
+	c.log.Warn("mqtt: connection dropped: its node acknowledged nothing while the other connection did",
+		"node", c.brokers[cn.node])
+	cn.suspect.Store(true)
+	cn.lose()
+	go cn.cli.Disconnect(250)
 }
 
 // liveLoop publishes events and the latest state.
@@ -705,7 +988,7 @@ func (c *Client) publishLive(cn *conn) bool {
 			return c.retryLater(cn)
 		}
 		c.mu.Lock()
-		if c.cur == cn && c.statePub < gen {
+		if (c.cur == cn || c.spare == cn) && c.statePub < gen {
 			c.statePub = gen
 		}
 		c.mu.Unlock()
@@ -784,7 +1067,7 @@ func (c *Client) Close(ctx context.Context) error {
 	// Let the outbox and the live publisher finish while connected.
 	for {
 		c.mu.Lock()
-		connected := c.cur != nil
+		connected := c.cur != nil || c.spare != nil
 		idle := len(c.events) == 0 && c.stateGen == c.statePub
 		c.mu.Unlock()
 		_, pending := c.outbox.Next()
@@ -805,8 +1088,14 @@ func (c *Client) Close(ctx context.Context) error {
 
 	var errs []error
 	c.mu.Lock()
-	cn, state, dirty := c.cur, c.state, c.stateGen != c.statePub
+	cn, spare, state, dirty := c.cur, c.spare, c.state, c.stateGen != c.statePub
 	c.mu.Unlock()
+	if cn == nil {
+		cn, spare = spare, nil
+	}
+	if spare != nil {
+		spare.cli.Disconnect(250)
+	}
 	if cn != nil {
 		final := []message{{c.topics.Availability(), []byte(Offline)}}
 		if dirty && state != nil {

@@ -4,7 +4,10 @@
 //
 //   - Client (client.go): the daemon's own connection (paho), which keeps
 //     reconnecting, publishes availability, retained state, events and Home
-//     Assistant discovery, and answers commands.
+//     Assistant discovery, and answers commands. Given a cluster's nodes it
+//     keeps a standby connection to another node and publishes on it while
+//     its own is down (a node that dies costs a set milliseconds, not the
+//     seconds of connecting again).
 //   - Outbox (outbox.go): a durable, ordered, checksummed queue of moves in
 //     the state directory. A move enqueued is published (QoS 1, one at a time,
 //     waiting for each PUBACK) until the broker acknowledges it, across broker

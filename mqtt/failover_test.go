@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"github.com/tridboard/tridboard/internal/mqtttest"
 	"testing"
+	"time"
 
 	"github.com/tridboard/tridboard/protocol"
 )
@@ -19,6 +20,7 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	o.Broker = a.url + "," + b.url
 	c := newClient(t, o, nil)
 	waitConnected(t, c)
+	waitStandby(t, c) // on the other node, before it is needed
 	enqueue := func(from, to int) {
 		for s := from; s <= to; s++ {
 			if err := c.Enqueue(mqtttest.Move("g1", s)); err != nil {
@@ -78,5 +80,17 @@ func TestFailoverToAnotherNode(t *testing.T) {
 	second.start(t) // for the cleanup, which closes it
 	if st := c.Stats(); !st.Connected {
 		t.Errorf("not connected at the end: %+v", st)
+	}
+}
+
+// waitStandby waits until c's standby connection is up.
+func waitStandby(t testing.TB, c *Client) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for st := c.Stats(); !st.Standby; st = c.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v: want the standby up", st)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }

@@ -35,18 +35,56 @@ type Opts struct {
 	// set's own screen. Elsewhere (the venue's network, Ethernet) the
 	// token is asked, the password being the access point's key.
 	Open []netip.Prefix
+	// Peers, if set, are the visitors' addresses Open admits: a visitor
+	// on the access point has one of its addresses (192.168.4.0/24), one
+	// on the set's screen a loopback one. A visitor from elsewhere who
+	// routes to 192.168.4.1 through the set's address on the venue's
+	// network (Linux takes a packet for any of its addresses on any
+	// interface) is not admitted.
+	Peers []netip.Prefix
+	// Scan is the file of `iw dev wlan0 scan`'s output that the venue's
+	// form offers networks from (ScanName on the card image); "" none.
+	Scan string
+	// AP is the set's address on its access point (DefaultAP): requests
+	// to it are the Portal's, and the access point is up while the set
+	// holds it (APUp, if set, says so instead: for tests).
+	AP   netip.Addr
+	APUp func() bool
+	// SetUp tells whether the set is set up (its name chosen); until then
+	// the Portal leads phones on the access point to /setup. Nil: never.
+	SetUp func() bool
+	// Rotate makes a new command token, keeps it and applies it, and
+	// returns it; nil offers none.
+	Rotate func() (string, error)
+	// Current is the set's name and rules system as it runs, and its
+	// game; nil: the page offers neither.
+	Current func() Current
+	// Save keeps id (checked by Identity.Check) and applies it, or says
+	// why not, having written nothing; its message tells the person what
+	// happens now. Nil (or no Token) refuses.
+	Save func(id Identity) (message string, err error)
+	// Wiring, if set, learns the set's wiring from /setup/wiring
+	// (wiring.go); nil: that page says the set cannot.
+	Wiring *Wiring
 }
 
 // DefaultOpts: the card image's files, the access point's address
 // (192.168.4.1, tridboard-hotspot) and loopback open.
 func DefaultOpts() Opts {
-	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", Open: []netip.Prefix{
-		netip.MustParsePrefix("192.168.4.1/32"), netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	return Opts{Hotspot: "/etc/tridboard/hotspot.conf", AP: DefaultAP, Scan: ScanName,
+		Open:  append([]netip.Prefix{netip.MustParsePrefix("192.168.4.1/32")}, loopback...),
+		Peers: append([]netip.Prefix{netip.MustParsePrefix("192.168.4.0/24")}, loopback...)}
 }
 
 // Handler serves GET /setup (the page), GET /setup/hotspot (the access
-// point as JSON: ssid, psk, uri, svg) and POST /setup/wifi (the venue's
-// Wi-Fi, a JSON Venue).
+// point as JSON: ssid, psk, uri, svg, up), POST /setup/wifi (the venue's
+// Wi-Fi, a JSON Venue), GET /setup/set (the set's name and rules system,
+// Current, and the systems offered), POST /setup/set (a JSON Identity),
+// GET /setup/networks (the Wi-Fi networks the set saw, Network), GET
+// /setup/token (the command token, to a visitor on an Open address)
+// POST /setup/token (a new command token, Rotate) and /setup/wiring
+// (learning the wiring: wiring.go).
 func Handler(o Opts) http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /setup", func(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +94,12 @@ func Handler(o Opts) http.Handler {
 	})
 	m.HandleFunc("GET /setup/hotspot", o.hotspot)
 	m.HandleFunc("POST /setup/wifi", o.wifi)
+	m.HandleFunc("GET /setup/networks", o.networks)
+	m.HandleFunc("GET /setup/token", o.token)
+	m.HandleFunc("POST /setup/token", o.rotate)
+	m.HandleFunc("GET /setup/set", o.set)
+	m.HandleFunc("POST /setup/set", o.saveSet)
+	o.wiringRoutes(m)
 	return m
 }
 
@@ -76,18 +120,29 @@ func (o Opts) authorised(r *http.Request) bool {
 	return o.Token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(o.Token)) == 1
 }
 
-// open tells whether r reached the set on one of the Open addresses.
+// open tells whether r reached the set on one of the Open addresses,
+// from one of the Peers.
 func (o Opts) open(r *http.Request) bool {
 	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
 		return false
 	}
-	ap, err := netip.ParseAddrPort(a.String())
-	if err != nil {
+	local, err := netip.ParseAddrPort(a.String())
+	if err != nil || !within(o.Open, local.Addr()) {
 		return false
 	}
-	for _, p := range o.Open {
-		if p.Contains(ap.Addr().Unmap()) {
+	if len(o.Peers) == 0 {
+		return true
+	}
+	remote, err := netip.ParseAddrPort(r.RemoteAddr)
+	// The access point's own address as the visitor's is the set's relay
+	// of its port 80 (tridboard-portal), which hides who is behind it.
+	return err == nil && within(o.Peers, remote.Addr()) && !(o.AP.IsValid() && remote.Addr().Unmap() == o.AP)
+}
+
+func within(ps []netip.Prefix, a netip.Addr) bool {
+	for _, p := range ps {
+		if p.Contains(a.Unmap()) {
 			return true
 		}
 	}
@@ -113,23 +168,33 @@ func (o Opts) hotspot(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	reply(w, http.StatusOK, map[string]string{"ssid": h.SSID, "psk": h.PSK, "uri": h.URI(), "svg": svg})
+	reply(w, http.StatusOK, map[string]any{"ssid": h.SSID, "psk": h.PSK, "uri": h.URI(), "svg": svg, "up": o.apUp()})
 }
 
-func (o Opts) wifi(w http.ResponseWriter, r *http.Request) {
-	if o.Token == "" || o.SpoolDir == "" {
-		fail(w, http.StatusForbidden, "setting the Wi-Fi is off here (no command token configured, or not the card image)")
-		return
+// command admits a form's POST: on (else 403 with off), the token (else
+// 401), and its body, a JSON object of v's fields only, into v (else 400
+// naming fields). It answers the refusals itself.
+func (o Opts) command(w http.ResponseWriter, r *http.Request, on bool, off string, v any, fields string) bool {
+	if !on || o.Token == "" {
+		fail(w, http.StatusForbidden, off)
+		return false
 	}
 	if !o.authorised(r) {
 		fail(w, http.StatusUnauthorized, "missing or wrong command token")
-		return
+		return false
 	}
-	var v Venue
 	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		fail(w, http.StatusBadRequest, "malformed request: want a JSON object with ssid, psk, country")
+	if err := dec.Decode(v); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: want a JSON object with "+fields)
+		return false
+	}
+	return true
+}
+
+func (o Opts) wifi(w http.ResponseWriter, r *http.Request) {
+	var v Venue
+	if !o.command(w, r, o.SpoolDir != "", "setting the Wi-Fi is off here (no command token configured, or not the card image)", &v, "ssid, psk, country") {
 		return
 	}
 	v.Country = strings.ToUpper(strings.TrimSpace(v.Country))

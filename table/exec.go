@@ -130,6 +130,9 @@ func (t *Table) newGame(now time.Time, c NewGame) (Reply, error) {
 	sys := c.System
 	if sys == nil {
 		sys = t.sys
+		if t.o.NewGames != nil {
+			sys = t.o.NewGames
+		}
 	}
 	if err := t.CanSense(sys); err != nil {
 		return Reply{}, err

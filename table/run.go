@@ -59,7 +59,16 @@ func (t *Table) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case req := <-t.pauses:
+			t.pause(req)
+			if !req.on {
+				last = time.Time{} // the periods paused were not missed
+			}
 		case req := <-t.cmds:
+			if t.paused.Load() {
+				req.reply <- cmdResult{Reply{}, ErrPaused}
+				continue
+			}
 			if _, ok := req.c.(Hint); ok {
 				// The engine searches on its own goroutine; the reply
 				// comes when it is done.
@@ -71,6 +80,9 @@ func (t *Table) Run(ctx context.Context) error {
 		case f := <-t.hints.done:
 			t.hintFinish(t.o.Now(), f)
 		case tick := <-tk.C:
+			if t.paused.Load() {
+				continue
+			}
 			// Periods missed by a late scan are skipped, not made up, and
 			// counted.
 			if !last.IsZero() {

@@ -30,6 +30,11 @@ type Opts struct {
 	// System is the rules of a new game when the state directory has none
 	// to resume. Required.
 	System rules.System
+	// NewGames, if set, is the rules of a new game that names none (a
+	// button's, a command's without a variant); nil: the current game's.
+	// The setup page sets it to the rules it chose, which a resumed game
+	// of other rules does not take.
+	NewGames rules.System
 	// Bus is the I2C bus of the sensors: periph's, or sim's. Required.
 	Bus i2c.Bus
 	// Wiring says which switch is which cell. Required; it decides which
@@ -80,6 +85,8 @@ type Health struct {
 	// Skipped counts the scan periods missed because a scan (or the
 	// system) was late.
 	Skipped uint64
+	// Paused is true while the table is paused (Pause): it does not scan.
+	Paused bool
 	// Journaling is the number of moves waiting for the disk.
 	Journaling int
 	// Sinks are the outputs' counts, in the order they were added.
@@ -121,6 +128,8 @@ type Table struct {
 
 	latest   atomic.Pointer[Snapshot]
 	cmds     chan cmdReq
+	pauses   chan pauseReq // Pause, Resume (pause.go)
+	paused   atomic.Bool
 	running  atomic.Bool
 	synced   chan struct{}
 	syncOnce sync.Once
@@ -156,7 +165,7 @@ func New(o *Opts) (*Table, error) {
 	if opts.SinkQueue <= 0 {
 		opts.SinkQueue = DefaultOpts().SinkQueue
 	}
-	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), synced: make(chan struct{}), prevState: 255}
+	t := &Table{o: opts, log: opts.Log, cmds: make(chan cmdReq), pauses: make(chan pauseReq), synced: make(chan struct{}), prevState: 255}
 	t.hints = newHints(opts.Hints)
 	if t.log == nil {
 		t.log = slog.Default()
@@ -293,6 +302,7 @@ func (t *Table) Health() Health {
 	st := t.sc.Stats()
 	h.Scans, h.Changes, h.Skipped = st.Scans, st.Changes, st.Skipped+t.skipped.Load()
 	h.Journaling = len(t.jr.jobs)
+	h.Paused = t.paused.Load()
 	for _, q := range t.queues {
 		h.Sinks = append(h.Sinks, q.stats())
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -25,6 +26,7 @@ import (
 	"github.com/tridboard/tridboard/opponent"
 	"github.com/tridboard/tridboard/rules"
 	"github.com/tridboard/tridboard/rules/systems"
+	"github.com/tridboard/tridboard/sensors"
 	"github.com/tridboard/tridboard/sets"
 	"github.com/tridboard/tridboard/sim"
 	"github.com/tridboard/tridboard/table"
@@ -53,6 +55,17 @@ type daemonOpts struct {
 	// systemd, if set, is told when the daemon runs and stops, and fed
 	// its watchdog (systemd.go).
 	systemd *sdnotify.Notifier
+	// reread reads the configuration anew (the file, the environment,
+	// setup.yaml and the flags), unvalidated, for a restart in place (the
+	// setup page); nil: the page cannot set the name and rules. pinned
+	// are the keys the flags set, which the page cannot change.
+	reread func() (*config.Config, error)
+	pinned []string
+	// scramble, with sim, solders the simulated set's switches to random
+	// pins (this seed, sim.Scramble of the system's own set), whatever
+	// the configured wiring: a set whose wiring is to be learned
+	// (/setup/wiring, learnpage.go).
+	scramble uint64
 }
 
 // daemon wires the parts: the bus (or the simulated set), the LEDs, the
@@ -78,14 +91,25 @@ type daemon struct {
 	webLn   net.Listener  // taken first, served once the table runs
 	seg     *segsink.Sink // the clock's displays (clockdisplays.go)
 	tb      *table.Table
-	trust   setTrust            // the set's key and whom it believes (keys.go)
-	mdns    *announce.Responder // the set's mDNS announcement (daemon_announce.go)
+	trust   setTrust // the set's key and whom it believes (keys.go)
+	// The wiring the table reads, and the LEDs' driver: the setup page
+	// learns the wiring with them (learnpage.go).
+	wiring    *sensors.Wiring
+	ledDriver leds.Driver
+	// learnShown, if set (tests), runs as each cell is lit.
+	learnShown func(cell, pass string)
+	// restarts is closed, once, to end run for a restart in place with
+	// what the setup page saved (restart, setup_apply.go).
+	restarts    chan struct{}
+	restartOnce sync.Once
+	// mdns is the set's mDNS announcement (daemon_announce.go).
+	mdns *announce.Responder
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
 // the error, which says what and where.
 func newDaemon(o daemonOpts) (*daemon, error) {
-	d := &daemon{o: o, log: o.log}
+	d := &daemon{o: o, log: o.log, restarts: make(chan struct{})}
 	if err := d.open(); err != nil {
 		d.close(context.Background())
 		return nil, err
@@ -127,7 +151,7 @@ func (d *daemon) open() error {
 	// The simulated set has the buttons a set is built with (the clock's,
 	// the choices, new game, take back, hint) on the free expander bits
 	// of its wiring, unless the configuration names its own.
-	simButtons := d.o.sim && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
+	simButtons := d.o.sim && d.o.scramble == 0 && cfg.Sensors.Wiring == nil && cfg.Buttons.None()
 	if simButtons {
 		cfg.Buttons = table.AllButtons(placesPieces(sys))
 	}
@@ -137,6 +161,8 @@ func (d *daemon) open() error {
 		// The simulated set is the one the configuration names, or, when it
 		// names none that fits, the set the system is played on.
 		switch {
+		case werr == nil && d.o.scramble != 0:
+			d.board, err = scrambledSet(sys, d.o.scramble)
 		case werr == nil:
 			d.board, err = sim.ForSystem(sys, wiring)
 		case cfg.Sensors.Wiring == nil && cfg.Sensors.Preset == config.Default().Sensors.Preset:
@@ -147,7 +173,10 @@ func (d *daemon) open() error {
 		if err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}
-		wiring, d.bus = d.board.Wiring, d.board.Bus
+		if d.o.scramble == 0 {
+			wiring = d.board.Wiring
+		}
+		d.bus = d.board.Bus
 		now = followReal(d.board.Clock)
 	} else {
 		if werr != nil {
@@ -160,6 +189,7 @@ func (d *daemon) open() error {
 	}
 	topts := table.DefaultOpts()
 	topts.BoardID, topts.StateDir, topts.System = cfg.BoardID, cfg.StateDir, sys
+	topts.NewGames = d.pageRules()
 	topts.Published = func(game string) int {
 		seq, err := mqtt.HighestSeq(cfg.StateDir, game)
 		if err != nil {
@@ -168,6 +198,7 @@ func (d *daemon) open() error {
 		return seq
 	}
 	topts.Bus, topts.Wiring, topts.Now, topts.Log = d.bus, wiring, now, d.log
+	d.wiring = wiring
 	topts.Sensors = cfg.Sensors.Opts
 	topts.Recognize = cfg.Recognition
 	topts.Buttons = cfg.Buttons.Meanings()
@@ -203,12 +234,27 @@ func (d *daemon) open() error {
 	return nil
 }
 
-// run runs the table until ctx ends.
+// run runs the table until ctx ends, or restart.
 func (d *daemon) run(ctx context.Context) error {
 	if d.o.onReady != nil {
 		d.o.onReady(d)
 	}
 	return d.tb.Run(ctx)
+}
+
+// restart ends run for a restart in place with what the setup page saved
+// (serve): the daemon closes as on SIGTERM (the game journaled) and opens
+// again on the configuration read anew, in the same process.
+func (d *daemon) restart() { d.restartOnce.Do(func() { close(d.restarts) }) }
+
+// restarting tells whether restart was asked.
+func (d *daemon) restarting() bool {
+	select {
+	case <-d.restarts:
+		return true
+	default:
+		return false
+	}
 }
 
 // close shuts down in order: the table (journal durable, last state to the
@@ -236,7 +282,14 @@ func (d *daemon) close(ctx context.Context) {
 	// closed them after their last event.
 	if d.http != nil {
 		d.wsink.Offline()
-		_ = d.http.Shutdown(ctx)
+		// The pages' event streams last as long as their connections:
+		// a moment for their last events, then closed (the pages
+		// reconnect), so that an open page neither holds the stop nor
+		// eats the MQTT client's time to say offline.
+		sctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		_ = d.http.Shutdown(sctx)
+		cancel()
+		_ = d.http.Close()
 		close(d.webStop)
 	} else if d.webLn != nil {
 		_ = d.webLn.Close() // taken, never served: the start failed

@@ -54,6 +54,7 @@ func (d *daemon) openLEDs(sys rules.System) error {
 		d.log.Error("LEDs off", "err", err)
 		return nil
 	}
+	d.ledDriver = drv
 	wo := leds.DefaultWriterOpts()
 	wo.Style = m.StyleOf()
 	wo.OnError = func(err error) { d.log.Warn("LED write failed", "err", err) }
@@ -167,10 +168,13 @@ func (d *daemon) openWeb(h protocol.Handler) error {
 		so.Fingerprint = d.trust.key.Public().Fingerprint()
 	}
 	so.Version, so.UpdatePending = fullVersion(), exeReplaced
-	so.Setup = setup.Handler(setupOpts(cfg.StateDir, cfg.MQTT.CommandToken))
+	sp := d.setupPage()
+	sp.Wiring = d.learnPage()
+	so.Setup = setup.Handler(sp)
 	l := d.webLn
 	d.webURL = "http://" + l.Addr().String() + "/"
 	d.http = web.New(d.hub, so).HTTPServer()
+	d.http.Handler = sp.Portal(d.http.Handler)
 	d.webStop = make(chan struct{})
 	if ho.Delay > 0 {
 		go d.hub.Run(d.webStop, 100*time.Millisecond)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -68,6 +69,19 @@ func (f daemonFlags) check() error {
 // wiring against the cells of the configured system, except when a
 // simulated set with no wiring of its own is the system's own set (sim).
 func (f daemonFlags) load(sim bool) (*config.Config, error) {
+	c, err := f.read()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLoaded(c, sim); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// read reads the configuration (the file, the environment, the setup
+// page's setup.yaml) and applies the flags over it, unvalidated.
+func (f daemonFlags) read() (*config.Config, error) {
 	c, err := config.Read(*f.config)
 	if err != nil {
 		return nil, err
@@ -81,9 +95,42 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 			*o.dst = *o.flag
 		}
 	}
+	if *f.stateDir != "" {
+		// Read applied the configured state directory's setup.yaml: the
+		// setup page writes into the one given. The flags still win.
+		if err := c.ApplySetup(); err != nil {
+			return nil, err
+		}
+		for _, o := range []struct{ flag, dst *string }{{f.boardID, &c.BoardID}, {f.variant, &c.Variant}, {f.options, &c.Options}} {
+			if *o.flag != "" {
+				*o.dst = *o.flag
+			}
+		}
+	}
+	return c, nil
+}
+
+// pinned are the setup page's keys that flags set (they win over it).
+func (f daemonFlags) pinned() []string {
+	var keys []string
+	for _, o := range []struct {
+		flag *string
+		key  string
+	}{{f.boardID, "board_id"}, {f.variant, "variant"}, {f.options, "options"}} {
+		if *o.flag != "" {
+			keys = append(keys, o.key)
+		}
+	}
+	return keys
+}
+
+// checkLoaded validates a configuration read as config check does, the
+// wiring against the cells of the configured system, except when a
+// simulated set with no wiring of its own is the system's own set (sim).
+func checkLoaded(c *config.Config, sim bool) error {
 	sys, err := systems.Lookup(c.Variant, c.Options)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cells := sys.Cells()
 	if sim && c.Sensors.Wiring == nil && c.Sensors.Preset == config.Default().Sensors.Preset {
@@ -91,10 +138,7 @@ func (f daemonFlags) load(sim bool) (*config.Config, error) {
 			cells = nil // the simulated set will be the system's own (daemon.open)
 		}
 	}
-	if err := c.Validate(cells); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.Validate(cells)
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {
@@ -126,6 +170,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"king (the choice of a piece placed). Blank lines and # comments are ignored.\n"+
 			"End of input leaves the daemon running until SIGINT or SIGTERM.", stdout, stderr)
 	simFlag := fs.Bool("sim", false, "run on the simulated board, driven from standard input")
+	scramble := fs.Uint64("scramble", 0, "with --sim, solder the simulated set's switches to random pins (this `seed`): a wiring to learn from /setup/wiring")
 	df := addDaemonFlags(fs)
 	if done, code := parseFlags(fs, args, stdout); done {
 		return code
@@ -150,25 +195,58 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := daemonOpts{cfg: cfg, sim: *simFlag, out: stdout, stderr: stderr, log: log, held: held,
-		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid())}
+		systemd: sdnotify.FromEnv(os.Getenv, os.Getpid()), reread: df.read, pinned: df.pinned(), scramble: *scramble}
 	if *simFlag {
+		// One reader of the hand's actions, on the daemon running now (the
+		// setup page restarts it in place).
+		var cur atomic.Pointer[daemon]
+		changed := make(chan struct{}, 1)
 		o.onReady = func(d *daemon) {
+			first := cur.Swap(d) == nil
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+			if !first {
+				return
+			}
 			go func() {
-				// A person starts once the set is in sync.
-				select {
-				case <-d.tb.Synced():
-				case <-ctx.Done():
-					return
+				// A person starts once the set is in sync: the set running
+				// now (one whose wiring is learned never is, until the
+				// daemon restarts with it).
+				for {
+					select {
+					case <-cur.Load().tb.Synced():
+						feedActions(ctx, os.Stdin, cur.Load, log)
+						return
+					case <-changed:
+					case <-ctx.Done():
+						return
+					}
 				}
-				feedActions(ctx, os.Stdin, d, log)
 			}()
 		}
 	}
 	return serve(ctx, o)
 }
 
-// serve runs a daemon until ctx ends and shuts it down.
+// serve runs a daemon until ctx ends and shuts it down. A daemon that
+// restarts (the setup page saved the set's name, rules, wiring or token:
+// daemon.restart)
+// is shut down the same way, its game journaled, and opened again on the
+// configuration read anew (reopen).
 func serve(ctx context.Context, o daemonOpts) int {
+	for {
+		code, again := serveOnce(ctx, o)
+		if !again || ctx.Err() != nil {
+			return code
+		}
+		o.held, o.cfg = nil, reopen(o)
+	}
+}
+
+// serveOnce runs one daemon until ctx ends or it restarts (again).
+func serveOnce(ctx context.Context, o daemonOpts) (code int, again bool) {
 	d, err := newDaemon(o)
 	if o.held != nil {
 		o.held.release(err == nil)
@@ -178,32 +256,58 @@ func serve(ctx context.Context, o daemonOpts) int {
 		// retries; 2 for one the configuration causes.
 		fmt.Fprintf(o.stderr, "tridboard: cannot start: %s\n", oneLine(err))
 		if errors.As(err, new(configError)) {
-			return exitConfig
+			return exitConfig, false
 		}
-		return exitFailure
+		return exitFailure, false
 	}
 	o.log.Info("running", "version", fullVersion(), "board", o.cfg.BoardID, "state", o.cfg.StateDir, "sim", o.sim)
 	stopping := d.tellSystemd(ctx)
-	err = d.run(ctx)
-	o.log.Info("shutting down")
-	stopping()
+	rctx, stopRun := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-d.restarts:
+			stopRun()
+		case <-rctx.Done():
+		}
+	}()
+	err = d.run(rctx)
+	stopRun()
+	again = d.restarting() && ctx.Err() == nil
+	if again {
+		o.log.Info("restarting with the setup page's choices")
+	} else {
+		o.log.Info("shutting down")
+	}
+	stopping(again)
 	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.close(cctx)
-	if err != nil {
+	if err != nil && !again {
 		o.log.Error("stopped", "err", err)
-		return exitFailure
+		return exitFailure, false
 	}
-	return exitOK
+	return exitOK, again
 }
 
 // feedActions reads simulator actions, one a line, and carries them out in
 // real time. A bad line is reported and skipped.
-func feedActions(ctx context.Context, r io.Reader, d *daemon, log *slog.Logger) {
+func feedActions(ctx context.Context, r io.Reader, current func() *daemon, log *slog.Logger) {
 	sc := bufio.NewScanner(r)
 	n := 0
+	var last *daemon
 	for sc.Scan() {
 		n++
+		d := current()
+		if d != last {
+			// A daemon restarted in place: the hand waits for its set, as
+			// for the first.
+			select {
+			case <-d.tb.Synced():
+			case <-ctx.Done():
+				return
+			}
+			last = d
+		}
 		if strings.TrimSpace(sc.Text()) == "setup" {
 			// Stand the set in the expected position (after a new game).
 			standSet(d.board, d.tb.Snapshot().Expected)

@@ -12,12 +12,13 @@ import (
 // as long as the table's scan loop goes on: a scan loop that hangs (a bus
 // that locks up, a deadlock) misses the watchdog, and systemd kills the
 // daemon and starts it again (Restart=). The returned func ends the
-// feeding and says STOPPING=1. Without systemd (no $NOTIFY_SOCKET) it does
-// nothing.
-func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
+// feeding and says STOPPING=1, or RELOADING=1 when the daemon restarts in
+// place (the next start says READY=1 again). Without systemd (no
+// $NOTIFY_SOCKET) it does nothing.
+func (d *daemon) tellSystemd(ctx context.Context) (stopping func(restarting bool)) {
 	n := d.o.systemd
 	if n == nil {
-		return func() {}
+		return func(bool) {}
 	}
 	warn := func(err error) { d.log.Warn("systemd notification failed", "err", err) }
 	if err := n.Notify(sdnotify.Ready); err != nil {
@@ -29,8 +30,11 @@ func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
 		tick := time.NewTicker(n.Interval / 2)
 		var last uint64
 		scanning := func() bool {
-			s := d.tb.Health().Scans
-			ok := s != last
+			h := d.tb.Health()
+			s := h.Scans
+			// Paused, the setup page learns the wiring: the loop stands
+			// still on purpose.
+			ok := s != last || h.Paused
 			last = s
 			if !ok {
 				d.log.Error("the scan loop stands still: systemd's watchdog will restart the daemon", "scans", s)
@@ -45,10 +49,14 @@ func (d *daemon) tellSystemd(ctx context.Context) (stopping func()) {
 	} else {
 		close(done)
 	}
-	return func() {
+	return func(restarting bool) {
 		cancel()
 		<-done
-		if err := n.Notify(sdnotify.Stopping); err != nil {
+		state := sdnotify.Stopping
+		if restarting {
+			state = "RELOADING=1"
+		}
+		if err := n.Notify(state); err != nil {
 			warn(err)
 		}
 	}

@@ -99,7 +99,7 @@ if [ -z "$token" ]; then
 	token=$(debugfs -R "cat /etc/tridboard/tridboard.env" "$work/root.img" 2>/dev/null |
 		sed -n 's/^TRIDBOARD_MQTT_COMMAND_TOKEN=//p')
 	rm -f "$work/root.img"
-	[ -n "$token" ] || fail "no command token in the image's /etc/tridboard/tridboard.env"
+	[ -n "$token" ] || fail "no command token in the image's /etc/tridboard/tridboard.env (a card makes its own at its first boot: build the image with --token T and give this test --token T)"
 fi
 
 # Debian's kernel and initramfs, as raspi-firmware put them on the boot

@@ -3,7 +3,7 @@
 // loopback routes, each with JetStream (file storage in a temporary
 // directory) and an MQTT listener, so that a hall's sets and displays can be
 // tested against the broker a hall would run, a node killed and brought
-// back included.
+// back included, or frozen as its clients see it (StartFreezable).
 package natstest
 
 import (
@@ -32,7 +32,8 @@ type node struct {
 	opts            *server.Options
 	srv             *server.Server
 	log             *logTail
-	mqttURL         string
+	mqttURL         string // the node's MQTT listener, or its proxy's (StartFreezable)
+	proxy           *proxy
 	mqttPort, cport int
 }
 
@@ -43,6 +44,11 @@ const readyWithin = 60 * time.Second
 // Start starts a cluster of n nodes (3 for a quorum that survives one
 // loss) and waits until it is ready (WaitReady); it stops when t ends.
 func Start(t testing.TB, n int) *Cluster {
+	t.Helper()
+	return start(t, n, false)
+}
+
+func start(t testing.TB, n int, freezable bool) *Cluster {
 	t.Helper()
 	c := &Cluster{t: t}
 	dir := t.TempDir()
@@ -65,6 +71,10 @@ func Start(t testing.TB, n int) *Cluster {
 			MQTT:       server.MQTTOpts{Host: "127.0.0.1", Port: nd.mqttPort, StreamReplicas: min(n, 3)},
 		}
 		nd.mqttURL = fmt.Sprintf("tcp://127.0.0.1:%d", nd.mqttPort)
+		if freezable {
+			nd.proxy = newProxy(t, fmt.Sprintf("127.0.0.1:%d", nd.mqttPort))
+			nd.mqttURL = "tcp://" + nd.proxy.addr()
+		}
 	}
 	for i := range c.nodes {
 		c.start(i)
@@ -216,8 +226,11 @@ func (c *Cluster) Restart(i int) {
 
 // Stop stops every node.
 func (c *Cluster) Stop() {
-	for i := range c.nodes {
+	for i, nd := range c.nodes {
 		c.Kill(i)
+		if nd.proxy != nil {
+			nd.proxy.close()
+		}
 	}
 }
 
@@ -261,4 +274,36 @@ func (c *Cluster) ClientStats(i int, part string) []string {
 		}
 	}
 	return out
+}
+
+// The streams in which nats-server keeps MQTT: the sessions (read and
+// written by every CONNECT), the QoS 1 messages (stored before the PUBACK)
+// and the retained messages.
+const (
+	SessionStream  = "$MQTT_sess"
+	MessageStream  = "$MQTT_msgs"
+	RetainedStream = "$MQTT_rmsgs"
+)
+
+// StreamLeader returns the node (from 0) that leads stream of the MQTT
+// clients' account now, or -1 when no running node does (an election
+// under way).
+func (c *Cluster) StreamLeader(stream string) int {
+	for i, nd := range c.nodes {
+		if nd.srv != nil && nd.srv.JetStreamIsStreamLeader(server.DEFAULT_GLOBAL_ACCOUNT, stream) {
+			return i
+		}
+	}
+	return -1
+}
+
+// MetaLeader returns the node (from 0) that leads JetStream's meta group,
+// or -1.
+func (c *Cluster) MetaLeader() int {
+	for i, nd := range c.nodes {
+		if nd.srv != nil && nd.srv.JetStreamIsLeader() {
+			return i
+		}
+	}
+	return -1
 }

@@ -551,3 +551,13 @@ async function loadArchived() {
 }
 
 if (archivedGame) loadArchived(); else connect();
+
+// The set's own Wi-Fi, while its access point is up (it knows no Wi-Fi):
+// the QR code another phone joins with. /setup/hotspot answers the set's
+// own network and screen only (package setup); elsewhere nothing shows.
+fetch('/setup/hotspot', {cache: 'no-store'}).then((r) => r.ok ? r.json() : null).then((j) => {
+  if (!j || !j.up) return;
+  $('joinap-ssid').textContent = j.ssid;
+  $('joinap-qr').innerHTML = j.svg;
+  $('joinap').hidden = false;
+}).catch(() => {});

@@ -25,8 +25,8 @@ systemctl disable wpa_supplicant.service 2>/dev/null || true
 ln -sf /run/systemd/resolve/stub-resolv.conf /etc/resolv.conf
 # With no Wi-Fi known, the set's own access point (for a phone).
 if command -v hostapd >/dev/null; then
-	install -m 0755 "$src/tridboard-hotspot" /usr/local/sbin/
-	install -m 0644 "$src/tridboard-hotspot.service" /etc/systemd/system/
+	install -m 0755 "$src/tridboard-hotspot" "$src/tridboard-scan" "$src/tridboard-portal" /usr/local/sbin/
+	install -m 0644 "$src/tridboard-hotspot.service" "$src/tridboard-portal.socket" "$src/tridboard-portal.service" /etc/systemd/system/
 	systemctl disable hostapd.service 2>/dev/null || true
 	systemctl mask hostapd.service
 	systemctl enable tridboard-hotspot.service
@@ -70,6 +70,13 @@ fi
 # tridboard: installed from its package (user, groups, command token, the
 # service enabled by deb-systemd-helper).
 apt-get install -y --no-install-recommends "/tmp/$deb"
+# Each card its own command token: the one the package just made would be
+# every card's; tridboard-token.service makes one at the first boot. A
+# token given to the build is kept (the boot test reads it).
+install -m 0755 "$src/tridboard-token" /usr/local/sbin/
+install -m 0644 "$src/tridboard-token.service" /etc/systemd/system/
+systemctl enable tridboard-token.service
+[ -n "$token" ] || /usr/local/sbin/tridboard-token forget
 if [ -n "$sim" ]; then
 	# For a test under qemu, which has no I2C bus: the simulated set.
 	mkdir -p /etc/systemd/system/tridboard.service.d
