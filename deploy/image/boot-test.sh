@@ -66,6 +66,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tridboard-boot.XXXXXX")
 qpid=
 cleanup() {
 	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null || true
+	[ -z "${BOOT_CONSOLE:-}" ] || cp "$work/console.log" "$BOOT_CONSOLE.${boots:-0}" 2>/dev/null || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -138,6 +139,9 @@ board=tridboard
 # holds the console. Devices get 15 minutes to appear rather than 90 s:
 # on a loaded machine udev under emulation can take longer.
 boot() {
+	# BOOT_CONSOLE=FILE keeps each boot's console log (FILE.1, FILE.2).
+	boots=$((${boots:-0} + 1))
+	[ -z "${BOOT_CONSOLE:-}" ] || [ "$boots" = 1 ] || cp "$work/console.log" "$BOOT_CONSOLE.$((boots - 1))"
 	: >"$work/console.log"
 	cmdline="root=LABEL=RASPIROOT rw console=ttyAMA0 systemd.show_status=1 systemd.mask=serial-getty@ttyAMA0.service systemd.default_device_timeout_sec=900"
 	net="user,id=net0,hostfwd=tcp:127.0.0.1:$port-:8080"
