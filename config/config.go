@@ -206,11 +206,15 @@ type HTTP struct {
 	// the spectators (a bar, the best line, a graph), never ahead of the
 	// delay.
 	web.HubOpts `yaml:",inline"`
+	// Announce makes the pages findable on the network by mDNS/DNS-SD
+	// (_tridboard._tcp and HOST.local, package announce) where they are
+	// served; false announces nothing.
+	Announce bool `yaml:"announce"`
 }
 
-// defaultHTTP: the pages on this machine, with the evaluation.
+// defaultHTTP: the pages on this machine, with the evaluation, announced.
 func defaultHTTP() HTTP {
-	h := HTTP{Listen: "127.0.0.1:8080", HubOpts: web.DefaultOpts()}
+	h := HTTP{Listen: "127.0.0.1:8080", HubOpts: web.DefaultOpts(), Announce: true}
 	h.Eval = true
 	return h
 }

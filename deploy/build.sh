@@ -23,7 +23,7 @@
 # prints after the version; a source tree without git builds all the same.
 # The packages are made with dpkg-deb (package dpkg; nothing is downloaded):
 # the control file is deploy/debian/control, the maintainer scripts
-# deploy/postinstall.sh, preremove.sh and postremove.sh, the changelog
+# deploy/preinstall.sh, postinstall.sh, preremove.sh and postremove.sh, the changelog
 # deploy/debian/changelog (with an entry for the built version on top when
 # it is not a release of its own), the copyright deploy/copyright, what
 # lintian is told to accept deploy/debian/lintian-overrides. Check a
@@ -141,10 +141,6 @@ for arch in $archs; do
 	install -m 0644 deploy/tridboard.service "$tree/usr/lib/systemd/system/"
 	# A conffile: dpkg never overwrites local changes (it asks on upgrade).
 	install -m 0644 deploy/tridboard.yaml "$tree/etc/tridboard/"
-	# The set's announcement by mDNS/DNS-SD (_tridboard._tcp), read by
-	# avahi-daemon where it runs; a conffile too.
-	mkdir -p "$tree/etc/avahi/services"
-	install -m 0644 deploy/tridboard.avahi.service "$tree/etc/avahi/services/tridboard.service"
 	# Every set's example configuration, and the one-step installer.
 	for f in deploy/*.yaml; do
 		[ "$f" = deploy/tridboard.yaml ] || install -m 0644 "$f" "$doc/examples/"
@@ -156,10 +152,12 @@ for arch in $archs; do
 	mkdir -p "$tree/usr/share/lintian/overrides"
 	install -m 0644 deploy/debian/lintian-overrides "$tree/usr/share/lintian/overrides/tridboard"
 
-	install -m 0755 deploy/postinstall.sh "$tree/DEBIAN/postinst"
-	install -m 0755 deploy/preremove.sh "$tree/DEBIAN/prerm"
-	install -m 0755 deploy/postremove.sh "$tree/DEBIAN/postrm"
-	printf '%s\n' /etc/tridboard/tridboard.yaml /etc/avahi/services/tridboard.service >"$tree/DEBIAN/conffiles"
+	# The maintainer scripts, with the package's version where they name it.
+	for m in preinstall:preinst postinstall:postinst preremove:prerm postremove:postrm; do
+		sed "s/@VERSION@/$debver-1/g" "deploy/${m%%:*}.sh" >"$tree/DEBIAN/${m#*:}"
+		chmod 0755 "$tree/DEBIAN/${m#*:}"
+	done
+	printf '%s\n' /etc/tridboard/tridboard.yaml >"$tree/DEBIAN/conffiles"
 	(cd "$tree" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$tree/DEBIAN/md5sums"
 	size=$(du -k -s --exclude=DEBIAN "$tree" | cut -f1)
 	sed -e "s/@VERSION@/$debver-1/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" \

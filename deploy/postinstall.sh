@@ -73,4 +73,7 @@ configure | abort-upgrade | abort-deconfigure | abort-remove)
 	;;
 esac
 
+# The avahi announcement of older versions goes (preinst says why).
+dpkg-maintscript-helper rm_conffile /etc/avahi/services/tridboard.service @VERSION@~ -- "$@"
+
 exit 0

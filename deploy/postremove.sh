@@ -32,4 +32,7 @@ if [ "$1" = purge ]; then
 	rmdir /etc/tridboard 2>/dev/null || true
 fi
 
+# The avahi announcement of older versions goes (preinst says why).
+dpkg-maintscript-helper rm_conffile /etc/avahi/services/tridboard.service @VERSION@~ -- "$@"
+
 exit 0

@@ -8,7 +8,9 @@
 #             token (mode 0600); the service enabled.
 #   upgrade:  the state directory (journals, keys) byte for byte, the token,
 #             the administrator's configuration, the enablement; the new
-#             binary reports the new version.
+#             binary reports the new version; the avahi announcement that
+#             packages before 0.1.0~git826 shipped as a conffile is removed
+#             (the first package is made as those were).
 #   remove:   the state and the configuration stay; the unit is masked.
 #   reinstall: unmasked and enabled again, the games still there.
 #   purge:    the state directory and the configuration gone.
@@ -31,6 +33,17 @@ for v in 0.1.0~upgrade1 0.1.0~upgrade2; do
 	ARCHS=$arch sh deploy/build.sh "$v" >/dev/null
 	mv "dist/tridboard_$v-1_$arch.deb" "$work/"
 done
+# The first version as the packages before 0.1.0~git826 were: the avahi
+# announcement a conffile, no script removing it.
+old=$work/old
+dpkg-deb -R "$work/tridboard_0.1.0~upgrade1-1_$arch.deb" "$old"
+mkdir -p "$old/etc/avahi/services"
+printf '<service-group><name>tridboard</name><service><type>_tridboard._tcp</type><port>8080</port></service></service-group>\n' \
+	>"$old/etc/avahi/services/tridboard.service"
+echo /etc/avahi/services/tridboard.service >>"$old/DEBIAN/conffiles"
+for s in preinst postinst postrm; do sed -i '/dpkg-maintscript-helper/d' "$old/DEBIAN/$s"; done
+dpkg-deb --root-owner-group -b "$old" "$work/tridboard_0.1.0~upgrade1-1_$arch.deb" >/dev/null
+rm -rf "$old"
 echo "== $(($(date +%s) - start)) s: two packages built"
 
 cat >"$work/check.sh" <<'CHECK'
@@ -54,7 +67,7 @@ for g in i2c spi gpio; do
 done
 check "a command token, mode 0600" sh -c 'grep -q "^TRIDBOARD_MQTT_COMMAND_TOKEN=[0-9a-f]\{36\}$" /etc/tridboard/tridboard.env && [ "$(stat -c %a /etc/tridboard/tridboard.env)" = 600 ]'
 check "the service enabled" test -L "$wants"
-check "the avahi announcement installed" grep -q "_tridboard._tcp" /etc/avahi/services/tridboard.service
+check "the old avahi announcement installed" test -f /etc/avahi/services/tridboard.service
 
 # A set that played: a game journal, the outbox, keys, a local edit.
 install -d -o tridboard -g tridboard -m 0750 /var/lib/tridboard /var/lib/tridboard/games /var/lib/tridboard/keys
@@ -74,6 +87,8 @@ check "the state directory byte for byte" sh -c '(cd /var/lib/tridboard && find 
 check "the command token kept" cmp -s /etc/tridboard/tridboard.env /tmp/env.before
 check "the local configuration kept" cmp -s /etc/tridboard/tridboard.yaml /tmp/yaml.before
 check "still enabled" test -L "$wants"
+check "the old avahi announcement removed (the daemon announces itself)" sh -c '! test -e /etc/avahi/services/tridboard.service && ! test -e /etc/avahi/services/tridboard.service.dpkg-bak'
+check "dpkg no longer lists it as a conffile" sh -c '! dpkg-query -W -f "\${Conffiles}" tridboard | grep -q avahi'
 
 echo "-- remove"
 dpkg -r tridboard

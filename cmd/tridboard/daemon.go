@@ -15,6 +15,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/tridboard/tridboard/announce"
 	"github.com/tridboard/tridboard/broker"
 	"github.com/tridboard/tridboard/config"
 	"github.com/tridboard/tridboard/game"
@@ -101,6 +102,8 @@ type daemon struct {
 	// what the setup page saved (restart, setup_apply.go).
 	restarts    chan struct{}
 	restartOnce sync.Once
+	// mdns is the set's mDNS announcement (daemon_announce.go).
+	mdns *announce.Responder
 }
 
 // newDaemon opens everything; on error it closes what it opened and returns
@@ -224,7 +227,11 @@ func (d *daemon) open() error {
 	if d.seg != nil {
 		d.tb.AddSink(d.seg)
 	}
-	return d.openMQTT()
+	if err := d.openMQTT(); err != nil {
+		return err
+	}
+	d.announce()
+	return nil
 }
 
 // run runs the table until ctx ends, or restart.
@@ -255,6 +262,11 @@ func (d *daemon) restarting() bool {
 // bus closed. It closes only
 // what was opened.
 func (d *daemon) close(ctx context.Context) {
+	// Goodbye on the network first: browsers drop the set before its page
+	// goes.
+	if d.mdns != nil {
+		_ = d.mdns.Close()
+	}
 	if d.tb != nil {
 		if err := d.tb.Close(); err != nil {
 			d.log.Error("table close", "err", err)

@@ -43,8 +43,11 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	streams := fs.Int("streams", 8192, "the most live page streams the view serves at once (each about 35 KB; -1: no bound)")
 	perAddr := fs.Int("streams-per-address", 256, "the most live page streams from one client `address` (a hall's phones behind one NAT share one; -1: no bound)")
 	peers := fs.String("peers", "", "the base `URLs` of the other views of the hall, comma-separated: the pages move to one when this view fails (docs/hall.md)")
+	discover := fs.Bool("discover", false, "list the sets that announce themselves on the network (mDNS/DNS-SD _tridboard._tcp: name, page, rules, version) and exit")
+	iface := fs.String("interface", "", "with --discover: the network `interface` to ask on (default: the machine's default)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D] [--streams N] [--streams-per-address N]")
+		fmt.Fprintln(fs.Output(), "usage: tridboard view --discover [--interface NAME]")
+		fmt.Fprintln(fs.Output(), "       tridboard view --broker URL [--http ADDR] [--prefix P] [--username U --password P] [--delay S] [--eval=false] [--token T] [--peers URLS] [--wall-tick D] [--streams N] [--streams-per-address N]")
 		fmt.Fprintln(fs.Output(), "\nServes the wall (/), each board (/boards/<id>), its record (/boards/<id>/game.pgn) and JSON")
 		fmt.Fprintln(fs.Output(), "(/api/boards) for every set publishing on the broker, from MQTT alone. Ctrl-C stops it.")
 		fmt.Fprintln(fs.Output())
@@ -56,6 +59,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "tridboard view: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
+	}
+	if *discover {
+		return runDiscover(*iface, stdout, stderr)
 	}
 	if *broker == "" {
 		fmt.Fprintln(stderr, "tridboard view: --broker is required")

@@ -8,8 +8,8 @@
 # tridboard package installed and enabled, I2C on, a host name of its own,
 # and nothing else running that the set does not need (systemd, udev,
 # journald, networkd with DHCP on Ethernet, wpa_supplicant for Wi-Fi,
-# avahi to announce the set, tridboard; with no Wi-Fi known, hostapd for
-# the set's own access point).
+# tridboard, which announces itself by mDNS (package announce: no avahi);
+# with no Wi-Fi known, hostapd for the set's own access point).
 #
 #   arm64  Raspberry Pi 3, 4, 400, Zero 2 W, CM3/CM4: Debian's linux-image-arm64
 #   armel  Raspberry Pi 1, Zero, Zero W (ARMv6): Debian's linux-image-rpi
@@ -131,10 +131,10 @@ step() { echo "== $(($(date +%s) - start)) s: $*"; }
 # The packages: the system (systemd as init, udev, kmod), the kernel and the
 # Pi's firmware, the network (networkd is in systemd; wpa_supplicant for
 # Wi-Fi and the Wi-Fi chips' firmware; hostapd for the access point),
-# avahi for tridboard.local and the _tridboard._tcp announcement,
-# i2c-tools, and tridboard's dependency adduser. No SSH server, no cron,
-# no mail: the set needs none.
-pkgs=systemd-sysv,systemd-resolved,udev,kmod,zstd,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,avahi-daemon,libnss-mdns,i2c-tools,adduser,ca-certificates,systemd-timesyncd
+# i2c-tools, and tridboard's dependency adduser. No avahi: the daemon
+# itself answers for HOST.local and announces _tridboard._tcp (package
+# announce). No SSH server, no cron, no mail: the set needs none.
+pkgs=systemd-sysv,systemd-resolved,udev,kmod,zstd,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,i2c-tools,adduser,ca-certificates,systemd-timesyncd
 
 step "mmdebstrap $suite $arch from $mirror"
 mode=unshare

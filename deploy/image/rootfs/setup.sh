@@ -82,11 +82,16 @@ if [ -n "$sim" ]; then
 	mkdir -p /etc/systemd/system/tridboard.service.d
 	printf '[Service]\nExecStart=\nExecStart=/usr/bin/tridboard run --sim --config /etc/tridboard/tridboard.yaml\n' \
 		>/etc/systemd/system/tridboard.service.d/sim.conf
+	# The boot test's eyes inside the guest (no login there): once the boot
+	# has finished, the running services, the failed units and tridboard's
+	# announcement on the serial console, between markers boot-test.sh reads.
+	install -m 0644 "$src/tridboard-boot-report.service" /etc/systemd/system/
+	systemctl enable tridboard-boot-report.service
 fi
 
 # Nothing else running that the set does not need: no unattended apt runs,
-# no weekly file-system scrubbing.
-for t in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do
+# no weekly file-system scrubbing, no daily copy of dpkg's database.
+for t in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer dpkg-db-backup.timer; do
 	systemctl disable "$t" 2>/dev/null || true
 	systemctl mask "$t" 2>/dev/null || true
 done
