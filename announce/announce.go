@@ -30,6 +30,10 @@ var group = &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353}
 // hostRE is a host name's label (RFC 1123).
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
 
+// HostLabel tells whether s can be a host name (Opts.Host): letters,
+// digits and inner hyphens, 1 to 63 of them (RFC 1123).
+func HostLabel(s string) bool { return hostRE.MatchString(s) }
+
 // listInterfaces lists the machine's interfaces (a test shows one coming
 // up).
 var listInterfaces = net.Interfaces
@@ -183,6 +187,9 @@ func (r *Responder) Close() error {
 	r.wg.Wait()
 	return err
 }
+
+// Host is the name answered, HOST.local. (lower case).
+func (r *Responder) Host() string { return r.host }
 
 // Interfaces are the names of the interfaces answered on now.
 func (r *Responder) Interfaces() []string {

@@ -47,8 +47,7 @@ func TestDaemonAnnouncesItsPage(t *testing.T) {
 			t.Fatalf("no %s in a browse within 60 s: %+v", board, sets)
 		}
 	}
-	host, _ := os.Hostname()
-	host, _, _ = strings.Cut(host, ".")
+	host := board // the set's name, a host name label, is its NAME.local
 	want := []string{"board=" + board, "rules=millennium", "version=" + version, "path=/boards/" + board}
 	if !slices.Equal(set.TXT, want) || set.Port != port || !strings.EqualFold(set.Host, host+".local.") {
 		t.Fatalf("found %+v, want TXT %q, port %d, host %s.local.", set, want, port, host)

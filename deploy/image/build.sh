@@ -130,11 +130,12 @@ step() { echo "== $(($(date +%s) - start)) s: $*"; }
 
 # The packages: the system (systemd as init, udev, kmod), the kernel and the
 # Pi's firmware, the network (networkd is in systemd; wpa_supplicant for
-# Wi-Fi and the Wi-Fi chips' firmware; hostapd for the access point),
+# Wi-Fi and the Wi-Fi chips' firmware; hostapd for the access point, iw for the
+# networks the setup page offers),
 # i2c-tools, and tridboard's dependency adduser. No avahi: the daemon
 # itself answers for HOST.local and announces _tridboard._tcp (package
 # announce). No SSH server, no cron, no mail: the set needs none.
-pkgs=systemd-sysv,systemd-resolved,udev,kmod,zstd,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,i2c-tools,adduser,ca-certificates,systemd-timesyncd
+pkgs=systemd-sysv,systemd-resolved,udev,kmod,zstd,$kernel,raspi-firmware,firmware-brcm80211,wpasupplicant,hostapd,iw,i2c-tools,adduser,ca-certificates,systemd-timesyncd
 
 step "mmdebstrap $suite $arch from $mirror"
 mode=unshare
