@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/tridboard/tridboard/internal/durable"
 	"github.com/tridboard/tridboard/rules/systems"
 	"github.com/tridboard/tridboard/sensors"
 )
@@ -95,26 +95,7 @@ func WriteSetup(stateDir string, s Setup) error {
 		return fmt.Errorf("config: setup: %w", err)
 	}
 	data = append([]byte("# Written by the set's setup page (/setup): its values replace the configuration's.\n"), data...)
-	f, err := os.CreateTemp(stateDir, ".setup-*.yaml")
-	if err != nil {
-		return fmt.Errorf("config: setup: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(stateDir, SetupName))
-	}
-	if err != nil {
+	if err := durable.WriteAtomicMode(filepath.Join(stateDir, SetupName), data, 0o600); err != nil {
 		return fmt.Errorf("config: setup: %w", err)
 	}
 	return nil

@@ -117,28 +117,8 @@ func Write(dir string, p Plan, o WriteOpts) (map[string]string, error) {
 // writeFile writes data to name with mode (never more open than mode,
 // even for a moment), so that a crash leaves the old file or the new one.
 func writeFile(name string, data []byte, mode os.FileMode) error {
-	tmp := name + ".tmp"
-	os.Remove(tmp)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
+	if err := durable.WriteAtomicMode(name, data, mode); err != nil {
 		return fmt.Errorf("hall: %w", err)
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, mode) // whatever the umask took away
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("hall: %w", err)
-	}
-	return durable.SyncDir(filepath.Dir(name))
+	return nil
 }

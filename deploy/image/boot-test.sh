@@ -22,7 +22,7 @@
 #      qemu's raspi0 has no power button).
 # It prints the time of every step. Not part of `go test ./...`: it needs
 # mmdebstrap, qemu-system-arm and mtools, a package for arm64 in dist/
-# (ARMS=arm64 deploy/build.sh), and takes minutes (docs/deploy.md).
+# (ARCHS=arm64 deploy/build.sh), and takes minutes (docs/deploy.md).
 # Exit status 0: all checks passed; 1: one failed (the console log is
 # printed); 2: bad usage or a missing tool.
 set -eu

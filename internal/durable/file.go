@@ -73,6 +73,36 @@ func WriteAtomic(name string, data []byte) error {
 	return SyncDir(filepath.Dir(name))
 }
 
+// WriteAtomicMode is WriteAtomic for a file of the given mode, never more
+// open than mode even for a moment (a secret: 0600): a crash leaves either
+// the old file or the new one.
+func WriteAtomicMode(name string, data []byte, mode os.FileMode) error {
+	tmp := name + ".tmp"
+	os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, mode) // whatever the umask took away
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(name))
+}
+
 // SyncDir fsyncs a directory, so that the names created, renamed or removed
 // in it last.
 func SyncDir(dir string) error {
