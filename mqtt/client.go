@@ -632,8 +632,9 @@ func (c *Client) pause(d time.Duration, down <-chan struct{}) bool {
 // the moves of every set while a third of them reconnected at once).
 const reconnectSpread = 5 * time.Second
 
-// jitter returns a random wait in [0, reconnectSpread).
-func jitter() time.Duration { return rand.N(reconnectSpread) }
+// jitter returns a random wait in [0, reconnectSpread) (a variable for
+// the tests).
+var jitter = func() time.Duration { return rand.N(reconnectSpread) }
 
 func (c *Client) connectLoop() {
 	defer c.wg.Done()

@@ -541,3 +541,31 @@ func where(c *natstest.Cluster, n int, id string) (own, standby int) {
 	}
 	return own, standby
 }
+
+// A set whose node died makes its own connection again only after the
+// reconnection spread (its moves meanwhile on the standby): here a spread
+// of an hour, so the set stays on its standby, and every move arrives.
+func TestReconnectionSpreadWhileTheStandbyIsUp(t *testing.T) {
+	var calls atomic.Int32
+	old := jitter
+	jitter = func() time.Duration { calls.Add(1); return time.Hour }
+	t.Cleanup(func() { jitter = old })
+	c := natstest.Start(t, 3)
+	s := newSetOnNode(t, c, 0, "spread")
+	s.move(1)
+	s.waitFor("move 1", 30*time.Second, s.arrived(1))
+	var own, standby int
+	s.waitFor("the set and its standby on two nodes", 30*time.Second, func() bool {
+		own, standby = where(c, 3, s.id)
+		return s.set.Stats().Standby && own >= 0 && standby >= 0 && own != standby
+	})
+	c.Kill(own)
+	for seq := 2; seq <= 5; seq++ {
+		s.move(seq)
+	}
+	s.waitFor("moves 2-5 on the standby", 30*time.Second, s.arrived(5))
+	s.checkArrived(5)
+	if st := s.set.Stats(); st.Connected || !st.Standby || calls.Load() != 1 {
+		t.Fatalf("stats %+v after %d spreads (the set was on node %d, its standby on %d): want the set waiting out one spread on its standby", st, calls.Load(), own, standby)
+	}
+}
