@@ -132,26 +132,7 @@ func LoadOrCreate(dir string) (*Key, error) {
 // writePrivate writes data to name, mode 0600, so that a crash leaves the
 // old file or the new one.
 func writePrivate(name string, data []byte) error {
-	tmp := name + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return durable.SyncDir(filepath.Dir(name))
+	return durable.WriteAtomicMode(name, data, 0o600)
 }
 
 // loadCounter starts the counter above whatever was reserved before.
